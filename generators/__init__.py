@@ -1,0 +1,1 @@
+"""Generators: deals in, model files out (and the deal makers themselves)."""

@@ -1,0 +1,1 @@
+"""Hand-written solver-language models that do not change per deal."""

@@ -1,0 +1,86 @@
+"""Reading answer files into card sequences, whatever solver wrote them.
+
+Each answer format is an AnswerReader (name, detect, read) — one small function each. Solver
+families register theirs by listing a module in READER_MODULES; the module exposes a list
+`ANSWER_READERS`. The plain card list is tried last.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from patience.cards import Card, parse_card
+from patience.deal import Deal
+from patience.errors import InputError
+
+
+@dataclass(frozen=True)
+class AnswerReader:
+    name: str
+    detect: Callable[[str], bool]
+    read: Callable[[str, str, Deal], tuple[Card, ...]]  # (text, source, deal) -> cards
+
+
+# Modules that define ANSWER_READERS for their solvers' native outputs.
+READER_MODULES: tuple[str, ...] = (
+)
+
+_BHS_MOVE = re.compile(r"^Info: Card moved is (\S+)\s*$")
+
+
+def read_plain(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
+    """Cards separated by spaces, commas or new lines; brackets, `#` comments and blank lines allowed."""
+    cards = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for token in re.split(r"[\s,\[\]]+", line.split("#", 1)[0]):
+            if token:
+                try:
+                    cards.append(parse_card(token))
+                except ValueError as error:
+                    raise InputError(source, number, str(error)) from None
+    if not cards:
+        raise InputError(source, 1, "no cards in the answer")
+    return tuple(cards)
+
+
+def detect_black_hole_solve(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0].strip()
+    return first in ("Solved!", "Unsolved!", "Intractable!")
+
+
+def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
+    """black-hole-solve's transcript: `Solved!`, then `Info: Card moved is XY` per move."""
+    verdict = text.lstrip().split("\n", 1)[0].strip()
+    if verdict != "Solved!":
+        raise InputError(source, 1, f"the answer says {verdict!r}: there is no card sequence to replay")
+    cards = []
+    for number, line in enumerate(text.splitlines(), 1):
+        match = _BHS_MOVE.match(line.strip())
+        if match:
+            try:
+                cards.append(parse_card(match.group(1)))
+            except ValueError as error:
+                raise InputError(source, number, str(error)) from None
+    return tuple(cards)
+
+
+PLAIN = AnswerReader("cards", lambda text: True, read_plain)
+BLACK_HOLE_SOLVE = AnswerReader("black-hole-solve", detect_black_hole_solve, read_black_hole_solve)
+
+
+def answer_readers() -> list[AnswerReader]:
+    readers = [BLACK_HOLE_SOLVE]
+    for module_name in READER_MODULES:
+        readers.extend(importlib.import_module(module_name).ANSWER_READERS)
+    return readers + [PLAIN]
+
+
+def read_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
+    """Decode an answer file in whichever known format it is written."""
+    if not text.strip():
+        raise InputError(source, 1, "empty answer")
+    reader = next(reader for reader in answer_readers() if reader.detect(text))  # PLAIN takes anything
+    return reader.read(text, source, deal)

@@ -1,0 +1,60 @@
+"""Cards of any patience deal: a rank on a cycle of R ranks and a suit number.
+
+A standard deck has R = 13 ranks (0 = ace ... 12 = king) and suits 0..3 named S, H, D, C
+(this order is the project's one naming choice for numbered formats such as CSPLib `.param`).
+Generalised deals may have any number of ranks and any number of suits per rank; their cards
+are written ``r<rank>s<suit>`` (e.g. ``r14s2``) whenever the standard name does not apply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+RANK_LETTERS = "A23456789TJQK"
+SUIT_LETTERS = "SHDC"
+STANDARD_RANKS = 13
+
+_STANDARD = re.compile(r"^([A2-9TJQK]|10)([SHDC])$", re.IGNORECASE)
+_GENERAL = re.compile(r"^r(\d+)s(\d+)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card; ranks and suits are 0-based numbers."""
+
+    rank: int
+    suit: int
+
+    def name(self, ranks: int = STANDARD_RANKS) -> str:
+        """The card's text name in a deal with `ranks` ranks."""
+        if ranks == STANDARD_RANKS and self.suit < len(SUIT_LETTERS):
+            return RANK_LETTERS[self.rank] + SUIT_LETTERS[self.suit]
+        return f"r{self.rank}s{self.suit}"
+
+    def __str__(self) -> str:
+        return self.name(STANDARD_RANKS) if self.rank < STANDARD_RANKS else self.name(0)
+
+
+def parse_card(text: str) -> Card:
+    """Read a card name (`9S`, `TD`, `10d`, `r14s2`); raise ValueError if it is none."""
+    token = text.strip()
+    match = _STANDARD.match(token)
+    if match:
+        rank_text = "T" if match.group(1) == "10" else match.group(1).upper()
+        return Card(RANK_LETTERS.index(rank_text), SUIT_LETTERS.index(match.group(2).upper()))
+    match = _GENERAL.match(token)
+    if match:
+        return Card(int(match.group(1)), int(match.group(2)))
+    raise ValueError(f"unknown card {token!r}")
+
+
+def ranks_adjacent(first: int, second: int, ranks: int) -> bool:
+    """True when two ranks are one apart on the cycle of `ranks` ranks (K-A wraps)."""
+    difference = (first - second) % ranks
+    return difference in (1, ranks - 1) and ranks > 1
+
+
+def standard_deck() -> list[Card]:
+    """The 52 cards, numbered as CSPLib does: card c has rank c mod 13, suit c div 13."""
+    return [Card(number % STANDARD_RANKS, number // STANDARD_RANKS) for number in range(52)]

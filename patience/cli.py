@@ -1,0 +1,41 @@
+"""The `patience` command (and `gen`, its shortcut for `patience gen`).
+
+Each subcommand lives in its own module under patience/commands with a `register(subparsers)`
+function. Bad input ends in one line `error: FILE:LINE: what`, exit status 2, nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from patience import __version__
+from patience.errors import InputError, UsageError
+
+COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="patience", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"patience-models {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"patience.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except (InputError, UsageError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `patience ... | head` closed the pipe early
+        sys.stderr.close()
+        return 0
+
+
+def gen_main(argv: list[str] | None = None) -> int:
+    return main(["gen", *(sys.argv[1:] if argv is None else argv)])

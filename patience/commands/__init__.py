@@ -1,0 +1,1 @@
+"""One module per `patience` subcommand, each with `register(subparsers)`."""

@@ -1,0 +1,52 @@
+"""`patience deal`: PySol's numbered deals and seeded random generalised deals."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from patience.errors import UsageError
+from patience.formats import yaml_form
+from patience.generators.deals import PYSOL_GAMES, pysol_board, random_deal
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "deal", help="print a deal: PySol seed N, or a random generalised deal",
+        description="Print PySol deal N exactly as pysol_cards deals it (board text), or with "
+                    "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML).")
+    parser.add_argument("--game", default="black_hole", choices=PYSOL_GAMES)
+    parser.add_argument("--seed", type=int, default=1, help="PySol deal number, or the random seed")
+    parser.add_argument("--count", type=int, help="write COUNT consecutive seeds as files into --dir")
+    parser.add_argument("--dir", type=Path, help="folder for --count (created if missing)")
+    parser.add_argument("--ranks", type=int, help="generalised deal: number of ranks on the cycle")
+    parser.add_argument("--suits", type=int, default=4, help="generalised deal: cards per rank")
+    parser.add_argument("--pile-height", type=int, default=3, help="generalised deal: cards per pile")
+    parser.add_argument("--empty-foundation", action="store_true",
+                        help="generalised deal: start with an empty foundation (All in a Row style)")
+    parser.set_defaults(handler=run)
+
+
+def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
+    """(file name, content) of the deal for `seed`."""
+    if args.ranks is not None:
+        try:
+            deal = random_deal(args.ranks, args.suits, args.pile_height, seed, args.empty_foundation)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        return f"random-r{args.ranks}-s{args.suits}-h{args.pile_height}-{seed}.yaml", yaml_form.write(deal)
+    return f"{args.game}-{seed}.txt", pysol_board(args.game, seed)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.count is None:
+        print(_text(args, args.seed)[1], end="")
+        return 0
+    if args.dir is None or args.count < 1:
+        raise UsageError("--count needs a positive COUNT and --dir FOLDER")
+    files = [_text(args, seed) for seed in range(args.seed, args.seed + args.count)]
+    args.dir.mkdir(parents=True, exist_ok=True)
+    for name, text in files:
+        (args.dir / name).write_text(text)
+    print(f"wrote {len(files)} deals to {args.dir}")
+    return 0

@@ -1,0 +1,65 @@
+"""`patience solve DEAL --solver NAME`: generate, run, read back, validate, report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from patience.errors import UsageError
+from patience.formats import read_deal
+from patience.result import Status, to_record
+from patience.runners.process import Limits
+from patience.runners.solve import solve
+
+EXIT_CODES = {Status.SOLVED: 0, Status.UNSOLVABLE: 1, Status.TIMEOUT: 3, Status.MEMOUT: 3,
+              Status.UNKNOWN: 3, Status.ERROR: 4}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "solve", help="decide a deal with any solver; the answer is validated",
+        description="Exit status: 0 solved (validated), 1 proven unsolvable, 2 bad input, "
+                    "3 timeout/memout/unknown, 4 solver error or rejected answer.")
+    parser.add_argument("deal", help="deal file in any known form")
+    parser.add_argument("--solver", default="native", help="a name from `patience solvers`")
+    parser.add_argument("--timeout", type=float, default=60.0, help="wall-clock limit in seconds")
+    parser.add_argument("--cpu", type=float, help="CPU-time limit in seconds (default: the timeout)")
+    parser.add_argument("--memory", type=int, help="memory limit in MiB")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options",
+                        help="solver option (see `patience solvers`); repeatable")
+    parser.add_argument("--json", action="store_true", help="print the result record as JSON")
+    parser.set_defaults(handler=run)
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key:
+            raise UsageError(f"--set takes OPTION=VALUE, not {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    deal = read_deal(args.deal)
+    limits = Limits(timeout=args.timeout, cpu=args.cpu, memory_mb=args.memory)
+    result = solve(deal, args.solver, limits, parse_options(args.options))
+    record = to_record(deal, result)
+    if args.json:
+        print(json.dumps({"deal": args.deal, **record}, indent=2))
+    else:
+        lines = [f"deal: {args.deal} ({deal.game}, {len(deal.cards)} cards in {len(deal.piles)} piles)",
+                 f"solver: {result.solver}" + (f" ({result.version})" if result.version else ""),
+                 f"status: {result.status.value}"]
+        if record["sequence"] is not None:
+            lines.append(f"sequence: {' '.join(record['sequence'])}")
+            lines.append(f"validated: {len(result.sequence)} moves")
+        lines.append(f"time: wall {result.wall:.3f} s, cpu {result.cpu:.3f} s")
+        if result.nodes is not None:
+            lines.append(f"nodes: {result.nodes}")
+        lines += [f"{key}: {value}" for key, value in result.stats.items()]
+        if result.message:
+            lines.append(f"message: {result.message}")
+        print("\n".join(lines))
+    return EXIT_CODES[result.status]

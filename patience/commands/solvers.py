@@ -1,0 +1,31 @@
+"""`patience solvers`: what is installed, its version, and how to get what is missing."""
+
+from __future__ import annotations
+
+import argparse
+
+from patience.runners.registry import PREFIXED, all_solvers
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("solvers", help="list the solvers, whether installed, and how to get them")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = []
+    for solver in all_solvers():
+        installed = solver.available()
+        version = (solver.version() or "") if installed else ""
+        state = f"installed {version}".strip() if installed else "MISSING"
+        rows.append((solver.name, solver.paradigm, state, solver.description))
+        if not installed:
+            rows.append(("", "", "", f"-> {solver.install_hint()}"))
+        for option, meaning in solver.options.items():
+            rows.append(("", "", "", f"--set {option}=...: {meaning}"))
+    widths = [max((len(row[column]) for row in rows), default=0) for column in range(3)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3]
+             for row in rows]
+    lines += [f"{prefix}:ARGUMENT  (see the {prefix} solvers above)" for prefix in PREFIXED]
+    print("\n".join(line.rstrip() for line in lines))
+    return 0

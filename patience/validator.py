@@ -1,0 +1,64 @@
+"""The replay validator: the only authority on whether a card sequence wins a deal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from patience.cards import Card
+from patience.deal import Deal
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What replaying a sequence found: legal moves made, and the first fault if any."""
+
+    moves: int
+    cards_left: int
+    fault: str | None
+
+    @property
+    def valid(self) -> bool:
+        return self.fault is None
+
+    def describe(self) -> str:
+        return f"valid: {self.moves} moves" if self.valid else f"invalid: {self.fault}"
+
+
+def without_start_card(deal: Deal, sequence: Sequence[Card]) -> tuple[Card, ...]:
+    """Drop a leading foundation card, so answers may list it or not."""
+    if deal.foundation is not None and sequence and sequence[0] == deal.foundation:
+        return tuple(sequence[1:])
+    return tuple(sequence)
+
+
+def replay(deal: Deal, sequence: Sequence[Card], complete: bool = True) -> Replay:
+    """Play `sequence` (start card optional) on `deal`; with `complete`, every card must be played.
+
+    Move k is the k-th card played after the foundation card.
+    """
+    moves = without_start_card(deal, sequence)
+    depth_left = [0] * len(deal.piles)  # index of the current top card of each pile
+    played_at: dict[Card, int] = {}
+    hole = deal.foundation
+    for number, card in enumerate(moves, 1):
+        name = deal.name(card)
+        if card not in deal.position:
+            if card == deal.foundation:
+                return Replay(number - 1, 0, f"move {number}: {name} is the foundation card")
+            return Replay(number - 1, 0, f"move {number}: {name} is not in the deal")
+        if card in played_at:
+            return Replay(number - 1, 0, f"move {number}: {name} was already played at move {played_at[card]}")
+        pile_index, depth = deal.position[card]
+        if depth != depth_left[pile_index]:
+            blocker = deal.piles[pile_index][depth_left[pile_index]]
+            return Replay(number - 1, 0, f"move {number}: {name} is under {deal.name(blocker)}")
+        if hole is not None and not deal.adjacent(hole, card):
+            return Replay(number - 1, 0, f"move {number}: {name} does not follow {deal.name(hole)}")
+        depth_left[pile_index] += 1
+        played_at[card] = number
+        hole = card
+    left = len(deal.cards) - len(moves)
+    if complete and left:
+        return Replay(len(moves), left, f"{left} card{'s' if left != 1 else ''} left")
+    return Replay(len(moves), left, None)

@@ -1,0 +1,1 @@
+"""Runners: run solvers on model files under limits and read their answers back into cards."""

@@ -1,0 +1,78 @@
+"""The contract every solver module fulfils, BenchExec style: say how to find the tool, how to
+call it and how to read its verdict. The framework (here and in `solve`) does the rest."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from pathlib import Path
+from typing import ClassVar
+
+from patience.deal import Deal
+from patience.errors import UsageError
+from patience.result import Answer, Status
+from patience.runners.process import Limits, ProcessRun
+
+
+class Solver(ABC):
+    """One solver configuration that can decide a deal."""
+
+    name: ClassVar[str]
+    paradigm: ClassVar[str]  # native, planning, cp, sat, mip
+    description: ClassVar[str]
+    options: ClassVar[Mapping[str, str]] = {}  # option name -> what it does and its values
+
+    def available(self) -> bool:
+        """Whether the solver can run on this machine."""
+        return True
+
+    def version(self) -> str | None:
+        return None
+
+    def install_hint(self) -> str:
+        """How to get the solver when it is missing."""
+        return ""
+
+    @abstractmethod
+    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+        """Run on `deal` within `limits`; return the (untrusted) decoded answer."""
+
+
+def find_executable(names: tuple[str, ...], env_var: str | None = None) -> str | None:
+    """A tool's path: the environment variable first, then PATH, then this Python's bin folder
+    (where pip puts the binaries of wheels, even when the venv is not activated)."""
+    if env_var and os.environ.get(env_var):
+        candidate = os.environ[env_var]
+        return candidate if os.access(candidate, os.X_OK) else None
+    for name in names:
+        found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
+        if found:
+            return found
+    return None
+
+
+def answer_from_run(run: ProcessRun, status: Status, sequence=None, nodes: int | None = None,
+                    stats: Mapping[str, float | int | str] | None = None, message: str = "") -> Answer:
+    """Wrap a parsed verdict with the run's times; a kill at a limit overrides the parsed verdict
+    unless a complete sequence was already printed (it is validated either way)."""
+    if sequence is None and run.memout:
+        status = Status.MEMOUT
+    elif sequence is None and run.timed_out:
+        status = Status.TIMEOUT
+    return Answer(status, sequence, run.wall, run.cpu, nodes, dict(stats or {}), run.command_line, message)
+
+
+def option_flag(options: Mapping[str, str], name: str, default: bool) -> bool:
+    """Read an on/off option (`on`, `off`, `true`, `false`, `1`, `0`, `yes`, `no`)."""
+    value = options.get(name)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in ("on", "true", "1", "yes"):
+        return True
+    if lowered in ("off", "false", "0", "no"):
+        return False
+    raise UsageError(f"option {name} must be on or off, not {value!r}")

@@ -1,0 +1,137 @@
+"""Run one external solver command under limits, the way runsolver and BenchExec do.
+
+The command runs in its own session (process group). A monitor polls the group's CPU time and
+resident memory through /proc and kills the WHOLE group (JVMs and helper processes included) at
+the wall-clock, CPU or memory limit: SIGTERM, a grace second, then SIGKILL. Output goes to files
+in a private temporary folder that is removed afterwards; nothing is left running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+_GRACE_SECONDS = 1.0
+_OUTPUT_LIMIT = 64 * 1024 * 1024  # characters kept of each stream
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one run; None means unlimited. CPU defaults to the wall-clock limit."""
+
+    timeout: float | None = None
+    cpu: float | None = None
+    memory_mb: int | None = None
+
+    @property
+    def cpu_limit(self) -> float | None:
+        return self.cpu if self.cpu is not None else self.timeout
+
+
+@dataclass(frozen=True)
+class ProcessRun:
+    """What happened to one command: output, exit, times, and which limit (if any) ended it."""
+
+    command: tuple[str, ...]
+    returncode: int | None
+    stdout: str
+    stderr: str
+    wall: float
+    cpu: float
+    timed_out: bool = False
+    memout: bool = False
+
+    @property
+    def command_line(self) -> str:
+        return shlex.join(self.command)
+
+
+def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None = None,
+                env: Mapping[str, str] | None = None, stdin_text: str | None = None) -> ProcessRun:
+    """Run `command` to completion or to a limit; never leaves a process of its group alive."""
+    with tempfile.TemporaryDirectory(prefix="patience-run-") as scratch:
+        out_path, err_path, in_path = (Path(scratch, name) for name in ("stdout", "stderr", "stdin"))
+        in_path.write_text(stdin_text or "")
+        with open(out_path, "wb") as out, open(err_path, "wb") as err, open(in_path, "rb") as stdin:
+            started = time.monotonic()
+            process = subprocess.Popen(
+                list(command), stdout=out, stderr=err, stdin=stdin, cwd=cwd,
+                env=None if env is None else {**os.environ, **env}, start_new_session=True,
+            )
+            try:
+                returncode, child_cpu, timed_out, memout = _monitor(process, limits, started)
+            finally:
+                _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
+            wall = time.monotonic() - started
+        return ProcessRun(tuple(command), returncode, _read(out_path), _read(err_path), wall, child_cpu,
+                          timed_out, memout)
+
+
+def _monitor(process: subprocess.Popen, limits: Limits, started: float) -> tuple[int | None, float, bool, bool]:
+    """Poll until the child exits; enforce limits. Returns (exit code, CPU seconds, timeout, memout)."""
+    timed_out = memout = False
+    peak_cpu = 0.0
+    interval = 0.005
+    kill_at: float | None = None
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            cpu = usage.ru_utime + usage.ru_stime
+            return process.returncode, max(cpu, peak_cpu), timed_out, memout
+        now = time.monotonic()
+        if kill_at is None:
+            cpu, rss_mb = _group_usage(process.pid)
+            peak_cpu = max(peak_cpu, cpu)
+            cpu_limit = limits.cpu_limit
+            timed_out = (limits.timeout is not None and now - started > limits.timeout) or (
+                cpu_limit is not None and cpu > cpu_limit)
+            memout = not timed_out and limits.memory_mb is not None and rss_mb > limits.memory_mb
+            if timed_out or memout:
+                _signal_group(process.pid, signal.SIGTERM)
+                kill_at = now + _GRACE_SECONDS
+        elif now > kill_at:
+            _signal_group(process.pid, signal.SIGKILL)
+        time.sleep(interval)
+        interval = min(interval * 1.5, 0.1)
+
+
+def _group_usage(group: int) -> tuple[float, float]:
+    """CPU seconds and resident MiB of all live processes in a process group, from /proc."""
+    cpu_ticks = 0
+    rss_pages = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat_file:
+                stat = stat_file.read().decode()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        # fields[2] is pgrp; [11], [12] utime, stime; [13], [14] reaped children; [21] rss pages
+        if int(fields[2]) != group:
+            continue
+        cpu_ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+        rss_pages += int(fields[21])
+    return cpu_ticks / _CLOCK_TICKS, rss_pages * _PAGE_BYTES / (1024 * 1024)
+
+
+def _signal_group(group: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is already gone
+        os.killpg(group, signum)
+
+
+def _read(path: Path) -> str:
+    with open(path, "rb") as stream:
+        return stream.read(_OUTPUT_LIMIT).decode("utf-8", errors="replace")

@@ -1,0 +1,36 @@
+"""Every solver the project knows, by name. Adding a solver = one module + one line here."""
+
+from __future__ import annotations
+
+import importlib
+
+from patience.errors import UsageError
+from patience.runners.base import Solver
+
+# name -> "module:Class"; modules are imported only when the solver is asked for.
+SOLVERS: dict[str, str] = {
+}
+
+# prefix -> "module:factory" for solvers named with a parameter, e.g. `sat:/path/to/binary`.
+PREFIXED: dict[str, str] = {
+}
+
+
+def _load(target: str):
+    module_name, attribute = target.split(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def get_solver(name: str) -> Solver:
+    """The solver called `name`; UsageError listing the known names if there is none."""
+    if name in SOLVERS:
+        return _load(SOLVERS[name])()
+    prefix, _, parameter = name.partition(":")
+    if parameter and prefix in PREFIXED:
+        return _load(PREFIXED[prefix])(parameter)
+    known = ", ".join(list(SOLVERS) + [f"{prefix}:..." for prefix in PREFIXED])
+    raise UsageError(f"unknown solver {name!r}; known: {known}")
+
+
+def all_solvers() -> list[Solver]:
+    return [get_solver(name) for name in SOLVERS]

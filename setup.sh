@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Set everything up on a fresh Debian machine with Python 3.11: the solvers Debian packages
+# (SAT solvers, CBC, a JRE if java is missing), a virtual environment in .venv, and the project
+# with its PyPI dependencies (Fast Downward, pyperplan, python-sat, pycsp3 with ACE/Choco, HiGHS).
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+debian_packages=(cadical minisat picosat cryptominisat coinor-cbc)
+command -v java >/dev/null 2>&1 || debian_packages+=(default-jre-headless)
+missing=()
+for package in "${debian_packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[dev]'

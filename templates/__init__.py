@@ -1,0 +1,1 @@
+"""Jinja2 templates that emit one model file per deal."""
