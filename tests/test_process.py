@@ -1,0 +1,84 @@
+"""The runner core: limits end runs, the whole process group dies, CPU time is measured, nothing is left."""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+import tempfile
+import time
+
+import pytest
+
+from patience.runners.process import Limits, run_process
+
+BUSY = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end: pass\nprint('done')"
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split(")")[1].split()[0] != "Z"
+
+
+def test_output_exit_code_and_cpu_time():
+    run = run_process([sys.executable, "-c", BUSY.format(seconds=0.4)], Limits(timeout=20))
+    assert (run.returncode, run.stdout, run.timed_out) == (0, "done\n", False)
+    assert run.cpu >= 0.3 and run.wall >= run.cpu * 0.5
+
+
+def test_exit_code_and_stderr_of_a_failing_command():
+    run = run_process([sys.executable, "-c", "import sys; sys.stderr.write('bad'); sys.exit(3)"], Limits())
+    assert (run.returncode, run.stderr) == (3, "bad")
+
+
+def test_wall_clock_limit_kills_the_whole_group(tmp_path):
+    pid_file = tmp_path / "grandchild.pid"
+    script = f"sleep 300 & echo $! > {pid_file}; wait"
+    started = time.monotonic()
+    run = run_process(["bash", "-c", script], Limits(timeout=0.5))
+    assert run.timed_out and time.monotonic() - started < 5
+    grandchild = int(pid_file.read_text())
+    time.sleep(0.1)
+    assert not alive(grandchild)
+
+
+def test_orphans_left_by_a_finished_command_are_killed(tmp_path):
+    pid_file = tmp_path / "orphan.pid"
+    run = run_process(["bash", "-c", f"nohup sleep 300 >/dev/null 2>&1 & echo $! > {pid_file}"], Limits(timeout=10))
+    assert run.returncode == 0 and not run.timed_out
+    time.sleep(0.1)
+    assert not alive(int(pid_file.read_text()))
+
+
+def test_a_process_ignoring_sigterm_is_killed():
+    script = "trap '' TERM; while true; do :; done"
+    run = run_process(["bash", "-c", script], Limits(timeout=0.3))
+    assert run.timed_out and run.returncode is not None and run.returncode < 0
+
+
+def test_cpu_limit_counts_cpu_not_wall():
+    run = run_process([sys.executable, "-c", BUSY.format(seconds=30)], Limits(timeout=30, cpu=0.5))
+    assert run.timed_out and run.cpu >= 0.4 and run.wall < 10
+
+
+def test_memory_limit_gives_memout():
+    grab = ("import time\nblock = bytearray(400 * 1024 * 1024)\n"
+            "for i in range(0, len(block), 4096): block[i] = 1\ntime.sleep(30)")
+    run = run_process([sys.executable, "-c", grab], Limits(timeout=30, memory_mb=100))
+    assert run.memout and not run.timed_out and run.wall < 20
+
+
+@pytest.mark.parametrize("limits", [Limits(timeout=0.2), Limits()])
+def test_no_temporary_files_left(limits):
+    pattern = os.path.join(tempfile.gettempdir(), "patience-run-*")
+    before = set(glob.glob(pattern))
+    run_process(["bash", "-c", "sleep 0.5"], limits)
+    assert set(glob.glob(pattern)) == before
+
+
+def test_stdin_text_reaches_the_command():
+    assert run_process(["cat"], Limits(timeout=5), stdin_text="hello").stdout == "hello"
