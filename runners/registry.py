@@ -9,6 +9,10 @@ from patience.runners.base import Solver
 
 # name -> "module:Class"; modules are imported only when the solver is asked for.
 SOLVERS: dict[str, str] = {
+    "ff": "patience.runners.ff:FF",
+    "fd-ff": "patience.runners.fast_downward:FastDownwardFF",
+    "fd-lama": "patience.runners.fast_downward:FastDownwardLama",
+    "pyperplan": "patience.runners.pyperplan:Pyperplan",
 }
 
 # prefix -> "module:factory" for solvers named with a parameter, e.g. `sat:/path/to/binary`.

@@ -13,6 +13,7 @@ from pathlib import Path
 
 # format name -> module with register(subparsers)
 GENERATORS: dict[str, str] = {
+    "pddl": "patience.generators.pddl",
 }
 
 

@@ -1,0 +1,161 @@
+"""Deals as PDDL planning tasks: the paper's STRIPS encoding and a compact one-object-per-card one.
+
+`gen pddl DEAL` prints the problem, `gen pddl --domain [DEAL]` the domain, `-o DIR` writes both.
+The object names are the decode map: `decode_objects(deal)` is what turns a plan back into cards,
+for the runners and for `patience validate DEAL PLAN` alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from functools import cache
+
+import jinja2
+
+from patience.cards import STANDARD_RANKS, Card
+from patience.commands.gen import add_deal_arguments, emit
+from patience.deal import Deal
+from patience.errors import UsageError
+from patience.formats import read_deal
+
+ENCODINGS = ("paper", "compact")
+RANK_WORDS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+              "jack", "queen", "king")
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+START = "start"  # the compact encoding's cover of top cards (and hole of an empty foundation)
+
+
+@dataclass(frozen=True)
+class PddlModel:
+    """The two files a planner reads."""
+
+    domain: str
+    problem: str
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.PackageLoader("patience.templates", "."),
+                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+
+
+def _standard(deal: Deal) -> bool:
+    return deal.ranks == STANDARD_RANKS and all(card.suit < len(SUIT_WORDS) for card in deal.all_cards)
+
+
+def rank_object(deal: Deal, rank: int) -> str:
+    return RANK_WORDS[rank] if _standard(deal) else f"rank{rank}"
+
+
+def suit_object(deal: Deal, suit: int) -> str:
+    return SUIT_WORDS[suit] if _standard(deal) else f"suit{suit}"
+
+
+def card_object(deal: Deal, card: Card) -> str:
+    return "card-" + deal.name(card).lower()
+
+
+def decode_objects(deal: Deal) -> tuple[dict[str, int], dict[str, int], dict[str, Card]]:
+    """(rank name -> rank, suit name -> suit, card object -> card), lower case, for plan reading."""
+    ranks = {f"rank{rank}": rank for rank in range(deal.ranks)}
+    suits = {f"suit{card.suit}": card.suit for card in deal.all_cards}
+    if _standard(deal):
+        ranks.update((word, rank) for rank, word in enumerate(RANK_WORDS))
+        suits.update((word, suit) for suit, word in enumerate(SUIT_WORDS))
+    cards = {card_object(deal, card): card for card in deal.all_cards}
+    return ranks, suits, cards
+
+
+def _title(deal: Deal, encoding: str) -> str:
+    return (f"{deal.game} deal: {len(deal.cards)} cards in {len(deal.piles)} piles, {deal.ranks} ranks, "
+            f"{'empty foundation' if deal.foundation is None else 'foundation ' + deal.name(deal.foundation)}; "
+            f"{encoding} encoding")
+
+
+def _paper_problem(deal: Deal, name: str) -> str:
+    rank, suit = (lambda card: rank_object(deal, card.rank)), (lambda card: suit_object(deal, card.suit))
+    unders = []
+    for card in deal.cards:
+        above = deal.above(card)
+        if above is None:
+            continue
+        if above.suit == card.suit:
+            unders.append(("underSameSuit", rank(card), suit(card), rank(above)))
+        elif above.rank == card.rank:
+            unders.append(("underSameRank", rank(card), suit(card), suit(above)))
+        else:
+            unders.append(("under", rank(card), suit(card), rank(above), suit(above)))
+    cycle = [] if deal.ranks < 2 else [(low, (low + 1) % deal.ranks) for low in range(deal.ranks)]
+    return _environment().get_template("pddl_paper_problem.j2").render(
+        title=_title(deal, "paper"), name=name,
+        ranks=[rank_object(deal, value) for value in range(deal.ranks)],
+        suits=[suit_object(deal, value) for value in sorted({card.suit for card in deal.all_cards})],
+        hole=None if deal.foundation is None else rank(deal.foundation),
+        plusone=[(rank_object(deal, low), rank_object(deal, high)) for low, high in cycle],
+        tops=[(rank(pile[0]), suit(pile[0])) for pile in deal.piles],
+        unders=unders,
+        cards=[(rank(card), suit(card)) for card in deal.cards],
+        bottoms=[(rank(pile[-1]), suit(pile[-1])) for pile in deal.piles])
+
+
+def _compact_problem(deal: Deal, name: str) -> str:
+    card = lambda value: card_object(deal, value)  # noqa: E731
+    holes = [deal.foundation] if deal.foundation is not None else []
+    adjacent = [(card(first), card(second)) for first in holes + list(deal.cards) for second in deal.cards
+                if deal.adjacent(first, second)]
+    if deal.foundation is None:
+        adjacent = [(START, card(second)) for second in deal.cards] + adjacent
+    covers = [(START if deal.above(value) is None else card(deal.above(value)), card(value)) for value in deal.cards]
+    return _environment().get_template("pddl_compact_problem.j2").render(
+        title=_title(deal, "compact"), name=name,
+        objects=[START] + [card(value) for value in deal.all_cards],
+        hole=START if deal.foundation is None else card(deal.foundation),
+        covers=covers, adjacent=adjacent,
+        bottoms=[card(pile[-1]) for pile in deal.piles])
+
+
+def check_encoding(encoding: str) -> str:
+    if encoding not in ENCODINGS:
+        raise UsageError(f"encoding must be one of {', '.join(ENCODINGS)}, not {encoding!r}")
+    return encoding
+
+
+def domain(encoding: str = "paper", first_free: bool = False) -> str:
+    """The domain; `first_free` adds the paper encoding's free first move (empty foundation)."""
+    template = f"pddl_{check_encoding(encoding)}_domain.j2"
+    return _environment().get_template(template).render(first_free=first_free)
+
+
+def problem(deal: Deal, encoding: str = "paper", name: str = "deal") -> str:
+    check_encoding(encoding)
+    return _paper_problem(deal, name) if encoding == "paper" else _compact_problem(deal, name)
+
+
+def model(deal: Deal, encoding: str = "paper", name: str = "deal") -> PddlModel:
+    """Domain and problem of one deal."""
+    return PddlModel(domain(encoding, deal.foundation is None), problem(deal, encoding, name))
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "pddl", help="PDDL planning task (FF, Fast Downward, pyperplan)",
+        description="Print the PDDL problem of a deal; --domain prints the domain instead (for DEAL, or "
+                    "the Black Hole domain without one); -o DIR writes domain.pddl and problem.pddl.")
+    add_deal_arguments(parser, deal_required=False)
+    parser.add_argument("--domain", action="store_true", help="print the domain file")
+    parser.add_argument("--encoding", default="paper", choices=ENCODINGS,
+                        help="paper: ranks and suits, 12 STRIPS operators (Gent et al.); "
+                             "compact: one object per card, one operator, negative preconditions")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.deal is None:
+        if not args.domain or args.output_dir is not None:
+            raise UsageError("gen pddl needs a DEAL (only --domain prints the Black Hole domain without one)")
+        print(domain(args.encoding), end="")
+        return 0
+    planning = model(read_deal(args.deal), args.encoding)
+    files = {"domain.pddl": planning.domain, "problem.pddl": planning.problem}
+    return emit(files, "domain.pddl" if args.domain else "problem.pddl", args.output_dir)

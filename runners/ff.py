@@ -1,0 +1,44 @@
+"""FF 2.3 (Hoffmann): enforced hill-climbing, then complete best-first search, on the PDDL task.
+
+FF is in neither PyPI nor Debian; it is found as `ff` on PATH or through FF_PATH. Its verdict is
+read from stdout, not the exit code (a goal simplified to FALSE exits 1, a proof of
+unsolvability exits 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from patience.result import Status
+from patience.runners.base import find_executable
+from patience.runners.pddl_plan import Planner, Verdict, read_ff
+from patience.runners.process import ProcessRun
+
+
+class FF(Planner):
+    name = "ff"
+    description = "FF 2.3 planner (EHC then best-first search, FF heuristic) on the PDDL encoding"
+
+    def executable(self) -> str | None:
+        return find_executable(("ff",), "FF_PATH")
+
+    def available(self) -> bool:
+        return self.executable() is not None
+
+    def version(self) -> str | None:
+        return "2.3"
+
+    def install_hint(self) -> str:
+        return ("build FF 2.3 from source (GitHub brean/simple_planning, folder FF-v2.3: `make`, needs "
+                "flex and bison) and put `ff` on PATH or set FF_PATH to the binary")
+
+    def command(self, folder: Path, options: Mapping[str, str]) -> list[str]:
+        return [self.executable() or "ff", "-o", "domain.pddl", "-f", "problem.pddl"]
+
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, str]) -> Verdict:
+        verdict = read_ff(run.stdout, "FF output")
+        if verdict.status is Status.UNKNOWN and run.returncode not in (0, None) and not run.timed_out:
+            detail = (run.stdout.strip().splitlines() or run.stderr.strip().splitlines() or [""])[-1]
+            return Verdict(Status.ERROR, None, verdict.nodes, f"FF exit {run.returncode}: {detail}")
+        return verdict

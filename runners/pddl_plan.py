@@ -1,0 +1,178 @@
+"""PDDL plans back into cards, and the one road every planner runner takes.
+
+Readers: FF's stdout (`step    0: PLAY-UP-TOP TWO CLUBS ACE`, upper case) and plan files as Fast
+Downward (`sas_plan`) and pyperplan (`*.soln`) write them (`(play-up-top two clubs ace)`,
+`; cost = ...`). The card is decoded from the action's first parameters through the generator's
+object names, never re-derived. `Planner` is a template method: write the task into a private
+folder, run the planner there under limits, read its verdict; subclasses give the command and
+the verdict only.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from patience.answers import AnswerReader
+from patience.cards import Card
+from patience.deal import Deal
+from patience.errors import InputError, UsageError
+from patience.generators.pddl import ENCODINGS, check_encoding, decode_objects, model
+from patience.result import Answer, Status
+from patience.runners.base import Solver, answer_from_run
+from patience.runners.process import Limits, ProcessRun, run_process
+
+
+@dataclass(frozen=True)
+class Action:
+    """One plan step: operator and arguments (lower case), and the line it was read from."""
+
+    operator: str
+    arguments: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a planner's output says: a status and, when it found one, the plan."""
+
+    status: Status
+    plan: tuple[Action, ...] | None = None
+    nodes: int | None = None
+    message: str = ""
+
+
+_FF_STEP = re.compile(r"^\s*(?:step\s+)?\d+:\s+(\S.*?)\s*$")
+_FF_STATES = re.compile(r"evaluating (\d+) states")
+_PLAN_LINE = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$")
+
+
+def read_ff(text: str, source: str = "FF output") -> Verdict:
+    """FF 2.3's stdout. Its search ends in complete best-first search, so 'proven unsolvable' and a
+    goal simplified to FALSE both mean no plan exists; anything else without a plan is unknown."""
+    states = _FF_STATES.findall(text)
+    nodes = int(states[-1]) if states else None
+    if "goal can be simplified to FALSE" in text:
+        return Verdict(Status.UNSOLVABLE, None, nodes, "FF: goal can be simplified to FALSE")
+    if "problem proven unsolvable" in text:
+        return Verdict(Status.UNSOLVABLE, None, nodes, "FF: best-first search space empty")
+    if "goal can be simplified to TRUE" in text:
+        return Verdict(Status.SOLVED, (), nodes)
+    lines = text.splitlines()
+    start = next((number for number, line in enumerate(lines, 1) if "found legal plan" in line), None)
+    if start is None:
+        return Verdict(Status.UNKNOWN, None, nodes, "FF printed no plan and no proof")
+    plan = []
+    for number, line in enumerate(lines[start:], start + 1):
+        if not line.strip():
+            if plan:
+                break
+            continue
+        match = _FF_STEP.match(line)
+        if not match:
+            raise InputError(source, number, f"not a plan step: {line.strip()!r}")
+        words = match.group(1).lower().split()
+        plan.append(Action(words[0], tuple(words[1:]), number))
+    return Verdict(Status.SOLVED, tuple(plan), nodes)
+
+
+def read_plan_file(text: str, source: str = "plan") -> tuple[Action, ...]:
+    """A plan file: one `(operator arg ...)` per line; `;` comments and blank lines skipped."""
+    plan = []
+    for number, line in enumerate(text.splitlines(), 1):
+        content = line.split(";", 1)[0].strip()
+        if not content:
+            continue
+        match = _PLAN_LINE.match(content)
+        if not match:
+            raise InputError(source, number, f"not a plan step: {content!r}")
+        plan.append(Action(match.group(1).lower(), tuple(match.group(2).lower().split()), number))
+    return tuple(plan)
+
+
+def plan_cards(deal: Deal, plan: Sequence[Action], source: str = "plan") -> tuple[Card, ...]:
+    """The cards a plan plays, in order: paper operators name (rank suit ...), compact ones (card ...)."""
+    ranks, suits, cards = decode_objects(deal)
+    sequence = []
+    for action in plan:
+        if not action.operator.startswith("play"):
+            raise InputError(source, action.line, f"unknown operator {action.operator!r}")
+        if action.operator == "play":
+            if not action.arguments or action.arguments[0] not in cards:
+                raise InputError(source, action.line, f"no card object of this deal in {action.arguments!r}")
+            sequence.append(cards[action.arguments[0]])
+            continue
+        if len(action.arguments) < 2 or action.arguments[0] not in ranks or action.arguments[1] not in suits:
+            raise InputError(source, action.line, f"no (rank suit) of this deal in {action.arguments!r}")
+        sequence.append(Card(ranks[action.arguments[0]], suits[action.arguments[1]]))
+    return tuple(sequence)
+
+
+def _detect_ff(text: str) -> bool:
+    return "ff: found legal plan" in text or "ff: goal can be simplified" in text
+
+
+def _read_ff_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
+    verdict = read_ff(text, source)
+    if verdict.plan is None:
+        raise InputError(source, 1, f"the answer says {verdict.status.value}: there is no plan to replay")
+    return plan_cards(deal, verdict.plan, source)
+
+
+def _detect_plan_file(text: str) -> bool:
+    first = next((line.strip() for line in text.splitlines() if line.strip() and not line.startswith(";")), "")
+    return first.lower().startswith("(play")
+
+
+def _read_plan_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
+    return plan_cards(deal, read_plan_file(text, source), source)
+
+
+ANSWER_READERS = [
+    AnswerReader("ff", _detect_ff, _read_ff_answer),
+    AnswerReader("pddl-plan", _detect_plan_file, _read_plan_answer),
+]
+
+
+class Planner(Solver):
+    """A PDDL planner: generate the task, run it in a private folder, read the plan back."""
+
+    paradigm = "planning"
+    options: ClassVar[Mapping[str, str]] = {
+        "encoding": f"PDDL encoding: {' or '.join(ENCODINGS)} (default paper)",
+    }
+
+    @abstractmethod
+    def command(self, folder: Path, options: Mapping[str, str]) -> list[str]:
+        """The command line that solves folder/domain.pddl + folder/problem.pddl."""
+
+    @abstractmethod
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, str]) -> Verdict:
+        """Read the run's output (and files it left in `folder`)."""
+
+    def check_options(self, options: Mapping[str, str]) -> str:
+        """Reject unknown option names; return the encoding."""
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            raise UsageError(f"{self.name} has no option {unknown[0]!r}; known: {', '.join(self.options)}")
+        return check_encoding(options.get("encoding", "paper"))
+
+    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+        task = model(deal, self.check_options(options))
+        with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
+            folder = Path(scratch)
+            (folder / "domain.pddl").write_text(task.domain)
+            (folder / "problem.pddl").write_text(task.problem)
+            run = run_process(self.command(folder, options), limits, cwd=folder)
+            try:
+                verdict = self.verdict(run, folder, options)
+                sequence = None if verdict.plan is None else plan_cards(deal, verdict.plan, f"{self.name} plan")
+            except InputError as error:
+                return answer_from_run(run, Status.ERROR, message=f"unreadable planner output: {error}")
+        stats = {"encoding": options.get("encoding", "paper")}
+        return answer_from_run(run, verdict.status, sequence, verdict.nodes, stats, verdict.message)
