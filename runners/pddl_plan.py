@@ -49,6 +49,7 @@ class Verdict:
 
 _FF_STEP = re.compile(r"^\s*(?:step\s+)?\d+:\s+(\S.*?)\s*$")
 _FF_STATES = re.compile(r"evaluating (\d+) states")
+_FF_LINE = re.compile(r"^ff: (parsing|found legal plan|goal can be simplified)", re.MULTILINE)
 _PLAN_LINE = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$")
 
 
@@ -114,7 +115,7 @@ def plan_cards(deal: Deal, plan: Sequence[Action], source: str = "plan") -> tupl
 
 
 def _detect_ff(text: str) -> bool:
-    return "ff: found legal plan" in text or "ff: goal can be simplified" in text
+    return _FF_LINE.search(text) is not None
 
 
 def _read_ff_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
