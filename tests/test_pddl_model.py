@@ -136,7 +136,8 @@ def winnable(game: Deal) -> bool:
 
 
 SMALL = [random_deal(4, 2, 2, seed) for seed in range(8)] + [random_deal(5, 2, 3, seed) for seed in range(4)] + [
-    random_deal(3, 3, 2, seed, empty_foundation=True) for seed in range(4)]
+    random_deal(3, 3, 2, seed, empty_foundation=True) for seed in range(4)] + [
+    random_deal(4, 5, 3, seed, empty_foundation=seed % 2 == 1) for seed in range(4)]  # many suits per rank
 
 
 @pytest.mark.parametrize(("solver", "encoding"), [("pyperplan", "paper"), ("fd-ff", "compact")])
