@@ -1,13 +1,15 @@
 """Deals as PDDL planning tasks: the paper's STRIPS encoding and a compact one-object-per-card one.
 
 `gen pddl DEAL` prints the problem, `gen pddl --domain [DEAL]` the domain, `-o DIR` writes both.
-The object names are the decode map: `decode_objects(deal)` is what turns a plan back into cards,
-for the runners and for `patience validate DEAL PLAN` alike.
+The object names are the decode map: `object_names(deal)` names every rank, suit and card, and
+`decode_objects(deal)` reads it backwards to turn a plan into cards, for the runners and for
+`patience validate DEAL PLAN` alike.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -40,31 +42,37 @@ def _environment() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
 
 
-def _standard(deal: Deal) -> bool:
-    return deal.ranks == STANDARD_RANKS and all(card.suit < len(SUIT_WORDS) for card in deal.all_cards)
+@dataclass(frozen=True)
+class ObjectNames:
+    """The PDDL object of every rank, suit and card of one deal: the decode map, built once."""
+
+    ranks: tuple[str, ...]  # indexed by rank
+    suits: Mapping[int, str]
+    cards: Mapping[Card, str]
+
+    def rank(self, card: Card) -> str:
+        return self.ranks[card.rank]
+
+    def suit(self, card: Card) -> str:
+        return self.suits[card.suit]
 
 
-def rank_object(deal: Deal, rank: int) -> str:
-    return RANK_WORDS[rank] if _standard(deal) else f"rank{rank}"
-
-
-def suit_object(deal: Deal, suit: int) -> str:
-    return SUIT_WORDS[suit] if _standard(deal) else f"suit{suit}"
-
-
-def card_object(deal: Deal, card: Card) -> str:
-    return "card-" + deal.name(card).lower()
+def object_names(deal: Deal) -> ObjectNames:
+    """Words (ace..king, spades..clubs) for a standard deck, numbered names otherwise."""
+    used_suits = sorted({card.suit for card in deal.all_cards})
+    standard = deal.ranks == STANDARD_RANKS and all(suit < len(SUIT_WORDS) for suit in used_suits)
+    ranks = RANK_WORDS if standard else tuple(f"rank{rank}" for rank in range(deal.ranks))
+    suits = {suit: SUIT_WORDS[suit] if standard else f"suit{suit}" for suit in used_suits}
+    return ObjectNames(ranks, suits, {card: "card-" + deal.name(card).lower() for card in deal.all_cards})
 
 
 def decode_objects(deal: Deal) -> tuple[dict[str, int], dict[str, int], dict[str, Card]]:
-    """(rank name -> rank, suit name -> suit, card object -> card), lower case, for plan reading."""
-    ranks = {f"rank{rank}": rank for rank in range(deal.ranks)}
-    suits = {f"suit{card.suit}": card.suit for card in deal.all_cards}
-    if _standard(deal):
-        ranks.update((word, rank) for rank, word in enumerate(RANK_WORDS))
-        suits.update((word, suit) for suit, word in enumerate(SUIT_WORDS))
-    cards = {card_object(deal, card): card for card in deal.all_cards}
-    return ranks, suits, cards
+    """(rank object -> rank, suit object -> suit, card object -> card), lower case, for plan reading.
+    Numbered rank and suit names are always accepted too, so a plan decodes whichever naming wrote it."""
+    names = object_names(deal)
+    ranks = {f"rank{rank}": rank for rank in range(deal.ranks)} | {name: rank for rank, name in enumerate(names.ranks)}
+    suits = {f"suit{suit}": suit for suit in names.suits} | {name: suit for suit, name in names.suits.items()}
+    return ranks, suits, {name: card for card, name in names.cards.items()}
 
 
 def _title(deal: Deal, encoding: str) -> str:
@@ -74,7 +82,8 @@ def _title(deal: Deal, encoding: str) -> str:
 
 
 def _paper_problem(deal: Deal, name: str) -> str:
-    rank, suit = (lambda card: rank_object(deal, card.rank)), (lambda card: suit_object(deal, card.suit))
+    names = object_names(deal)
+    rank, suit = names.rank, names.suit
     unders = []
     for card in deal.cards:
         above = deal.above(card)
@@ -89,10 +98,9 @@ def _paper_problem(deal: Deal, name: str) -> str:
     cycle = [] if deal.ranks < 2 else [(low, (low + 1) % deal.ranks) for low in range(deal.ranks)]
     return _environment().get_template("pddl_paper_problem.j2").render(
         title=_title(deal, "paper"), name=name,
-        ranks=[rank_object(deal, value) for value in range(deal.ranks)],
-        suits=[suit_object(deal, value) for value in sorted({card.suit for card in deal.all_cards})],
+        ranks=names.ranks, suits=list(names.suits.values()),
         hole=None if deal.foundation is None else rank(deal.foundation),
-        plusone=[(rank_object(deal, low), rank_object(deal, high)) for low, high in cycle],
+        plusone=[(names.ranks[low], names.ranks[high]) for low, high in cycle],
         tops=[(rank(pile[0]), suit(pile[0])) for pile in deal.piles],
         unders=unders,
         cards=[(rank(card), suit(card)) for card in deal.cards],
@@ -100,7 +108,7 @@ def _paper_problem(deal: Deal, name: str) -> str:
 
 
 def _compact_problem(deal: Deal, name: str) -> str:
-    card = lambda value: card_object(deal, value)  # noqa: E731
+    card = object_names(deal).cards.__getitem__
     holes = [deal.foundation] if deal.foundation is not None else []
     adjacent = [(card(first), card(second)) for first in holes + list(deal.cards) for second in deal.cards
                 if deal.adjacent(first, second)]
