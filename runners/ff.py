@@ -10,10 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from patience.result import Status
+from patience.deal import Deal
+from patience.result import Answer, Status
 from patience.runners.base import find_executable
 from patience.runners.pddl_plan import Planner, Verdict, read_ff
-from patience.runners.process import ProcessRun
+from patience.runners.process import Limits, ProcessRun
+
+MAX_PLAN_LENGTH = 2000  # FF 2.3's MAX_PLAN_LENGTH (and MAX_CONSTANTS) in ff.h
 
 
 class FF(Planner):
@@ -32,6 +35,12 @@ class FF(Planner):
     def install_hint(self) -> str:
         return ("build FF 2.3 from source (GitHub brean/simple_planning, folder FF-v2.3: `make`, needs "
                 "flex and bison) and put `ff` on PATH or set FF_PATH to the binary")
+
+    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+        if len(deal.cards) > MAX_PLAN_LENGTH:
+            return Answer(Status.ERROR, message=f"FF 2.3 plans at most {MAX_PLAN_LENGTH} steps; "
+                                                f"this deal needs {len(deal.cards)}")
+        return super().solve(deal, limits, options)
 
     def command(self, folder: Path, options: Mapping[str, str]) -> list[str]:
         return [self.executable() or "ff", "-o", "domain.pddl", "-f", "problem.pddl"]

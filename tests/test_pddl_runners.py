@@ -11,6 +11,7 @@ import pytest
 
 from patience.errors import InputError
 from patience.formats import read_deal
+from patience.generators.deals import random_deal
 from patience.generators.pddl import model
 from patience.result import Status
 from patience.runners.pddl_plan import plan_cards, read_ff, read_plan_file
@@ -210,3 +211,10 @@ def test_ff_missing_says_where_to_get_it(monkeypatch):
     solver = get_solver("ff")
     assert not solver.available() and "FF-v2.3" in solver.install_hint()
     assert solve(read_deal(SMALL), "ff", Limits(timeout=5)).status is Status.ERROR
+
+
+def test_ff_refuses_deals_longer_than_its_plan_limit():
+    deal = random_deal(1001, 2, 40, seed=1)
+    assert len(deal.cards) == 2001
+    answer = get_solver("ff").solve(deal, Limits(timeout=5), {})
+    assert answer.status is Status.ERROR and "2000 steps" in answer.message
