@@ -15,10 +15,11 @@ from patience.deal import Deal
 from patience.generators.deals import random_deal
 from patience.generators.pddl import model
 from patience.result import Status
-from patience.runners.fast_downward import FastDownwardFF
 from patience.runners.process import Limits, run_process
+from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.validator import replay
+from tests.conftest import needs_solver
 
 LIMITS = Limits(timeout=60)
 _ACTION = re.compile(r"\n  \(:action (\S+)\n.*?(?=\n\n  \(:action |\n\)\s*$)", re.DOTALL)
@@ -37,12 +38,12 @@ def operators(domain: str) -> list[str]:
     return [match.group(1) for match in _ACTION.finditer(domain)]
 
 
-def fd_verdict(game: Deal, keep: set[str]) -> Status:
-    """Fast Downward's verdict on the paper encoding with only the operators in `keep`."""
+def verdict(game: Deal, keep: set[str], planner_name: str = "fd-ff") -> Status:
+    """A planner's verdict on the paper encoding with only the operators in `keep`."""
     task = model(game)
     domain = _ACTION.sub(lambda match: match.group(0) if match.group(1) in keep else "", task.domain)
     assert set(operators(domain)) == keep
-    planner = FastDownwardFF()
+    planner = get_solver(planner_name)
     with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
         folder = Path(scratch)
         (folder / "domain.pddl").write_text(domain)
@@ -101,19 +102,25 @@ def _name(way: str, case: str) -> str:
     return f"PLAY-{way}{'-' + case if case else ''}"
 
 
+PLANNERS = [pytest.param("fd-ff"), pytest.param("ff", marks=needs_solver("ff"))]
+
+
+@pytest.mark.parametrize("planner", PLANNERS)
 @pytest.mark.parametrize("way", ["UP", "DOWN"])
 @pytest.mark.parametrize(("case", "piles", "helpers"), CASES, ids=[case or "GENERAL" for case, _, _ in CASES])
-def test_each_operator_is_needed_for_its_case_and_enough(way, case, piles, helpers):
+def test_each_operator_is_needed_for_its_case_and_enough(way, case, piles, helpers, planner):
     game = deal(piles if way == "UP" else _mirror(piles))
     keep = {_name(way, helper) for helper in helpers}
-    assert fd_verdict(game, keep | {_name(way, case)}) is Status.SOLVED
-    assert fd_verdict(game, keep) is Status.UNSOLVABLE
+    assert verdict(game, keep | {_name(way, case)}, planner) is Status.SOLVED
+    assert verdict(game, keep, planner) is Status.UNSOLVABLE
 
 
-def test_free_first_move_operator_is_needed_with_an_empty_foundation():
+@pytest.mark.parametrize("planner", PLANNERS)
+def test_free_first_move_operator_is_needed_with_an_empty_foundation(planner):
     game = deal(["r3s0 r4s0"], foundation=None)
-    assert fd_verdict(game, {"PLAY-FIRST-TOP", "PLAY-UP-HOLEABOVE-SAMESUIT"}) is Status.SOLVED
-    assert fd_verdict(game, {"PLAY-UP-HOLEABOVE-SAMESUIT", "PLAY-UP-TOP", "PLAY-DOWN-TOP"}) is Status.UNSOLVABLE
+    assert verdict(game, {"PLAY-FIRST-TOP", "PLAY-UP-HOLEABOVE-SAMESUIT"}, planner) is Status.SOLVED
+    others = {"PLAY-UP-HOLEABOVE-SAMESUIT", "PLAY-UP-TOP", "PLAY-DOWN-TOP"}
+    assert verdict(game, others, planner) is Status.UNSOLVABLE
 
 
 @cache
