@@ -168,3 +168,11 @@ def test_compact_problem_lists_one_object_per_card_and_a_single_operator(paper_d
     assert task.problem.count("(cover ") == 51
     assert task.problem.count("(adjacent ") == sum(
         paper_deal.adjacent(first, second) for first in paper_deal.all_cards for second in paper_deal.cards)
+
+
+@pytest.mark.parametrize("planner", [*PLANNERS, pytest.param("pyperplan")])
+def test_these_planners_bind_two_parameters_to_one_object(planner):
+    """Why the HOLEABOVE operators are redundant here: the general operators cover their case by
+    binding ?rank2 and ?hole to the same rank. Planners that demand distinct bindings need them."""
+    assert verdict(deal(["r1s0 r2s1"]), {"PLAY-UP-TOP", "PLAY-UP"}, planner) is Status.SOLVED
+    assert verdict(deal(["r1s0 r2s0"]), {"PLAY-UP-TOP", "PLAY-UP-SAMESUIT"}, planner) is Status.SOLVED
