@@ -1,0 +1,81 @@
+"""The native solver through the runner core: verdicts, validated sequences, options and limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from patience.cards import Card, parse_card
+from patience.deal import Deal
+from patience.errors import UsageError
+from patience.generators.deals import pysol_deal, random_deal
+from patience.native import engine
+from patience.result import Status
+from patience.runners.process import Limits
+from patience.runners.solve import solve
+from patience.validator import replay
+
+ENGINES = ["python"] + (["c"] if engine.compiled() else [])
+
+
+@pytest.mark.parametrize("choice", ENGINES)
+def test_paper_deal_is_solved_and_replays(paper_deal, choice):
+    result = solve(paper_deal, "native", Limits(timeout=30), {"engine": choice})
+    assert result.status is Status.SOLVED
+    assert replay(paper_deal, result.sequence).valid
+    assert result.nodes >= 51 and result.stats["engine"] == choice
+
+
+def _stuck_deal() -> Deal:
+    """A standard deal whose 17 top cards hold no 2 and no K: no first move exists."""
+    deck = [Card(rank, suit) for suit in range(4) for rank in range(13) if (rank, suit) != (0, 0)]
+    twos_kings = [card for card in deck if card.rank in (1, 12)]
+    others = [card for card in deck if card.rank not in (1, 12)]
+    tops, rest = others[:17], others[17:] + twos_kings
+    piles = tuple((top, rest[2 * index], rest[2 * index + 1]) for index, top in enumerate(tops))
+    return Deal(piles, Card(0, 0))
+
+
+@pytest.mark.parametrize("choice", ENGINES)
+def test_no_two_or_king_on_top_is_unsolvable_at_once(choice):
+    result = solve(_stuck_deal(), "native", Limits(timeout=10), {"engine": choice})
+    assert result.status is Status.UNSOLVABLE
+    assert result.nodes == 1
+
+
+@pytest.mark.parametrize("choice", ENGINES)
+def test_all_in_a_row_first_card_is_free(choice):
+    deal = pysol_deal("all_in_a_row", 3)
+    result = solve(deal, "native", Limits(timeout=30), {"engine": choice})
+    assert result.status is Status.SOLVED and len(result.sequence) == 52
+    assert replay(deal, result.sequence).valid
+
+
+@pytest.mark.parametrize("choice", ENGINES)
+def test_node_limit_gives_unknown_not_a_verdict(choice):
+    deal = pysol_deal("black_hole", 5)
+    result = solve(deal, "native", Limits(timeout=30), {"engine": choice, "nodes": "20"})
+    assert result.status is Status.UNKNOWN
+    assert result.nodes <= 21
+
+
+def test_time_limit_gives_timeout():
+    deal = random_deal(13, 5, 3, seed=11)  # 64 cards: hard for the reference without pruning
+    options = {"engine": "python", "cache": "off", "symmetry": "off", "wolter": "off", "reach": "off"}
+    result = solve(deal, "native", Limits(timeout=0.3), options)
+    assert result.status in (Status.TIMEOUT, Status.SOLVED, Status.UNSOLVABLE)
+    assert result.status is not Status.TIMEOUT or result.wall < 5
+
+
+@pytest.mark.parametrize("options", [{"cache": "maybe"}, {"nodes": "x"}, {"engine": "java"}, {"colour": "on"}])
+def test_bad_options_are_usage_errors(paper_deal, options):
+    with pytest.raises(UsageError):
+        solve(paper_deal, "native", Limits(timeout=5), options)
+
+
+def test_max_cards_reports_longest_play_of_unsolvable_deal():
+    deal = pysol_deal("black_hole", 1)
+    result = solve(deal, "native", Limits(timeout=30), {"max-cards": "on", "engine": "python"})
+    assert result.status is Status.UNSOLVABLE
+    play = [parse_card(name) for name in result.stats["longest_play"].split()]
+    assert len(play) == result.stats["max_cards"] > 0
+    assert replay(deal, play, complete=False).valid
