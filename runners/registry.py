@@ -13,6 +13,7 @@ SOLVERS: dict[str, str] = {
     "fd-ff": "patience.runners.fast_downward:FastDownwardFF",
     "fd-lama": "patience.runners.fast_downward:FastDownwardLama",
     "pyperplan": "patience.runners.pyperplan:Pyperplan",
+    "native": "patience.runners.native:Native",
 }
 
 # prefix -> "module:factory" for solvers named with a parameter, e.g. `sat:/path/to/binary`.
