@@ -2,9 +2,11 @@
 
     nice .venv/bin/python benchmarks/planning.py --first 1 --last 200 --timeout 60
     nice .venv/bin/python benchmarks/planning.py --solvers fd-ff fd-lama ff --encoding compact --last 20
+    .venv/bin/python benchmarks/planning.py --summarise rows-a.jsonl rows-b.jsonl   # no re-running
 
 Every answer goes through the validator (patience.runners.solve); a verdict is compared with the
-native solver's where that solver is registered. Rows can be kept as JSON lines (--rows FILE).
+native solver's where that solver is registered. Rows can be kept as JSON lines (--rows FILE) and
+summarised again later, several runs together (--summarise FILE...).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 from patience.errors import UsageError
 from patience.generators.deals import PYSOL_GAMES, pysol_deal
@@ -33,7 +36,7 @@ def reference_available() -> bool:
         return False
 
 
-def summary(name: str, rows: list[dict], reference: dict[int, str] | None) -> list[str]:
+def summary(name: str, rows: list[dict], reference: dict[tuple[str, int], str] | None) -> list[str]:
     counts = Counter(row["status"] for row in rows)
     walls = sorted(row["wall"] for row in rows)
     decided = [row["wall"] for row in rows if row["status"] in ("solved", "unsolvable")]
@@ -44,11 +47,24 @@ def summary(name: str, rows: list[dict], reference: dict[int, str] | None) -> li
         f"max {max(decided, default=float('nan')):.2f}"]
     if reference is not None:
         both = [row for row in rows if row["status"] in ("solved", "unsolvable")
-                and reference.get(row["seed"]) in ("solved", "unsolvable")]
-        disagree = [row["seed"] for row in both if row["status"] != reference[row["seed"]]]
+                and reference.get((row["game"], row["seed"])) in ("solved", "unsolvable")]
+        disagree = [row["seed"] for row in both if row["status"] != reference[row["game"], row["seed"]]]
         lines.append(f"  agreement with {REFERENCE}: {len(both) - len(disagree)}/{len(both)} decided by both"
                      + (f"; DISAGREE on seeds {disagree}" if disagree else ""))
     return lines
+
+
+def report(rows: list[dict], title: str) -> str:
+    """Per solver and encoding: counts, times, and agreement with the native rows among them."""
+    reference = {(row["game"], row["seed"]): row["status"] for row in rows if row["solver"] == REFERENCE}
+    groups: dict[str, list[dict]] = {}
+    for row in rows:
+        key = row["solver"] + (f" ({row['encoding']})" if row.get("encoding") else "")
+        groups.setdefault(key, []).append(row)
+    lines = [title + ("" if reference else f"; no '{REFERENCE}' rows, agreement not checked")]
+    for key, group in groups.items():
+        lines += summary(key, group, reference if reference and group[0]["solver"] != REFERENCE else None)
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,7 +76,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solvers", nargs="+", default=["fd-ff", "fd-lama"])
     parser.add_argument("--encoding", default="paper", choices=["paper", "compact"])
     parser.add_argument("--rows", help="append one JSON line per run to this file")
+    parser.add_argument("--summarise", nargs="+", metavar="ROWS", help="only summarise saved rows files")
     args = parser.parse_args(argv)
+    if args.summarise:
+        saved = [json.loads(line) for name in args.summarise for line in Path(name).read_text().splitlines()
+                 if line.strip()]
+        runs = {(row["game"], row["seed"], row["solver"], row["encoding"]): row for row in saved}  # last wins
+        print(report(list(runs.values()), f"{len(runs)} saved runs from {', '.join(args.summarise)}"))
+        return 0
     limits = Limits(timeout=args.timeout)
     seeds = range(args.first, args.last + 1)
     with_reference = reference_available()
@@ -81,12 +104,9 @@ def main(argv: list[str] | None = None) -> int:
                     stream.write(json.dumps(row) + "\n")
         print(f"seed {seed}: " + ", ".join(f"{name} {results[name][-1]['status']} {results[name][-1]['wall']:.2f}s"
                                            for name in names), file=sys.stderr, flush=True)
-    reference = {row["seed"]: row["status"] for row in results[REFERENCE]} if with_reference else None
-    print(f"{args.game} PySol seeds {args.first}..{args.last}, {args.encoding} encoding, "
-          f"limit {args.timeout:g} s wall, {time.monotonic() - started:.0f} s in all"
-          + ("" if with_reference else f"; no '{REFERENCE}' solver registered, agreement not checked"))
-    for name in names:
-        print("\n".join(summary(name, results[name], reference if name != REFERENCE else None)))
+    rows = [row for name in names for row in results[name]]
+    print(report(rows, f"{args.game} PySol seeds {args.first}..{args.last}, {args.encoding} encoding, "
+                       f"limit {args.timeout:g} s wall, {time.monotonic() - started:.0f} s in all"))
     return 0
 
 
