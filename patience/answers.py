@@ -27,6 +27,7 @@ class AnswerReader:
 # Modules that define ANSWER_READERS for their solvers' native outputs.
 READER_MODULES: tuple[str, ...] = (
     "patience.runners.pddl_plan",
+    "patience.runners.savilerow_output",
 )
 
 _BHS_MOVE = re.compile(r"^Info: Card moved is (\S+)\s*$")

@@ -13,6 +13,8 @@ SOLVERS: dict[str, str] = {
     "fd-ff": "patience.runners.fast_downward:FastDownwardFF",
     "fd-lama": "patience.runners.fast_downward:FastDownwardLama",
     "pyperplan": "patience.runners.pyperplan:Pyperplan",
+    "savilerow-minion": "patience.runners.savilerow:SavileRowMinion",
+    "savilerow-sat": "patience.runners.savilerow:SavileRowSat",
     "native": "patience.runners.native:Native",
 }
 

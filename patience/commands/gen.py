@@ -14,6 +14,8 @@ from pathlib import Path
 # format name -> module with register(subparsers)
 GENERATORS: dict[str, str] = {
     "pddl": "patience.generators.pddl",
+    "lp": "patience.generators.lp",
+    "eprime": "patience.generators.eprime",
 }
 
 

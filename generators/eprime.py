@@ -1,0 +1,136 @@
+"""Deals as parameters of the Essence Prime model `models/blackhole.eprime` (Savile Row).
+
+The model never changes per deal; `gen eprime DEAL` prints the `.param` file (`letting ...`),
+`gen eprime --model` the model itself. `Numbering` is the card numbering shared by the constraint
+models (Essence Prime here, XCSP3 in `xcsp3.py`) and the decode map of their answers: number 0 is
+the start card (the foundation card, or a virtual card every card may follow when the foundation
+is empty), then the pile cards by depth, then by pile, so that ascending values are the paper's
+value ordering and the symmetry breaking's preference order.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+
+from patience.cards import Card
+from patience.commands.gen import add_deal_arguments, emit
+from patience.deal import Deal
+from patience.errors import UsageError
+from patience.formats import read_deal
+from patience.runners.base import option_flag
+
+MODEL_FILE = "blackhole.eprime"
+NO_CARD = 0  # in `above` / `below`: nothing there (card 0 never lies in a pile)
+
+
+@dataclass(frozen=True)
+class Numbering:
+    """Card numbers of one deal for the constraint models, both ways."""
+
+    deal: Deal
+
+    @cached_property
+    def cards(self) -> tuple[Card | None, ...]:
+        """Number -> card; number 0 is the start card (None when the foundation is empty)."""
+        by_depth = sorted(self.deal.cards, key=lambda card: self.deal.position[card][::-1])
+        return (self.deal.foundation, *by_depth)
+
+    @cached_property
+    def numbers(self) -> dict[Card, int]:
+        return {card: number for number, card in enumerate(self.cards) if card is not None}
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    def rank(self, number: int) -> int:
+        card = self.cards[number]
+        return 0 if card is None else card.rank
+
+    def above(self, number: int) -> int:
+        card = self.cards[number]
+        neighbour = None if number == 0 else self.deal.above(card)
+        return NO_CARD if neighbour is None else self.numbers[neighbour]
+
+    def below(self, number: int) -> int:
+        card = self.cards[number]
+        neighbour = None if number == 0 else self.deal.below(card)
+        return NO_CARD if neighbour is None else self.numbers[neighbour]
+
+    @cached_property
+    def follows(self) -> tuple[tuple[int, int], ...]:
+        """(a, b) for every card b that may be played right after card a."""
+        return tuple((first, second) for first in range(self.size) for second in range(1, self.size)
+                     if first != second and self._may_follow(first, second))
+
+    def _may_follow(self, first: int, second: int) -> bool:
+        start = self.cards[first]
+        return start is None or self.deal.adjacent(start, self.cards[second])
+
+    @property
+    def pile_numbers(self) -> tuple[tuple[int, ...], ...]:
+        """Each pile as card numbers, top card first."""
+        return tuple(tuple(self.numbers[card] for card in pile) for pile in self.deal.piles)
+
+    def decode(self, sequence: list[int] | tuple[int, ...]) -> tuple[Card, ...]:
+        """Card numbers in play order (x) -> cards, the start card dropped."""
+        return tuple(self.cards[number] for number in sequence if number != 0)
+
+
+def _matrix(values: list[int] | tuple[int, ...], first_index: int = 0) -> str:
+    index = f"; int({first_index}..{first_index + len(values) - 1})" if first_index != 1 else ""
+    return "[" + ", ".join(str(value) for value in values) + index + "]"
+
+
+def parameters(deal: Deal, symmetry_breaking: bool = True) -> str:
+    """The `.param` file of one deal for `models/blackhole.eprime`."""
+    numbering = Numbering(deal)
+    numbers = range(numbering.size)
+    pairs = numbering.follows or ((0, 0),)  # x[1] = 0 is impossible, so a lone (0, 0) allows nothing
+    start = "empty foundation (virtual start card 0)" if deal.foundation is None else \
+        f"foundation {deal.name(deal.foundation)}"
+    lines = [
+        "language ESSENCE' 1.0",
+        f"$ {deal.game} deal: {len(deal.cards)} cards in {len(deal.piles)} piles, {deal.ranks} ranks, {start}",
+        "$ card numbers: " + " ".join(f"{number}={'start' if card is None else deal.name(card)}"
+                                      for number, card in enumerate(numbering.cards)),
+        f"letting n be {numbering.size}",
+        f"letting rank be {_matrix([numbering.rank(number) for number in numbers])}",
+        f"letting above be {_matrix([numbering.above(number) for number in numbers])}",
+        f"letting below be {_matrix([numbering.below(number) for number in numbers])}",
+        f"letting pairs be {len(pairs)}",
+        "letting follows be [" + ", ".join(f"[{a}, {b}]" for a, b in pairs) + "]",
+        f"letting symmetryBreaking be {'true' if symmetry_breaking else 'false'}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def model_text() -> str:
+    """The Essence Prime model (the same for every deal)."""
+    return resources.files("patience.models").joinpath(MODEL_FILE).read_text()
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "eprime", help="Essence Prime parameters for models/blackhole.eprime (Savile Row)",
+        description="Print the .param file of a deal for the Essence Prime model; --model prints the model; "
+                    "-o DIR writes blackhole.eprime and deal.param.")
+    add_deal_arguments(parser, deal_required=False)
+    parser.add_argument("--model", action="store_true", help="print the model file")
+    parser.add_argument("--symmetry-breaking", default="on", metavar="on|off",
+                        help="post the paper's conditional symmetry breaking (default on)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    symmetry = option_flag({"symmetry-breaking": args.symmetry_breaking}, "symmetry-breaking", True)
+    if args.deal is None:
+        if not args.model or args.output_dir is not None:
+            raise UsageError("gen eprime needs a DEAL (only --model prints the model without one)")
+        print(model_text(), end="")
+        return 0
+    files = {MODEL_FILE: model_text(), "deal.param": parameters(read_deal(args.deal), symmetry)}
+    return emit(files, MODEL_FILE if args.model else "deal.param", args.output_dir)

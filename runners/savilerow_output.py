@@ -1,0 +1,91 @@
+"""Savile Row's output files read back: the `.solution` file and the `.info` statistics.
+
+A `.solution` file holds `letting x be [0, 12, 4, ...;int(0..51)]` (with `$ Minion ...` comment
+lines when Minion ran); x lists card numbers in play order, which `Numbering` (the generator's
+decode map) turns into cards. The `.info` file holds `Key:value` lines (SolverSatisfiable,
+SolverNodes, SolverTotalTime, SavileRowTotalTime, SolverTimeOut, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from patience.answers import AnswerReader
+from patience.cards import Card
+from patience.deal import Deal
+from patience.errors import InputError
+from patience.generators.eprime import Numbering
+
+_LETTING = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")
+_MATRIX = re.compile(r"^\[([-\d,\s]*?)\s*(?:;\s*int\(\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*\))?\s*\]$")
+_INFO = re.compile(r"^(\w+):\s*(\S+)\s*$")
+
+
+@dataclass(frozen=True)
+class Letting:
+    """One `letting NAME be [...]` line: the values, the index of the first, and where it was."""
+
+    values: tuple[int, ...]
+    first_index: int
+    line: int
+
+
+def read_lettings(text: str, source: str) -> dict[str, Letting]:
+    """The one-dimensional integer matrices of a `.solution` file, by name."""
+    lettings = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("$") or line.lower().startswith("language"):
+            continue
+        match = _LETTING.match(line)
+        if not match:
+            raise InputError(source, number, f"not a letting: {line[:60]!r}")
+        matrix = _MATRIX.match(match.group(2).strip())
+        if not matrix:
+            raise InputError(source, number, f"{match.group(1)} is not a matrix of integers")
+        values = tuple(int(value) for value in matrix.group(1).replace(",", " ").split())
+        first = int(matrix.group(2)) if matrix.group(2) is not None else 1
+        if matrix.group(2) is not None and int(matrix.group(3)) - first + 1 != len(values):
+            raise InputError(source, number, f"{match.group(1)} has {len(values)} values for its index range")
+        lettings[match.group(1)] = Letting(values, first, number)
+    return lettings
+
+
+def read_solution(text: str, source: str, numbering: Numbering) -> tuple[Card, ...]:
+    """The cards in play order from `letting x be [...]` (a permutation of the card numbers, 0 first)."""
+    lettings = read_lettings(text, source)
+    if "x" not in lettings:
+        raise InputError(source, 1, "no `letting x be [...]` in the solution")
+    x = lettings["x"]
+    if x.first_index != 0 or sorted(x.values) != list(range(numbering.size)) or x.values[0] != 0:
+        raise InputError(source, x.line, f"x is not a sequence of the card numbers 0..{numbering.size - 1} "
+                                         "starting with the start card 0")
+    return numbering.decode(x.values)
+
+
+def read_info(text: str, source: str) -> dict[str, float]:
+    """The `Key:number` lines of a `.info` file."""
+    info = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        match = _INFO.match(raw.strip())
+        if not match:
+            raise InputError(source, number, f"not a Key:value line: {raw.strip()[:60]!r}")
+        try:
+            info[match.group(1)] = float(match.group(2))
+        except ValueError:
+            raise InputError(source, number, f"{match.group(1)} is not a number") from None
+    return info
+
+
+def detect_solution(text: str) -> bool:
+    return re.search(r"^\s*letting\s+x\s+be\s+\[", text, re.MULTILINE) is not None
+
+
+def _read_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
+    return read_solution(text, source, Numbering(deal))
+
+
+ANSWER_READERS = [AnswerReader("savilerow-solution", detect_solution, _read_answer)]
