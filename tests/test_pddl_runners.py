@@ -9,9 +9,9 @@ import tempfile
 
 import pytest
 
-from patience.errors import InputError
+from patience.errors import InputError, UsageError
 from patience.formats import read_deal
-from patience.generators.deals import random_deal
+from patience.generators.deals import pysol_deal, random_deal
 from patience.generators.pddl import model
 from patience.result import Status
 from patience.runners.pddl_plan import plan_cards, read_ff, read_plan_file
@@ -218,3 +218,26 @@ def test_ff_refuses_deals_longer_than_its_plan_limit():
     assert len(deal.cards) == 2001
     answer = get_solver("ff").solve(deal, Limits(timeout=5), {})
     assert answer.status is Status.ERROR and "2000 steps" in answer.message
+
+
+def _native_registered() -> bool:
+    try:
+        return get_solver("native").available()
+    except UsageError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _native_registered(), reason="no native solver registered")
+@pytest.mark.parametrize("solver", ["fd-ff", "fd-lama", pytest.param("ff", marks=needs_solver("ff"))])
+def test_planners_agree_with_the_native_solver_on_pysol_deals(solver):
+    decided = 0
+    for seed in range(1, 21):
+        deal = pysol_deal("black_hole", seed)
+        native = solve(deal, "native", Limits(timeout=60))
+        planned = solve(deal, solver, Limits(timeout=60))
+        assert planned.status is not Status.ERROR, planned.message
+        if native.decided and planned.decided:
+            assert planned.status is native.status, seed
+            decided += 1
+    assert decided >= 15
