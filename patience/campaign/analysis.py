@@ -1,0 +1,154 @@
+"""From stored runs to the comparison's numbers: the paper's Table 4 per configuration, pairwise
+correlation of per-deal times, pairwise win rates with Wilson 95% intervals, and disagreements.
+
+Times are those of decided runs (solved, or proved unsolvable); a run that hit a limit counts in
+the timeout row, an error in its own row. Contradicting verdicts are listed, never averaged away.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+DECIDED = ("solved", "unsolvable")
+LIMITED = ("timeout", "memout", "unknown")
+BUCKETS = ((0.0, 0.1, "< 0.1 s"), (0.1, 1.0, "0.1-1 s"), (1.0, 10.0, "1-10 s"), (10.0, 100.0, "10-100 s"),
+           (100.0, 1000.0, "100-1000 s"), (1000.0, math.inf, ">= 1000 s"))
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Run:
+    """The part of a stored run the numbers need."""
+
+    status: str
+    seconds: float
+
+    @property
+    def decided(self) -> bool:
+        return self.status in DECIDED
+
+
+Grid = Mapping[str, Mapping[str, Run]]  # deal -> configuration -> run
+
+
+def grid(rows: Sequence[Mapping[str, object]], clock: str = "cpu") -> dict[str, dict[str, Run]]:
+    """Stored rows as deal -> configuration -> Run, timed by `clock` (cpu or wall)."""
+    table: dict[str, dict[str, Run]] = {}
+    for row in rows:
+        table.setdefault(str(row["deal"]), {})[str(row["configuration"])] = Run(str(row["status"]), float(row[clock]))
+    return table
+
+
+def table4(runs: Grid, labels: Sequence[str]) -> dict[str, dict[str, object]]:
+    """Per configuration: runs in each time bucket, limits hit, errors, time statistics of decided runs,
+    and the share of deals (decided by anyone) on which it was fastest (ties count for each)."""
+    fastest = dict.fromkeys(labels, 0)
+    contested = 0
+    for by_label in runs.values():
+        decided = {label: run.seconds for label, run in by_label.items() if run.decided and label in fastest}
+        if decided:
+            contested += 1
+            best = min(decided.values())
+            for label, seconds in decided.items():
+                fastest[label] += seconds == best
+    table = {}
+    for label in labels:
+        mine = [by_label[label] for by_label in runs.values() if label in by_label]
+        times = sorted(run.seconds for run in mine if run.decided)
+        column: dict[str, object] = {"runs": len(mine),
+                                     "solved": sum(run.status == "solved" for run in mine),
+                                     "unsolvable": sum(run.status == "unsolvable" for run in mine)}
+        for low, high, name in BUCKETS:
+            column[name] = sum(low <= seconds < high for seconds in times)
+        column["timeout"] = sum(run.status in LIMITED for run in mine)
+        column["error"] = sum(run.status == "error" for run in mine)
+        column["max"] = max(times) if times else None
+        column["median"] = statistics.median(times) if times else None
+        column["mean"] = statistics.fmean(times) if times else None
+        column["std"] = statistics.stdev(times) if len(times) > 1 else None
+        column["fastest %"] = 100.0 * fastest[label] / contested if contested else None
+        table[label] = column
+    return table
+
+
+def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    if len(xs) < 3:
+        return None
+    mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mean_x) ** 2 for x in xs)
+    syy = sum((y - mean_y) ** 2 for y in ys)
+    if sxx == 0 or syy == 0:
+        return None
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / math.sqrt(sxx * syy)
+
+
+def correlations(runs: Grid, labels: Sequence[str]) -> list[dict[str, object]]:
+    """For each pair: Pearson r of per-deal times (as the paper) and of their logarithms, on the
+    deals both decided."""
+    rows = []
+    for index, first in enumerate(labels):
+        for second in labels[index + 1:]:
+            pairs = [(by_label[first].seconds, by_label[second].seconds) for by_label in runs.values()
+                     if first in by_label and second in by_label
+                     and by_label[first].decided and by_label[second].decided]
+            xs, ys = [pair[0] for pair in pairs], [pair[1] for pair in pairs]
+            logs = [(math.log10(max(x, 1e-4)), math.log10(max(y, 1e-4))) for x, y in pairs]
+            rows.append({"first": first, "second": second, "deals": len(pairs), "r": pearson(xs, ys),
+                         "r log": pearson([pair[0] for pair in logs], [pair[1] for pair in logs])})
+    return rows
+
+
+def wilson(wins: int, trials: int, z: float = Z95) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion (sound near 0 and 1, unlike the normal approximation)."""
+    if trials == 0:
+        return None
+    share = wins / trials
+    denominator = 1 + z * z / trials
+    centre = (share + z * z / (2 * trials)) / denominator
+    spread = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def beats(mine: Run | None, theirs: Run | None) -> bool:
+    """A run beats another when it decided the deal and the other did not, or did so sooner."""
+    if mine is None or not mine.decided:
+        return False
+    return theirs is None or not theirs.decided or mine.seconds < theirs.seconds
+
+
+def win_rates(runs: Grid, labels: Sequence[str]) -> list[dict[str, object]]:
+    """For each ordered pair: on deals where one of the two won (ties and double failures left out),
+    the share won by the first, with its Wilson 95% interval."""
+    rows = []
+    for first in labels:
+        for second in labels:
+            if first == second:
+                continue
+            wins = sum(beats(by_label.get(first), by_label.get(second)) for by_label in runs.values())
+            losses = sum(beats(by_label.get(second), by_label.get(first)) for by_label in runs.values())
+            interval = wilson(wins, wins + losses)
+            rows.append({"first": first, "second": second, "wins": wins, "losses": losses,
+                         "win rate": wins / (wins + losses) if wins + losses else None,
+                         "ci low": interval[0] if interval else None, "ci high": interval[1] if interval else None})
+    return rows
+
+
+def disagreements(rows: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
+    """Deals that one configuration solved (validated sequence) and another called unsolvable:
+    the unsolvable claim is wrong, and every such deal is listed."""
+    verdicts: dict[str, dict[str, list[str]]] = {}
+    for row in rows:
+        if row["status"] in DECIDED:
+            by_status = verdicts.setdefault(str(row["deal"]), {})
+            by_status.setdefault(str(row["status"]), []).append(str(row["configuration"]))
+    return [{"deal": deal, "solved by": sorted(by_status["solved"]), "unsolvable by": sorted(by_status["unsolvable"])}
+            for deal, by_status in sorted(verdicts.items()) if len(by_status) == 2]
+
+
+def errors(rows: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
+    """Runs that ended in an error (runner failures, answers the validator rejected)."""
+    return [{"deal": row["deal"], "configuration": row["configuration"], "message": row["message"]}
+            for row in rows if row["status"] == "error"]

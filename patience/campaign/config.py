@@ -1,0 +1,116 @@
+"""Configurations (a label, a registered solver, its options) and YAML experiment files.
+
+A configuration is what a campaign compares: `ace-sym` may be solver `ace` with `symmetry=on`.
+On the command line: `--solvers native,fd-ff` (label = solver name) and repeatable
+`--config "LABEL=SOLVER OPTION=VALUE ..."`. An experiment file says the same in YAML:
+
+    deals: black_hole:1-200
+    timeout: 10
+    configurations:
+      native: {solver: native}
+      native-nocache: {solver: native, options: {cache: "off"}}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from patience.errors import InputError, UsageError
+from patience.formats import read_text
+from patience.runners.registry import get_solver
+
+EXPERIMENT_KEYS = ("deals", "timeout", "cpu", "memory", "jobs", "configurations")
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """One column of the comparison: a solver run with fixed options under a label."""
+
+    label: str
+    solver: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def options_json(self) -> str:
+        return json.dumps(dict(self.options), sort_keys=True)
+
+    def describe(self) -> str:
+        return " ".join([self.solver, *(f"{key}={value}" for key, value in self.options)])
+
+
+def make(label: str, solver_name: str, options: Mapping[str, object] | None = None) -> Configuration:
+    """A checked configuration: the solver exists and is installed, and knows every option."""
+    if not label or any(character.isspace() or character == "," for character in label):
+        raise UsageError(f"configuration label {label!r} must be non-empty, without spaces or commas")
+    solver = get_solver(solver_name)
+    if not solver.available():
+        raise UsageError(f"configuration {label}: solver {solver_name} is not installed: {solver.install_hint()}")
+    values = {str(key): _option_text(value) for key, value in (options or {}).items()}
+    unknown = sorted(set(values) - set(solver.options))
+    if unknown:
+        known = ", ".join(solver.options) or "none"
+        raise UsageError(f"configuration {label}: {solver_name} has no option {', '.join(unknown)}; known: {known}")
+    return Configuration(label, solver_name, tuple(sorted(values.items())))
+
+
+def _option_text(value: object) -> str:
+    if isinstance(value, bool):  # YAML reads on/off/yes/no as booleans
+        return "on" if value else "off"
+    return str(value)
+
+
+def from_solver_list(text: str) -> list[Configuration]:
+    """`native,fd-ff` -> one configuration per solver, labelled by the solver's name."""
+    return [make(name.strip(), name.strip()) for name in text.split(",") if name.strip()]
+
+
+def from_config_argument(text: str) -> Configuration:
+    """`LABEL=SOLVER OPTION=VALUE ...` (the value of one --config)."""
+    head, *pairs = text.split()
+    label, equals, solver_name = head.partition("=")
+    if not equals:
+        raise UsageError(f"--config takes 'LABEL=SOLVER OPTION=VALUE ...', not {text!r}")
+    options = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key:
+            raise UsageError(f"--config {text!r}: option {pair!r} is not OPTION=VALUE")
+        options[key] = value
+    return make(label, solver_name, options)
+
+
+def read_experiment(path: str | Path) -> tuple[dict[str, object], list[Configuration]]:
+    """An experiment file: its settings (deals, timeout, cpu, memory, jobs) and configurations."""
+    source = str(path)
+    try:
+        data = yaml.safe_load(read_text(path))
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        raise InputError(source, line, f"not YAML: {getattr(error, 'problem', error)}") from None
+    if not isinstance(data, dict):
+        raise InputError(source, 1, "an experiment file is a mapping with deals, timeout and configurations")
+    unknown = sorted(set(map(str, data)) - set(EXPERIMENT_KEYS))
+    if unknown:
+        raise InputError(source, None, f"unknown key {', '.join(unknown)}; known: {', '.join(EXPERIMENT_KEYS)}")
+    settings = {key: data[key] for key in EXPERIMENT_KEYS[:-1] if key in data}
+    entries = data.get("configurations") or {}
+    if isinstance(entries, list):
+        entries = {str(name): {"solver": str(name)} for name in entries}
+    if not isinstance(entries, dict):
+        raise InputError(source, None, "configurations must be a list of solvers or a mapping label -> settings")
+    configurations = []
+    for label, entry in entries.items():
+        entry = entry or {}
+        if not isinstance(entry, dict) or not isinstance(entry.get("options") or {}, dict):
+            raise InputError(source, None, f"configuration {label}: expected {{solver: NAME, options: {{...}}}}")
+        try:
+            configurations.append(make(str(label), str(entry.get("solver", label)), entry.get("options")))
+        except UsageError as error:
+            raise InputError(source, None, str(error)) from None
+    return settings, configurations

@@ -1,0 +1,71 @@
+"""The campaign's progress bar on stderr: counts per outcome, rate and ETA.
+
+On a terminal it redraws one line; otherwise (logs, CI) it prints a line every tenth of the way.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from typing import TextIO
+
+SHOWN = ("solved", "unsolvable", "timeout", "error")
+
+
+class Progress:
+    def __init__(self, total: int, done: Counter[str], stream: TextIO | None = None, enabled: bool = True) -> None:
+        self.total, self.counts, self.enabled = total, Counter(done), enabled
+        self.resumed = sum(done.values())
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.started = time.monotonic()
+        self.last_tenth = -1
+
+    def line(self) -> str:
+        done = sum(self.counts.values())
+        fresh = done - self.resumed
+        elapsed = time.monotonic() - self.started
+        width = 24
+        filled = width * done // self.total if self.total else width
+        counts = " ".join(f"{name} {self.counts[name]}" for name in SHOWN)
+        other = done - sum(self.counts[name] for name in SHOWN)
+        if other:
+            counts += f" other {other}"
+        eta = "--"
+        if fresh and done < self.total:
+            eta = _duration(elapsed / fresh * (self.total - done))
+        elif done >= self.total:
+            eta = "done"
+        return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {counts} | {_duration(elapsed)} ETA {eta}"
+
+    def update(self, status: str) -> None:
+        self.counts[status] += 1
+        self.show()
+
+    def show(self) -> None:
+        if not self.enabled:
+            return
+        if self.tty:
+            self.stream.write("\r" + self.line() + "\x1b[K")
+        else:
+            tenth = 10 * sum(self.counts.values()) // max(self.total, 1)
+            if tenth == self.last_tenth:
+                return
+            self.last_tenth = tenth
+            self.stream.write(self.line() + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled and self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"

@@ -1,0 +1,85 @@
+"""Deal specs: which deals a campaign runs on, each with a stable name used as its key in the store.
+
+- `black_hole:1-1000`, `all_in_a_row:1-50,77`: PySol numbered deals (seeds, ranges and lists);
+- `random:R,S,H:1-100`: seeded random generalised deals, R ranks x S suits in piles of height H;
+- a folder (every deal file in it, sorted) or a single deal file.
+Several specs can be joined with `+`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from patience.deal import Deal
+from patience.errors import UsageError
+from patience.formats import read_deal
+from patience.generators.deals import PYSOL_GAMES, pysol_deal, random_deal
+
+SPEC_HELP = ("black_hole:1-1000, all_in_a_row:1-50, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files "
+             "or a deal file; join several with +")
+_MAX_DEALS = 1_000_000
+
+
+@dataclass(frozen=True)
+class NamedDeal:
+    """A deal with the name the store knows it by (`black_hole:17`, `random:13,4,3:5`, a path)."""
+
+    name: str
+    deal: Deal
+
+
+def parse_seeds(text: str, spec: str) -> list[int]:
+    """`1-5,9,20-22` -> [1, 2, 3, 4, 5, 9, 20, 21, 22], in order, without repeats."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        try:
+            first, last = int(low), int(high if dash else low)
+        except ValueError:
+            raise UsageError(f"deal spec {spec!r}: {part!r} is not a seed or a range like 1-100") from None
+        if first < 0 or last < first or last - first >= _MAX_DEALS:
+            raise UsageError(f"deal spec {spec!r}: bad range {part!r}")
+        seeds.extend(range(first, last + 1))
+    return list(dict.fromkeys(seeds))
+
+
+def resolve(spec: str) -> list[NamedDeal]:
+    """Every deal a spec names, in order, without repeated names."""
+    deals: dict[str, NamedDeal] = {}
+    for part in spec.split("+"):
+        for named in _resolve_one(part.strip()):
+            deals.setdefault(named.name, named)
+    if not deals:
+        raise UsageError(f"deal spec {spec!r} names no deals")
+    return list(deals.values())
+
+
+def _resolve_one(spec: str) -> list[NamedDeal]:
+    path = Path(spec)
+    if path.is_dir():
+        files = sorted(entry for entry in path.iterdir() if entry.is_file() and not entry.name.startswith("."))
+        return [NamedDeal(str(entry), read_deal(entry)) for entry in files]
+    if path.is_file():
+        return [NamedDeal(str(path), read_deal(path))]
+    kind, colon, rest = spec.partition(":")
+    if kind in PYSOL_GAMES and colon:
+        return [NamedDeal(f"{kind}:{seed}", pysol_deal(kind, seed)) for seed in parse_seeds(rest, spec)]
+    if kind == "random" and colon:
+        return _random_deals(spec, rest)
+    raise UsageError(f"deal spec {spec!r} is neither a file, a folder nor one of: {SPEC_HELP}")
+
+
+def _random_deals(spec: str, rest: str) -> list[NamedDeal]:
+    shape, colon, seeds = rest.partition(":")
+    try:
+        ranks, suits, height = (int(number) for number in shape.split(","))
+    except ValueError:
+        raise UsageError(f"deal spec {spec!r}: expected random:RANKS,SUITS,HEIGHT:SEEDS") from None
+    if not colon:
+        raise UsageError(f"deal spec {spec!r}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
+    try:
+        return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", random_deal(ranks, suits, height, seed))
+                for seed in parse_seeds(seeds, spec)]
+    except ValueError as error:
+        raise UsageError(f"deal spec {spec!r}: {error}") from None

@@ -1,0 +1,123 @@
+"""The report's tables, built once from the store and printed as text, CSV, JSON or Markdown."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from patience.campaign import analysis
+from patience.campaign.store import Store
+
+FORMATS = ("text", "csv", "json", "markdown")
+_ERRORS_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[object, ...], ...]
+
+
+def build(store: Store, clock: str) -> tuple[dict[str, object], list[Table]]:
+    """The report's data (for JSON) and its tables (for the other formats)."""
+    rows = store.runs()
+    labels = [label for label, _, _ in store.configurations()]
+    runs = analysis.grid(rows, clock)
+    table4 = analysis.table4(runs, labels)
+    correlations = analysis.correlations(runs, labels)
+    win_rates = analysis.win_rates(runs, labels)
+    disagreements = analysis.disagreements(rows)
+    errors = analysis.errors(rows)
+    settings = store.settings()
+    data = {"settings": settings, "clock": clock, "deals": len(runs), "runs": len(rows),
+            "configurations": [{"label": label, "solver": solver, "options": json.loads(options),
+                                "versions": sorted({str(row["version"]) for row in rows
+                                                    if row["configuration"] == label and row["version"]})}
+                               for label, solver, options in store.configurations()],
+            "hosts": sorted({str(row["host"]).rsplit(":", 1)[0] for row in rows}),
+            "table4": table4, "correlations": correlations, "win_rates": win_rates,
+            "disagreements": disagreements, "errors": errors}
+    metrics = list(next(iter(table4.values()))) if table4 else []
+    tables = [
+        Table("configurations", "Configurations", ("configuration", "solver", "options", "versions"),
+              tuple((item["label"], item["solver"], " ".join(f"{k}={v}" for k, v in item["options"].items()) or "-",
+                     ", ".join(item["versions"]) or "-") for item in data["configurations"])),
+        Table("table4", f"Table 4: {clock} seconds of decided runs on {len(runs)} deals "
+                        f"(timeout {settings.get('timeout')} s)",
+              ("", *labels), tuple((metric, *(table4[label][metric] for label in labels)) for metric in metrics)),
+        Table("correlations", "Correlation of per-deal times (deals both decided)",
+              ("first", "second", "deals", "r", "r log"),
+              tuple(tuple(item.values()) for item in correlations)),
+        Table("win_rates", "Win rate of first over second (deals one of them won first), Wilson 95% CI",
+              ("first", "second", "wins", "losses", "win rate", "ci low", "ci high"),
+              tuple(tuple(item.values()) for item in win_rates)),
+        Table("disagreements", f"Disagreements (solved vs unsolvable): {len(disagreements)}",
+              ("deal", "solved by", "unsolvable by"),
+              tuple((item["deal"], ", ".join(item["solved by"]), ", ".join(item["unsolvable by"]))
+                    for item in disagreements)),
+        Table("errors", f"Errors: {len(errors)}", ("deal", "configuration", "message"),
+              tuple(tuple(item.values()) for item in errors)),
+    ]
+    return data, tables
+
+
+def cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        if value == 0:
+            return "0"
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
+    return str(value)
+
+
+def render(data: dict[str, object], tables: Sequence[Table], form: str) -> str:
+    if form == "json":
+        return json.dumps(data, indent=2) + "\n"
+    if form == "csv":
+        return "\n".join(_csv(table) for table in tables)
+    header = (f"{data['runs']} runs on {data['deals']} deals; hosts: {', '.join(data['hosts']) or '-'}; "
+              f"limits: {', '.join(f'{k} {v}' for k, v in data['settings'].items())}")
+    blocks = [header] + [_markdown(table) if form == "markdown" else _text(table) for table in tables]
+    return "\n\n".join(blocks) + "\n"
+
+
+def _shown(table: Table) -> tuple[tuple[object, ...], ...]:
+    if table.name == "errors" and len(table.rows) > _ERRORS_SHOWN:
+        return (*table.rows[:_ERRORS_SHOWN], (f"... {len(table.rows) - _ERRORS_SHOWN} more (--format json)", "", ""))
+    return table.rows
+
+
+def _text(table: Table) -> str:
+    rows = [tuple(table.headers)] + [tuple(cell(value) for value in row) for row in _shown(table)]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(table.headers))]
+    lines = [table.title, "-" * len(table.title)]
+    lines += ["  ".join(value.ljust(width) if column == 0 or not _numeric(value) else value.rjust(width)
+                        for column, (value, width) in enumerate(zip(row, widths, strict=True))).rstrip()
+              for row in rows]
+    return "\n".join(lines)
+
+
+def _numeric(value: str) -> bool:
+    return value.replace(".", "", 1).replace("-", "", 1).replace("e", "", 1).replace("+", "", 1).isdigit()
+
+
+def _markdown(table: Table) -> str:
+    lines = [f"**{table.title}**", "", "| " + " | ".join(table.headers) + " |",
+             "|" + "|".join("---" for _ in table.headers) + "|"]
+    lines += ["| " + " | ".join(cell(value).replace("|", "\\|") for value in row) + " |" for row in _shown(table)]
+    return "\n".join(lines)
+
+
+def _csv(table: Table) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["table", *table.headers])
+    for row in table.rows:
+        writer.writerow([table.name, *("" if value is None else value for value in row)])
+    return buffer.getvalue()

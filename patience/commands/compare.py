@@ -1,0 +1,111 @@
+"""`patience compare`: run configurations on many deals, store each validated run in SQLite, resume
+where a killed campaign stopped, and shout about contradicting verdicts.
+
+Exit status: 0 finished, 2 bad input, 4 finished with contradicting verdicts, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+
+from patience.campaign import config, execute, specs
+from patience.campaign.analysis import disagreements
+from patience.campaign.progress import Progress
+from patience.campaign.store import Store
+from patience.errors import UsageError
+from patience.runners.process import Limits
+
+_DEFAULTS = {"timeout": 60.0, "cpu": None, "memory": None, "jobs": 1}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "compare", help="run many solver configurations on many deals into a resumable SQLite store",
+        description=__doc__.splitlines()[0] + " Exit status: 0 finished, 2 bad input, "
+                    "4 contradicting verdicts found, 130 interrupted (rerun the same command to continue).")
+    parser.add_argument("--deals", metavar="SPEC", help=specs.SPEC_HELP)
+    parser.add_argument("--solvers", metavar="LIST", help="comma-separated solver names from `patience solvers`")
+    parser.add_argument("--config", action="append", default=[], metavar="'LABEL=SOLVER OPTION=VALUE ...'",
+                        help="a labelled configuration with options; repeatable")
+    parser.add_argument("--experiment", metavar="FILE", help="YAML file with deals, limits and configurations")
+    parser.add_argument("--timeout", type=float, help="wall-clock limit per run in seconds (default 60)")
+    parser.add_argument("--cpu", type=float, help="CPU-time limit per run (default: the timeout)")
+    parser.add_argument("--memory", type=int, help="memory limit per run in MiB")
+    parser.add_argument("--jobs", type=int, help="local worker processes (default 1)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
+    parser.add_argument("--db", required=True, help="SQLite store; rerunning with the same store resumes")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the task order shuffle (default 0)")
+    parser.add_argument("--retry-errors", action="store_true", help="run again the runs stored as errors")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=run)
+
+
+def _campaign(args: argparse.Namespace) -> tuple[dict[str, object], list[config.Configuration]]:
+    settings: dict[str, object] = dict(_DEFAULTS)
+    configurations: list[config.Configuration] = []
+    if args.experiment:
+        from_file, configurations = config.read_experiment(args.experiment)
+        settings.update(from_file)
+    for key in ("deals", "timeout", "cpu", "memory", "jobs"):
+        if getattr(args, key) is not None:
+            settings[key] = getattr(args, key)
+    if args.solvers:
+        configurations += config.from_solver_list(args.solvers)
+    configurations += [config.from_config_argument(text) for text in args.config]
+    by_label: dict[str, config.Configuration] = {}
+    for configuration in configurations:
+        if by_label.setdefault(configuration.label, configuration) != configuration:
+            raise UsageError(f"configuration {configuration.label} is defined twice, differently")
+    if not by_label:
+        raise UsageError("no configurations: give --solvers, --config or --experiment")
+    if not settings.get("deals"):
+        raise UsageError("no deals: give --deals SPEC or deals: in the experiment file")
+    return settings, list(by_label.values())
+
+
+def run(args: argparse.Namespace) -> int:
+    settings, configurations = _campaign(args)
+    deals = specs.resolve(str(settings["deals"]))
+    try:
+        limits = Limits(timeout=float(settings["timeout"]),
+                        cpu=None if settings["cpu"] is None else float(settings["cpu"]),
+                        memory_mb=None if settings["memory"] is None else int(settings["memory"]))
+        jobs = int(settings["jobs"])
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"bad limit in the experiment: {error}") from None
+    run_tasks = execute.executor(jobs, args.scheduler)
+    store = Store(args.db)
+    try:
+        store.fix_settings({"timeout": limits.timeout, "cpu": limits.cpu, "memory": limits.memory_mb})
+        store.fix_configurations(configurations)
+        store.add_deals((item.name, item.deal.game, len(item.deal.cards), len(item.deal.piles)) for item in deals)
+        if args.retry_errors:
+            store.forget_errors()
+        wanted = {(item.name, configuration.label) for item in deals for configuration in configurations}
+        done = Counter(str(row["status"]) for row in store.runs() if (row["deal"], row["configuration"]) in wanted)
+        tasks = execute.plan(deals, configurations, limits, store.finished(), args.seed)
+        progress = Progress(len(wanted), done, enabled=not args.quiet)
+        progress.show()
+        stored = 0
+        try:
+            for task, record in run_tasks(tasks):
+                record = execute.recheck(task, record)
+                stored += store.record(record)
+                progress.update(str(record["status"]))
+        except KeyboardInterrupt:
+            progress.finish()
+            print(f"interrupted: {stored} new runs stored in {args.db}; rerun the same command to continue",
+                  file=sys.stderr)
+            return 130
+        progress.finish()
+        contradictions = disagreements(store.runs())
+    finally:
+        store.close()
+    for item in contradictions:
+        print(f"CONTRADICTION on {item['deal']}: solved (validated) by {', '.join(item['solved by'])}, "
+              f"called unsolvable by {', '.join(item['unsolvable by'])}", file=sys.stderr)
+    print(f"{args.db}: {sum(done.values()) + stored} of {len(wanted)} runs stored ({stored} new), "
+          f"{len(contradictions)} contradicting verdicts")
+    return 4 if contradictions else 0

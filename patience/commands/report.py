@@ -1,0 +1,41 @@
+"""`patience report STORE`: the comparison's tables (the paper's Table 4, correlations, win rates,
+disagreements) from a campaign store, and with --plots the cactus and per-deal effort figures."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from patience.campaign import analysis, plots, tables
+from patience.campaign.store import Store
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("report", help="tables and plots of a `patience compare` store",
+                                   description=__doc__.splitlines()[0])
+    parser.add_argument("db", help="SQLite store written by `patience compare`")
+    parser.add_argument("--format", choices=tables.FORMATS, default="text", help="table format (default text)")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="which time the tables and plots use (default cpu, as the paper)")
+    parser.add_argument("--plots", type=Path, metavar="DIR", help="write cactus and effort plots (PNG, SVG) here")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    store = Store(args.db, create=False)
+    try:
+        data, built = tables.build(store, args.clock)
+        text = tables.render(data, built, args.format)
+        if args.plots is not None:
+            args.plots.mkdir(parents=True, exist_ok=True)
+            runs = analysis.grid(store.runs(), args.clock)
+            labels = [label for label, _, _ in store.configurations()]
+            timeout = data["settings"].get("timeout")
+            paths = plots.cactus(runs, labels, timeout, args.clock, args.plots)
+            paths += plots.effort(runs, labels, timeout, args.clock, args.plots)
+    finally:
+        store.close()
+    print(text, end="")
+    if args.plots is not None:
+        print("\n".join(f"plot: {path}" for path in paths))
+    return 0
