@@ -27,7 +27,9 @@ class AnswerReader:
 # Modules that define ANSWER_READERS for their solvers' native outputs.
 READER_MODULES: tuple[str, ...] = (
     "patience.runners.pddl_plan",
+    "patience.runners.lp_solution",
     "patience.runners.savilerow_output",
+    "patience.runners.xcsp_output",
 )
 
 _BHS_MOVE = re.compile(r"^Info: Card moved is (\S+)\s*$")

@@ -15,7 +15,11 @@ SOLVERS: dict[str, str] = {
     "pyperplan": "patience.runners.pyperplan:Pyperplan",
     "savilerow-minion": "patience.runners.savilerow:SavileRowMinion",
     "savilerow-sat": "patience.runners.savilerow:SavileRowSat",
+    "ace": "patience.runners.ace:Ace",
+    "choco": "patience.runners.choco:Choco",
     "native": "patience.runners.native:Native",
+    "cbc": "patience.runners.cbc:Cbc",
+    "highs": "patience.runners.highs:Highs",
 }
 
 # prefix -> "module:factory" for solvers named with a parameter, e.g. `sat:/path/to/binary`.

@@ -1,0 +1,98 @@
+"""Deals as XCSP3 instances, built with pycsp3 from the model of `models/blackhole.eprime`.
+
+The model is the PyCSP3 notebook's (x and y channelled, the start card first, each pile's cards
+played in order, consecutive cards in a table of allowed pairs) plus, as an option, the paper's
+conditional symmetry breaking with its simplified forms. Card numbers are `Numbering`'s, so the
+value ordering and the preference order are the Essence Prime model's.
+
+pycsp3 keeps the model in global state and compiles whatever is left at interpreter exit (printing
+to stdout). So every instance is built in a fresh Python process: the parent sends the deal's
+numbers as JSON, the child builds and compiles, the parent reads the file back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from patience.commands.gen import add_deal_arguments, emit
+from patience.deal import Deal
+from patience.formats import read_deal
+from patience.generators.eprime import NO_CARD, Numbering
+from patience.runners.base import option_flag
+from patience.runners.process import Limits, run_process
+
+INSTANCE_FILE = "deal.xml"
+_BUILD = "from patience.generators.xcsp3 import build_from_stdin; build_from_stdin()"
+_BUILD_LIMITS = Limits(timeout=300)
+
+
+def symmetry_pairs(numbering: Numbering) -> list[tuple[int, int, int, int]]:
+    """(a, b, above a, below b) for same-rank pile cards with a preferred (a < b); 0 = no such card."""
+    numbers = range(1, numbering.size)
+    return [(a, b, numbering.above(a), numbering.below(b)) for a in numbers for b in numbers
+            if a < b and numbering.rank(a) == numbering.rank(b)]
+
+
+def model_data(deal: Deal, symmetry_breaking: bool) -> dict[str, object]:
+    """Everything the pycsp3 model needs, as plain JSON data."""
+    numbering = Numbering(deal)
+    return {"n": numbering.size, "piles": numbering.pile_numbers, "follows": numbering.follows,
+            "symmetry": symmetry_pairs(numbering) if symmetry_breaking else []}
+
+
+def instance(deal: Deal, symmetry_breaking: bool = True) -> str:
+    """The XCSP3 text of one deal, compiled by pycsp3 in a child process."""
+    with tempfile.TemporaryDirectory(prefix="patience-") as folder:
+        run = run_process([sys.executable, "-c", _BUILD], _BUILD_LIMITS, cwd=folder,
+                          stdin_text=json.dumps(model_data(deal, symmetry_breaking)))
+        built = Path(folder, INSTANCE_FILE)
+        if run.returncode != 0 or not built.exists():
+            detail = (run.stderr.strip() or run.stdout.strip() or f"exit {run.returncode}").splitlines()[-1]
+            raise RuntimeError(f"pycsp3 could not build the instance: {detail}")
+        return built.read_text()
+
+
+def build_from_stdin() -> None:
+    """In the child process: read the model data, state the model in pycsp3, compile it."""
+    import pycsp3 as csp
+
+    data = json.load(sys.stdin)
+    n, follows = data["n"], [tuple(pair) for pair in data["follows"]] or [(0, 0)]
+    x = csp.VarArray(size=n, dom=range(n), id="x")
+    y = csp.VarArray(size=n, dom=range(n), id="y")
+    csp.satisfy(
+        x[0] == 0,
+        csp.Channel(x, y),
+        [(x[i], x[i + 1]) in follows for i in range(n - 1)],
+        [csp.Increasing([y[card] for card in pile], strict=True) for pile in data["piles"] if len(pile) > 1],
+    )
+    breaking = []
+    for a, b, above_a, below_b in data["symmetry"]:
+        conditions = ([y[above_a] < y[b]] if above_a != NO_CARD else []) + \
+                     ([y[a] < y[below_b]] if below_b != NO_CARD else [])
+        if not conditions:
+            breaking.append(y[a] < y[b])
+        else:
+            breaking.append(csp.imply(csp.both(*conditions) if len(conditions) == 2 else conditions[0], y[a] < y[b]))
+    if breaking:
+        csp.satisfy(breaking)
+    csp.compile(INSTANCE_FILE, verbose=-1)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "xcsp3", help="XCSP3 instance built with pycsp3 (ACE, Choco)",
+        description="Print the XCSP3 instance of a deal; -o DIR writes deal.xml.")
+    add_deal_arguments(parser)
+    parser.add_argument("--symmetry-breaking", default="on", metavar="on|off",
+                        help="post the paper's conditional symmetry breaking (default on)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    symmetry = option_flag({"symmetry-breaking": args.symmetry_breaking}, "symmetry-breaking", True)
+    return emit({INSTANCE_FILE: instance(read_deal(args.deal), symmetry)}, INSTANCE_FILE, args.output_dir)

@@ -1,0 +1,47 @@
+"""ACE (AbsCon Essence), the Java XCSP3 solver shipped inside the pycsp3 wheel.
+
+ACE prints no node count; its `d WRONG DECISIONS` (refuted decisions, about the backtracks) stands
+for the nodes, and the effective filterings (`effs`) and runs (restarts) go into the statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from patience.runners.process import Limits
+from patience.runners.xcsp_output import XcspSolver, clean
+
+_WRONG = re.compile(r"^d WRONG DECISIONS\s+([\d,]+)", re.MULTILINE)
+_GLOBAL_EFFS = re.compile(r"^\s*effs:([\d,]+)", re.MULTILINE)
+_RUN = re.compile(r"^\s*run(\d+)\s", re.MULTILINE)
+PAPER_SEARCH = ["-varh=Lexico", "-valh=First", "-lc=0", "-r_n=1", "-r_c=2000000000"]
+
+
+def _number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+class Ace(XcspSolver):
+    name = "ace"
+    description = "ACE 2.6 (pycsp3 wheel) on the XCSP3 instance built with pycsp3"
+    jar_folder = "ace"
+    jar_prefix = "ACE"
+
+    def arguments(self, limits: Limits, paper_search: bool) -> list[str]:
+        timeout = [f"-t={math.ceil(limits.timeout)}s"] if limits.timeout is not None else []
+        return ["-npc", *timeout, *(PAPER_SEARCH if paper_search else [])]
+
+    def nodes(self, output: str) -> tuple[int | None, dict[str, float]]:
+        text = clean(output)
+        wrong = _WRONG.search(text)
+        stats: dict[str, float] = {}
+        effs = _GLOBAL_EFFS.findall(text)
+        if effs:
+            stats["effective_filterings"] = _number(effs[-1])
+        runs = _RUN.findall(text)
+        if runs:
+            stats["runs"] = int(runs[-1])
+        if wrong:
+            stats["wrong_decisions"] = _number(wrong.group(1))
+        return (_number(wrong.group(1)) if wrong else None), stats

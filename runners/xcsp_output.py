@@ -1,0 +1,193 @@
+"""XCSP3 solver output read back: the competition's `s` and `v` lines, as ACE and Choco print them.
+
+`s SATISFIABLE` / `s UNSATISFIABLE` / `s UNKNOWN` give the verdict; the `v` lines (one or several)
+hold `<instantiation> <list> x[] y[] </list> <values> ... </values> </instantiation>`. Lists may
+name whole arrays (`x[]`), ranges (`x[2..5]`) or single cells; a value repeated k times may be
+compressed (`3x4` or `3*4`). The x values are card numbers in play order, decoded
+through the generator's `Numbering`. ANSI colour codes (ACE's default) are ignored.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import tempfile
+from abc import abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from patience.answers import AnswerReader
+from patience.cards import Card
+from patience.deal import Deal
+from patience.errors import InputError
+from patience.generators.eprime import Numbering
+from patience.generators.xcsp3 import INSTANCE_FILE, instance
+from patience.result import Answer, Status
+from patience.runners.base import Solver, answer_from_run, find_executable, option_flag
+from patience.runners.process import Limits, ProcessRun, run_process
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_STATUS = {"SATISFIABLE": Status.SOLVED, "OPTIMUM FOUND": Status.SOLVED, "UNSATISFIABLE": Status.UNSOLVABLE,
+           "UNKNOWN": Status.UNKNOWN, "UNSUPPORTED": Status.ERROR}
+_CELL = re.compile(r"^(\w+)\[(?:(\d+)(?:\.\.(\d+))?)?\]$")
+_VALUE = re.compile(r"^(-?\d+)(?:[*x](\d+))?$")
+_LIST = re.compile(r"<list>(.*?)</list>", re.DOTALL)
+_VALUES = re.compile(r"<values>(.*?)</values>", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class XcspOutput:
+    """The verdict line and the solution's values by variable name (`x[3]` -> 12)."""
+
+    status: Status | None
+    values: dict[str, int]
+    status_line: int | None
+    values_line: int | None
+
+
+def clean(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
+    """Parse `s` and `v` lines; `sizes` gives the length of each array a list may name whole."""
+    status, status_line, v_lines, v_start = None, None, [], None
+    for number, raw in enumerate(clean(text).splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("s "):
+            verdict = line[2:].strip()
+            if verdict not in _STATUS:
+                raise InputError(source, number, f"unknown verdict {verdict!r}")
+            status, status_line = _STATUS[verdict], number
+        elif line.startswith("v ") or line == "v":
+            v_start = v_start or number
+            v_lines.append(line[1:])
+    if not v_lines:
+        return XcspOutput(status, {}, status_line, None)
+    instantiation = " ".join(v_lines)
+    if "</instantiation>" in instantiation:  # Choco prints its last solution twice; keep one
+        instantiation = instantiation[:instantiation.index("</instantiation>")]
+    names, values = _LIST.search(instantiation), _VALUES.search(instantiation)
+    if not names or not values:
+        raise InputError(source, v_start, "the v lines hold no <list> and <values>")
+    cells = [cell for token in names.group(1).split() for cell in _expand_cell(token, sizes, source, v_start)]
+    numbers = [number for token in values.group(1).split() for number in _expand_value(token, source, v_start)]
+    if len(cells) != len(numbers):
+        raise InputError(source, v_start, f"{len(cells)} variables but {len(numbers)} values")
+    return XcspOutput(status, dict(zip(cells, numbers, strict=True)), status_line, v_start)
+
+
+def _expand_cell(token: str, sizes: dict[str, int], source: str, line: int) -> list[str]:
+    match = _CELL.match(token)
+    if not match:
+        raise InputError(source, line, f"not a variable of the model: {token!r}")
+    name, first, last = match.groups()
+    if first is None:
+        if name not in sizes:
+            raise InputError(source, line, f"unknown array {name!r}")
+        return [f"{name}[{index}]" for index in range(sizes[name])]
+    return [f"{name}[{index}]" for index in range(int(first), int(last if last is not None else first) + 1)]
+
+
+def _expand_value(token: str, source: str, line: int) -> list[int]:
+    match = _VALUE.match(token)
+    if not match:
+        raise InputError(source, line, f"not a value: {token!r}")
+    return [int(match.group(1))] * int(match.group(2) or 1)
+
+
+def sequence(output: XcspOutput, source: str, numbering: Numbering) -> tuple[Card, ...]:
+    """The cards in play order from the x values (a permutation of the card numbers, 0 first)."""
+    x = [output.values.get(f"x[{position}]") for position in range(numbering.size)]
+    if None in x or sorted(x) != list(range(numbering.size)) or x[0] != 0:
+        raise InputError(source, output.values_line, f"x is not a sequence of the card numbers "
+                                                     f"0..{numbering.size - 1} starting with the start card 0")
+    return numbering.decode(x)
+
+
+def detect(text: str) -> bool:
+    return re.search(r"^\s*v\s+<instantiation", clean(text), re.MULTILINE) is not None
+
+
+def _read_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
+    numbering = Numbering(deal)
+    output = read_output(text, source, {"x": numbering.size, "y": numbering.size})
+    return sequence(output, source, numbering)
+
+
+ANSWER_READERS = [AnswerReader("xcsp3-output", detect, _read_answer)]
+
+
+def pycsp3_jar(folder: str, prefix: str) -> Path | None:
+    """A solver jar shipped in the pycsp3 wheel, found without importing pycsp3 (which would
+    compile a model at interpreter exit)."""
+    spec = importlib.util.find_spec("pycsp3")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    jars = sorted(Path(spec.submodule_search_locations[0], "solvers", folder).glob(f"{prefix}*.jar"))
+    return jars[-1] if jars else None
+
+
+class XcspSolver(Solver):
+    """The template for Java XCSP3 solvers: build the instance, run the jar under limits, read s/v lines."""
+
+    paradigm = "cp"
+    jar_folder: ClassVar[str]
+    jar_prefix: ClassVar[str]
+    options: ClassVar[Mapping[str, str]] = {
+        "symmetry-breaking": "on|off: the paper's conditional symmetry breaking (default on)",
+        "search": "solver|paper: the solver's own heuristics, or x, y in order, smallest value first, "
+                  "no restarts (default solver)",
+    }
+
+    @abstractmethod
+    def arguments(self, limits: Limits, paper_search: bool) -> list[str]:
+        """The solver's flags after the instance file."""
+
+    @abstractmethod
+    def nodes(self, output: str) -> tuple[int | None, dict[str, float]]:
+        """Search effort the solver printed: nodes (or what stands for them) and further figures."""
+
+    def jar(self) -> Path | None:
+        return pycsp3_jar(self.jar_folder, self.jar_prefix)
+
+    def available(self) -> bool:
+        return self.jar() is not None and find_executable(("java",)) is not None
+
+    def version(self) -> str | None:
+        jar = self.jar()
+        return jar.stem if jar else None
+
+    def install_hint(self) -> str:
+        return "pip install pycsp3 (the jar is inside the wheel) and a Java runtime (Debian: default-jre-headless)"
+
+    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+        symmetry = option_flag(options, "symmetry-breaking", True)
+        search = options.get("search", "solver")
+        if search not in ("solver", "paper"):
+            return Answer(Status.ERROR, message=f"search must be solver or paper, not {search!r}")
+        numbering = Numbering(deal)
+        with tempfile.TemporaryDirectory(prefix="patience-") as folder:
+            Path(folder, INSTANCE_FILE).write_text(instance(deal, symmetry))
+            command = [find_executable(("java",)) or "java", "-XX:ParallelGCThreads=1", *self.classpath(),
+                       INSTANCE_FILE, *self.arguments(limits, search == "paper")]
+            run = run_process(command, limits, cwd=folder)
+        return self.verdict(run, numbering)
+
+    def classpath(self) -> list[str]:
+        return ["-jar", str(self.jar())]
+
+    def verdict(self, run: ProcessRun, numbering: Numbering) -> Answer:
+        source = f"{self.name} output"
+        output = read_output(run.stdout, source, {"x": numbering.size, "y": numbering.size})
+        nodes, stats = self.nodes(run.stdout)
+        if output.status is Status.SOLVED:
+            return answer_from_run(run, Status.SOLVED, sequence(output, source, numbering), nodes, stats)
+        if output.status is None:
+            detail = next((line for line in reversed(clean(run.stdout + run.stderr).splitlines()) if line.strip()),
+                          f"exit {run.returncode}")
+            status = Status.UNKNOWN if run.timed_out or run.memout else Status.ERROR
+            return answer_from_run(run, status, None, nodes, stats, f"no verdict: {detail.strip()[:200]}")
+        return answer_from_run(run, output.status, None, nodes, stats)
