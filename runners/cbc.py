@@ -1,0 +1,66 @@
+"""CBC (COIN-OR branch and cut) on the paper's MIP formulations.
+
+Debian's coinor-cbc (or the cbcbox wheel) gives the `cbc` binary; CBC_PATH overrides it. CBC
+stops itself at the wall-clock limit (`-timeMode elapsed -sec T`) and writes its solution file;
+the runner core kills it a few seconds later if it does not.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from functools import cache
+from pathlib import Path
+
+from patience.errors import InputError
+from patience.result import Status
+from patience.runners.base import find_executable
+from patience.runners.lp_solution import Verdict, read_cbc
+from patience.runners.mip import MipSolver
+from patience.runners.process import ProcessRun
+
+_NODES = re.compile(r"^Enumerated nodes:\s+(\d+)", re.MULTILINE)
+
+
+@cache
+def _version(executable: str) -> str | None:
+    try:
+        banner = subprocess.run([executable, "-quit"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(r"^Version: (\S+)", banner, re.MULTILINE)
+    return match.group(1) if match else None
+
+
+class Cbc(MipSolver):
+    name = "cbc"
+    description = "CBC branch and cut on the paper's MIP-1..MIP-4 (CPLEX LP file; --set model=mip3)"
+
+    def executable(self) -> str | None:
+        return find_executable(("cbc",), "CBC_PATH")
+
+    def available(self) -> bool:
+        return self.executable() is not None
+
+    def version(self) -> str | None:
+        executable = self.executable()
+        return _version(executable) if executable else None
+
+    def install_hint(self) -> str:
+        return "apt-get install coinor-cbc (or pip install cbcbox), or set CBC_PATH"
+
+    def command(self, model: Path, solution: Path, seconds: float | None) -> list[str]:
+        limit = ["-timeMode", "elapsed", "-sec", f"{seconds:g}"] if seconds is not None else []
+        return [self.executable() or "cbc", str(model), *limit, "-solve", "-solu", str(solution)]
+
+    def verdict(self, run: ProcessRun, solution: str) -> Verdict:
+        if not solution:
+            if run.timed_out or run.memout:
+                return Verdict(Status.UNKNOWN, message="killed before writing a solution file")
+            detail = (run.stdout.strip().splitlines() or run.stderr.strip().splitlines() or [""])[-1]
+            raise InputError("CBC output", None, f"no solution file (exit {run.returncode}): {detail}")
+        return read_cbc(solution, "CBC solution")
+
+    def nodes(self, run: ProcessRun) -> int | None:
+        match = _NODES.search(run.stdout)
+        return int(match.group(1)) if match else None

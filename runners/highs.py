@@ -1,0 +1,81 @@
+"""HiGHS (through the highspy wheel) on the paper's MIP formulations.
+
+highspy is a library, not a program, so the runner starts `python -m patience.runners.highs
+MODEL SOLUTION [SECONDS]` through the runner core like any other solver: the same limits, the
+same group kill, and a crash of the solver cannot take the caller down. HiGHS stops itself at
+its own time_limit and writes its raw solution file; the hard kill comes a few seconds later.
+One thread, so that figures compare with single-threaded CBC.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+from patience.errors import InputError
+from patience.result import Status
+from patience.runners.lp_solution import Verdict, read_highs
+from patience.runners.mip import MipSolver
+from patience.runners.process import ProcessRun
+
+_NODES = re.compile(r"^nodes: (\d+)$", re.MULTILINE)
+
+
+class Highs(MipSolver):
+    name = "highs"
+    description = "HiGHS branch and cut on the paper's MIP-1..MIP-4 (CPLEX LP file; --set model=mip3)"
+
+    def available(self) -> bool:
+        return importlib.util.find_spec("highspy") is not None
+
+    def version(self) -> str | None:
+        if not self.available():
+            return None
+        import highspy
+
+        return highspy.Highs().version()
+
+    def install_hint(self) -> str:
+        return "pip install highspy"
+
+    def command(self, model: Path, solution: Path, seconds: float | None) -> list[str]:
+        limit = [] if seconds is None else [f"{seconds:g}"]
+        return [sys.executable, "-m", "patience.runners.highs", str(model), str(solution), *limit]
+
+    def verdict(self, run: ProcessRun, solution: str) -> Verdict:
+        if not solution:
+            if run.timed_out or run.memout:
+                return Verdict(Status.UNKNOWN, message="killed before writing a solution file")
+            detail = (run.stderr.strip().splitlines() or run.stdout.strip().splitlines() or [""])[-1]
+            raise InputError("HiGHS output", None, f"no solution file (exit {run.returncode}): {detail}")
+        return read_highs(solution, "HiGHS solution")
+
+    def nodes(self, run: ProcessRun) -> int | None:
+        match = _NODES.search(run.stdout)
+        return int(match.group(1)) if match else None
+
+
+def main(arguments: list[str]) -> int:
+    """Solve one LP file with highspy; write the raw solution file and print the node count."""
+    import highspy
+
+    model, solution = arguments[0], arguments[1]
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    highs.setOptionValue("threads", 1)
+    if len(arguments) > 2:
+        highs.setOptionValue("time_limit", float(arguments[2]))
+    if highs.readModel(model) != highspy.HighsStatus.kOk:
+        print(f"HiGHS cannot read {model}", file=sys.stderr)
+        return 1
+    highs.run()
+    highs.writeSolution(solution, 0)
+    print(f"status: {highs.modelStatusToString(highs.getModelStatus())}")
+    print(f"nodes: {highs.getInfo().mip_node_count}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

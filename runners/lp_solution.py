@@ -1,0 +1,131 @@
+"""Solution files of MIP solvers read back into a verdict and a card sequence.
+
+CBC (`solu FILE`) and HiGHS (`writeSolution`, raw style) print a status line and a value per
+variable. The card at move k is the card i with a_i_k = 1 (card numbers from
+`patience.generators.lp.card_numbers`). Nothing here trusts the solver: a status that is not
+understood is an input error, and a decoded sequence still goes through the replay validator.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from patience.answers import AnswerReader
+from patience.cards import Card
+from patience.deal import Deal
+from patience.errors import InputError
+from patience.generators.lp import card_numbers
+from patience.result import Status
+
+_A_NAME = re.compile(r"a_(\d+)_(\d+)")
+_CBC_VALUE = re.compile(r"^\s*(?:\*\*\s*)?\d+\s+(\S+)\s+(\S+)")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A solver's claim and the variable values it printed (only when it claims a solution)."""
+
+    status: Status
+    values: Mapping[str, float] = field(default_factory=dict)
+    message: str = ""
+
+
+def _float(text: str, source: str, line: int) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise InputError(source, line, f"{text!r} is not a number") from None
+
+
+def read_cbc(text: str, source: str = "CBC solution") -> Verdict:
+    """CBC's solution file: `Optimal - objective value 0`, `Infeasible - ...`, `Stopped on time
+    (no integer solution - continuous used) - ...`, then `index name value reduced-cost` lines."""
+    lines = text.splitlines()
+    if not lines:
+        raise InputError(source, 1, "empty solution file")
+    head = lines[0].strip()
+    if head.startswith("Optimal") or (head.startswith("Stopped on") and "no integer solution" not in head):
+        values = {}
+        for number, line in enumerate(lines[1:], 2):
+            match = _CBC_VALUE.match(line)
+            if not match:
+                raise InputError(source, number, f"expected `index name value reduced-cost`, got {line.strip()!r}")
+            values[match.group(1)] = _float(match.group(2), source, number)
+        return Verdict(Status.SOLVED, values, head)
+    if head.startswith(("Infeasible", "Integer infeasible")):
+        return Verdict(Status.UNSOLVABLE, message=head)
+    if head.startswith("Stopped on time"):
+        return Verdict(Status.TIMEOUT, message=head)
+    if head.startswith("Stopped on"):
+        return Verdict(Status.UNKNOWN, message=head)
+    if head.startswith("Unbounded"):
+        return Verdict(Status.ERROR, message=f"CBC says unbounded, impossible for these bounded models: {head}")
+    raise InputError(source, 1, f"unknown CBC status {head!r}")
+
+
+def read_highs(text: str, source: str = "HiGHS solution") -> Verdict:
+    """HiGHS's raw solution file: `Model status` and its value, then under `# Primal solution
+    values` the word Feasible/None and `# Columns N` with `name value` lines."""
+    lines = text.splitlines()
+    if len(lines) < 2 or lines[0].strip() != "Model status":
+        raise InputError(source, 1, "expected `Model status` on the first line")
+    status = lines[1].strip()
+    columns = next((i for i, line in enumerate(lines) if line.startswith("# Columns")), None)
+    feasible = any(line.strip() == "Feasible" for line in lines[2:columns])
+    if feasible and columns is not None:
+        count = _float(lines[columns].split()[-1], source, columns + 1)
+        values = {}
+        for number in range(columns + 1, columns + 1 + int(count)):
+            parts = lines[number].split() if number < len(lines) else []
+            if len(parts) != 2:
+                raise InputError(source, number + 1, "expected `name value`")
+            values[parts[0]] = _float(parts[1], source, number + 1)
+        return Verdict(Status.SOLVED, values, status)
+    # HiGHS says "infeasible or unbounded" when presolve cannot tell; every variable here is bounded
+    if status in ("Infeasible", "Primal infeasible or unbounded"):
+        return Verdict(Status.UNSOLVABLE, message=status)
+    if status == "Time limit reached":
+        return Verdict(Status.TIMEOUT, message=status)
+    if status in ("Memory limit reached", "Interrupted by user", "Iteration limit reached", "Unknown"):
+        return Verdict(Status.UNKNOWN, message=status)
+    raise InputError(source, 2, f"unknown HiGHS model status {status!r}")
+
+
+def cards_played(deal: Deal, values: Mapping[str, float], source: str) -> tuple[Card, ...]:
+    """The card of every move from the `a_<card>_<move>` values (rounded at 1/2)."""
+    numbered = card_numbers(deal)
+    at_move: dict[int, int] = {}
+    for name, value in values.items():
+        match = _A_NAME.fullmatch(name)
+        if match is None or value < 0.5:
+            continue
+        card, move = int(match.group(1)), int(match.group(2))
+        if not (1 <= card <= len(numbered) and 1 <= move <= len(numbered)):
+            raise InputError(source, None, f"{name}: no such card or move in this deal")
+        if move in at_move:
+            raise InputError(source, None, f"move {move} plays both card {at_move[move]} and card {card}")
+        at_move[move] = card
+    missing = [move for move in range(1, len(numbered) + 1) if move not in at_move]
+    if missing:
+        raise InputError(source, None, f"no card is played at move {missing[0]}")
+    return tuple(numbered[at_move[move] - 1] for move in range(1, len(numbered) + 1))
+
+
+def _solution_cards(reader, text: str, source: str, deal: Deal) -> tuple[Card, ...]:
+    verdict = reader(text, source)
+    if verdict.status is not Status.SOLVED:
+        raise InputError(source, 1, f"the solution file holds no solution ({verdict.message})")
+    return cards_played(deal, verdict.values, source)
+
+
+def _is_cbc(text: str) -> bool:
+    return bool(re.match(r"(Optimal|Stopped on|Infeasible|Integer infeasible) .*- objective value", text))
+
+
+ANSWER_READERS = [
+    AnswerReader("cbc-solution", _is_cbc, lambda text, source, deal: _solution_cards(read_cbc, text, source, deal)),
+    AnswerReader("highs-solution", lambda text: text.startswith("Model status\n"),
+                 lambda text, source, deal: _solution_cards(read_highs, text, source, deal)),
+]
