@@ -8,6 +8,7 @@ from pathlib import Path
 from patience.errors import UsageError
 from patience.formats import yaml_form
 from patience.generators.deals import PYSOL_GAMES, pysol_board, random_deal
+from patience.lbs.deal import deal_text as lbs_deal_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -15,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "deal", help="print a deal: PySol seed N, or a random generalised deal",
         description="Print PySol deal N exactly as pysol_cards deals it (board text), or with "
                     "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML).")
-    parser.add_argument("--game", default="black_hole", choices=PYSOL_GAMES)
+    parser.add_argument("--game", default="black_hole", choices=(*PYSOL_GAMES, "lbs"))
+    parser.add_argument("--cards", type=int, default=10, help="lbs: cards in the row (named LBS<cards>_<seed>)")
     parser.add_argument("--seed", type=int, default=1, help="PySol deal number, or the random seed")
     parser.add_argument("--count", type=int, help="write COUNT consecutive seeds as files into --dir")
     parser.add_argument("--dir", type=Path, help="folder for --count (created if missing)")
@@ -29,6 +31,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
     """(file name, content) of the deal for `seed`."""
+    if args.game == "lbs":
+        try:
+            return lbs_deal_text(args.cards, seed, args.ranks or 13, args.suits)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     if args.ranks is not None:
         try:
             deal = random_deal(args.ranks, args.suits, args.pile_height, seed, args.empty_foundation)

@@ -1,0 +1,47 @@
+"""`patience grade`: grade an Essence Prime model of Late Binding Solitaire, or a folder of its results."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from patience.errors import UsageError
+from patience.lbs.grader import WRONG, NativeVerdicts, grade_results, run_model, table
+from patience.lbs.solution import read_mapping
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "grade", help="grade an LBS Essence Prime model (or a folder of Savile Row results)",
+        description="Run MODEL through Savile Row + Minion on every .param under --instances, or read the "
+                    ".info/.solution files already under --results; replay every solution, check every "
+                    "'no solution' with the native solver, print a table. Exit 1 if any answer is wrong.")
+    parser.add_argument("model", nargs="?", type=Path, help="the student's .eprime model")
+    parser.add_argument("--instances", type=Path, help="folder of .param instances to run the model on")
+    parser.add_argument("--results", type=Path, help="folder of .param files with Savile Row's .info/.solution")
+    parser.add_argument("--mapping", type=Path, help="YAML: `from: VAR`, `to: VAR`, `first_position: 1`")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per instance (default 60)")
+    parser.add_argument("--native-timeout", type=float, default=120.0,
+                        help="seconds the native solver may take to check one 'no solution' (default 120)")
+    levels = parser.add_mutually_exclusive_group()
+    for level in (0, 1, 2, 3):
+        levels.add_argument(f"-O{level}", dest="level", action="store_const", const=level,
+                            help=f"Savile Row -O{level}" + (" (default)" if level == 2 else ""))
+    parser.set_defaults(handler=run, level=2)
+
+
+def run(args: argparse.Namespace) -> int:
+    mapping = read_mapping(args.mapping) if args.mapping else None
+    native = NativeVerdicts(args.native_timeout)
+    if args.results is not None:
+        if args.model is not None or args.instances is not None:
+            raise UsageError("--results grades existing files: give no MODEL and no --instances")
+        rows = grade_results(args.results, mapping, native)
+    elif args.model is not None and args.instances is not None:
+        if args.timeout <= 0:
+            raise UsageError("--timeout must be positive")
+        rows = run_model(args.model, args.instances, mapping, native, args.timeout, args.level)
+    else:
+        raise UsageError("give MODEL --instances DIR, or --results DIR")
+    print(table(rows), end="")
+    return 1 if any(row.grade == WRONG for row in rows) else 0

@@ -1,0 +1,114 @@
+"""The LBS deal: a row of card numbers, and its `.param` form (`letting cards be [...]`).
+
+The coursework numbers cards 0..51 with value = card mod 13 and suit = card div 13 (0 hearts,
+1 diamonds, 2 clubs, 3 spades). Generalised deals have R ranks (values) and S suits; their `.param`
+files add `letting ranks be R` and `letting suits be S`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from patience.cards import RANK_LETTERS
+from patience.errors import InputError
+
+STANDARD_RANKS, STANDARD_SUITS = 13, 4
+SUIT_LETTERS = "HDCS"  # the coursework's suit order
+_LETTING = re.compile(r"^letting\s+(\w+)\s+be\s+(.+)$")
+
+
+@dataclass(frozen=True)
+class LBSDeal:
+    """n cards in a row, left to right (position 1 first)."""
+
+    cards: tuple[int, ...]
+    ranks: int = STANDARD_RANKS
+    suits: int = STANDARD_SUITS
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.cards:
+            raise ValueError("a deal needs at least one card")
+        if self.ranks < 1 or self.suits < 1:
+            raise ValueError("ranks and suits must be positive")
+        deck = self.ranks * self.suits
+        for card in self.cards:
+            if not 0 <= card < deck:
+                raise ValueError(f"card {card} is outside 0..{deck - 1}")
+        if len(set(self.cards)) != len(self.cards):
+            raise ValueError("a card appears twice")
+
+    def value(self, card: int) -> int:
+        return card % self.ranks
+
+    def suit(self, card: int) -> int:
+        return card // self.ranks
+
+    def matches(self, moved: int, target: int) -> bool:
+        """Whether a pile topped by `moved` may go onto one topped by `target`."""
+        return self.value(moved) == self.value(target) or self.suit(moved) == self.suit(target)
+
+    def card_name(self, card: int) -> str:
+        """`6S`, `TH` for a standard deck; `v14s2` for generalised cards."""
+        if self.ranks == STANDARD_RANKS and self.suits <= STANDARD_SUITS:
+            return RANK_LETTERS[self.value(card)] + SUIT_LETTERS[self.suit(card)]
+        return f"v{self.value(card)}s{self.suit(card)}"
+
+    @property
+    def standard(self) -> bool:
+        return self.ranks == STANDARD_RANKS and self.suits == STANDARD_SUITS
+
+
+def read_param(text: str, source: str) -> LBSDeal:
+    """An Essence Prime parameter file: `letting cards be [...]`, `$` comments, optional ranks/suits."""
+    lettings: dict[str, tuple[str, int]] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("$", 1)[0].strip()
+        if not line or line.lower().startswith("language"):
+            continue
+        match = _LETTING.match(line)
+        if not match:
+            raise InputError(source, number, f"not a letting: {line[:60]!r}")
+        lettings[match.group(1)] = (match.group(2).strip(), number)
+    if "cards" not in lettings:
+        raise InputError(source, 1, "no `letting cards be [...]`")
+    cards_text, cards_line = lettings["cards"]
+    if not re.fullmatch(r"\[\s*-?\d+(\s*,\s*-?\d+)*\s*\]", cards_text):
+        raise InputError(source, cards_line, "cards must be a list of integers like [44, 29, 31]")
+    sizes = {}
+    for key, default in (("ranks", STANDARD_RANKS), ("suits", STANDARD_SUITS)):
+        value_text, line = lettings.get(key, (str(default), 1))
+        if not value_text.isdigit():
+            raise InputError(source, line, f"{key} must be a positive integer")
+        sizes[key] = int(value_text)
+    cards = tuple(int(token) for token in cards_text.strip("[] ").split(","))
+    name = source.rsplit("/", 1)[-1].removesuffix(".param")
+    try:
+        return LBSDeal(cards, sizes["ranks"], sizes["suits"], name)
+    except ValueError as error:
+        raise InputError(source, cards_line, str(error)) from None
+
+
+def write_param(deal: LBSDeal, comment: str = "") -> str:
+    """The `.param` text Savile Row reads; ranks and suits only for generalised deals."""
+    lines = [f"$ {comment}"] if comment else []
+    lines.append(f"letting cards be [{','.join(map(str, deal.cards))}]")
+    if not deal.standard:
+        lines += [f"letting ranks be {deal.ranks}", f"letting suits be {deal.suits}"]
+    return "\n".join(lines) + "\n"
+
+
+def random_deal(n: int, seed: int, ranks: int = STANDARD_RANKS, suits: int = STANDARD_SUITS) -> LBSDeal:
+    """n distinct cards drawn from the deck by Python's seeded generator; named LBS<n>_<seed>."""
+    if not 1 <= n <= ranks * suits:
+        raise ValueError(f"--cards must be between 1 and {ranks * suits}")
+    cards = random.Random(seed).sample(range(ranks * suits), n)
+    return LBSDeal(tuple(cards), ranks, suits, f"LBS{n}_{seed}")
+
+
+def deal_text(n: int, seed: int, ranks: int = STANDARD_RANKS, suits: int = STANDARD_SUITS) -> tuple[str, str]:
+    """(file name, `.param` text) of the seeded deal."""
+    deal = random_deal(n, seed, ranks, suits)
+    return f"{deal.name}.param", write_param(deal, f"LBS instance with n = {n}, seed = {seed}")

@@ -1,0 +1,170 @@
+"""Grading Essence Prime coursework on LBS: run (or read) Savile Row's answers and judge each one.
+
+A claimed solution is graded by replaying its moves; a claimed "no solution" by the native
+solver, which must fail to find one. Timeouts are not graded. Nothing the student's model prints
+is trusted: a missing constraint shows up as an illegal move, an extra one as a lost solution.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from patience.errors import InputError
+from patience.lbs import solver
+from patience.lbs.deal import LBSDeal, read_param
+from patience.lbs.rules import replay
+from patience.lbs.solution import Mapping, read_moves
+from patience.runners.process import Limits, run_process
+from patience.runners.savilerow import minion_path, savilerow_command
+from patience.runners.savilerow_output import read_info
+
+SOLVED, NO_SOLUTION, TIMEOUT, ERROR = "solved", "no solution", "timeout", "error"
+CORRECT, WRONG, UNGRADED = "correct", "WRONG", "-"
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One instance's line of the table."""
+
+    instance: str
+    cards: int
+    verdict: str
+    grade: str
+    note: str = ""
+    nodes: int | None = None
+    solve_time: float | None = None
+    savilerow_time: float | None = None
+
+
+class NativeVerdicts:
+    """The native solver's verdict per deal, computed once each (a teacher's ground truth)."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._known: dict[tuple[int, ...], solver.Search] = {}
+
+    def __call__(self, deal: LBSDeal) -> solver.Search:
+        if deal.cards not in self._known:
+            self._known[deal.cards] = solver.solve(deal, timeout=self.timeout)
+        return self._known[deal.cards]
+
+
+def grade_answer(deal: LBSDeal, info_text: str | None, solution_text: str | None, source: str,
+                 mapping: Mapping | None, native: NativeVerdicts, note: str = "") -> Graded:
+    """Grade one instance from the text of its `.info` and `.solution` files (None if absent)."""
+    n = len(deal.cards)
+    if info_text is None:
+        return Graded(deal.name, n, ERROR, WRONG if solution_text is None else UNGRADED, note or "no .info file")
+    info = read_info(info_text, f"{source}.info")
+    stats = dict(nodes=int(info["SolverNodes"]) if "SolverNodes" in info else None,
+                 solve_time=info.get("SolverSolveTime"), savilerow_time=info.get("SavileRowTotalTime"))
+    if solution_text is not None:
+        try:
+            moves = read_moves(solution_text, f"{source}.solution", mapping)
+        except InputError as error:
+            return Graded(deal.name, n, SOLVED, WRONG, f"unreadable solution: {error}", **stats)
+        result = replay(deal, moves)
+        if result.valid:
+            return Graded(deal.name, n, SOLVED, CORRECT, result.describe(), **stats)
+        return Graded(deal.name, n, SOLVED, WRONG, f"illegal: {result.fault}", **stats)
+    if info.get("SolverTimeOut", 0) or info.get("SavileRowTimeOut", 0) or "SolverSatisfiable" not in info:
+        return Graded(deal.name, n, TIMEOUT, UNGRADED, f"not graded (native: {native(deal).verdict})", **stats)
+    if info["SolverSatisfiable"]:
+        return Graded(deal.name, n, SOLVED, WRONG, "claims a solution but wrote no .solution file", **stats)
+    truth = native(deal)
+    if truth.verdict == "unsolvable":
+        return Graded(deal.name, n, NO_SOLUTION, CORRECT, f"native agrees ({truth.nodes} nodes)", **stats)
+    if truth.verdict == "solved":
+        moves = " ".join(f"{a}->{b}" for a, b in truth.moves or ())
+        return Graded(deal.name, n, NO_SOLUTION, WRONG, f"lost solutions: native wins with {moves}", **stats)
+    return Graded(deal.name, n, NO_SOLUTION, UNGRADED, "native solver ran out of time", **stats)
+
+
+def instance_order(path: Path) -> tuple:
+    """LBS<n>_<k> sorted by n, then k; other names after them by name."""
+    match = re.fullmatch(r"LBS(\d+)_(\d+)\.param", path.name)
+    return (0, int(match.group(1)), int(match.group(2)), "") if match else (1, 0, 0, path.name)
+
+
+def instances(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        raise InputError(str(folder), None, "not a folder")
+    found = sorted(folder.rglob("*.param"), key=instance_order)
+    if not found:
+        raise InputError(str(folder), None, "no .param files in the folder")
+    return found
+
+
+def _optional_text(path: Path) -> str | None:
+    return path.read_text() if path.exists() else None
+
+
+def grade_results(folder: Path, mapping: Mapping | None, native: NativeVerdicts) -> list[Graded]:
+    """Grade the `.info`/`.solution` files Savile Row already wrote next to each `.param`."""
+    rows = []
+    for param in instances(folder):
+        deal = read_param(param.read_text(), str(param))
+        rows.append(grade_answer(deal, _optional_text(Path(f"{param}.info")),
+                                 _optional_text(Path(f"{param}.solution")), str(param), mapping, native))
+    return rows
+
+
+def run_model(model: Path, folder: Path, mapping: Mapping | None, native: NativeVerdicts,
+              timeout: float, level: int) -> list[Graded]:
+    """Run the model through Savile Row + Minion at -O`level` on every instance and grade it."""
+    command = savilerow_command()
+    minion = minion_path()
+    if command is None or minion is None:
+        raise InputError(str(model), None, "Savile Row and Minion are needed: set SAVILEROW_PATH and MINION_PATH")
+    if not model.is_file():
+        raise InputError(str(model), None, "no such model file")
+    rows = []
+    for param in instances(folder):
+        deal = read_param(param.read_text(), str(param))
+        with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
+            shutil.copy(model, Path(scratch, "model.eprime"))
+            shutil.copy(param, Path(scratch, "instance.param"))
+            run = run_process([*command, "model.eprime", "instance.param", f"-O{level}", "-run-solver",
+                               "-minion-bin", minion, "-timelimit", str(int(timeout * 1000))],
+                              Limits(timeout=timeout + 30), cwd=scratch)
+            note = ""
+            if run.timed_out:
+                note = "killed at the time limit"
+            elif run.returncode != 0:
+                note = next((line.strip() for line in (run.stdout + run.stderr).splitlines() if "ERROR" in line),
+                            f"Savile Row exit {run.returncode}")
+            rows.append(grade_answer(deal, _optional_text(Path(scratch, "instance.param.info")),
+                                     _optional_text(Path(scratch, "instance.param.solution")), str(param),
+                                     mapping, native, note))
+    return rows
+
+
+def _number(value: float | int | None, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
+
+
+def table(rows: list[Graded]) -> str:
+    """The per-instance table and the summary line."""
+    header = ("instance", "n", "verdict", "grade", "SolverNodes", "SolverSolveTime", "SavileRowTotalTime", "note")
+    cells = [header] + [(row.instance, str(row.cards), row.verdict, row.grade, _number(row.nodes),
+                         _number(row.solve_time), _number(row.savilerow_time), row.note) for row in rows]
+    widths = [max(len(line[column]) for line in cells) for column in range(len(header) - 1)]
+    lines = ["  ".join(cell.ljust(width) if column < 4 else cell.rjust(width)
+                       for column, (cell, width) in enumerate(zip(line, widths, strict=False))) + "  " + line[-1]
+             for line in cells]
+    return "\n".join(line.rstrip() for line in lines) + "\n" + summary(rows) + "\n"
+
+
+def summary(rows: list[Graded]) -> str:
+    count = {key: sum(row.verdict == key for row in rows) for key in (SOLVED, NO_SOLUTION, TIMEOUT, ERROR)}
+    wrong = sum(row.grade == WRONG for row in rows)
+    correct = sum(row.grade == CORRECT for row in rows)
+    return (f"{len(rows)} instances: {count[SOLVED]} solved, {count[NO_SOLUTION]} no solution, "
+            f"{count[TIMEOUT]} timeout, {count[ERROR]} error; {correct} correct, {wrong} wrong, "
+            f"{len(rows) - correct - wrong} not graded")

@@ -1,0 +1,100 @@
+"""A student's `.solution` file read back into moves, through a mapping of their variable names.
+
+Savile Row prints every `find` variable as `letting NAME be ...`, matrices possibly over several
+lines and with index annotations (`[...;int(0..4)]`). The mapping says which two variables hold a
+move's source and target position and whether positions count from 1 (the coursework) or 0.
+Without a mapping the names are inferred: `actionFrom`/`actionTo`, else the only two one-dimensional
+variables whose names contain `from` and `to`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from patience.errors import InputError
+from patience.lbs.rules import Move
+
+_START = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")
+_ANNOTATION = re.compile(r";\s*int\(\s*-?\d+\s*\.\.\s*-?\d+\s*\)")
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """Which variables hold the moves, and the index of the first position."""
+
+    source: str = "actionFrom"
+    target: str = "actionTo"
+    first: int = 1
+
+
+def read_mapping(path: Path) -> Mapping:
+    """A YAML mapping file: `from: NAME`, `to: NAME`, optional `first_position: 0|1` (default 1)."""
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise InputError(str(path), mark.line + 1 if mark else 1, "not YAML") from None
+    if not isinstance(data, dict) or not isinstance(data.get("from"), str) or not isinstance(data.get("to"), str):
+        raise InputError(str(path), 1, "the mapping needs `from: VARIABLE` and `to: VARIABLE`")
+    first = data.get("first_position", 1)
+    if first not in (0, 1):
+        raise InputError(str(path), 1, "first_position must be 0 or 1")
+    return Mapping(data["from"], data["to"], first)
+
+
+def read_lettings(text: str, source: str) -> dict[str, object]:
+    """Every `letting NAME be VALUE` (integers and nested matrices of them), `$` comments skipped."""
+    chunks: list[tuple[str, list[str]]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("$", 1)[0].strip()
+        if not line or line.lower().startswith("language"):
+            continue
+        match = _START.match(line)
+        if match:
+            chunks.append((match.group(1), [match.group(2)]))
+        elif chunks:
+            chunks[-1][1].append(line)
+        else:
+            raise InputError(source, number, f"not a letting: {line[:60]!r}")
+    lettings: dict[str, object] = {}
+    for name, parts in chunks:
+        body = _ANNOTATION.sub("", " ".join(parts))
+        try:
+            lettings[name] = json.loads(body)
+        except json.JSONDecodeError:
+            lettings[name] = body  # a value the grader never needs (a set, a boolean, ...)
+    return lettings
+
+
+def infer_mapping(lettings: dict[str, object], source: str) -> Mapping:
+    if "actionFrom" in lettings and "actionTo" in lettings:
+        return Mapping()
+    vectors = [name for name, value in lettings.items()
+               if isinstance(value, list) and all(isinstance(item, int) for item in value)]
+    sources = [name for name in vectors if "from" in name.lower()]
+    targets = [name for name in vectors if "to" in name.lower() and name not in sources]
+    if len(sources) == 1 and len(targets) == 1:
+        return Mapping(sources[0], targets[0])
+    raise InputError(source, 1, "cannot tell which variables hold the moves; give --mapping "
+                                f"(one-dimensional variables: {', '.join(vectors) or 'none'})")
+
+
+def read_moves(text: str, source: str, mapping: Mapping | None = None) -> tuple[Move, ...]:
+    """The moves of a solution as 1-based (source, target) pairs."""
+    lettings = read_lettings(text, source)
+    mapping = mapping or infer_mapping(lettings, source)
+    columns = []
+    for name in (mapping.source, mapping.target):
+        value = lettings.get(name)
+        if not isinstance(value, list) or not all(isinstance(item, int) for item in value):
+            raise InputError(source, 1, f"no one-dimensional integer variable {name!r} in the solution")
+        columns.append(value)
+    if len(columns[0]) != len(columns[1]):
+        raise InputError(source, 1, f"{mapping.source} and {mapping.target} differ in length")
+    shift = 1 - mapping.first
+    return tuple((a + shift, b + shift) for a, b in zip(*columns, strict=True))
