@@ -18,12 +18,22 @@ SOLVERS: dict[str, str] = {
     "ace": "patience.runners.ace:Ace",
     "choco": "patience.runners.choco:Choco",
     "native": "patience.runners.native:Native",
+    "sat": "patience.runners.sat_embedded:Cadical",
+    "sat-glucose": "patience.runners.sat_embedded:Glucose",
+    "sat-minisat": "patience.runners.sat_embedded:Minisat",
+    "sat-maplesat": "patience.runners.sat_embedded:Maplesat",
+    "sat-lingeling": "patience.runners.sat_embedded:Lingeling",
+    "cadical": "patience.runners.sat_cli:Cadical",
+    "minisat": "patience.runners.sat_cli:Minisat",
+    "picosat": "patience.runners.sat_cli:Picosat",
+    "cryptominisat": "patience.runners.sat_cli:CryptoMiniSat",
     "cbc": "patience.runners.cbc:Cbc",
     "highs": "patience.runners.highs:Highs",
 }
 
 # prefix -> "module:factory" for solvers named with a parameter, e.g. `sat:/path/to/binary`.
 PREFIXED: dict[str, str] = {
+    "sat": "patience.runners.sat_cli:AnySat",
 }
 
 

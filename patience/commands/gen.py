@@ -16,6 +16,7 @@ GENERATORS: dict[str, str] = {
     "pddl": "patience.generators.pddl",
     "lp": "patience.generators.lp",
     "eprime": "patience.generators.eprime",
+    "cnf": "patience.generators.cnf",
     "xcsp3": "patience.generators.xcsp3",
 }
 

@@ -1,0 +1,286 @@
+"""Deals as DIMACS CNF: the paper's SAT encoding (BRIEF 3.3), built with PySAT.
+
+Positions 1..n hold the n pile cards (position 0 is the foundation card, or nothing in All in a
+Row, where the first card is free). Variables, each made by a frozen IDPool from a meaningful key:
+
+- ("M", card, j): card played at position j. Exactly one card per position and one position per
+  card (PySAT's CardEnc, the encoding an option).
+- ("O", card, j), j = 1..n-1, the ladder: card played after position j (a run of trues, then
+  falses; after position 0 is always true, after position n always false). Linked to M by
+  M[c][j] <-> O[c][j-1] and not O[c][j]; "c after the card a above it" is O[a][j] -> O[c][j+1].
+- Rank adjacency: the card at j+1 follows the card at j on the rank cycle (support clauses).
+- ("E", a, b, j), the second ladder, for the conditional symmetry breaking of BRIEF 3.2 (option):
+  b played by position j after the card above a. If a is played at k while E[k-1], the card
+  under b must already be gone; otherwise a and b could be swapped.
+
+The header maps every M variable to its card and position (`c var 17 card AS pos 3`) and holds
+the deal, so any solver's model decodes and validates from the CNF file alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, IDPool
+
+from patience.cards import Card, parse_card
+from patience.commands.gen import add_deal_arguments, emit
+from patience.deal import Deal
+from patience.errors import InputError, UsageError
+from patience.formats import read_deal
+from patience.generators.eprime import Numbering
+from patience.runners.base import option_flag
+
+CARDINALITY = {name: getattr(EncType, name) for name in
+               ("seqcounter", "totalizer", "pairwise", "ladder", "cardnetwrk", "sortnetwrk", "mtotalizer",
+                "kmtotalizer", "bitwise")}
+DEFAULT_CARDINALITY = "seqcounter"
+HEADER_TAG = "c patience-models cnf"
+
+Literal = int | bool  # True / False stand for constants that simplify clauses away
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """One deal's formula and the decode map of its position variables."""
+
+    deal: Deal
+    cnf: CNF
+    at: dict[tuple[Card, int], int]  # (card, position) -> variable of M
+    symmetry_breaking: bool
+    cardinality: str
+
+    @property
+    def positions(self) -> int:
+        return len(self.deal.cards)
+
+    def decode_map(self) -> DecodeMap:
+        return DecodeMap(self.deal, {variable: key for key, variable in self.at.items()})
+
+
+class _Builder:
+    """Clauses over a frozen pool, with constants simplified away as clauses are added."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self.n = len(deal.cards)
+        self.pool = IDPool()
+        self.cnf = CNF()
+        for card in deal.cards:
+            for position in range(1, self.n + 1):
+                self.pool.id(("M", card, position))
+        for card in deal.cards:
+            for position in range(1, self.n):
+                self.pool.id(("O", card, position))
+
+    def var(self, *key: object) -> int:
+        """The variable of a key made before freezing; a mistyped key is a bug, not a new variable."""
+        if key not in self.pool.obj2id:
+            raise KeyError(f"no SAT variable {key!r}")
+        return self.pool.obj2id[key]
+
+    def at(self, card: Card, position: int) -> int:
+        return self.var("M", card, position)
+
+    def after(self, card: Card, position: int) -> Literal:
+        """Ladder literal: `card` is played after `position`."""
+        if position <= 0:
+            return True
+        if position >= self.n:
+            return False
+        return self.var("O", card, position)
+
+    def add(self, clause: Iterable[Literal]) -> None:
+        literals = []
+        for literal in clause:
+            if literal is True:
+                return
+            if literal is not False:
+                literals.append(literal)
+        if not literals:
+            raise ValueError("the encoding produced an empty clause")
+        self.cnf.append(literals)
+
+    def exactly_one(self, literals: list[int], encoding: int) -> None:
+        for clause in CardEnc.equals(literals, 1, vpool=self.pool, encoding=encoding).clauses:
+            self.cnf.append(clause)
+
+
+def negate(literal: Literal) -> Literal:
+    return not literal if isinstance(literal, bool) else -literal
+
+
+def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
+    """The paper's CNF of `deal`; satisfiable iff the deal can be won."""
+    if cardinality not in CARDINALITY:
+        raise UsageError(f"unknown cardinality encoding {cardinality!r}; known: {', '.join(CARDINALITY)}")
+    build = _Builder(deal)
+    n, cards = build.n, deal.cards
+    if symmetry_breaking:
+        for first, second in _symmetric_pairs(deal):
+            for position in range(1, n):
+                build.pool.id(("E", first, second, position))
+    encoding = CARDINALITY[cardinality]
+    for position in range(1, n + 1):
+        build.exactly_one([build.at(card, position) for card in cards], encoding)
+    for card in cards:
+        build.exactly_one([build.at(card, position) for position in range(1, n + 1)], encoding)
+    for card in cards:
+        for position in range(1, n + 1):
+            placed, before, now = build.at(card, position), build.after(card, position - 1), build.after(card, position)
+            build.add([-placed, before])
+            build.add([-placed, negate(now)])
+            build.add([placed, negate(before), now])
+            if position < n:
+                build.add([negate(build.after(card, position + 1)), now])
+    for card in cards:
+        above = deal.above(card)
+        if above is not None:
+            for position in range(n):
+                build.add([negate(build.after(above, position)), build.after(card, position + 1)])
+    for card in cards:
+        if deal.foundation is not None and not deal.adjacent(deal.foundation, card):
+            build.add([-build.at(card, 1)])
+        followers = [other for other in cards if other != card and deal.adjacent(card, other)]
+        for position in range(1, n):
+            build.add([-build.at(card, position), *(build.at(other, position + 1) for other in followers)])
+    if symmetry_breaking:
+        for first, second in _symmetric_pairs(deal):
+            _break_symmetry(build, first, second)
+    build.cnf.nv = build.pool.top
+    at = {(card, position): build.at(card, position) for card in cards for position in range(1, n + 1)}
+    return Encoding(deal, build.cnf, at, symmetry_breaking, cardinality)
+
+
+OPTIONS = {
+    "symmetry-breaking": "on/off: the conditional symmetry breaking ladder (default on)",
+    "cardinality": f"PySAT encoding of exactly-one: {', '.join(CARDINALITY)} (default {DEFAULT_CARDINALITY})",
+}
+
+
+def encode_with_options(deal: Deal, options: Mapping[str, str], solver: str) -> Encoding:
+    """The encoding a SAT runner's options ask for (see OPTIONS)."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise UsageError(f"{solver} has no option {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+    return encode(deal, option_flag(options, "symmetry-breaking", True),
+                  options.get("cardinality", DEFAULT_CARDINALITY))
+
+
+def _symmetric_pairs(deal: Deal) -> list[tuple[Card, Card]]:
+    """(a, b): same rank, a preferred in the constraint models' order (top layers first)."""
+    order = Numbering(deal).numbers
+    by_preference = sorted(deal.cards, key=order.__getitem__)
+    return [(first, second) for index, first in enumerate(by_preference) for second in by_preference[index + 1:]
+            if first.rank == second.rank]
+
+
+def _break_symmetry(build: _Builder, first: Card, second: Card) -> None:
+    """If `second` is played while `first` is free, `first` comes before the card under `second`."""
+    deal, n = build.deal, build.n
+    above_first, below_second = deal.above(first), deal.below(second)
+
+    def ladder(position: int) -> Literal:
+        return False if position <= 0 else build.var("E", first, second, position) if position < n else True
+
+    for position in range(1, n):
+        free = True if above_first is None else negate(build.after(above_first, position - 1))
+        build.add([negate(ladder(position - 1)), ladder(position)])
+        build.add([-build.at(second, position), negate(free), ladder(position)])
+    for position in range(2, n + 1):
+        under_gone = False if below_second is None else negate(build.after(below_second, position - 1))
+        build.add([-build.at(first, position), negate(ladder(position - 1)), under_gone])
+
+
+def header(encoding: Encoding) -> list[str]:
+    """Comment lines: what the formula is, its size, the deal, and the decode map."""
+    deal = encoding.deal
+    cnf = encoding.cnf
+    lines = [
+        f"{HEADER_TAG}: {deal.game} deal, {encoding.positions} cards to play, symmetry breaking "
+        f"{'on' if encoding.symmetry_breaking else 'off'}, cardinality {encoding.cardinality}",
+        f"c size {cnf.nv} variables {len(cnf.clauses)} clauses",
+        f"c ranks {deal.ranks}",
+        f"c foundation {'none' if deal.foundation is None else deal.name(deal.foundation)}",
+    ]
+    lines += ["c pile " + " ".join(deal.name(card) for card in pile) for pile in deal.piles]
+    lines += [f"c var {variable} card {deal.name(card)} pos {position}"
+              for (card, position), variable in encoding.at.items()]
+    return lines
+
+
+def dimacs(encoding: Encoding) -> str:
+    """The whole DIMACS file: header comments, `p cnf`, clauses."""
+    cnf = encoding.cnf
+    lines = header(encoding) + [f"p cnf {cnf.nv} {len(cnf.clauses)}"]
+    lines += [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class DecodeMap:
+    """What a CNF header says: the deal and variable -> (card, position)."""
+
+    deal: Deal
+    cards_at: dict[int, tuple[Card, int]]
+
+    def sequence(self, true_variables: set[int]) -> tuple[Card, ...]:
+        """Cards in play order from the true position variables of a model."""
+        placed = sorted((position, card) for variable, (card, position) in self.cards_at.items()
+                        if variable in true_variables)
+        return tuple(card for _, card in placed)
+
+
+def read_header(text: str, source: str) -> DecodeMap:
+    """The deal and decode map from a CNF written by `gen cnf`; InputError naming the line."""
+    ranks, foundation, piles, cards_at = None, None, [], {}
+    seen_tag = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.startswith("c"):
+            if line.startswith("p"):
+                break
+            continue
+        words = line.split()
+        try:
+            if line.startswith(HEADER_TAG):
+                seen_tag = True
+            elif words[1:2] == ["ranks"]:
+                ranks = int(words[2])
+            elif words[1:2] == ["foundation"]:
+                foundation = None if words[2] == "none" else parse_card(words[2])
+            elif words[1:2] == ["pile"]:
+                piles.append(tuple(parse_card(word) for word in words[2:]))
+            elif words[1:2] == ["var"]:
+                if len(words) != 7 or words[3] != "card" or words[5] != "pos":
+                    raise ValueError("expected `c var N card CARD pos P`")
+                cards_at[int(words[2])] = (parse_card(words[4]), int(words[6]))
+        except (ValueError, IndexError) as error:
+            raise InputError(source, number, f"bad header line: {error}") from None
+    if not seen_tag or ranks is None or not piles or not cards_at:
+        raise InputError(source, 1, "not a CNF written by `gen cnf` (no deal and variable map in its header)")
+    try:
+        deal = Deal(tuple(piles), foundation, ranks)
+    except ValueError as error:
+        raise InputError(source, None, f"bad deal in the header: {error}") from None
+    return DecodeMap(deal, cards_at)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("cnf", help="DIMACS CNF (the paper's SAT encoding)",
+                                   description="Print the deal's CNF; its comment header maps variables "
+                                               "to (card, position) and holds the deal.")
+    add_deal_arguments(parser)
+    parser.add_argument("--symmetry-breaking", default="on", metavar="on|off",
+                        help="the conditional symmetry breaking ladder (default on)")
+    parser.add_argument("--cardinality", default=DEFAULT_CARDINALITY, choices=list(CARDINALITY),
+                        help=f"PySAT encoding of the exactly-one constraints (default {DEFAULT_CARDINALITY})")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    symmetry = option_flag({"symmetry-breaking": args.symmetry_breaking}, "symmetry-breaking", True)
+    encoding = encode(read_deal(args.deal), symmetry, args.cardinality)
+    return emit({"deal.cnf": dimacs(encoding)}, "deal.cnf", args.output_dir)

@@ -1,0 +1,147 @@
+"""Command-line DIMACS solvers on the paper's CNF, the way the paper ran siege: write the CNF, run
+the binary under the runner core's limits, read its verdict, decode the model through the map.
+
+Two output families: the competition format on stdout (CaDiCaL, PicoSAT, CryptoMiniSat, Kissat and
+any `sat:/path/to/binary`), and MiniSat's result file. UNSAT is believed only from a solver that
+prints it; a run killed at a limit is a timeout or memout whatever it printed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import ClassVar
+
+from patience.deal import Deal
+from patience.errors import InputError
+from patience.generators.cnf import OPTIONS, dimacs, encode_with_options
+from patience.result import Answer, Status
+from patience.runners.base import Solver, answer_from_run, find_executable
+from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, Verdict, read_competition, read_minisat_result
+from patience.runners.process import Limits, ProcessRun, run_process
+
+CNF_FILE = "deal.cnf"
+RESULT_FILE = "result.txt"
+DEBIAN_HINT = "apt-get install {package}"
+
+
+class CommandLineSat(Solver):
+    """A DIMACS solver binary printing the competition format."""
+
+    paradigm = "sat"
+    options: ClassVar[Mapping[str, str]] = OPTIONS
+    executables: ClassVar[tuple[str, ...]] = ()
+    package: ClassVar[str] = ""
+
+    def executable(self) -> str | None:
+        return find_executable(self.executables)
+
+    def available(self) -> bool:
+        return self.executable() is not None
+
+    def install_hint(self) -> str:
+        return DEBIAN_HINT.format(package=self.package)
+
+    def version(self) -> str | None:
+        executable = self.executable()
+        if executable is None:
+            return None
+        try:
+            done = subprocess.run([executable, "--version"], capture_output=True, text=True, timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        lines = (done.stdout or done.stderr).strip().splitlines()
+        return lines[0].removeprefix("c ").strip()[:80] if lines else None
+
+    def command(self, executable: str) -> list[str]:
+        return [executable, CNF_FILE]
+
+    def verdict(self, run: ProcessRun, folder: Path) -> Verdict:
+        return read_competition(run.stdout, f"{self.name} output")
+
+    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+        executable = self.executable()
+        if executable is None:
+            return Answer(Status.ERROR, message=f"{self.name} not installed: {self.install_hint()}")
+        encoding = encode_with_options(deal, options, self.name)
+        stats: dict[str, float | int | str] = {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses)}
+        with tempfile.TemporaryDirectory(prefix="patience-") as folder:
+            Path(folder, CNF_FILE).write_text(dimacs(encoding))
+            run = run_process(self.command(executable), limits, cwd=folder)
+            try:
+                verdict = self.verdict(run, Path(folder))
+            except InputError as error:
+                return answer_from_run(run, Status.ERROR, stats=stats, message=f"unreadable output: {error}")
+        stats.update(verdict.stats)
+        if verdict.status == SATISFIABLE:
+            return answer_from_run(run, Status.SOLVED, encoding.decode_map().sequence(verdict.true_variables),
+                                   stats=stats)
+        if verdict.status == UNSATISFIABLE and not (run.timed_out or run.memout):
+            return answer_from_run(run, Status.UNSOLVABLE, stats=stats)
+        return answer_from_run(run, Status.UNKNOWN, stats=stats, message=run.stderr.strip()[-200:])
+
+
+class Cadical(CommandLineSat):
+    name = "cadical"
+    description = "the paper's CNF, the cadical binary (Debian package cadical)"
+    executables = ("cadical",)
+    package = "cadical"
+
+
+class Picosat(CommandLineSat):
+    name = "picosat"
+    description = "the paper's CNF, the picosat binary (Debian package picosat)"
+    executables = ("picosat",)
+    package = "picosat"
+
+    def command(self, executable: str) -> list[str]:
+        return [executable, "-v", CNF_FILE]
+
+
+class CryptoMiniSat(CommandLineSat):
+    name = "cryptominisat"
+    description = "the paper's CNF, the cryptominisat5 binary (Debian package cryptominisat)"
+    executables = ("cryptominisat5",)
+    package = "cryptominisat"
+
+    def command(self, executable: str) -> list[str]:
+        return [executable, "--threads", "1", CNF_FILE]
+
+
+class Minisat(CommandLineSat):
+    """MiniSat prints no `v` lines: its model goes to a result file named after the CNF."""
+
+    name = "minisat"
+    description = "the paper's CNF, the minisat binary (Debian package minisat); model read from its result file"
+    executables = ("minisat",)
+    package = "minisat"
+
+    def version(self) -> str | None:
+        return "minisat" if self.available() else None
+
+    def command(self, executable: str) -> list[str]:
+        return [executable, "-verb=1", CNF_FILE, RESULT_FILE]
+
+    def verdict(self, run: ProcessRun, folder: Path) -> Verdict:
+        result = folder / RESULT_FILE
+        text = result.read_text() if result.is_file() else ""
+        return read_minisat_result(text, f"{self.name} result file", run.stdout)
+
+
+class AnySat(CommandLineSat):
+    """`sat:/path/to/binary`: any solver that reads a DIMACS file and prints the competition format."""
+
+    description = "any competition-format DIMACS solver binary, named as sat:/path/to/binary"
+    package = ""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.name = f"sat:{path}"
+
+    def executable(self) -> str | None:
+        return find_executable((self.path,))
+
+    def install_hint(self) -> str:
+        return f"{self.path} is not an executable file"

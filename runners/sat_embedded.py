@@ -1,0 +1,132 @@
+"""The SAT solvers compiled into PySAT (CaDiCaL, Glucose, MiniSat, ...) on the paper's CNF.
+
+PySAT's CaDiCaL cannot be interrupted, so every embedded solve runs in a forked child process
+that is killed at the wall-clock limit (and has its address space capped at the memory limit);
+the child sends back the verdict, the model's true position variables and the solver's counters.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import time
+from collections.abc import Mapping
+from typing import ClassVar
+
+from pysat.solvers import Solver as PySatSolver
+
+from patience.deal import Deal
+from patience.generators.cnf import OPTIONS, Encoding, encode_with_options
+from patience.result import Answer, Status
+from patience.runners.base import Solver
+from patience.runners.process import Limits
+
+# our name -> PySAT's name
+ENGINES = {
+    "cadical": "cadical195",
+    "glucose": "glucose4",
+    "minisat": "minisat22",
+    "maplesat": "maplesat",
+    "lingeling": "lingeling",
+}
+
+
+class EmbeddedSat(Solver):
+    """One PySAT engine; `sat` is CaDiCaL, the project's default SAT solver."""
+
+    paradigm = "sat"
+    options: ClassVar[Mapping[str, str]] = OPTIONS
+    engine: ClassVar[str] = "cadical"
+
+    def version(self) -> str | None:
+        from pysat import __version__
+        return f"{ENGINES[self.engine]} (python-sat {__version__})"
+
+    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+        started = time.monotonic()
+        encoding = encode_with_options(deal, options, self.name)
+        encode_seconds = time.monotonic() - started
+        outcome = run_engine(ENGINES[self.engine], encoding, limits)
+        stats = {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses),
+                 "encode_s": round(encode_seconds, 3), **outcome.get("stats", {})}
+        wall = time.monotonic() - started
+        cpu = encode_seconds + outcome.get("cpu", 0.0)
+        command = f"pysat {ENGINES[self.engine]} on gen cnf"
+        verdict = outcome["verdict"]
+        if verdict is True:
+            sequence = encoding.decode_map().sequence(set(outcome["true"]))
+            return Answer(Status.SOLVED, sequence, wall, cpu, None, stats, command)
+        if verdict is False:
+            return Answer(Status.UNSOLVABLE, None, wall, cpu, None, stats, command)
+        status = {"timeout": Status.TIMEOUT, "memout": Status.MEMOUT}.get(verdict, Status.ERROR)
+        return Answer(status, None, wall, cpu, None, stats, command, outcome.get("message", ""))
+
+
+def run_engine(engine: str, encoding: Encoding, limits: Limits) -> dict:
+    """Solve in a forked child under the limits: verdict True/False, or timeout/memout/error."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(engine, encoding, limits.memory_mb, sender), daemon=True)
+    child.start()
+    sender.close()
+    seconds = min((limit for limit in (limits.timeout, limits.cpu_limit) if limit is not None), default=None)
+    try:
+        if receiver.poll(seconds):
+            try:
+                return receiver.recv()
+            except EOFError:
+                return {"verdict": "memout" if limits.memory_mb else "error",
+                        "message": "the solver process died without an answer"}
+        return {"verdict": "timeout", "cpu": seconds or 0.0, "message": "time limit reached"}
+    finally:
+        child.kill()
+        child.join()
+        receiver.close()
+
+
+def _child(engine: str, encoding: Encoding, memory_mb: int | None, sender) -> None:
+    if memory_mb:
+        cap = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    started = time.process_time()
+    try:
+        with PySatSolver(name=engine, bootstrap_with=encoding.cnf.clauses) as solver:
+            verdict = solver.solve()
+            model = solver.get_model() if verdict else None
+            stats = solver.accum_stats()
+        positions = encoding.decode_map().cards_at
+        true = [literal for literal in model or () if literal in positions]
+        sender.send({"verdict": verdict, "true": true, "stats": stats, "cpu": time.process_time() - started})
+    except MemoryError:
+        sender.send({"verdict": "memout", "cpu": time.process_time() - started, "message": "memory limit reached"})
+    sender.close()
+
+
+class Cadical(EmbeddedSat):
+    name = "sat"
+    engine = "cadical"
+    description = "the paper's CNF, CaDiCaL 1.9.5 inside PySAT (the default SAT solver)"
+
+
+class Glucose(EmbeddedSat):
+    name = "sat-glucose"
+    engine = "glucose"
+    description = "the paper's CNF, Glucose 4 inside PySAT"
+
+
+class Minisat(EmbeddedSat):
+    name = "sat-minisat"
+    engine = "minisat"
+    description = "the paper's CNF, MiniSat 2.2 inside PySAT"
+
+
+class Maplesat(EmbeddedSat):
+    name = "sat-maplesat"
+    engine = "maplesat"
+    description = "the paper's CNF, MapleCOMSPS inside PySAT"
+
+
+class Lingeling(EmbeddedSat):
+    name = "sat-lingeling"
+    engine = "lingeling"
+    description = "the paper's CNF, Lingeling inside PySAT"
