@@ -1,0 +1,113 @@
+"""The compiled search against the Python reference and against an exhaustive search with no
+pruning: same verdicts, same longest plays, and every win replays."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from patience.deal import Deal
+from patience.generators.deals import pysol_deal, random_deal
+from patience.native import engine, reference
+from patience.native.board import Board, ranks_reachable
+from patience.validator import replay
+
+pytestmark = pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
+
+RULES = ("cache", "symmetry", "wolter", "reach")
+ALL_ON = dict.fromkeys(RULES, True)
+
+
+def compiled(deal: Deal, rules=ALL_ON, max_cards: bool = False, nodes: int | None = None):
+    return engine.run(deal, "c", rules, max_cards, nodes, None)[0]
+
+
+def exhaustive(deal: Deal, max_cards: bool = False):
+    """No pruning and no cache: every play is tried."""
+    return reference.search(Board.of(deal), cache=False, max_cards=max_cards)
+
+
+def small_deals(count: int):
+    """Random generalised deals of at most 15 cards, with and without a foundation card."""
+    shapes = itertools.cycle([(8, 2, 3), (6, 2, 3), (9, 1, 2), (7, 2, 3), (5, 2, 4), (5, 3, 3), (6, 2, 4)])
+    for seed, (ranks, suits, height) in zip(range(count), shapes, strict=False):
+        yield random_deal(ranks, suits, height, seed, empty_foundation=seed % 3 == 0)
+
+
+def check_win(deal: Deal, outcome) -> None:
+    if outcome.status == reference.SOLVED:
+        assert replay(deal, outcome.sequence).valid
+
+
+@pytest.mark.parametrize("switched_off", [(), *((rule,) for rule in RULES), RULES])
+def test_no_rule_changes_a_verdict(switched_off):
+    rules = {rule: rule not in switched_off for rule in RULES}
+    verdicts = set()
+    for deal in small_deals(300):
+        truth = exhaustive(deal)
+        outcome = compiled(deal, rules)
+        assert outcome.status == truth.status, deal
+        check_win(deal, outcome)
+        verdicts.add(truth.status)
+    assert verdicts == {reference.SOLVED, reference.UNSOLVABLE}
+
+
+def test_max_cards_matches_exhaustive_search():
+    for deal in small_deals(300):
+        truth = exhaustive(deal, max_cards=True)
+        outcome = compiled(deal, max_cards=True)
+        assert outcome.max_cards == truth.max_cards, deal
+        assert replay(deal, outcome.sequence, complete=False).valid
+        assert len(outcome.sequence) == outcome.max_cards
+
+
+def test_same_search_as_reference_on_pysol_deals():
+    """Both engines run the same search, so verdicts and node counts agree exactly."""
+    compared = 0
+    for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 61)):
+        deal = pysol_deal(game, seed)
+        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, node_limit=3000)
+        if python.status == reference.LIMIT:
+            continue
+        outcome = compiled(deal)
+        assert (outcome.status, outcome.nodes) == (python.status, python.nodes), (game, seed)
+        check_win(deal, outcome)
+        compared += 1
+    assert compared >= 40
+
+
+@pytest.mark.slow
+def test_same_verdicts_as_reference_on_hundreds_of_pysol_deals():
+    for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 151)):
+        deal = pysol_deal(game, seed)
+        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True)
+        outcome = compiled(deal)
+        assert (outcome.status, outcome.nodes) == (python.status, python.nodes), (game, seed)
+        check_win(deal, outcome)
+
+
+def test_limits_never_give_a_verdict():
+    deal = pysol_deal("black_hole", 7)  # needs about 380,000 nodes
+    outcome = compiled(deal, nodes=1000)
+    assert outcome.status == reference.LIMIT and outcome.nodes == 1000
+    timed = engine.run(deal, "c", dict.fromkeys(RULES, False), False, None, 0.05)[0]
+    assert timed.status == reference.LIMIT
+
+
+def test_all_in_a_row_twin_has_the_same_verdict():
+    for seed in range(1, 31):
+        deal = pysol_deal("all_in_a_row", seed)
+        assert compiled(deal).status == compiled(deal.reversed_piles()).status, seed
+
+
+def test_rank_reachability_finds_gaps_on_the_cycle():
+    counts = [0] * 13
+    counts[4] = counts[9] = 1  # 5s and 10s left, no 3s and no 7s...
+    assert not ranks_reachable(4, counts, 13)
+    counts[5] = counts[6] = counts[7] = counts[8] = 1  # ...unless 6 to 9 bridge them
+    assert ranks_reachable(4, counts, 13)
+    counts = [0] * 13
+    counts[4] = 1  # only the hole's own rank left: it can never be played
+    assert not ranks_reachable(4, counts, 13)
+    assert ranks_reachable(4, [0] * 13, 13)
