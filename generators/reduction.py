@@ -1,0 +1,150 @@
+"""The NP-completeness construction (BRIEF 4): a CNF formula as a generalised Black Hole deal, and a
+won game of that deal back as a satisfying assignment.
+
+Ranks, in the proof's cyclic order: sf = 0, variable v = v (1..V), clause i's card c_i = V+2i-1
+and gate g_i = V+2i, then the traps o1 o2 o3. Suits: a literal card is suit 0 when true, suit 1
+when false; the c_i of the literal fans take suits 0..|C_i|-1 in the order the clause lists its
+literals, the gate fan's c_i suit |C_i|; the gate fan's g_i are suits 0..|C_i| from top to bottom;
+sf has three suits (0 in the hole), o1, o2, o3 two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from patience.cards import Card
+from patience.deal import Deal
+from patience.errors import InputError
+
+TRUE_SUIT, FALSE_SUIT = 0, 1
+START_RANK = 0
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A CNF formula: variables 1..variables, clauses as tuples of non-zero literals."""
+
+    variables: int
+    clauses: tuple[tuple[int, ...], ...]
+
+    def satisfied_by(self, assignment: dict[int, bool]) -> bool:
+        return all(any(assignment.get(abs(literal)) == (literal > 0) for literal in clause)
+                   for clause in self.clauses)
+
+
+def read_formula(text: str, source: str) -> Formula:
+    """Read DIMACS CNF: comments, one `p cnf V C` line, clauses ending in 0 (across lines)."""
+    header, clauses, current, line_of_clause = None, [], [], 0
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split()
+        if not words or words[0] == "c" or line.startswith("c") or words[0] == "%":
+            continue
+        if words[0] == "p":
+            if header is not None:
+                raise InputError(source, number, "a second `p` line")
+            if len(words) != 4 or words[1] != "cnf" or not all(word.isdigit() for word in words[2:]):
+                raise InputError(source, number, "expected `p cnf VARIABLES CLAUSES`")
+            header = (int(words[2]), int(words[3]))
+            continue
+        if header is None:
+            raise InputError(source, number, "a clause before the `p cnf` line")
+        for word in words:
+            try:
+                literal = int(word)
+            except ValueError:
+                raise InputError(source, number, f"not a literal: {word!r}") from None
+            if abs(literal) > header[0]:
+                raise InputError(source, number, f"literal {literal} names a variable beyond {header[0]}")
+            if literal == 0:
+                if not current:
+                    raise InputError(source, number, "an empty clause (the reduction needs a literal in each)")
+                clauses.append(tuple(dict.fromkeys(current)))
+                current = []
+            else:
+                line_of_clause = line_of_clause if current else number
+                current.append(literal)
+    if header is None:
+        raise InputError(source, 1, "no `p cnf VARIABLES CLAUSES` line")
+    if current:
+        raise InputError(source, line_of_clause, "the last clause does not end in 0")
+    if len(clauses) != header[1]:
+        raise InputError(source, None, f"the `p` line announces {header[1]} clauses, the file has {len(clauses)}")
+    return Formula(header[0], tuple(clauses))
+
+
+def literal_card(formula: Formula, literal: int) -> Card:
+    return Card(abs(literal), TRUE_SUIT if literal > 0 else FALSE_SUIT)
+
+
+def clause_rank(formula: Formula, index: int) -> int:
+    """Rank of c_i for clause index i = 0..n-1 (g_i is one more)."""
+    return formula.variables + 2 * index + 1
+
+
+def trap_ranks(formula: Formula) -> tuple[int, int, int]:
+    first = formula.variables + 2 * len(formula.clauses) + 1
+    return first, first + 1, first + 2
+
+
+def reduce_formula(formula: Formula) -> Deal:
+    """The deal of the proof: solvable iff `formula` is satisfiable."""
+    literal_fans: dict[int, list[Card]] = {}
+    for variable in range(1, formula.variables + 1):
+        for literal in (variable, -variable):
+            literal_fans[literal] = [literal_card(formula, literal)]
+    gate_fans = []
+    for index, clause in enumerate(formula.clauses):
+        clause_card, gate = clause_rank(formula, index), clause_rank(formula, index) + 1
+        for suit, literal in enumerate(clause):
+            literal_fans[literal].append(Card(clause_card, suit))
+        size = len(clause)
+        gate_fans.append([Card(gate, suit) for suit in range(size)] + [Card(clause_card, size), Card(gate, size)])
+    o1, o2, o3 = trap_ranks(formula)
+    trap = [Card(o1, 0), Card(o2, 0), Card(o3, 0), Card(START_RANK, 1),
+            Card(o1, 1), Card(o2, 1), Card(o3, 1), Card(START_RANK, 2)]
+    piles = [tuple(fan) for fan in literal_fans.values()] + [tuple(fan) for fan in gate_fans] + [tuple(trap)]
+    return Deal(tuple(piles), Card(START_RANK, 0), o3 + 1)
+
+
+def meta(formula: Formula) -> dict[str, object]:
+    """Labels `decode` needs to read a won game back as an assignment (stored in the YAML deal)."""
+    return {
+        "reduction": "SAT to generalised Black Hole (BRIEF 4)",
+        "variables": formula.variables,
+        "variable_ranks": "rank v is variable v",
+        "true_suit": TRUE_SUIT,
+        "false_suit": FALSE_SUIT,
+        "trap_ranks": list(trap_ranks(formula)),
+        "clauses": [list(clause) for clause in formula.clauses],
+    }
+
+
+def formula_from_meta(document: object, source: str) -> Formula:
+    """The formula a reduced deal's `meta` block records; InputError if it has none."""
+    block = document.get("meta") if isinstance(document, dict) else None
+    try:
+        variables = int(block["variables"])
+        clauses = tuple(tuple(int(literal) for literal in clause) for clause in block["clauses"])
+    except (TypeError, KeyError, ValueError):
+        raise InputError(source, None, "not a reduced deal: no `meta` with variables and clauses "
+                                       "(made by `patience reduce`)") from None
+    return Formula(variables, clauses)
+
+
+def assignment_from_sequence(formula: Formula, sequence: tuple[Card, ...]) -> dict[int, bool]:
+    """The literal cards played before the first o1: one per variable in any won game."""
+    first_trap = trap_ranks(formula)[0]
+    assignment: dict[int, bool] = {}
+    for card in sequence:
+        if card.rank == first_trap:
+            break
+        if 1 <= card.rank <= formula.variables:
+            assignment.setdefault(card.rank, card.suit == TRUE_SUIT)
+    return assignment
+
+
+def dimacs_assignment(formula: Formula, assignment: dict[int, bool]) -> str:
+    """`s SATISFIABLE` and a `v ... 0` line, variables in order."""
+    literals = [variable if assignment.get(variable, False) else -variable
+                for variable in range(1, formula.variables + 1)]
+    return "s SATISFIABLE\nv " + " ".join(map(str, [*literals, 0])) + "\n"

@@ -1,0 +1,94 @@
+"""`patience decode`: read SAT answers back. `decode model` turns a SAT solver's output on a
+`gen cnf` formula into the card sequence (through the CNF's header map) and validates it;
+`decode assignment` turns a won game of a reduced deal into the formula's satisfying assignment."""
+
+from __future__ import annotations
+
+import argparse
+
+import yaml
+
+from patience.answers import read_answer
+from patience.errors import InputError
+from patience.formats import parse_deal, read_text
+from patience.generators.cnf import read_header
+from patience.generators.reduction import assignment_from_sequence, dimacs_assignment, formula_from_meta
+from patience.result import Status
+from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, read_competition, read_minisat_result
+from patience.runners.process import Limits
+from patience.runners.solve import solve
+from patience.validator import replay
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("decode",
+                                   help="read a SAT model back as cards, or a won reduced deal as an assignment")
+    kinds = parser.add_subparsers(dest="kind", required=True, metavar="KIND")
+    model = kinds.add_parser(
+        "model", help="a SAT solver's output on a `gen cnf` formula -> validated card sequence",
+        description="Exit 0 solved (validated), 1 the solver says UNSATISFIABLE, 2 bad input, 3 no verdict, "
+                    "4 the decoded sequence does not win.")
+    model.add_argument("cnf", help="the CNF written by `gen cnf` (its header holds the deal and the map)")
+    model.add_argument("output", help="solver output: competition format (`s`/`v` lines) or MiniSat's result file")
+    model.set_defaults(handler=run_model)
+    assignment = kinds.add_parser(
+        "assignment", help="a won game of a `patience reduce` deal -> satisfying assignment (DIMACS v line)",
+        description="Give an ANSWER file, or --solver to solve the deal first. Exit 0 with `s SATISFIABLE` and "
+                    "a checked `v ... 0` line; 1 `s UNSATISFIABLE` when the solver proved the deal unsolvable; "
+                    "3 no verdict; 4 the assignment fails the formula.")
+    assignment.add_argument("deal", help="YAML deal made by `patience reduce`")
+    assignment.add_argument("answer", nargs="?", help="winning card sequence in any answer format")
+    assignment.add_argument("--solver", help="solve the deal with this solver instead of reading an answer")
+    assignment.add_argument("--timeout", type=float, default=60.0, help="the solver's wall-clock limit (s)")
+    assignment.set_defaults(handler=run_assignment)
+
+
+def run_model(args: argparse.Namespace) -> int:
+    decode_map = read_header(read_text(args.cnf), args.cnf)
+    text = read_text(args.output)
+    if any(line.startswith("s ") for line in text.splitlines()):
+        verdict = read_competition(text, args.output)
+    else:
+        verdict = read_minisat_result(text, args.output)
+    if verdict.status == UNSATISFIABLE:
+        print("s UNSATISFIABLE: the solver says the deal cannot be won")
+        return 1
+    if verdict.status != SATISFIABLE:
+        print("s UNKNOWN: the solver decided nothing")
+        return 3
+    deal = decode_map.deal
+    sequence = decode_map.sequence(verdict.true_variables)
+    outcome = replay(deal, sequence)
+    start = [deal.name(deal.foundation)] if deal.foundation is not None else []
+    print(" ".join(start + [deal.name(card) for card in sequence]))
+    print(outcome.describe())
+    return 0 if outcome.valid else 4
+
+
+def run_assignment(args: argparse.Namespace) -> int:
+    text = read_text(args.deal)
+    deal = parse_deal(text, args.deal)
+    formula = formula_from_meta(yaml.safe_load(text), args.deal)
+    if (args.answer is None) == (args.solver is None):
+        raise InputError(args.deal, None, "give either an ANSWER file or --solver NAME")
+    if args.solver is not None:
+        result = solve(deal, args.solver, Limits(timeout=args.timeout))
+        if result.status is Status.UNSOLVABLE:
+            print(f"s UNSATISFIABLE ({args.solver} proved the reduced deal unsolvable)")
+            return 1
+        if result.status is not Status.SOLVED:
+            print(f"s UNKNOWN ({args.solver}: {result.status.value} {result.message})".rstrip())
+            return 3
+        sequence = result.sequence
+    else:
+        sequence = read_answer(read_text(args.answer), args.answer, deal)
+        outcome = replay(deal, sequence)
+        if not outcome.valid:
+            raise InputError(args.answer, None, f"does not win the deal: {outcome.describe()}")
+    assignment = assignment_from_sequence(formula, tuple(sequence))
+    print(dimacs_assignment(formula, assignment), end="")
+    if not formula.satisfied_by(assignment):
+        print("c the assignment does NOT satisfy the formula")
+        return 4
+    print(f"c checked: satisfies all {len(formula.clauses)} clauses")
+    return 0
