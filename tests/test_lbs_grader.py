@@ -62,7 +62,7 @@ def test_tampered_files_are_caught(tmp_path):
     solution = Path(f"{param}.solution")
     solution.write_text(solution.read_text().replace("actionTo be [2, 1, 1, 1]", "actionTo be [2, 1, 1, 0]"))
     assert grade(tmp_path)["LBS5_0"].note.startswith("illegal: move 4 (2->0)")
-    solution.write_text(solution.read_text().replace("actionFrom", "moveFrom"))
+    solution.write_text(solution.read_text().replace("actionFrom", "source"))
     row = grade(tmp_path)["LBS5_0"]
     assert row.grade == WRONG and "cannot tell which variables" in row.note
     solution.unlink()
