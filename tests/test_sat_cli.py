@@ -1,0 +1,157 @@
+"""Command-line DIMACS solvers: real runs where installed, the family readers on saved transcripts,
+`gen cnf` and `patience decode model` end to end, bad solver output as one clear error."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from patience.cli import main
+from patience.errors import InputError
+from patience.formats import read_deal
+from patience.generators.cnf import read_header
+from patience.result import Status
+from patience.runners.dimacs_output import (
+    SATISFIABLE,
+    UNKNOWN,
+    UNSATISFIABLE,
+    read_competition,
+    read_minisat_result,
+    read_stats,
+)
+from patience.runners.process import Limits
+from patience.runners.solve import solve
+from patience.validator import replay
+from tests.conftest import TRANSCRIPTS, needs_solver
+
+SAT_TRANSCRIPTS = TRANSCRIPTS / "sat"
+WON, LOST = read_deal(SAT_TRANSCRIPTS / "won.yaml"), read_deal(SAT_TRANSCRIPTS / "lost.yaml")
+LIMITS = Limits(timeout=30)
+COMPETITION = ("cadical", "picosat", "cryptominisat")
+
+
+@pytest.mark.parametrize("solver", [pytest.param(name, marks=needs_solver(name))
+                                    for name in ("cadical", "minisat", "picosat", "cryptominisat")])
+def test_cli_solver_agrees_with_native_and_is_validated(solver):
+    won = solve(WON, solver, LIMITS)
+    assert won.status is Status.SOLVED and replay(WON, won.sequence).valid
+    assert won.stats["conflicts"] >= 0 and won.cpu >= 0
+    assert solve(LOST, solver, LIMITS).status is Status.UNSOLVABLE
+    assert solve(LOST, "native", LIMITS).status is Status.UNSOLVABLE
+
+
+@needs_solver("cadical")
+def test_prefixed_binary_and_symmetry_option(paper_deal):
+    path = shutil.which("cadical")
+    result = solve(paper_deal, f"sat:{path}", LIMITS, {"symmetry-breaking": "off"})
+    assert result.status is Status.SOLVED
+    assert result.solver == f"sat:{path}"
+
+
+def test_prefixed_binary_that_does_not_exist():
+    result = solve(WON, "sat:/nonexistent/solver", LIMITS)
+    assert result.status is Status.ERROR and "not installed" in result.message
+
+
+def test_prefixed_binary_that_prints_nonsense_is_an_error(tmp_path):
+    fake = tmp_path / "fake-sat"
+    fake.write_text("#!/bin/sh\necho 's MAYBE'\n")
+    fake.chmod(0o755)
+    result = solve(WON, f"sat:{fake}", LIMITS)
+    assert result.status is Status.ERROR and "unreadable output" in result.message
+
+
+def test_prefixed_binary_that_lies_is_caught_by_the_validator(tmp_path):
+    fake = tmp_path / "liar"
+    fake.write_text("#!/bin/sh\necho 's SATISFIABLE'\necho 'v -1 -2 0'\n")
+    fake.chmod(0o755)
+    result = solve(WON, f"sat:{fake}", LIMITS)
+    assert result.status is Status.ERROR and "rejected by the validator" in result.message
+
+
+def test_prefixed_binary_killed_at_the_time_limit(tmp_path):
+    fake = tmp_path / "slow"
+    fake.write_text("#!/bin/sh\necho 's UNSATISFIABLE'\nsleep 30\n")
+    fake.chmod(0o755)
+    result = solve(WON, f"sat:{fake}", Limits(timeout=0.5))
+    assert result.status is Status.TIMEOUT and result.wall < 5
+
+
+@pytest.mark.parametrize("name", ["won", "lost"])
+@pytest.mark.parametrize("tool", COMPETITION)
+def test_competition_transcripts_decode_and_replay(name, tool):
+    text = (SAT_TRANSCRIPTS / f"{name}.{tool}.out").read_text()
+    verdict = read_competition(text, "x")
+    assert verdict.stats.get("conflicts", 0) > 0
+    if name == "lost":
+        assert verdict.status == UNSATISFIABLE
+        return
+    assert verdict.status == SATISFIABLE
+    decode = read_header((SAT_TRANSCRIPTS / "won.cnf").read_text(), "won.cnf")
+    assert replay(WON, decode.sequence(verdict.true_variables)).valid
+
+
+def test_minisat_result_files():
+    decode = read_header((SAT_TRANSCRIPTS / "won.cnf").read_text(), "won.cnf")
+    log = (SAT_TRANSCRIPTS / "won.minisat.log").read_text()
+    won = read_minisat_result((SAT_TRANSCRIPTS / "won.minisat.result").read_text(), "r", log)
+    assert won.status == SATISFIABLE and won.stats["conflicts"] >= 0
+    assert replay(WON, decode.sequence(won.true_variables)).valid
+    lost = read_minisat_result((SAT_TRANSCRIPTS / "lost.minisat.result").read_text(), "r")
+    assert lost.status == UNSATISFIABLE
+    assert read_minisat_result("INDET\n", "r").status == UNKNOWN
+
+
+def test_stat_lines_of_each_family():
+    assert read_stats("c conflicts:   73   58353.32 per second") == {"conflicts": 73}
+    assert read_stats("c conflicts                : 46") == {"conflicts": 46}
+    assert read_stats("conflicts             : 12  (1 /sec)") == {"conflicts": 12}
+    assert read_stats("c 64 conflicts\nc 0 decisions") == {"conflicts": 64, "decisions": 0}
+
+
+@pytest.mark.parametrize("text, line", [
+    ("s SATISFIABLE\nv 1 -2 x 0\n", 2),
+    ("s PERHAPS\n", 1),
+])
+def test_bad_competition_output_names_the_line(text, line):
+    with pytest.raises(InputError) as caught:
+        read_competition(text, "out")
+    assert caught.value.line == line
+
+
+def test_satisfiable_without_a_model_is_rejected():
+    with pytest.raises(InputError):
+        read_competition("s SATISFIABLE\nv 1 2\n", "out")
+    with pytest.raises(InputError):
+        read_minisat_result("SAT\n1 2\n", "out")
+    assert read_competition("c nothing\n", "out").status == UNKNOWN
+
+
+def test_gen_cnf_and_decode_model_end_to_end(tmp_path, capsys):
+    assert main(["gen", "cnf", str(SAT_TRANSCRIPTS / "won.yaml"), "-o", str(tmp_path)]) == 0
+    assert (tmp_path / "deal.cnf").read_text() == (SAT_TRANSCRIPTS / "won.cnf").read_text()
+    capsys.readouterr()
+    code = main(["decode", "model", str(SAT_TRANSCRIPTS / "won.cnf"), str(SAT_TRANSCRIPTS / "won.cadical.out")])
+    out = capsys.readouterr().out
+    assert code == 0 and "valid: 14 moves" in out
+    assert main(["decode", "model", str(SAT_TRANSCRIPTS / "won.cnf"), str(SAT_TRANSCRIPTS / "won.minisat.result")]) == 0
+    assert main(["decode", "model", str(SAT_TRANSCRIPTS / "lost.cnf"), str(SAT_TRANSCRIPTS / "lost.picosat.out")]) == 1
+
+
+def test_decode_model_of_another_deal_is_rejected(capsys):
+    code = main(["decode", "model", str(SAT_TRANSCRIPTS / "lost.cnf"), str(SAT_TRANSCRIPTS / "won.cadical.out")])
+    assert code == 4 and "invalid" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, where", [
+    (["decode", "model", "{t}/won.yaml", "{t}/won.cadical.out"], "won.yaml:1:"),
+    (["decode", "model", "{t}/won.cnf", "{t}/README.md"], "README.md:"),
+])
+def test_decode_bad_input_is_one_error_line(args, where):
+    command = [sys.executable, "-m", "patience", *(arg.format(t=SAT_TRANSCRIPTS) for arg in args)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: ") and where in done.stderr and done.stderr.count("\n") == 1
