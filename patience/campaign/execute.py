@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -76,9 +79,34 @@ def recheck(task: Task, record: dict[str, object]) -> dict[str, object]:
             "message": f"worker's sequence rejected by the validator: {fault}"}
 
 
+CONNECT_SECONDS = 10.0
+_WATCH_SECONDS = 0.5
+_UNWIND_SECONDS = 1.0
+
+
+def _stop(signal_number: int, frame: object) -> None:
+    raise SystemExit(128 + signal_number)
+
+
+def _watch(campaign: int) -> None:
+    while os.getppid() == campaign:
+        time.sleep(_WATCH_SECONDS)
+    os.kill(os.getpid(), signal.SIGTERM)  # unwinds the run: run_process kills its solver's group
+    time.sleep(_UNWIND_SECONDS)
+    os._exit(1)
+
+
+def _die_with_campaign(campaign: int) -> None:
+    """Pool worker start: a worker orphaned by the campaign's death (even by SIGKILL) stops its run,
+    so that no solver is left running, and exits instead of waiting for tasks forever."""
+    signal.signal(signal.SIGTERM, _stop)
+    threading.Thread(target=_watch, args=(campaign,), daemon=True).start()
+
+
 def run_local(tasks: Sequence[Task], jobs: int) -> Iterator[tuple[Task, dict[str, object]]]:
-    """Run tasks on `jobs` worker processes, yielding each result as it finishes."""
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("forkserver")) as pool:
+    """Run tasks on `jobs` worker processes (children of this one), yielding each result as it finishes."""
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+                             initializer=_die_with_campaign, initargs=(os.getpid(),)) as pool:
         futures = {pool.submit(run_task, task): task for task in tasks}
         try:
             for future in as_completed(futures):
@@ -87,15 +115,20 @@ def run_local(tasks: Sequence[Task], jobs: int) -> Iterator[tuple[Task, dict[str
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-def run_dask(tasks: Sequence[Task], scheduler: str) -> Iterator[tuple[Task, dict[str, object]]]:
-    """Run tasks on the Dask cluster at `scheduler` (tcp://HOST:PORT), yielding results as they come."""
+def connect(scheduler: str):
+    """A Dask client of the scheduler at `scheduler` (tcp://HOST:PORT); UsageError if unreachable."""
     from distributed import Client
-    from distributed import as_completed as dask_completed
 
     try:
-        client = Client(scheduler, timeout=20)
-    except (OSError, TimeoutError) as error:
+        return Client(scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError) as error:
         raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+
+
+def run_dask(tasks: Sequence[Task], client) -> Iterator[tuple[Task, dict[str, object]]]:
+    """Run tasks on a Dask cluster, yielding results as they come; closes the client at the end."""
+    from distributed import as_completed as dask_completed
+
     try:
         futures = client.map(run_task, tasks, pure=False)
         owners = {future.key: task for future, task in zip(futures, tasks, strict=True)}
@@ -106,8 +139,10 @@ def run_dask(tasks: Sequence[Task], scheduler: str) -> Iterator[tuple[Task, dict
 
 
 def executor(jobs: int, scheduler: str | None) -> Callable[[Sequence[Task]], Iterator[tuple[Task, dict]]]:
+    """How the tasks will run; a scheduler is connected to at once, so that a wrong address fails early."""
     if scheduler:
-        return lambda tasks: run_dask(tasks, scheduler)
+        client = connect(scheduler)
+        return lambda tasks: run_dask(tasks, client)
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
     return lambda tasks: run_local(tasks, jobs)

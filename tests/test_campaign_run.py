@@ -1,0 +1,187 @@
+"""Campaigns for real: the native solver (and pyperplan) on PySol and random deals, through the
+CLI, a SIGKILL in the middle and a resume, a Dask cluster on loopback, reports in every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from patience.campaign import execute
+from patience.campaign.specs import resolve
+from patience.cards import parse_card
+from patience.cli import main
+from patience.runners.process import Limits
+from patience.runners.solve import solve
+from patience.validator import replay
+
+PATIENCE = [sys.executable, "-m", "patience"]
+
+
+def _rows(db: Path) -> list[dict]:
+    connection = sqlite3.connect(db)
+    connection.row_factory = sqlite3.Row
+    rows = [dict(row) for row in connection.execute("SELECT * FROM runs")]
+    connection.close()
+    return rows
+
+
+def _check_against_native(rows: list[dict], spec: str) -> None:
+    """Every solved row replays; every decided verdict matches the native solver's own run."""
+    deals = {item.name: item.deal for item in resolve(spec)}
+    for row in rows:
+        deal = deals[row["deal"]]
+        if row["status"] == "solved":
+            assert replay(deal, [parse_card(name) for name in row["sequence"].split()]).valid
+        if row["status"] in ("solved", "unsolvable"):
+            assert solve(deal, "native", Limits(timeout=20)).status.value == row["status"]
+
+
+def test_compare_stores_validated_runs_and_reports(tmp_path, capsys):
+    db, spec = tmp_path / "runs.sqlite", "black_hole:1-4+random:6,3,3:1-3"
+    code = main(["compare", "--deals", spec, "--solvers", "native", "--config", "nocache=native cache=off",
+                 "--timeout", "10", "--jobs", "2", "--db", str(db)])
+    captured = capsys.readouterr()
+    assert code == 0 and "14 of 14 runs stored (14 new), 0 contradicting" in captured.out
+    assert "solved" in captured.err and "ETA" in captured.err
+    rows = _rows(db)
+    assert len(rows) == 14 and len({(row["deal"], row["configuration"]) for row in rows}) == 14
+    assert {row["configuration"] for row in rows} == {"native", "nocache"}
+    assert all(row["host"] and row["version"] for row in rows)
+    _check_against_native(rows, spec)
+    assert main(["compare", "--deals", spec, "--solvers", "native", "--config", "nocache=native cache=off",
+                 "--timeout", "10", "--db", str(db), "--quiet"]) == 0
+    assert "(0 new)" in capsys.readouterr().out and len(_rows(db)) == 14
+
+    assert main(["report", str(db), "--format", "json", "--plots", str(tmp_path / "plots")]) == 0
+    data = json.loads(capsys.readouterr().out.split("\nplot: ")[0])
+    solved = sum(row["status"] == "solved" for row in rows if row["configuration"] == "native")
+    assert data["table4"]["native"]["solved"] == solved and data["runs"] == 14 and data["disagreements"] == []
+    for name in ("cactus.png", "cactus.svg", "effort.png", "effort.svg"):
+        assert (tmp_path / "plots" / name).stat().st_size > 1000
+    assert (tmp_path / "plots" / "cactus.png").read_bytes()[:4] == b"\x89PNG"
+    assert main(["report", str(db), "--format", "csv", "--clock", "wall"]) == 0
+    table4 = [row for row in csv.reader(io.StringIO(capsys.readouterr().out)) if row and row[0] == "table4"]
+    assert ["table4", "solved", str(solved)] == table4[1][:3]
+    assert main(["report", str(db), "--format", "markdown"]) == 0
+    assert "| runs | 7 | 7 |" in capsys.readouterr().out
+    assert main(["report", str(db)]) == 0
+    assert "fastest %" in capsys.readouterr().out
+
+
+def test_contradicting_verdicts_are_flagged_loudly(tmp_path, capsys):
+    db = tmp_path / "runs.sqlite"
+    assert main(["compare", "--deals", "black_hole:1-3", "--solvers", "native", "--db", str(db), "--quiet"]) == 0
+    capsys.readouterr()
+    solved = next(row["deal"] for row in _rows(db) if row["status"] == "solved")
+    connection = sqlite3.connect(db)  # a lying solver's row, as a buggy runner would have stored it
+    connection.execute("INSERT INTO configurations VALUES ('liar', 'native', '{}')")
+    connection.execute("INSERT INTO runs SELECT deal, 'liar', solver, options, 'unsolvable', NULL, wall, cpu, nodes, "
+                       "version, host, command, message, stats, finished FROM runs WHERE deal = ?", (solved,))
+    connection.commit()
+    connection.close()
+    assert main(["compare", "--deals", "black_hole:1-3", "--solvers", "native", "--db", str(db), "--quiet"]) == 4
+    warning = f"CONTRADICTION on {solved}: solved (validated) by native, called unsolvable by liar"
+    assert warning in capsys.readouterr().err
+    assert main(["report", str(db)]) == 0
+    assert f"{solved}  native     liar" in capsys.readouterr().out
+
+
+def test_sigkill_in_the_middle_then_resume_loses_and_duplicates_nothing(tmp_path):
+    db, spec = tmp_path / "runs.sqlite", "black_hole:1-8"
+    command = [*PATIENCE, "compare", "--deals", spec, "--solvers", "native",
+               "--config", "python=native engine=python", "--timeout", "2", "--jobs", "2", "--db", str(db)]
+    campaign = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and _count(db) < 3:
+        time.sleep(0.05)
+    os.kill(campaign.pid, signal.SIGKILL)
+    campaign.wait()
+    assert _group_gone(campaign.pid, seconds=15), "workers of the killed campaign kept running"
+    stored = _count(db)
+    assert 3 <= stored < 16
+    resumed = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"16 of 16 runs stored ({16 - stored} new)" in resumed.stdout
+    rows = _rows(db)
+    assert len(rows) == 16 and len({(row["deal"], row["configuration"]) for row in rows}) == 16
+    _check_against_native(rows, spec)
+
+
+def _group_gone(group: int, seconds: float) -> bool:
+    """Whether every process of the group ends within `seconds` (orphaned workers finish their run)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    os.killpg(group, signal.SIGKILL)
+    return False
+
+
+def _count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        connection = sqlite3.connect(db, timeout=5)
+        count = connection.execute("SELECT count(*) FROM runs").fetchone()[0]
+        connection.close()
+        return count
+    except sqlite3.OperationalError:  # the schema is not there yet
+        return 0
+
+
+def test_dask_scheduler_on_loopback(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        db, spec = tmp_path / "runs.sqlite", "black_hole:1-5+all_in_a_row:1-3"
+        done = subprocess.run([*PATIENCE, "compare", "--deals", spec, "--solvers", "native", "--timeout", "10",
+                               "--scheduler", address, "--db", str(db)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = _rows(db)
+    assert len(rows) == 8 and all(row["status"] in ("solved", "unsolvable") for row in rows)
+    assert len({row["host"] for row in rows}) >= 1
+    _check_against_native(rows, spec)
+
+
+def test_bad_input_exits_2_with_one_line_and_no_store(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(execute, "CONNECT_SECONDS", 1.0)
+    db = tmp_path / "runs.sqlite"
+    cases = [
+        ["compare", "--deals", "black_hole:1", "--solvers", "native", "--db", str(db), "--scheduler", "tcp://127.0.0.1:9"],
+        ["compare", "--deals", "black_hole:1", "--solvers", "no-such-solver", "--db", str(db)],
+        ["compare", "--deals", "nonsense", "--solvers", "native", "--db", str(db)],
+        ["compare", "--deals", "black_hole:1", "--db", str(db)],
+        ["compare", "--deals", "black_hole:1", "--solvers", "native", "--jobs", "0", "--db", str(db)],
+        ["compare", "--experiment", str(tmp_path / "missing.yaml"), "--db", str(db)],
+        ["report", str(tmp_path / "missing.sqlite")],
+    ]
+    for arguments in cases:
+        assert main(arguments) == 2, arguments
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.startswith("error: ") and captured.err.count("\n") == 1
+    assert not db.exists()
+
+
+def test_cli_error_has_no_traceback(tmp_path):
+    (tmp_path / "bad.yaml").write_text("deals: black_hole:1\nconfigurations: {a: {solver: native, options: [1]}}\n")
+    done = subprocess.run([*PATIENCE, "compare", "--experiment", str(tmp_path / "bad.yaml"), "--db",
+                           str(tmp_path / "runs.sqlite")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"error: {tmp_path / 'bad.yaml'}: configuration a: expected")
+    assert done.stderr.count("\n") == 1
