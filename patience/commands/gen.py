@@ -18,6 +18,8 @@ GENERATORS: dict[str, str] = {
     "eprime": "patience.generators.eprime",
     "cnf": "patience.generators.cnf",
     "xcsp3": "patience.generators.xcsp3",
+    "lbs-eprime": "patience.generators.lbs_eprime",
+    "lbs-cnf": "patience.generators.lbs_cnf",
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from patience.cards import RANK_LETTERS
 from patience.errors import InputError
@@ -112,3 +113,12 @@ def deal_text(n: int, seed: int, ranks: int = STANDARD_RANKS, suits: int = STAND
     """(file name, `.param` text) of the seeded deal."""
     deal = random_deal(n, seed, ranks, suits)
     return f"{deal.name}.param", write_param(deal, f"LBS instance with n = {n}, seed = {seed}")
+
+
+def load_deal(path: str) -> LBSDeal:
+    """Read an LBS `.param` file; a missing file is an InputError like any bad input."""
+    try:
+        text = Path(path).read_text()
+    except OSError as error:
+        raise InputError(path, None, error.strerror or "cannot read the file") from None
+    return read_param(text, path)

@@ -1,0 +1,84 @@
+"""`gen lbs-cnf DEAL`: Late Binding Solitaire as DIMACS CNF, with the decode map in `c` lines.
+
+Variables (PySAT IDPool): top(t, p, k) "after t moves, pile p is topped by the deal's k-th card"
+(p ranges over the n - t piles left) and move(t, i, s) "move t takes pile i onto pile i - s"
+(s = 1 or 3). Exactly one move per step; a move needs its two tops to share suit or value (one
+clause per clashing pair of cards); its effect copies every top to its new position in both
+directions, so the first row fixes every later one. A model is the winning move list.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, IDPool
+
+from patience.commands.gen import add_deal_arguments, emit
+from patience.lbs.deal import LBSDeal, load_deal
+from patience.lbs.rules import STEPS, Move
+
+
+@dataclass(frozen=True)
+class Encoding:
+    cnf: CNF
+    moves: dict[int, tuple[int, Move]]  # variable -> (step, (source, target))
+
+    def decode(self, true_variables: set[int]) -> tuple[Move, ...]:
+        """The move list of a model (one true move variable per step)."""
+        chosen = dict(self.moves[variable] for variable in true_variables if variable in self.moves)
+        return tuple(chosen[step] for step in sorted(chosen))
+
+
+def encode(deal: LBSDeal) -> Encoding:
+    n = len(deal.cards)
+    pool, cnf = IDPool(), CNF()
+    top = lambda t, p, k: pool.id(("top", t, p, k))  # noqa: E731 - the one name of the state variables
+    for p, _ in enumerate(deal.cards, 1):
+        cnf.append([top(0, p, p - 1)])
+    clashes = [(a, b) for a in range(n) for b in range(n)
+               if a != b and not deal.matches(deal.cards[a], deal.cards[b])]
+    moves: dict[int, tuple[int, Move]] = {}
+    for t in range(1, n):
+        piles = n - t + 1  # before move t
+        step_moves = []
+        for source in range(2, piles + 1):
+            for step in STEPS:
+                target = source - step
+                if target < 1:
+                    continue
+                move = pool.id(("move", t, source, step))
+                moves[move] = (t, (source, target))
+                step_moves.append(move)
+                for a, b in clashes:
+                    cnf.append([-move, -top(t - 1, source, a), -top(t - 1, target, b)])
+                for q in range(1, piles):
+                    origin = source if q == target else (q if q < source else q + 1)
+                    for k in range(n):
+                        cnf.append([-move, -top(t - 1, origin, k), top(t, q, k)])
+                        cnf.append([-move, top(t - 1, origin, k), -top(t, q, k)])
+        cnf.extend(CardEnc.equals(step_moves, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
+    return Encoding(cnf, moves)
+
+
+def dimacs(deal: LBSDeal, encoding: Encoding) -> str:
+    comments = [f"LBS deal {deal.name or ''} cards {' '.join(map(str, deal.cards))}".replace("  ", " "),
+                "move variables: c move VAR STEP SOURCE TARGET (1-based positions)"]
+    comments += [f"move {variable} {step} {source} {target}"
+                 for variable, (step, (source, target)) in sorted(encoding.moves.items())]
+    return encoding.cnf.to_dimacs().replace("p cnf", "\n".join(f"c {line}" for line in comments) + "\np cnf", 1) + "\n"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "lbs-cnf", help="Late Binding Solitaire: DIMACS CNF (move variables listed in c lines)",
+        description="Print an LBS deal as DIMACS CNF; a model's true move variables are the winning moves.")
+    add_deal_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    deal = load_deal(args.deal)
+    name = f"{deal.name or 'deal'}.cnf"
+    return emit({name: dimacs(deal, encode(deal))}, name, args.output_dir)

@@ -1,0 +1,115 @@
+"""LBS models (CNF, Essence Prime) solved by real solvers, decoded, replayed and compared with native."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from patience.cli import main
+from patience.generators.lbs_cnf import encode
+from patience.generators.lbs_eprime import model_text, parameters
+from patience.lbs.deal import LBSDeal, random_deal, read_param
+from patience.lbs.rules import replay
+from patience.lbs.run import decide
+from patience.lbs.solver import solve
+from patience.runners.process import Limits
+from tests.conftest import SHARED, needs_solver
+
+COURSE = SHARED / "instances" / "lbs-coursework"
+SMALL = sorted(path for path in COURSE.rglob("*.param") if len(read_param(path.read_text(), str(path)).cards) <= 10)
+
+
+def deal_of(path: Path) -> LBSDeal:
+    return read_param(path.read_text(), str(path))
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian package cadical not installed")
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.stem)
+def test_cnf_with_cadical_agrees_with_native(path):
+    deal = deal_of(path)
+    outcome = decide(deal, "cadical", Limits(timeout=60))
+    assert outcome.verdict == solve(deal).verdict
+    if outcome.moves is not None:
+        assert replay(deal, outcome.moves).valid
+
+
+@pytest.mark.skipif(shutil.which("picosat") is None, reason="Debian package picosat not installed")
+@pytest.mark.parametrize("seed", range(6))
+def test_cnf_on_generalised_deals(seed):
+    deal = random_deal(8, seed, ranks=4, suits=3)
+    outcome = decide(deal, "picosat", Limits(timeout=60))
+    assert outcome.verdict == solve(deal).verdict
+
+
+def test_cnf_has_one_move_variable_per_step_and_action():
+    deal = LBSDeal((44, 29, 31, 5, 4))
+    moves = encode(deal).moves
+    steps = sorted({step for step, _ in moves.values()})
+    assert steps == [1, 2, 3, 4]
+    assert sorted(move for step, move in moves.values() if step == 1) == [(2, 1), (3, 2), (4, 1), (4, 3), (5, 2),
+                                                                           (5, 4)]
+
+
+def test_gen_lbs_commands(tmp_path, capsys):
+    deal = COURSE / "SolvableInstances" / "LBS5_0.param"
+    assert main(["gen", "lbs-cnf", str(deal)]) == 0
+    out = capsys.readouterr().out
+    assert "c move " in out and "\np cnf " in out
+    assert main(["gen", "lbs-eprime", str(deal), "-o", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "lbs.eprime").read_text() == model_text()
+    assert read_param((tmp_path / "LBS5_0.param").read_text(), "p").cards == (44, 29, 31, 5, 4)
+
+
+def test_generalised_eprime_model_rewrites_ranks_and_suits():
+    deal = random_deal(9, 2, ranks=6, suits=5)
+    text = model_text(deal)
+    assert "letting ranks be 6\n" in text and "letting suits be 5\n" in text
+    assert parameters(deal).startswith("letting cards be [")
+
+
+@needs_solver("savilerow-minion")
+@pytest.mark.parametrize("name, verdict", [("SolvableInstances/LBS7_47", "solved"),
+                                           ("UnsolvableInstances/LBS6_20", "unsolvable")])
+def test_eprime_model_with_savilerow(name, verdict):
+    deal = deal_of(COURSE / f"{name}.param")
+    outcome = decide(deal, "savilerow", Limits(timeout=60))
+    assert outcome.verdict == verdict == solve(deal).verdict
+    assert outcome.stats["SolverNodes"] >= 0
+
+
+def test_lbs_solve_and_validate_commands(tmp_path, capsys):
+    deal = COURSE / "SolvableInstances" / "LBS5_0.param"
+    assert main(["lbs", "solve", str(deal)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("LBS5_0: solved by native") and out.rstrip().endswith("valid: 4 moves")
+    assert main(["lbs", "solve", str(COURSE / "UnsolvableInstances" / "LBS6_12.param")]) == 1
+    capsys.readouterr()
+    assert main(["lbs", "validate", str(deal), f"{deal}.solution"]) == 0
+    assert capsys.readouterr().out == "valid: 4 moves\n"
+    pairs = tmp_path / "moves.txt"
+    pairs.write_text("3 2\n2 -> 1\n# a comment\n2 1\n")
+    assert main(["lbs", "validate", str(deal), str(pairs)]) == 4
+    assert capsys.readouterr().out == "invalid: 2 piles left\n"
+
+
+@pytest.mark.parametrize("argv_tail, message", [
+    (["moves.txt"], "moves.txt:1: expected `FROM TO`"),
+    (["missing.txt"], "missing.txt"),
+])
+def test_lbs_validate_bad_input(tmp_path, capsys, argv_tail, message):
+    (tmp_path / "moves.txt").write_text("3 two\n")
+    deal = COURSE / "SolvableInstances" / "LBS5_0.param"
+    assert main(["lbs", "validate", str(deal), *(str(tmp_path / name) for name in argv_tail)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("error: ") and message in captured.err
+
+
+def test_lbs_solve_bad_deal(tmp_path, capsys):
+    bad = tmp_path / "bad.param"
+    bad.write_text("letting cards be [1, 2,\n")
+    assert main(["lbs", "solve", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "bad.param:1:" in captured.err
