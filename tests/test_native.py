@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import UsageError
-from patience.generators.deals import pysol_deal, random_deal
+from patience.generators.deals import pysol_board, pysol_deal
 from patience.native import engine
 from patience.result import Status
 from patience.runners.process import Limits
@@ -59,11 +63,22 @@ def test_node_limit_gives_unknown_not_a_verdict(choice):
 
 
 def test_time_limit_gives_timeout():
-    deal = random_deal(13, 5, 3, seed=11)  # 64 cards: hard for the reference without pruning
-    options = {"engine": "python", "cache": "off", "symmetry": "off", "wolter": "off", "reach": "off"}
+    deal = pysol_deal("black_hole", 7)  # minutes for the reference with no pruning
+    options = {"engine": "python", "symmetry": "off", "wolter": "off", "reach": "off"}
     result = solve(deal, "native", Limits(timeout=0.3), options)
-    assert result.status in (Status.TIMEOUT, Status.SOLVED, Status.UNSOLVABLE)
-    assert result.status is not Status.TIMEOUT or result.wall < 5
+    assert result.status is Status.TIMEOUT
+    assert result.wall < 3
+
+
+def test_deals_over_64_cards_fall_back_to_the_reference():
+    piles = tuple((Card(rank, suit),) for suit in range(2) for rank in range(35))[1:]
+    deal = Deal(piles, Card(0, 0), ranks=35)
+    result = solve(deal, "native", Limits(timeout=30))
+    assert result.status is Status.SOLVED and result.stats["engine"] == "python"
+    assert replay(deal, result.sequence).valid and len(deal.cards) == 69
+    if engine.compiled():
+        with pytest.raises(UsageError):
+            solve(deal, "native", Limits(timeout=30), {"engine": "c"})
 
 
 @pytest.mark.parametrize("options", [{"cache": "maybe"}, {"nodes": "x"}, {"engine": "java"}, {"colour": "on"}])
@@ -79,3 +94,28 @@ def test_max_cards_reports_longest_play_of_unsolvable_deal():
     play = [parse_card(name) for name in result.stats["longest_play"].split()]
     assert len(play) == result.stats["max_cards"] > 0
     assert replay(deal, play, complete=False).valid
+
+
+def patience(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "patience", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_solves_and_proves_unsolvable(tmp_path):
+    winnable, stuck = tmp_path / "winnable.txt", tmp_path / "stuck.txt"
+    winnable.write_text(pysol_board("black_hole", 2))
+    stuck.write_text(pysol_board("black_hole", 1))
+    won = patience("solve", str(winnable), "--solver", "native", "--timeout", "30")
+    assert won.returncode == 0 and "status: solved" in won.stdout and "validated: 51 moves" in won.stdout
+    lost = patience("solve", str(stuck), "--solver", "native", "--set", "max-cards=on", "--json")
+    record = json.loads(lost.stdout)
+    assert lost.returncode == 1 and record["status"] == "unsolvable" and record["stats"]["max_cards"] >= 0
+
+
+def test_cli_node_limit_and_bad_option(tmp_path):
+    board = tmp_path / "seven.txt"
+    board.write_text(pysol_board("black_hole", 7))
+    limited = patience("solve", str(board), "--solver", "native", "--set", "nodes=50")
+    assert limited.returncode == 3 and "status: unknown" in limited.stdout
+    bad = patience("solve", str(board), "--solver", "native", "--set", "reach=sometimes")
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("error:")
+    assert "Traceback" not in bad.stderr

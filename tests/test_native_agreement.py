@@ -65,7 +65,7 @@ def test_max_cards_matches_exhaustive_search():
 def test_same_search_as_reference_on_pysol_deals():
     """Both engines run the same search, so verdicts and node counts agree exactly."""
     compared = 0
-    for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 61)):
+    for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 41)):
         deal = pysol_deal(game, seed)
         python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, node_limit=3000)
         if python.status == reference.LIMIT:
@@ -74,7 +74,7 @@ def test_same_search_as_reference_on_pysol_deals():
         assert (outcome.status, outcome.nodes) == (python.status, python.nodes), (game, seed)
         check_win(deal, outcome)
         compared += 1
-    assert compared >= 40
+    assert compared >= 30
 
 
 @pytest.mark.slow
