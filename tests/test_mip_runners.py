@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -186,3 +187,11 @@ def test_cli_rejects_bad_model_and_bad_deal(tmp_path):
     deal_file.write_text(write_deal(SMALL_DEALS["solvable-5x4"], "yaml"))
     run = patience("solve", str(deal_file), "--solver", "cbc", "--set", "model=mip9")
     assert run.returncode == 2 and "mip9" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_runs_leave_no_files_behind(solver, tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = solve(SMALL_DEALS["unsolvable-5x4"], solver, SMALL, {"model": "mip4"})
+    assert result.status is Status.UNSOLVABLE
+    assert list(tmp_path.iterdir()) == []
