@@ -1,0 +1,126 @@
+"""ACE, Choco and Savile Row (Minion, SAT) run for real; every answer is validated by replay and
+every verdict compared with the native solver, with and without the symmetry breaking."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+
+import pytest
+from conftest import INSTANCES, needs_solver
+
+from patience.cli import main
+from patience.formats import read_deal
+from patience.generators.deals import pysol_deal, random_deal
+from patience.result import Status
+from patience.runners.process import Limits
+from patience.runners.solve import solve
+
+PAPER = INSTANCES / "black_hole" / "paper-example.txt"
+PAPER_SEARCH = {"search": "paper"}
+LIMITS = Limits(timeout=60)
+UNSOLVABLE_SEED = 1  # PySol Black Hole deal 1 cannot be won (the native solver agrees below)
+SMALL_DEALS = [(5, 3, 3, 2, False), (5, 2, 2, 3, True)]  # (ranks, suits, pile height, seed, empty foundation)
+MORE_SMALL_DEALS = [(4, 3, 2, 1, False), (6, 3, 3, 4, True)] + [
+    (ranks, suits, height, seed, seed % 2 == 0) for ranks in (4, 5, 7) for suits in (2, 3)
+    for height in (2, 3) for seed in (11, 12)]
+
+
+def native_status(deal):
+    return solve(deal, "native", Limits(timeout=60)).status
+
+
+@pytest.mark.parametrize("solver", ["ace", "choco"])
+def test_paper_example_is_solved_and_validated(solver, capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # every temporary folder of the run lands here
+    code = main(["solve", str(PAPER), "--solver", solver, "--set", "search=paper", "--timeout", "60", "--json"])
+    record = json.loads(capsys.readouterr().out)
+    assert code == 0 and record["status"] == "solved"
+    assert len(record["sequence"]) == 52 and record["sequence"][0] == "AS"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("solver", ["ace", "choco"])
+def test_unsolvable_deal_is_proven_unsolvable(solver):
+    deal = pysol_deal("black_hole", UNSOLVABLE_SEED)
+    assert native_status(deal) is Status.UNSOLVABLE
+    result = solve(deal, solver, LIMITS)
+    assert result.status is Status.UNSOLVABLE and result.sequence is None
+
+
+def test_timeout_is_reported_and_the_jvm_killed():
+    result = solve(pysol_deal("black_hole", 2), "ace", Limits(timeout=1.5),
+                   {"symmetry-breaking": "off", "search": "paper"})
+    assert result.status is Status.TIMEOUT and result.wall < 10
+
+
+def test_bad_option_is_an_error_not_a_run():
+    result = solve(random_deal(4, 2, 2, 1), "ace", LIMITS, {"search": "fastest"})
+    assert result.status is Status.ERROR and "search" in result.message
+
+
+def check_symmetry_breaking_keeps_verdicts(deals, solver="ace"):
+    for deal in deals:
+        expected = native_status(deal)
+        for setting in ("on", "off"):
+            result = solve(deal, solver, LIMITS, {"symmetry-breaking": setting})
+            assert result.status is expected, (deal, setting, result.message)
+            assert solver != "ace" or (result.nodes is not None and result.stats["runs"] >= 1)
+
+
+def small_deals(parameters):
+    return [random_deal(ranks, suits, height, seed, empty) for ranks, suits, height, seed, empty in parameters]
+
+
+def test_symmetry_breaking_never_changes_a_verdict_on_small_generalised_deals():
+    check_symmetry_breaking_keeps_verdicts(small_deals(SMALL_DEALS))
+
+
+@pytest.mark.slow
+def test_symmetry_breaking_never_changes_a_verdict_on_more_small_deals():
+    check_symmetry_breaking_keeps_verdicts(small_deals(MORE_SMALL_DEALS))
+    check_symmetry_breaking_keeps_verdicts(small_deals(SMALL_DEALS), solver="choco")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(1, 31))
+def test_symmetry_breaking_never_changes_a_verdict_on_pysol_deals(seed):
+    deal = pysol_deal("black_hole", seed)
+    expected = native_status(deal)
+    for setting in ("on", "off"):
+        result = solve(deal, "ace", Limits(timeout=120), {"symmetry-breaking": setting})
+        assert result.status in (expected, Status.TIMEOUT), (seed, setting, result.message)
+
+
+@pytest.mark.slow
+def test_all_in_a_row_deal_matches_the_native_verdict():
+    deal = pysol_deal("all_in_a_row", 1)
+    result = solve(deal, "ace", Limits(timeout=120), PAPER_SEARCH)
+    assert result.status in (native_status(deal), Status.TIMEOUT)
+
+
+@needs_solver("savilerow-minion")
+def test_savilerow_minion_solves_the_paper_example():
+    result = solve(read_deal(PAPER), "savilerow-minion", LIMITS)
+    assert result.status is Status.SOLVED and result.nodes is not None
+    assert result.stats["SavileRowTotalTime"] > 0
+
+
+@pytest.mark.slow
+@needs_solver("savilerow-minion")
+def test_savilerow_minion_proves_unsolvable():
+    deal = pysol_deal("black_hole", UNSOLVABLE_SEED)
+    assert solve(deal, "savilerow-minion", LIMITS, {"symmetry-breaking": "off"}).status is Status.UNSOLVABLE
+
+
+@pytest.mark.slow
+@needs_solver("savilerow-sat")
+def test_savilerow_sat_matches_native_on_small_deals():
+    for deal in [*small_deals(SMALL_DEALS), read_deal(PAPER)]:
+        assert solve(deal, "savilerow-sat", LIMITS).status is native_status(deal)
+
+
+@pytest.mark.slow
+@needs_solver("savilerow-minion")
+def test_savilerow_minion_matches_native_on_small_deals_with_and_without_symmetry_breaking():
+    check_symmetry_breaking_keeps_verdicts(small_deals(SMALL_DEALS), solver="savilerow-minion")
