@@ -254,6 +254,7 @@ static PyObject *search(PyObject *self, PyObject *args)
         s->unit[i] = (i + 1 == s->n || s->pile_of[i + 1] != s->pile_of[i])
                      || (s->unit[i + 1] && s->rank[i + 1] == s->rank[i]);
     s->cache = cache;
+    /* the symmetry rules keep per-rank bit masks of 64 bits; with more ranks they stay off */
     s->symmetry = symmetry && ranks <= 64;
     s->wolter = wolter && ranks <= 64;
     s->reach = reach && !max_cards;

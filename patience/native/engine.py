@@ -31,7 +31,7 @@ def run(deal: Deal, choice: str | None, rules: Mapping[str, bool], max_cards: bo
     if choice not in (None, "c", "python"):
         raise UsageError(f"option engine must be c or python, not {choice!r}")
     board = Board.of(deal)
-    fits = len(board) <= COMPILED_MAX_CARDS
+    fits = 1 <= len(board) <= COMPILED_MAX_CARDS
     if choice == "c" and not (compiled() and fits):
         why = "is not built (pip install -e .)" if not compiled() else f"takes at most {COMPILED_MAX_CARDS} cards"
         raise UsageError(f"the compiled search {why}")
