@@ -18,6 +18,7 @@ import pytest
 
 from patience.campaign import execute
 from patience.campaign.specs import resolve
+from patience.campaign.store import Store
 from patience.cards import parse_card
 from patience.cli import main
 from patience.runners.process import Limits
@@ -161,7 +162,8 @@ def test_dask_scheduler_on_loopback(tmp_path):
 
 def test_bad_input_exits_2_with_one_line_and_no_store(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(execute, "CONNECT_SECONDS", 1.0)
-    db = tmp_path / "runs.sqlite"
+    db, empty = tmp_path / "runs.sqlite", tmp_path / "empty.sqlite"
+    Store(empty).close()
     cases = [
         ["compare", "--deals", "black_hole:1", "--solvers", "native", "--db", str(db), "--scheduler", "tcp://127.0.0.1:9"],
         ["compare", "--deals", "black_hole:1", "--solvers", "no-such-solver", "--db", str(db)],
@@ -170,6 +172,7 @@ def test_bad_input_exits_2_with_one_line_and_no_store(tmp_path, capsys, monkeypa
         ["compare", "--deals", "black_hole:1", "--solvers", "native", "--jobs", "0", "--db", str(db)],
         ["compare", "--experiment", str(tmp_path / "missing.yaml"), "--db", str(db)],
         ["report", str(tmp_path / "missing.sqlite")],
+        ["report", str(empty)],
     ]
     for arguments in cases:
         assert main(arguments) == 2, arguments

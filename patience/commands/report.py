@@ -8,6 +8,7 @@ from pathlib import Path
 
 from patience.campaign import analysis, plots, tables
 from patience.campaign.store import Store
+from patience.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,6 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     store = Store(args.db, create=False)
     try:
+        if not store.finished():
+            raise InputError(args.db, None, "no runs stored yet")
         data, built = tables.build(store, args.clock)
         text = tables.render(data, built, args.format)
         if args.plots is not None:
