@@ -10,12 +10,14 @@ from pysat.solvers import Solver as PySatSolver
 
 from patience.cards import Card
 from patience.deal import Deal
+from patience.formats import read_deal
 from patience.generators.cnf import CARDINALITY, _Builder, dimacs, encode, read_header
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.validator import replay
+from tests.conftest import INSTANCES
 
 LIMITS = Limits(timeout=30)
 SMALL_DEALS = [random_deal(ranks, suits, height, seed, empty)
@@ -80,15 +82,22 @@ def test_all_in_a_row_first_card_is_free():
     units = {clause[0] for clause in encoding.cnf.clauses if len(clause) == 1}
     assert not any(-variable in units for variable in first)
 
-def test_black_hole_first_card_follows_the_ace(paper_deal):
-    encoding = encode(paper_deal)
+def test_black_hole_first_card_follows_the_ace(paper_deal, paper_encodings):
+    encoding = paper_encodings[False]
     units = {clause[0] for clause in encoding.cnf.clauses if len(clause) == 1}
     for card in paper_deal.cards:
         banned = -encoding.at[(card, 1)] in units
         assert banned == (card.rank not in (1, 12))
 
-def test_header_holds_the_deal_and_every_position_variable(paper_deal):
-    encoding = encode(paper_deal, cardinality="totalizer")
+@pytest.fixture(scope="module")
+def paper_encodings():
+    """The paper's deal encoded with and without symmetry breaking, built once for several tests."""
+    deal = read_deal(INSTANCES / "black_hole" / "paper-example.txt")
+    return {symmetry: encode(deal, symmetry) for symmetry in (True, False)}
+
+
+def test_header_holds_the_deal_and_every_position_variable(paper_deal, paper_encodings):
+    encoding = paper_encodings[True]
     text = dimacs(encoding)
     decode = read_header(text, "x.cnf")
     assert decode.deal == paper_deal
@@ -97,8 +106,8 @@ def test_header_holds_the_deal_and_every_position_variable(paper_deal):
     assert f"c size {encoding.cnf.nv} variables {len(encoding.cnf.clauses)} clauses" in text
     assert f"p cnf {encoding.cnf.nv} {len(encoding.cnf.clauses)}" in text
 
-def test_symmetry_breaking_adds_the_second_ladder(paper_deal):
-    plain, broken = encode(paper_deal, False), encode(paper_deal, True)
+def test_symmetry_breaking_adds_the_second_ladder(paper_encodings):
+    plain, broken = paper_encodings[False], paper_encodings[True]
     assert broken.cnf.nv > plain.cnf.nv and len(broken.cnf.clauses) > len(plain.cnf.clauses)
 
 def test_pool_is_frozen_after_building(paper_deal):
