@@ -133,3 +133,10 @@ def test_unknown_option_and_cardinality_are_usage_errors(paper_deal):
         solve(paper_deal, "sat", LIMITS, {"colour": "red"})
     with pytest.raises(UsageError):
         solve(paper_deal, "sat", LIMITS, {"cardinality": "magic"})
+
+
+
+@pytest.mark.slow
+def test_embedded_memory_limit_is_a_memout(paper_deal):
+    result = solve(paper_deal, "sat", Limits(timeout=60, memory_mb=60))
+    assert result.status is Status.MEMOUT
