@@ -5,7 +5,7 @@
     .venv/bin/python benchmarks/sat.py --summarise rows.jsonl      # no re-running
 
 Prints, per solver and symmetry setting: deals decided (solved / unsolvable), median, mean and max
-wall time over decided deals, conflicts (median, max) and formula sizes. Every answer is validated
+wall and CPU time over decided deals, conflicts (median, max) and formula sizes. Every answer is validated
 (patience.runners.solve); verdicts are compared with the native solver's (run with the same limit).
 """
 
@@ -49,14 +49,15 @@ def report(rows: list[dict]) -> str:
     for (solver, symmetry), group in groups.items():
         counts = Counter(row["status"] for row in group)
         decided = [row for row in group if row["status"] in DECIDED]
-        walls = [row["wall"] for row in decided]
         conflicts = [row["conflicts"] for row in decided if row["conflicts"] is not None]
         name = solver if symmetry == "-" else f"{solver} symmetry-breaking={symmetry}"
         lines.append(f"{name}: {len(group)} deals, {len(decided)} decided ("
                      + ", ".join(f"{counts[status]} {status}" for status in sorted(counts)) + ")")
-        if walls:
-            lines.append(f"  wall s over decided: median {_median(walls):.2f}, mean {statistics.mean(walls):.2f}, "
-                         f"max {max(walls):.2f}")
+        for clock in ("wall", "cpu"):
+            times = [row[clock] for row in decided]
+            if times:
+                lines.append(f"  {clock} s over decided: median {_median(times):.2f}, "
+                             f"mean {statistics.mean(times):.2f}, max {max(times):.2f}")
         if conflicts:
             lines.append(f"  conflicts over decided: median {_median(conflicts):.0f}, max {max(conflicts)}")
         sizes = {(row["variables"], row["clauses"]) for row in group if row["variables"]}
