@@ -1,14 +1,17 @@
 """The SAT solvers compiled into PySAT (CaDiCaL, Glucose, MiniSat, ...) on the paper's CNF.
 
 PySAT's CaDiCaL cannot be interrupted, so every embedded solve runs in a forked child process
-that is killed at the wall-clock limit (and has its address space capped at the memory limit);
+that is killed at the wall-clock limit, ended by the kernel at the CPU limit (RLIMIT_CPU) and has
+its address space capped at the memory limit;
 the child sends back the verdict, the model's true position variables and the solver's counters.
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import resource
+import signal
 import time
 from collections.abc import Mapping
 from typing import ClassVar
@@ -66,28 +69,34 @@ def run_engine(engine: str, encoding: Encoding, limits: Limits) -> dict:
     """Solve in a forked child under the limits: verdict True/False, or timeout/memout/error."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(engine, encoding, limits.memory_mb, sender), daemon=True)
+    child = context.Process(target=_child, args=(engine, encoding, limits, sender), daemon=True)
     child.start()
     sender.close()
-    seconds = min((limit for limit in (limits.timeout, limits.cpu_limit) if limit is not None), default=None)
     try:
-        if receiver.poll(seconds):
+        if receiver.poll(limits.timeout):
             try:
                 return receiver.recv()
             except EOFError:
+                child.join()
+                if child.exitcode in (-signal.SIGXCPU, -signal.SIGKILL) and limits.cpu_limit is not None:
+                    return {"verdict": "timeout", "cpu": limits.cpu_limit, "message": "CPU time limit reached"}
                 return {"verdict": "memout" if limits.memory_mb else "error",
                         "message": "the solver process died without an answer"}
-        return {"verdict": "timeout", "cpu": seconds or 0.0, "message": "time limit reached"}
+        return {"verdict": "timeout", "cpu": limits.cpu_limit or 0.0, "message": "time limit reached"}
     finally:
         child.kill()
         child.join()
         receiver.close()
 
 
-def _child(engine: str, encoding: Encoding, memory_mb: int | None, sender) -> None:
-    if memory_mb:
-        cap = memory_mb * 1024 * 1024
+def _child(engine: str, encoding: Encoding, limits: Limits, sender) -> None:
+    if limits.memory_mb:
+        cap = limits.memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    if limits.cpu_limit is not None:
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        seconds = math.ceil(used.ru_utime + used.ru_stime + limits.cpu_limit)
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
     started = time.process_time()
     try:
         with PySatSolver(name=engine, bootstrap_with=encoding.cnf.clauses) as solver:
