@@ -76,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solvers", nargs="+", default=["fd-ff", "fd-lama"])
     parser.add_argument("--encoding", default="paper", choices=["paper", "compact"])
     parser.add_argument("--rows", help="append one JSON line per run to this file")
+    parser.add_argument("--without-native", action="store_true",
+                        help="do not run the native solver (join its saved rows with --summarise instead)")
     parser.add_argument("--summarise", nargs="+", metavar="ROWS", help="only summarise saved rows files")
     args = parser.parse_args(argv)
     if args.summarise:
@@ -86,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     limits = Limits(timeout=args.timeout)
     seeds = range(args.first, args.last + 1)
-    with_reference = reference_available()
+    with_reference = not args.without_native and reference_available()
     names = ([REFERENCE] if with_reference else []) + args.solvers
     results: dict[str, list[dict]] = {name: [] for name in names}
     started = time.monotonic()
