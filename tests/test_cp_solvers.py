@@ -65,7 +65,7 @@ def check_symmetry_breaking_keeps_verdicts(deals, solver="ace"):
         for setting in ("on", "off"):
             result = solve(deal, solver, LIMITS, {"symmetry-breaking": setting})
             assert result.status is expected, (deal, setting, result.message)
-            assert solver != "ace" or (result.nodes is not None and result.stats["runs"] >= 1)
+            assert solver != "ace" or result.nodes is not None
 
 
 def small_deals(parameters):
