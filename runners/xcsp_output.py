@@ -5,6 +5,9 @@ hold `<instantiation> <list> x[] y[] </list> <values> ... </values> </instantiat
 name whole arrays (`x[]`), ranges (`x[2..5]`) or single cells; a value repeated k times may be
 compressed (`3x4` or `3*4`). The x values are card numbers in play order, decoded
 through the generator's `Numbering`. ANSI colour codes (ACE's default) are ignored.
+
+`XcspSolver` is the template the Java XCSP3 solvers (ace.py, choco.py) fill in with their flags;
+the pycsp3 build of the instance happens before the solver's limits start counting.
 """
 
 from __future__ import annotations
