@@ -8,12 +8,15 @@ from pathlib import Path
 import pytest
 
 from patience.cli import main
+from patience.errors import InputError
 from patience.generators.lbs_cnf import encode
 from patience.generators.lbs_eprime import model_text, parameters
+from patience.generators.lbs_pddl import plan_moves
 from patience.lbs.deal import LBSDeal, random_deal, read_param
 from patience.lbs.rules import replay
 from patience.lbs.run import decide
 from patience.lbs.solver import solve
+from patience.runners.pddl_plan import read_plan_file
 from patience.runners.process import Limits
 from tests.conftest import SHARED, needs_solver
 
@@ -113,3 +116,30 @@ def test_lbs_solve_bad_deal(tmp_path, capsys):
     assert main(["lbs", "solve", str(bad)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "bad.param:1:" in captured.err
+
+
+@pytest.mark.parametrize("name", ["SolvableInstances/LBS5_0", "SolvableInstances/LBS7_47", "SolvableInstances/LBS9_41",
+                                  "UnsolvableInstances/LBS6_20", "UnsolvableInstances/LBS8_8"])
+def test_pddl_with_fast_downward_agrees_with_native(name):
+    deal = deal_of(COURSE / f"{name}.param")
+    outcome = decide(deal, "fd", Limits(timeout=120))
+    assert outcome.verdict == solve(deal).verdict
+    if outcome.moves is not None:
+        assert replay(deal, outcome.moves).valid
+
+
+def test_pddl_plan_decodes_slots_to_shifting_positions():
+    deal = LBSDeal((44, 29, 31, 5, 4))  # 6S 4C 6C 6H 5H
+    plan = read_plan_file("(move-one p3 p2 p4 c31 c29)\n(move-one p2 p1 p4 c31 c44)\n"
+                          "(move-one p4 p1 p5 c5 c31)\n(move-one p5 p1 end c4 c5)\n")
+    moves = plan_moves(deal, plan)
+    assert moves == ((3, 2), (2, 1), (2, 1), (2, 1)) and replay(deal, moves).valid
+    with pytest.raises(InputError) as caught:
+        plan_moves(deal, read_plan_file("(move-one p3 p2 p4 c31 c29)\n(move-one p3 p2 p4 c31 c29)\n"))
+    assert caught.value.line == 2 and "p3 is not in the row" in caught.value.message
+
+
+def test_gen_lbs_pddl(capsys):
+    assert main(["gen", "lbs-pddl", str(COURSE / "SolvableInstances" / "LBS5_0.param")]) == 0
+    out = capsys.readouterr().out
+    assert "(:goal (left p1 end))" in out and "(match c44 c31)" in out and "(match c44 c29)" not in out

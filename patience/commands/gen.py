@@ -20,6 +20,7 @@ GENERATORS: dict[str, str] = {
     "xcsp3": "patience.generators.xcsp3",
     "lbs-eprime": "patience.generators.lbs_eprime",
     "lbs-cnf": "patience.generators.lbs_cnf",
+    "lbs-pddl": "patience.generators.lbs_pddl",
 }
 
 

@@ -6,24 +6,27 @@ External solvers run through the runner core (own process group, limits) in a pr
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from patience.errors import UsageError
-from patience.generators import lbs_cnf, lbs_eprime
+from patience.generators import lbs_cnf, lbs_eprime, lbs_pddl
 from patience.lbs import solver
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import Move, replay
 from patience.lbs.solution import read_moves
+from patience.result import Status
 from patience.runners.base import find_executable
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, read_competition
+from patience.runners.fast_downward import SEARCHES, FastDownwardFF, driver
 from patience.runners.process import Limits, run_process
 from patience.runners.savilerow import minion_path, savilerow_command
 from patience.runners.savilerow_output import read_info
 
 SAT_SOLVERS = ("cadical", "picosat", "cryptominisat5")
-SOLVERS = ("native", *SAT_SOLVERS, "savilerow")
+SOLVERS = ("native", *SAT_SOLVERS, "fd", "savilerow")
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ def decide(deal: LBSDeal, name: str, limits: Limits, level: int = 2) -> Outcome:
         return judged(deal, name, search.verdict, search.moves, search.seconds, {"nodes": search.nodes})
     if name in SAT_SOLVERS:
         return _sat(deal, name, limits)
+    if name == "fd":
+        return _fast_downward(deal, limits)
     if name == "savilerow":
         return _savilerow(deal, limits, level)
     raise UsageError(f"unknown LBS solver {name!r}; known: {', '.join(SOLVERS)}")
@@ -73,6 +78,24 @@ def _sat(deal: LBSDeal, name: str, limits: Limits) -> Outcome:
         return judged(deal, name, "solved", encoding.decode(verdict.true_variables), run.wall, stats)
     claim = "unsolvable" if verdict.status == UNSATISFIABLE and not run.timed_out else "unknown"
     return judged(deal, name, claim, None, run.wall, stats)
+
+
+def _fast_downward(deal: LBSDeal, limits: Limits) -> Outcome:
+    """Fast Downward (lazy greedy search on the FF heuristic: complete, so "exhausted" is a proof)."""
+    planner = FastDownwardFF()
+    if not planner.available():
+        raise UsageError(f"Fast Downward is not installed: {planner.install_hint()}")
+    with tempfile.TemporaryDirectory(prefix="patience-") as folder:
+        Path(folder, "domain.pddl").write_text(lbs_pddl.DOMAIN)
+        Path(folder, "problem.pddl").write_text(lbs_pddl.problem(deal))
+        run = run_process([sys.executable, str(driver()), "domain.pddl", "problem.pddl", "--search", SEARCHES["lazy"]],
+                          limits, cwd=folder)
+        verdict = planner.verdict(run, Path(folder), {})
+    stats = {} if verdict.nodes is None else {"expanded": verdict.nodes}
+    if verdict.status == Status.SOLVED:
+        return judged(deal, "fd", "solved", lbs_pddl.plan_moves(deal, verdict.plan, "sas_plan"), run.wall, stats)
+    claim = "unsolvable" if verdict.status == Status.UNSOLVABLE else "unknown"
+    return judged(deal, "fd", claim, None, run.wall, stats, verdict.message)
 
 
 def _savilerow(deal: LBSDeal, limits: Limits, level: int) -> Outcome:
