@@ -102,7 +102,7 @@ def pysat_says(formula: Formula) -> bool:
 
 _RNG = random.Random(2026)
 # Small formulas (clauses of 1 to 3 literals over 2 or 3 variables) decide quickly either way.
-ROUND_TRIP = [random_formula(_RNG, _RNG.choice((2, 3)), _RNG.randint(2, 5), (1, 2, 3)) for _ in range(16)]
+ROUND_TRIP = [random_formula(_RNG, _RNG.choice((2, 3)), _RNG.randint(2, 5), (1, 2, 3)) for _ in range(12)]
 # Proper 3-SAT over three variables, 4 to 6 clauses (deals of 46 to 62 cards), with `-m slow` only.
 # The smallest unsatisfiable 3-SAT formula (all eight clauses over three variables, 78 cards) is left
 # out: neither the native search (100 s) nor the CNF (20 s) decides its deal.
