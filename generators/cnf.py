@@ -119,10 +119,10 @@ def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAUL
         raise UsageError(f"unknown cardinality encoding {cardinality!r}; known: {', '.join(CARDINALITY)}")
     build = _Builder(deal)
     n, cards = build.n, deal.cards
-    if symmetry_breaking:
-        for first, second in _symmetric_pairs(deal):
-            for position in range(1, n):
-                build.pool.id(("E", first, second, position))
+    pairs = _symmetric_pairs(deal) if symmetry_breaking else []
+    for first, second in pairs:
+        for position in range(1, n):
+            build.pool.id(("E", first, second, position))
     encoding = CARDINALITY[cardinality]
     for position in range(1, n + 1):
         build.exactly_one([build.at(card, position) for card in cards], encoding)
@@ -147,9 +147,8 @@ def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAUL
         followers = [other for other in cards if other != card and deal.adjacent(card, other)]
         for position in range(1, n):
             build.add([-build.at(card, position), *(build.at(other, position + 1) for other in followers)])
-    if symmetry_breaking:
-        for first, second in _symmetric_pairs(deal):
-            _break_symmetry(build, first, second)
+    for first, second in pairs:
+        _break_symmetry(build, first, second)
     build.cnf.nv = build.pool.top
     at = {(card, position): build.at(card, position) for card in cards for position in range(1, n + 1)}
     return Encoding(deal, build.cnf, at, symmetry_breaking, cardinality)
