@@ -8,11 +8,10 @@ that pile can never move nor be covered, so two piles at least always remain.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass
 
 from patience.lbs.deal import LBSDeal
-from patience.lbs.rules import Move, legal_moves, play
+from patience.lbs.rules import STEPS, Move
 
 
 @dataclass(frozen=True)
@@ -35,11 +34,17 @@ class _Limit(Exception):
     pass
 
 
-def stranded(deal: LBSDeal, row: tuple[int, ...]) -> bool:
+def partner_masks(deal: LBSDeal) -> dict[int, int]:
+    """Per card, the bit set of the other cards of the deal it matches (bit i = the deal's i-th card)."""
+    return {card: sum(1 << index for index, other in enumerate(deal.cards)
+                      if other != card and deal.matches(card, other))
+            for card in deal.cards}
+
+
+def stranded(row: tuple[int, ...], bits: dict[int, int], partners: dict[int, int]) -> bool:
     """Whether some top card matches no other top card (then the row cannot be won)."""
-    values = Counter(deal.value(card) for card in row)
-    suits = Counter(deal.suit(card) for card in row)
-    return any(values[deal.value(card)] == 1 and suits[deal.suit(card)] == 1 for card in row)
+    present = sum(bits[card] for card in row)
+    return any(not partners[card] & present for card in row)
 
 
 def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = None) -> Search:
@@ -48,22 +53,29 @@ def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = 
     failed: set[tuple[int, ...]] = set()
     path: list[Move] = []
     nodes = 0
+    bits = {card: 1 << index for index, card in enumerate(deal.cards)}
+    partners = partner_masks(deal)
 
     def search(row: tuple[int, ...]) -> bool:
         nonlocal nodes
         if len(row) == 1:
             return True
-        if row in failed or stranded(deal, row):
+        if row in failed or stranded(row, bits, partners):
             return False
         nodes += 1
         if (node_limit is not None and nodes > node_limit) or (
                 timeout is not None and nodes % 1024 == 0 and time.monotonic() - started > timeout):
             raise _Limit
-        for move in legal_moves(deal, row):
-            path.append(move)
-            if search(play(row, move)):
-                return True
-            path.pop()
+        for source in range(len(row), 1, -1):  # the moves of rules.legal_moves, on bit masks
+            moved = row[source - 1]
+            for step in STEPS:
+                target = source - step
+                if target < 1 or not partners[moved] & bits[row[target - 1]]:
+                    continue
+                path.append((source, target))
+                if search(row[:target - 1] + (moved,) + row[target:source - 1] + row[source:]):
+                    return True
+                path.pop()
         failed.add(row)
         return False
 
