@@ -12,6 +12,7 @@ from patience.errors import InputError
 from patience.generators.lbs_cnf import encode
 from patience.generators.lbs_eprime import model_text, parameters
 from patience.generators.lbs_pddl import plan_moves
+from patience.generators.lbs_xcsp3 import decode, step_moves
 from patience.lbs.deal import LBSDeal, random_deal, read_param
 from patience.lbs.rules import replay
 from patience.lbs.run import decide
@@ -118,8 +119,10 @@ def test_lbs_solve_bad_deal(tmp_path, capsys):
     assert captured.out == "" and "bad.param:1:" in captured.err
 
 
-@pytest.mark.parametrize("name", ["SolvableInstances/LBS5_0", "SolvableInstances/LBS7_47", "SolvableInstances/LBS9_41",
-                                  "UnsolvableInstances/LBS6_20", "UnsolvableInstances/LBS8_8"])
+@pytest.mark.parametrize("name", ["SolvableInstances/LBS5_0", "UnsolvableInstances/LBS8_8",
+                                  pytest.param("SolvableInstances/LBS7_47", marks=pytest.mark.slow),
+                                  pytest.param("SolvableInstances/LBS9_41", marks=pytest.mark.slow),
+                                  pytest.param("UnsolvableInstances/LBS6_20", marks=pytest.mark.slow)])
 def test_pddl_with_fast_downward_agrees_with_native(name):
     deal = deal_of(COURSE / f"{name}.param")
     outcome = decide(deal, "fd", Limits(timeout=120))
@@ -143,3 +146,27 @@ def test_gen_lbs_pddl(capsys):
     assert main(["gen", "lbs-pddl", str(COURSE / "SolvableInstances" / "LBS5_0.param")]) == 0
     out = capsys.readouterr().out
     assert "(:goal (left p1 end))" in out and "(match c44 c31)" in out and "(match c44 c29)" not in out
+
+
+@needs_solver("ace")
+@pytest.mark.parametrize("name", ["SolvableInstances/LBS4_13",
+                                  pytest.param("UnsolvableInstances/LBS6_12", marks=pytest.mark.slow),
+                                  pytest.param("SolvableInstances/LBS9_41", marks=pytest.mark.slow),
+                                  pytest.param("UnsolvableInstances/LBS8_20", marks=pytest.mark.slow)])
+def test_xcsp3_with_ace_agrees_with_native(name):
+    deal = deal_of(COURSE / f"{name}.param")
+    outcome = decide(deal, "ace", Limits(timeout=120))
+    assert outcome.verdict == solve(deal).verdict
+    if outcome.moves is not None:
+        assert replay(deal, outcome.moves).valid
+
+
+def test_xcsp3_decode_and_gen(capsys):
+    deal = LBSDeal((44, 29, 31, 5, 4))
+    assert step_moves(5, 1)[:3] == [(2, 1), (3, 2), (4, 3)]
+    values = {f"m[{t}]": 0 for t in range(4)}
+    assert decode(deal, values) == ((2, 1), (2, 1), (2, 1), (2, 1))
+    assert decode(deal, {"m[0]": 99}) is None
+    assert main(["gen", "lbs-xcsp3", str(COURSE / "SolvableInstances" / "LBS5_0.param")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("<instance") and '<array id="m" size="[4]">' in out

@@ -21,6 +21,7 @@ GENERATORS: dict[str, str] = {
     "lbs-eprime": "patience.generators.lbs_eprime",
     "lbs-cnf": "patience.generators.lbs_cnf",
     "lbs-pddl": "patience.generators.lbs_pddl",
+    "lbs-xcsp3": "patience.generators.lbs_xcsp3",
 }
 
 

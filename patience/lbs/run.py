@@ -12,21 +12,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from patience.errors import UsageError
-from patience.generators import lbs_cnf, lbs_eprime, lbs_pddl
+from patience.generators import lbs_cnf, lbs_eprime, lbs_pddl, lbs_xcsp3
 from patience.lbs import solver
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import Move, replay
 from patience.lbs.solution import read_moves
 from patience.result import Status
+from patience.runners.ace import Ace
 from patience.runners.base import find_executable
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, read_competition
 from patience.runners.fast_downward import SEARCHES, FastDownwardFF, driver
 from patience.runners.process import Limits, run_process
 from patience.runners.savilerow import minion_path, savilerow_command
 from patience.runners.savilerow_output import read_info
+from patience.runners.xcsp_output import read_output
 
 SAT_SOLVERS = ("cadical", "picosat", "cryptominisat5")
-SOLVERS = ("native", *SAT_SOLVERS, "fd", "savilerow")
+SOLVERS = ("native", *SAT_SOLVERS, "fd", "ace", "savilerow")
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,8 @@ def decide(deal: LBSDeal, name: str, limits: Limits, level: int = 2) -> Outcome:
         return _sat(deal, name, limits)
     if name == "fd":
         return _fast_downward(deal, limits)
+    if name == "ace":
+        return _ace(deal, limits)
     if name == "savilerow":
         return _savilerow(deal, limits, level)
     raise UsageError(f"unknown LBS solver {name!r}; known: {', '.join(SOLVERS)}")
@@ -96,6 +100,24 @@ def _fast_downward(deal: LBSDeal, limits: Limits) -> Outcome:
         return judged(deal, "fd", "solved", lbs_pddl.plan_moves(deal, verdict.plan, "sas_plan"), run.wall, stats)
     claim = "unsolvable" if verdict.status == Status.UNSOLVABLE else "unknown"
     return judged(deal, "fd", claim, None, run.wall, stats, verdict.message)
+
+
+def _ace(deal: LBSDeal, limits: Limits) -> Outcome:
+    """ACE (from the pycsp3 wheel) on the XCSP3 instance; its s/v lines read by the XCSP3 reader."""
+    ace = Ace()
+    if not ace.available():
+        raise UsageError(f"ACE is not available: {ace.install_hint()}")
+    n = len(deal.cards)
+    with tempfile.TemporaryDirectory(prefix="patience-") as folder:
+        Path(folder, lbs_xcsp3.INSTANCE_FILE).write_text(lbs_xcsp3.instance(deal))
+        run = run_process([find_executable(("java",)) or "java", "-XX:ParallelGCThreads=1", *ace.classpath(),
+                           lbs_xcsp3.INSTANCE_FILE, *ace.arguments(limits, False)], limits, cwd=folder)
+    output = read_output(run.stdout, "ace output", {"m": max(n - 1, 1), "top": n * n})
+    nodes, stats = ace.nodes(run.stdout)
+    if output.status is Status.SOLVED:
+        return judged(deal, "ace", "solved", lbs_xcsp3.decode(deal, output.values), run.wall, stats)
+    claim = "unsolvable" if output.status is Status.UNSOLVABLE and not run.timed_out else "unknown"
+    return judged(deal, "ace", claim, None, run.wall, stats)
 
 
 def _savilerow(deal: LBSDeal, limits: Limits, level: int) -> Outcome:

@@ -1,0 +1,93 @@
+"""`gen lbs-xcsp3 DEAL`: Late Binding Solitaire as an XCSP3 instance, built with pycsp3.
+
+Variables: m[t] picks move t+1 from that step's list of (source, target) moves; top[t*n + p - 1] is
+the top card of pile p after t moves (-1 beyond the row). A table per move allows it only on
+matching tops; implications copy the row into its next state. pycsp3 compiles whatever model is in
+its global state at interpreter exit, so (as in generators/xcsp3.py) a fresh process builds it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from patience.commands.gen import add_deal_arguments, emit
+from patience.lbs.deal import LBSDeal, load_deal
+from patience.lbs.rules import STEPS, Move
+from patience.runners.process import Limits, run_process
+
+INSTANCE_FILE = "lbs.xml"
+_BUILD = "from patience.generators.lbs_xcsp3 import build_from_stdin; build_from_stdin()"
+
+
+def step_moves(n: int, step: int) -> list[Move]:
+    """The (source, target) moves that exist at move `step` (1-based), in the model's value order."""
+    piles = n - step + 1
+    return [(source, source - jump) for source in range(2, piles + 1) for jump in STEPS if source - jump >= 1]
+
+
+def model_data(deal: LBSDeal) -> dict[str, object]:
+    n = len(deal.cards)
+    return {"cards": list(deal.cards), "moves": [step_moves(n, step) for step in range(1, n)],
+            "matching": [[a, b] for a in deal.cards for b in deal.cards if a != b and deal.matches(a, b)]}
+
+
+def instance(deal: LBSDeal) -> str:
+    with tempfile.TemporaryDirectory(prefix="patience-") as folder:
+        run = run_process([sys.executable, "-c", _BUILD], Limits(timeout=300), cwd=folder,
+                          stdin_text=json.dumps(model_data(deal)))
+        built = Path(folder, INSTANCE_FILE)
+        if run.returncode != 0 or not built.exists():
+            detail = (run.stderr.strip() or run.stdout.strip() or f"exit {run.returncode}").splitlines()[-1]
+            raise RuntimeError(f"pycsp3 could not build the instance: {detail}")
+        return built.read_text()
+
+
+def decode(deal: LBSDeal, values: dict[str, int]) -> tuple[Move, ...] | None:
+    """The moves of a solution's m values; None if one is missing or out of range."""
+    n = len(deal.cards)
+    moves = []
+    for step in range(1, n):
+        choice, options = values.get(f"m[{step - 1}]"), step_moves(n, step)
+        if choice is None or not 0 <= choice < len(options):
+            return None
+        moves.append(options[choice])
+    return tuple(moves)
+
+
+def build_from_stdin() -> None:
+    """In the child process: state the model in pycsp3 and compile it."""
+    import pycsp3 as csp
+
+    data = json.load(sys.stdin)
+    cards, moves, matching = data["cards"], data["moves"], [tuple(pair) for pair in data["matching"]]
+    n = len(cards)
+    top = csp.VarArray(size=n * n, dom={-1, *cards}, id="top")
+    m = csp.VarArray(size=max(n - 1, 1), dom=lambda t: range(len(moves[t]) if t < len(moves) else 1), id="m")
+    csp.satisfy([top[p] == cards[p] for p in range(n)])
+    for t in range(1, n):
+        piles = n - t + 1
+        csp.satisfy([top[t * n + p] == -1 for p in range(piles - 1, n)])
+        for choice, (source, target) in enumerate(moves[t - 1]):
+            allowed = [(other, csp.ANY, csp.ANY) for other in range(len(moves[t - 1])) if other != choice]
+            allowed += [(choice, a, b) for a, b in matching]
+            csp.satisfy((m[t - 1], top[(t - 1) * n + source - 1], top[(t - 1) * n + target - 1]) in allowed)
+            for q in range(1, piles):
+                origin = source if q == target else (q if q < source else q + 1)
+                csp.satisfy(csp.imply(m[t - 1] == choice, top[t * n + q - 1] == top[(t - 1) * n + origin - 1]))
+    csp.compile(INSTANCE_FILE, verbose=-1)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "lbs-xcsp3", help="Late Binding Solitaire: XCSP3 instance built with pycsp3 (ACE, Choco)",
+        description="Print the XCSP3 instance of an LBS deal; -o DIR writes lbs.xml.")
+    add_deal_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return emit({INSTANCE_FILE: instance(load_deal(args.deal))}, INSTANCE_FILE, args.output_dir)
