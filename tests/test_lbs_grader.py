@@ -122,3 +122,14 @@ def test_real_savilerow_grading(tmp_path, capsys, model, wrong):
     lines = capsys.readouterr().out.splitlines()[1:-1]
     assert {line.split()[0] for line in lines if WRONG in line.split()} == wrong
     assert sorted(p.name for p in tmp_path.iterdir()) == ["LBS4_13.param", "LBS6_12.param"]  # no files left
+
+
+@needs_solver("savilerow-minion")
+def test_model_that_does_not_parse_is_an_error_row(tmp_path, capsys):
+    copy_instance("SolvableInstances/LBS4_13", tmp_path / "instances", with_outputs=False)
+    model = tmp_path / "typo.eprime"
+    model.write_text("language ESSENCE' 1.0\ngiven cards : matrix indexed by [int(1..n)] of int(0..51)\n"
+                     "find actionFrom : matrix indexed by [int(1..n-1)] of int(2..n\n")
+    assert main(["grade", str(model), "--instances", str(tmp_path / "instances"), "--timeout", "60"]) == 1
+    row = capsys.readouterr().out.splitlines()[1].split()
+    assert row[:4] == ["LBS4_13", "4", "error", WRONG]
