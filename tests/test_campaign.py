@@ -117,12 +117,13 @@ def test_table4_buckets_statistics_and_fastest_share():
 def test_wilson_interval_matches_the_textbook_values():
     low, high = analysis.wilson(8, 10)
     assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
-    assert analysis.wilson(0, 0) is None and analysis.wilson(0, 5)[0] == 0.0
+    assert analysis.wilson(0, 0) is None and analysis.wilson(0, 5)[0] == 0.0 and analysis.wilson(5, 5)[1] == 1.0
 
 
 def test_correlation_and_win_rates():
     rows = [_row(f"d{i}", "a", "solved", float(i)) for i in range(1, 6)]
     rows += [_row(f"d{i}", "b", "solved", 2.0 * i + 1) for i in range(1, 5)] + [_row("d5", "b", "timeout", 9)]
+    rows.append(_row("d6", "a", "solved", 1.0))  # b never ran on d6: no win for a
     runs = analysis.grid(rows)
     (pair,) = analysis.correlations(runs, ["a", "b"])
     assert pair["deals"] == 4 and pair["r"] == pytest.approx(1.0)

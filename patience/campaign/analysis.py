@@ -109,26 +109,25 @@ def wilson(wins: int, trials: int, z: float = Z95) -> tuple[float, float] | None
     denominator = 1 + z * z / trials
     centre = (share + z * z / (2 * trials)) / denominator
     spread = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - spread), min(1.0, centre + spread)
+    return max(0.0, round(centre - spread, 12)), min(1.0, round(centre + spread, 12))
 
 
-def beats(mine: Run | None, theirs: Run | None) -> bool:
+def beats(mine: Run, theirs: Run) -> bool:
     """A run beats another when it decided the deal and the other did not, or did so sooner."""
-    if mine is None or not mine.decided:
-        return False
-    return theirs is None or not theirs.decided or mine.seconds < theirs.seconds
+    return mine.decided and (not theirs.decided or mine.seconds < theirs.seconds)
 
 
 def win_rates(runs: Grid, labels: Sequence[str]) -> list[dict[str, object]]:
-    """For each ordered pair: on deals where one of the two won (ties and double failures left out),
+    """For each ordered pair: on deals both ran where one of the two won (ties and double failures left out),
     the share won by the first, with its Wilson 95% interval."""
     rows = []
     for first in labels:
         for second in labels:
             if first == second:
                 continue
-            wins = sum(beats(by_label.get(first), by_label.get(second)) for by_label in runs.values())
-            losses = sum(beats(by_label.get(second), by_label.get(first)) for by_label in runs.values())
+            both = [by_label for by_label in runs.values() if first in by_label and second in by_label]
+            wins = sum(beats(by_label[first], by_label[second]) for by_label in both)
+            losses = sum(beats(by_label[second], by_label[first]) for by_label in both)
             interval = wilson(wins, wins + losses)
             rows.append({"first": first, "second": second, "wins": wins, "losses": losses,
                          "win rate": wins / (wins + losses) if wins + losses else None,
