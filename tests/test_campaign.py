@@ -136,3 +136,10 @@ def test_disagreements_list_every_contradicting_deal():
     rows = [_row("d1", "a", "solved"), _row("d1", "b", "unsolvable"), _row("d1", "c", "timeout"),
             _row("d2", "a", "unsolvable"), _row("d2", "b", "unsolvable")]
     assert analysis.disagreements(rows) == [{"deal": "d1", "solved by": ["a"], "unsolvable by": ["b"]}]
+
+
+def test_the_documented_experiment_file_reads():
+    from pathlib import Path
+    settings, configurations = config.read_experiment(Path(__file__).parent.parent / "docs/campaign/experiment.yaml")
+    assert settings["deals"] == "black_hole:1-50" and len(configurations) == 4
+    assert dict(configurations[2].options) == {"reach": "off", "symmetry": "off", "wolter": "off"}

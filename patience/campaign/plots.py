@@ -30,7 +30,8 @@ def cactus(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str,
     for label in labels:
         times = sorted(max(by_label[label].seconds, _FLOOR) for by_label in runs.values()
                        if label in by_label and by_label[label].decided)
-        axes.step(range(1, len(times) + 1), times, where="post", label=f"{label} ({len(times)})")
+        axes.step(range(1, len(times) + 1), times, where="post", marker=".", markersize=3,
+                  label=f"{label} ({len(times)})")  # the marker shows a configuration that decided one deal
     if timeout:
         axes.axhline(timeout, color="grey", linestyle=":", linewidth=1, label=f"timeout {timeout:g} s")
     axes.set_yscale("log")
