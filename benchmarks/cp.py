@@ -56,6 +56,7 @@ def report(rows: list[dict]) -> str:
         lines += [f"symmetry breaking {setting}: {len(mine)} deals, {len(decided)} decided ("
                   + ", ".join(f"{count} {status}" for status, count in counts.items() if count) + ")",
                   f"  wall s (decided): {spread([row['wall'] for row in decided], 2)}",
+                  f"  cpu s (decided):  {spread([row['cpu'] for row in decided], 2)}",
                   f"  nodes (decided):  {spread([row['nodes'] for row in decided if row['nodes'] is not None], 0)}",
                   f"  disagreements with native: {disagree or 'none'}"]
     by_seed: dict[int, dict[str, dict]] = {}
