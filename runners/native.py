@@ -47,7 +47,8 @@ class Native(Solver):
         node_limit = _node_limit(options.get("nodes"))
         seconds = min((limit for limit in (limits.timeout, limits.cpu_limit) if limit is not None), default=None)
         started, cpu_started = time.monotonic(), time.process_time()
-        outcome, used = engine.run(deal, options.get("engine"), rules, max_cards, node_limit, seconds)
+        outcome, used = engine.run(deal, options.get("engine"), rules, max_cards, node_limit, seconds,
+                                   limits.memory_mb)
         wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
         stats: dict[str, float | int | str] = {
             "engine": used, "nodes_per_s": round(outcome.nodes / wall) if wall > 0 else 0,

@@ -111,3 +111,13 @@ def test_rank_reachability_finds_gaps_on_the_cycle():
     counts[4] = 1  # only the hole's own rank left: it can never be played
     assert not ranks_reachable(4, counts, 13)
     assert ranks_reachable(4, [0] * 13, 13)
+
+
+def test_a_full_cache_forgets_but_never_lies():
+    """With the smallest cache the hardest early deal still gets its verdict, with more nodes."""
+    deal = pysol_deal("black_hole", 214)
+    roomy = compiled(deal)
+    cramped = engine.run(deal, "c", ALL_ON, False, None, None, memory_mb=1)[0]
+    assert cramped.status == roomy.status == reference.SOLVED
+    assert cramped.nodes > roomy.nodes and cramped.cached < roomy.cached
+    check_win(deal, cramped)

@@ -16,7 +16,7 @@
 #define MAX_CARDS 64
 #define CLOCK_EVERY 4096
 #define TABLE_START_BITS 16
-#define TABLE_MAX_BITS 23 /* 8M entries of 16 bytes: 128 MiB at most */
+#define TABLE_MAX_BITS 30
 
 enum { FAILED = 0, SOLVED = 1, LIMIT = -1 };
 
@@ -44,7 +44,7 @@ typedef struct {
     /* the failure cache */
     Entry *table;
     uint64_t mask, used;
-    int bits, full;
+    int bits, max_bits, full;
 } Search;
 
 static double now(void)
@@ -80,24 +80,34 @@ static void cache_put_raw(Entry *table, uint64_t mask, uint64_t set, uint32_t ho
     table[i].hole = hole;
 }
 
-/* Record a failed state; when the table may not grow any more it stops taking states (the
- * search stays correct, only slower). */
+/* Record a failed state. Once the table may not grow any more, a new state takes the place of
+ * the one in its home slot (an empty home slot stays empty, so every probe still ends): the
+ * cache forgets, but it never claims a state it does not hold. */
 static void cache_add(Search *s, uint64_t set, int rank)
 {
-    if (s->full) return;
-    if (2 * (s->used + 1) > s->mask + 1) {
-        if (s->bits >= TABLE_MAX_BITS) { s->full = 1; return; }
+    uint32_t hole = (uint32_t)rank + 1;
+    if (!s->full && 2 * (s->used + 1) > s->mask + 1) {
         uint64_t mask = (s->mask << 1) | 1;
-        Entry *table = calloc(mask + 1, sizeof(Entry));
-        if (!table) { s->full = 1; return; }
-        for (uint64_t i = 0; i <= s->mask; i++)
-            if (s->table[i].hole) cache_put_raw(table, mask, s->table[i].set, s->table[i].hole);
-        free(s->table);
-        s->table = table;
-        s->mask = mask;
-        s->bits++;
+        Entry *table = s->bits < s->max_bits ? calloc(mask + 1, sizeof(Entry)) : NULL;
+        if (table) {
+            for (uint64_t i = 0; i <= s->mask; i++)
+                if (s->table[i].hole) cache_put_raw(table, mask, s->table[i].set, s->table[i].hole);
+            free(s->table);
+            s->table = table;
+            s->mask = mask;
+            s->bits++;
+        } else {
+            s->full = 1;
+        }
     }
-    cache_put_raw(s->table, s->mask, set, (uint32_t)rank + 1);
+    if (s->full) {
+        Entry *home = &s->table[mix(set, hole) & s->mask];
+        if (home->hole == 0) return;
+        home->set = set;
+        home->hole = hole;
+        return;
+    }
+    cache_put_raw(s->table, s->mask, set, hole);
     s->used++;
 }
 
@@ -217,11 +227,12 @@ static PyObject *search(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *ranks_of, *above, *piles_of;
-    int ranks, start_rank, cache, symmetry, wolter, reach, max_cards;
+    int ranks, start_rank, cache, symmetry, wolter, reach, max_cards, max_bits;
     unsigned long long node_limit;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOOiipppppKd", &ranks_of, &above, &piles_of, &ranks, &start_rank,
-                          &cache, &symmetry, &wolter, &reach, &max_cards, &node_limit, &seconds))
+    if (!PyArg_ParseTuple(args, "OOOiipppppKdi", &ranks_of, &above, &piles_of, &ranks, &start_rank,
+                          &cache, &symmetry, &wolter, &reach, &max_cards, &node_limit, &seconds,
+                          &max_bits))
         return NULL;
     Py_ssize_t n = PySequence_Size(ranks_of);
     if (n < 0) return NULL;
@@ -266,6 +277,7 @@ static PyObject *search(PyObject *self, PyObject *args)
     s->counts = calloc((size_t)ranks, sizeof(int));
     s->mask = (1ULL << TABLE_START_BITS) - 1;
     s->bits = TABLE_START_BITS;
+    s->max_bits = max_bits < TABLE_START_BITS ? TABLE_START_BITS : max_bits > TABLE_MAX_BITS ? TABLE_MAX_BITS : max_bits;
     s->table = calloc(s->mask + 1, sizeof(Entry));
     if (!s->counts || !s->table) {
         free(s->counts); free(s->table); free(s);
@@ -300,7 +312,7 @@ fail:
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(ranks, above, piles, rank_count, start_rank, cache, symmetry, wolter, reach, max_cards, "
-     "node_limit, seconds) -> (status, cards or None, nodes, longest play, cached states)"},
+     "node_limit, seconds, cache_bits) -> (status, cards or None, nodes, longest play, cached states)"},
     {NULL, NULL, 0, NULL},
 };
 
