@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Set everything up on a fresh Debian machine with Python 3.11: the solvers Debian packages
-# (SAT solvers, CBC, a JRE if java is missing), a virtual environment in .venv, and the project
-# with its PyPI dependencies (Fast Downward, pyperplan, python-sat, pycsp3 with ACE/Choco, HiGHS).
+# Set everything up on a fresh Debian machine with Python 3.11: the solvers' Debian packages
+# (SAT solvers, CBC; a JRE, a C compiler and Python's headers where missing), a virtual environment
+# in .venv, and the project with its PyPI dependencies (Fast Downward, pyperplan, python-sat,
+# pycsp3 with ACE/Choco, HiGHS).
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 debian_packages=(cadical minisat picosat cryptominisat coinor-cbc)
 command -v java >/dev/null 2>&1 || debian_packages+=(default-jre-headless)
+# the native solver's C search: a compiler and this Python's headers
+command -v gcc >/dev/null 2>&1 || debian_packages+=(gcc libc6-dev)
+python3 -c 'import os, sysconfig; os.stat(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null \
+    || debian_packages+=(python3-dev)
 missing=()
 for package in "${debian_packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

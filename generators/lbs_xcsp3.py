@@ -11,16 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
-from pathlib import Path
 
 from patience.commands.gen import add_deal_arguments, emit
+from patience.generators.xcsp3 import compile_in_fresh_process
 from patience.lbs.deal import LBSDeal, load_deal
 from patience.lbs.rules import STEPS, Move
-from patience.runners.process import Limits, run_process
 
 INSTANCE_FILE = "lbs.xml"
-_BUILD = "from patience.generators.lbs_xcsp3 import build_from_stdin; build_from_stdin()"
 
 
 def step_moves(n: int, step: int) -> list[Move]:
@@ -36,14 +33,8 @@ def model_data(deal: LBSDeal) -> dict[str, object]:
 
 
 def instance(deal: LBSDeal) -> str:
-    with tempfile.TemporaryDirectory(prefix="patience-") as folder:
-        run = run_process([sys.executable, "-c", _BUILD], Limits(timeout=300), cwd=folder,
-                          stdin_text=json.dumps(model_data(deal)))
-        built = Path(folder, INSTANCE_FILE)
-        if run.returncode != 0 or not built.exists():
-            detail = (run.stderr.strip() or run.stdout.strip() or f"exit {run.returncode}").splitlines()[-1]
-            raise RuntimeError(f"pycsp3 could not build the instance: {detail}")
-        return built.read_text()
+    """The XCSP3 text of one LBS deal, compiled by pycsp3 in a child process."""
+    return compile_in_fresh_process(__name__, model_data(deal), INSTANCE_FILE)
 
 
 def decode(deal: LBSDeal, values: dict[str, int]) -> tuple[Move, ...] | None:

@@ -26,7 +26,6 @@ from patience.runners.base import option_flag
 from patience.runners.process import Limits, run_process
 
 INSTANCE_FILE = "deal.xml"
-_BUILD = "from patience.generators.xcsp3 import build_from_stdin; build_from_stdin()"
 _BUILD_LIMITS = Limits(timeout=300)
 
 
@@ -46,10 +45,15 @@ def model_data(deal: Deal, symmetry_breaking: bool) -> dict[str, object]:
 
 def instance(deal: Deal, symmetry_breaking: bool = True) -> str:
     """The XCSP3 text of one deal, compiled by pycsp3 in a child process."""
+    return compile_in_fresh_process(__name__, model_data(deal, symmetry_breaking), INSTANCE_FILE)
+
+
+def compile_in_fresh_process(module: str, data: dict[str, object], instance_file: str) -> str:
+    """Run `module.build_from_stdin()` on `data` in a new interpreter; return the XCSP3 it compiled."""
+    build = f"from {module} import build_from_stdin; build_from_stdin()"
     with tempfile.TemporaryDirectory(prefix="patience-") as folder:
-        run = run_process([sys.executable, "-c", _BUILD], _BUILD_LIMITS, cwd=folder,
-                          stdin_text=json.dumps(model_data(deal, symmetry_breaking)))
-        built = Path(folder, INSTANCE_FILE)
+        run = run_process([sys.executable, "-c", build], _BUILD_LIMITS, cwd=folder, stdin_text=json.dumps(data))
+        built = Path(folder, instance_file)
         if run.returncode != 0 or not built.exists():
             detail = (run.stderr.strip() or run.stdout.strip() or f"exit {run.returncode}").splitlines()[-1]
             raise RuntimeError(f"pycsp3 could not build the instance: {detail}")

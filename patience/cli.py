@@ -13,7 +13,8 @@ import sys
 from patience import __version__
 from patience.errors import InputError, UsageError
 
-COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode", "lbs")
+COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
+            "lbs")
 
 
 def build_parser() -> argparse.ArgumentParser:

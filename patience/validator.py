@@ -11,10 +11,9 @@ from patience.deal import Deal
 
 @dataclass(frozen=True)
 class Replay:
-    """What replaying a sequence found: legal moves made, and the first fault if any."""
+    """What replaying a move list found (Black Hole or LBS): legal moves made, and the first fault."""
 
     moves: int
-    cards_left: int
     fault: str | None
 
     @property
@@ -45,20 +44,20 @@ def replay(deal: Deal, sequence: Sequence[Card], complete: bool = True) -> Repla
         name = deal.name(card)
         if card not in deal.position:
             if card == deal.foundation:
-                return Replay(number - 1, 0, f"move {number}: {name} is the foundation card")
-            return Replay(number - 1, 0, f"move {number}: {name} is not in the deal")
+                return Replay(number - 1, f"move {number}: {name} is the foundation card")
+            return Replay(number - 1, f"move {number}: {name} is not in the deal")
         if card in played_at:
-            return Replay(number - 1, 0, f"move {number}: {name} was already played at move {played_at[card]}")
+            return Replay(number - 1, f"move {number}: {name} was already played at move {played_at[card]}")
         pile_index, depth = deal.position[card]
         if depth != depth_left[pile_index]:
             blocker = deal.piles[pile_index][depth_left[pile_index]]
-            return Replay(number - 1, 0, f"move {number}: {name} is under {deal.name(blocker)}")
+            return Replay(number - 1, f"move {number}: {name} is under {deal.name(blocker)}")
         if hole is not None and not deal.adjacent(hole, card):
-            return Replay(number - 1, 0, f"move {number}: {name} does not follow {deal.name(hole)}")
+            return Replay(number - 1, f"move {number}: {name} does not follow {deal.name(hole)}")
         depth_left[pile_index] += 1
         played_at[card] = number
         hole = card
     left = len(deal.cards) - len(moves)
     if complete and left:
-        return Replay(len(moves), left, f"{left} card{'s' if left != 1 else ''} left")
-    return Replay(len(moves), left, None)
+        return Replay(len(moves), f"{left} card{'s' if left != 1 else ''} left")
+    return Replay(len(moves), None)

@@ -41,6 +41,19 @@ class Solver(ABC):
         """Run on `deal` within `limits`; return the (untrusted) decoded answer."""
 
 
+class ExecutableSolver(Solver):
+    """A solver that is one binary, found through an environment variable or on PATH."""
+
+    executables: ClassVar[tuple[str, ...]] = ()  # names to look for, first found wins
+    env_var: ClassVar[str | None] = None  # overrides the search when set
+
+    def executable(self) -> str | None:
+        return find_executable(self.executables, self.env_var)
+
+    def available(self) -> bool:
+        return self.executable() is not None
+
+
 def find_executable(names: tuple[str, ...], env_var: str | None = None) -> str | None:
     """A tool's path: the environment variable first, then PATH, then this Python's bin folder
     (where pip puts the binaries of wheels, even when the venv is not activated)."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from patience.errors import InputError
 from patience.result import Status
-from patience.runners.base import find_executable
+from patience.runners.base import ExecutableSolver
 from patience.runners.lp_solution import Verdict, read_cbc
 from patience.runners.mip import MipSolver
 from patience.runners.process import ProcessRun
@@ -34,15 +34,12 @@ def _version(executable: str) -> str | None:
     return match.group(1) if match else None
 
 
-class Cbc(MipSolver):
+class Cbc(MipSolver, ExecutableSolver):
     name = "cbc"
     description = "CBC branch and cut on the paper's MIP-1..MIP-4 (CPLEX LP file; --set model=mip3)"
 
-    def executable(self) -> str | None:
-        return find_executable(("cbc",), "CBC_PATH")
-
-    def available(self) -> bool:
-        return self.executable() is not None
+    executables = ("cbc",)
+    env_var = "CBC_PATH"
 
     def version(self) -> str | None:
         executable = self.executable()

@@ -12,22 +12,18 @@ from pathlib import Path
 
 from patience.deal import Deal
 from patience.result import Answer, Status
-from patience.runners.base import find_executable
+from patience.runners.base import ExecutableSolver
 from patience.runners.pddl_plan import Planner, Verdict, read_ff
 from patience.runners.process import Limits, ProcessRun
 
 MAX_PLAN_LENGTH = 2000  # FF 2.3's MAX_PLAN_LENGTH (and MAX_CONSTANTS) in ff.h
 
 
-class FF(Planner):
+class FF(Planner, ExecutableSolver):
     name = "ff"
     description = "FF 2.3 planner (EHC then best-first search, FF heuristic) on the PDDL encoding"
-
-    def executable(self) -> str | None:
-        return find_executable(("ff",), "FF_PATH")
-
-    def available(self) -> bool:
-        return self.executable() is not None
+    executables = ("ff",)
+    env_var = "FF_PATH"
 
     def version(self) -> str | None:
         return "2.3"

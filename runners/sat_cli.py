@@ -17,7 +17,7 @@ from patience.deal import Deal
 from patience.errors import InputError
 from patience.generators.cnf import OPTIONS, dimacs, encode_with_options
 from patience.result import Answer, Status
-from patience.runners.base import Solver, answer_from_run, find_executable
+from patience.runners.base import ExecutableSolver, answer_from_run, find_executable
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, Verdict, read_competition, read_minisat_result
 from patience.runners.process import Limits, ProcessRun, run_process
 
@@ -27,19 +27,12 @@ VERSION_SECONDS = 2.0  # a binary that does not answer --version quickly has no 
 DEBIAN_HINT = "apt-get install {package}"
 
 
-class CommandLineSat(Solver):
+class CommandLineSat(ExecutableSolver):
     """A DIMACS solver binary printing the competition format."""
 
     paradigm = "sat"
     options: ClassVar[Mapping[str, str]] = OPTIONS
-    executables: ClassVar[tuple[str, ...]] = ()
     package: ClassVar[str] = ""
-
-    def executable(self) -> str | None:
-        return find_executable(self.executables)
-
-    def available(self) -> bool:
-        return self.executable() is not None
 
     def install_hint(self) -> str:
         return DEBIAN_HINT.format(package=self.package)

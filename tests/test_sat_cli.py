@@ -54,26 +54,28 @@ def test_prefixed_binary_that_does_not_exist():
     assert result.status is Status.ERROR and "not installed" in result.message
 
 
+def script(folder, name: str, body: str):
+    """An executable shell script standing in for a SAT solver."""
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return path
+
+
 def test_prefixed_binary_that_prints_nonsense_is_an_error(tmp_path):
-    fake = tmp_path / "fake-sat"
-    fake.write_text("#!/bin/sh\necho 's MAYBE'\n")
-    fake.chmod(0o755)
+    fake = script(tmp_path, "fake-sat", "echo 's MAYBE'\n")
     result = solve(WON, f"sat:{fake}", LIMITS)
     assert result.status is Status.ERROR and "unreadable output" in result.message
 
 
 def test_prefixed_binary_that_lies_is_caught_by_the_validator(tmp_path):
-    fake = tmp_path / "liar"
-    fake.write_text("#!/bin/sh\necho 's SATISFIABLE'\necho 'v -1 -2 0'\n")
-    fake.chmod(0o755)
+    fake = script(tmp_path, "liar", "echo 's SATISFIABLE'\necho 'v -1 -2 0'\n")
     result = solve(WON, f"sat:{fake}", LIMITS)
     assert result.status is Status.ERROR and "rejected by the validator" in result.message
 
 
 def test_prefixed_binary_killed_at_the_time_limit(tmp_path):
-    fake = tmp_path / "slow"
-    fake.write_text("#!/bin/sh\necho 's UNSATISFIABLE'\nsleep 30\n")
-    fake.chmod(0o755)
+    fake = script(tmp_path, "slow", "echo 's UNSATISFIABLE'\nsleep 30\n")
     result = solve(WON, f"sat:{fake}", Limits(timeout=0.5))
     assert result.status is Status.TIMEOUT and result.wall < 5
 

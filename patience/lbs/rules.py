@@ -7,9 +7,9 @@ A move is (source, target) in 1-based positions of the current row, as Savile Ro
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from patience.lbs.deal import LBSDeal
+from patience.validator import Replay
 
 Move = tuple[int, int]
 STEPS = (1, 3)  # a pile moves one or three places to the left
@@ -33,22 +33,6 @@ def play(row: Sequence[int], move: Move) -> tuple[int, ...]:
     return tuple(tops)
 
 
-@dataclass(frozen=True)
-class LBSReplay:
-    """What replaying a move list found: legal moves made, piles left, and the first fault."""
-
-    moves: int
-    piles_left: int
-    fault: str | None
-
-    @property
-    def valid(self) -> bool:
-        return self.fault is None
-
-    def describe(self) -> str:
-        return f"valid: {self.moves} moves" if self.valid else f"invalid: {self.fault}"
-
-
 def fault_of(deal: LBSDeal, row: Sequence[int], move: Move) -> str | None:
     """Why `move` is illegal in `row`, or None."""
     source, target = move
@@ -65,14 +49,14 @@ def fault_of(deal: LBSDeal, row: Sequence[int], move: Move) -> str | None:
     return None
 
 
-def replay(deal: LBSDeal, moves: Sequence[Move], complete: bool = True) -> LBSReplay:
+def replay(deal: LBSDeal, moves: Sequence[Move], complete: bool = True) -> Replay:
     """Play `moves` from the deal; with `complete`, the game must end with one pile."""
     row: tuple[int, ...] = deal.cards
     for number, move in enumerate(moves, 1):
         fault = fault_of(deal, row, move)
         if fault:
-            return LBSReplay(number - 1, len(row), f"move {number} ({move[0]}->{move[1]}): {fault}")
+            return Replay(number - 1, f"move {number} ({move[0]}->{move[1]}): {fault}")
         row = play(row, move)
     if complete and len(row) > 1:
-        return LBSReplay(len(moves), len(row), f"{len(row)} piles left")
-    return LBSReplay(len(moves), len(row), None)
+        return Replay(len(moves), f"{len(row)} piles left")
+    return Replay(len(moves), None)
