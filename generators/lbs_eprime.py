@@ -11,6 +11,7 @@ import argparse
 from importlib import resources
 
 from patience.commands.gen import add_deal_arguments, emit
+from patience.errors import UsageError
 from patience.lbs.deal import STANDARD_RANKS, STANDARD_SUITS, LBSDeal, load_deal
 
 MODEL_FILE = "lbs.eprime"
@@ -32,14 +33,19 @@ def parameters(deal: LBSDeal) -> str:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "lbs-eprime", help="Late Binding Solitaire: Essence Prime model and .param (Savile Row)",
-        description="Print the .param of an LBS deal; --model prints the model; -o DIR writes lbs.eprime and "
-                    "<deal>.param.")
-    add_deal_arguments(parser)
+        description="Print the .param of an LBS deal; --model prints the model (the standard one without a "
+                    "DEAL); -o DIR writes lbs.eprime and <deal>.param.")
+    add_deal_arguments(parser, deal_required=False)
     parser.add_argument("--model", action="store_true", help="print the model instead of the parameters")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.deal is None:
+        if not args.model or args.output_dir is not None:
+            raise UsageError("gen lbs-eprime needs a DEAL (only --model prints the standard model without one)")
+        print(model_text(), end="")
+        return 0
     deal = load_deal(args.deal)
     files = {MODEL_FILE: model_text(deal), f"{deal.name or 'deal'}.param": parameters(deal)}
     return emit(files, MODEL_FILE if args.model else f"{deal.name or 'deal'}.param", args.output_dir)
