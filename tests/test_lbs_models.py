@@ -65,6 +65,9 @@ def test_gen_lbs_commands(tmp_path, capsys):
     capsys.readouterr()
     assert (tmp_path / "lbs.eprime").read_text() == model_text()
     assert read_param((tmp_path / "LBS5_0.param").read_text(), "p").cards == (44, 29, 31, 5, 4)
+    assert main(["gen", "lbs-eprime", "--model"]) == 0
+    assert capsys.readouterr().out == model_text()
+    assert main(["gen", "lbs-eprime"]) == 2
 
 
 def test_generalised_eprime_model_rewrites_ranks_and_suits():
