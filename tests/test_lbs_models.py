@@ -122,13 +122,23 @@ def test_lbs_solve_bad_deal(tmp_path, capsys):
     assert captured.out == "" and "bad.param:1:" in captured.err
 
 
-@pytest.mark.parametrize("name", ["SolvableInstances/LBS5_0", "UnsolvableInstances/LBS8_8",
-                                  pytest.param("SolvableInstances/LBS7_47", marks=pytest.mark.slow),
-                                  pytest.param("SolvableInstances/LBS9_41", marks=pytest.mark.slow),
-                                  pytest.param("UnsolvableInstances/LBS6_20", marks=pytest.mark.slow)])
-def test_pddl_with_fast_downward_agrees_with_native(name):
+ACE = needs_solver("ace")
+
+
+@pytest.mark.parametrize("route, name", [
+    ("fd", "SolvableInstances/LBS5_0"), ("fd", "UnsolvableInstances/LBS8_8"),
+    pytest.param("fd", "SolvableInstances/LBS7_47", marks=pytest.mark.slow),
+    pytest.param("fd", "SolvableInstances/LBS9_41", marks=pytest.mark.slow),
+    pytest.param("fd", "UnsolvableInstances/LBS6_20", marks=pytest.mark.slow),
+    pytest.param("ace", "SolvableInstances/LBS4_13", marks=ACE),
+    pytest.param("ace", "UnsolvableInstances/LBS6_12", marks=[ACE, pytest.mark.slow]),
+    pytest.param("ace", "SolvableInstances/LBS9_41", marks=[ACE, pytest.mark.slow]),
+    pytest.param("ace", "UnsolvableInstances/LBS8_20", marks=[ACE, pytest.mark.slow]),
+])
+def test_pddl_and_xcsp3_routes_agree_with_native(route, name):
+    """The LBS PDDL (Fast Downward) and XCSP3 (ACE) routes, decoded and replayed."""
     deal = deal_of(COURSE / f"{name}.param")
-    outcome = decide(deal, "fd", Limits(timeout=120))
+    outcome = decide(deal, route, Limits(timeout=120))
     assert outcome.verdict == solve(deal).verdict
     if outcome.moves is not None:
         assert replay(deal, outcome.moves).valid
@@ -151,17 +161,6 @@ def test_gen_lbs_pddl(capsys):
     assert "(:goal (left p1 end))" in out and "(match c44 c31)" in out and "(match c44 c29)" not in out
 
 
-@needs_solver("ace")
-@pytest.mark.parametrize("name", ["SolvableInstances/LBS4_13",
-                                  pytest.param("UnsolvableInstances/LBS6_12", marks=pytest.mark.slow),
-                                  pytest.param("SolvableInstances/LBS9_41", marks=pytest.mark.slow),
-                                  pytest.param("UnsolvableInstances/LBS8_20", marks=pytest.mark.slow)])
-def test_xcsp3_with_ace_agrees_with_native(name):
-    deal = deal_of(COURSE / f"{name}.param")
-    outcome = decide(deal, "ace", Limits(timeout=120))
-    assert outcome.verdict == solve(deal).verdict
-    if outcome.moves is not None:
-        assert replay(deal, outcome.moves).valid
 
 
 def test_xcsp3_decode_and_gen(capsys):
