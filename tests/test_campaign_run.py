@@ -119,6 +119,35 @@ def test_sigkill_in_the_middle_then_resume_loses_and_duplicates_nothing(tmp_path
     _check_against_native(rows, spec)
 
 
+def test_killed_campaign_leaves_no_solver_running(tmp_path):
+    """A worker orphaned by a SIGKILL stops its solver and starts no other (the pool has more queued)."""
+    started = tmp_path / "started"
+    solver = tmp_path / "slow-sat"
+    solver.write_text(f"#!/bin/sh\necho $$ >> {started}\nsleep 60\n")
+    solver.chmod(0o755)
+    command = [*PATIENCE, "compare", "--deals", "black_hole:1-4", "--solvers", f"sat:{solver}",
+               "--timeout", "120", "--jobs", "1", "--db", str(tmp_path / "runs.sqlite"), "--quiet"]
+    campaign = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not started.exists():
+        time.sleep(0.05)
+    os.kill(campaign.pid, signal.SIGKILL)
+    campaign.wait()
+    assert _group_gone(campaign.pid, seconds=15), "workers of the killed campaign kept running"
+    time.sleep(2)  # a solver started by a stray task would have written its pid by now
+    pids = [int(line) for line in started.read_text().split()]
+    assert pids and not [pid for pid in pids if _alive(pid)], "a solver outlived its campaign"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+
+
 def _group_gone(group: int, seconds: float) -> bool:
     """Whether every process of the group ends within `seconds` (orphaned workers finish their run)."""
     deadline = time.monotonic() + seconds

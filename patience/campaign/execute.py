@@ -84,7 +84,12 @@ _WATCH_SECONDS = 0.5
 _UNWIND_SECONDS = 1.0
 
 
+_stopping = False  # set in a pool worker once its campaign is gone
+
+
 def _stop(signal_number: int, frame: object) -> None:
+    global _stopping
+    _stopping = True
     raise SystemExit(128 + signal_number)
 
 
@@ -103,11 +108,21 @@ def _die_with_campaign(campaign: int) -> None:
     threading.Thread(target=_watch, args=(campaign,), daemon=True).start()
 
 
+def _run_in_worker(task: Task) -> dict[str, object]:
+    """`run_task` in a pool worker. The pool would hand a stopped worker its next queued task, and
+    a solver started then would outlive the worker; so once the run has unwound, the worker exits."""
+    try:
+        return run_task(task)
+    finally:
+        if _stopping:
+            os._exit(1)
+
+
 def run_local(tasks: Sequence[Task], jobs: int) -> Iterator[tuple[Task, dict[str, object]]]:
     """Run tasks on `jobs` worker processes (children of this one), yielding each result as it finishes."""
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
                              initializer=_die_with_campaign, initargs=(os.getpid(),)) as pool:
-        futures = {pool.submit(run_task, task): task for task in tasks}
+        futures = {pool.submit(_run_in_worker, task): task for task in tasks}
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
