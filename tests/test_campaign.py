@@ -143,3 +143,10 @@ def test_the_documented_experiment_file_reads():
     settings, configurations = config.read_experiment(Path(__file__).parent.parent / "docs/campaign/experiment.yaml")
     assert settings["deals"] == "black_hole:1-50" and len(configurations) == 4
     assert dict(configurations[2].options) == {"reach": "off", "symmetry": "off", "wolter": "off"}
+
+
+def test_limit_of_each_clock():
+    assert analysis.limit({"timeout": 30.0, "cpu": 10.0}, "cpu") == 10.0
+    assert analysis.limit({"timeout": 30.0, "cpu": 10.0}, "wall") == 30.0
+    assert analysis.limit({"timeout": 30.0, "cpu": None}, "cpu") == 30.0
+    assert analysis.limit({}, "wall") is None

@@ -19,6 +19,13 @@ BUCKETS = ((0.0, 0.1, "< 0.1 s"), (0.1, 1.0, "0.1-1 s"), (1.0, 10.0, "1-10 s"), 
 Z95 = 1.959963984540054
 
 
+def limit(settings: Mapping[str, object], clock: str) -> float | None:
+    """The limit that stopped runs on this clock: the CPU limit (the timeout when none was set) or the timeout."""
+    value = settings.get("cpu") if clock == "cpu" else None
+    value = value if value is not None else settings.get("timeout")
+    return float(value) if value is not None else None
+
+
 @dataclass(frozen=True)
 class Run:
     """The part of a stored run the numbers need."""

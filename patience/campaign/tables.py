@@ -43,12 +43,13 @@ def build(store: Store, clock: str) -> tuple[dict[str, object], list[Table]]:
             "table4": table4, "correlations": correlations, "win_rates": win_rates,
             "disagreements": disagreements, "errors": errors}
     metrics = list(next(iter(table4.values()))) if table4 else []
+    stop = analysis.limit(settings, clock)
     tables = [
         Table("configurations", "Configurations", ("configuration", "solver", "options", "versions"),
               tuple((item["label"], item["solver"], " ".join(f"{k}={v}" for k, v in item["options"].items()) or "-",
                      ", ".join(item["versions"]) or "-") for item in data["configurations"])),
         Table("table4", f"Table 4: {clock} seconds of decided runs on {len(runs)} deals "
-                        f"(timeout {settings.get('timeout')} s)",
+                        + (f"(limit {stop:g} {clock} s)" if stop is not None else "(no limit)"),
               ("", *labels), tuple((metric, *(table4[label][metric] for label in labels)) for metric in metrics)),
         Table("correlations", "Correlation of per-deal times (deals both decided)",
               ("first", "second", "deals", "r", "r log"),

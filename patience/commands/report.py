@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
             args.plots.mkdir(parents=True, exist_ok=True)
             runs = analysis.grid(store.runs(), args.clock)
             labels = [label for label, _, _ in store.configurations()]
-            timeout = data["settings"].get("timeout")
+            timeout = analysis.limit(data["settings"], args.clock)
             paths = plots.cactus(runs, labels, timeout, args.clock, args.plots)
             paths += plots.effort(runs, labels, timeout, args.clock, args.plots)
     finally:
