@@ -62,15 +62,18 @@ def report(rows: list[dict]) -> str:
     by_seed: dict[int, dict[str, dict]] = {}
     for row in rows:
         by_seed.setdefault(row["seed"], {})[row["symmetry"]] = row
-    paired = [(pair["off"]["nodes"] + 1) / (pair["on"]["nodes"] + 1) for pair in by_seed.values()
-              if len(pair) == 2 and all(pair[s]["status"] in DECIDED and pair[s]["nodes"] is not None
-                                        for s in SETTINGS)]
+    both = [pair for pair in by_seed.values() if len(pair) == 2 and all(pair[s]["status"] in DECIDED for s in SETTINGS)]
+    nodes = [(pair["off"]["nodes"] + 1) / (pair["on"]["nodes"] + 1) for pair in both
+             if all(pair[s]["nodes"] is not None for s in SETTINGS)]
+    walls = [pair["off"]["wall"] / pair["on"]["wall"] for pair in both if pair["on"]["wall"] > 0]
     only_on = sum(1 for pair in by_seed.values() if len(pair) == 2 and pair["on"]["status"] in DECIDED
                   and pair["off"]["status"] not in DECIDED)
     only_off = sum(1 for pair in by_seed.values() if len(pair) == 2 and pair["off"]["status"] in DECIDED
                    and pair["on"]["status"] not in DECIDED)
-    lines.append(f"decided by both: {len(paired)}; nodes off/on (+1 each): {spread(paired, 1)}; "
-                 f"geometric mean {statistics.geometric_mean(paired) if paired else float('nan'):.1f}")
+    lines.append(f"decided by both: {len(both)}")
+    for what, ratios in (("nodes off/on (+1 each)", nodes), ("wall off/on", walls)):
+        if ratios:
+            lines.append(f"  {what}: {spread(ratios, 1)}; geometric mean {statistics.geometric_mean(ratios):.1f}")
     lines.append(f"decided only with symmetry breaking: {only_on}; only without: {only_off}")
     return "\n".join(lines)
 

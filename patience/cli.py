@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # the runner core has already killed the solver's process group
+        print("interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # `patience ... | head` closed the pipe early
         sys.stderr.close()
         return 0

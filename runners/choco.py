@@ -20,6 +20,7 @@ class Choco(XcspSolver):
     description = "Choco 4.10 (pycsp3 wheel) on the XCSP3 instance built with pycsp3"
     jar_folder = "choco"
     jar_prefix = "choco-parsers"
+    default_search = "solver"  # PySol 1..15 at 15 s: 11 decided either way, each 1.7 times faster
 
     def classpath(self) -> list[str]:
         return ["-cp", str(self.jar()), MAIN_CLASS]

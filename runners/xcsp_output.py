@@ -139,11 +139,15 @@ class XcspSolver(Solver):
     paradigm = "cp"
     jar_folder: ClassVar[str]
     jar_prefix: ClassVar[str]
-    options: ClassVar[Mapping[str, str]] = {
-        "symmetry-breaking": "on|off: the paper's conditional symmetry breaking (default on)",
-        "search": "solver|paper: the solver's own heuristics, or x, y in order, smallest value first, "
-                  "no restarts (default solver)",
-    }
+    default_search: ClassVar[str]  # whichever decides more Black Hole deals with this solver
+
+    @property
+    def options(self) -> Mapping[str, str]:  # type: ignore[override]
+        return {
+            "symmetry-breaking": "on|off: the paper's conditional symmetry breaking (default on)",
+            "search": "solver|paper: the solver's own heuristics, or x, y in order, smallest value first, "
+                      f"no restarts (default {self.default_search})",
+        }
 
     @abstractmethod
     def arguments(self, limits: Limits, paper_search: bool) -> list[str]:
@@ -168,7 +172,7 @@ class XcspSolver(Solver):
 
     def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
         symmetry = option_flag(options, "symmetry-breaking", True)
-        search = options.get("search", "solver")
+        search = options.get("search", self.default_search)
         if search not in ("solver", "paper"):
             return Answer(Status.ERROR, message=f"search must be solver or paper, not {search!r}")
         numbering = Numbering(deal)

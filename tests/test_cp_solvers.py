@@ -124,3 +124,10 @@ def test_savilerow_sat_matches_native_on_small_deals():
 @needs_solver("savilerow-minion")
 def test_savilerow_minion_matches_native_on_small_deals_with_and_without_symmetry_breaking():
     check_symmetry_breaking_keeps_verdicts(small_deals(SMALL_DEALS), solver="savilerow-minion")
+
+
+def test_ace_searches_in_the_paper_order_by_default():
+    deal = pysol_deal("black_hole", 2)
+    default, paper = (solve(deal, "ace", LIMITS, options) for options in ({}, PAPER_SEARCH))
+    assert default.status is Status.SOLVED and paper.status is Status.SOLVED
+    assert default.sequence == paper.sequence and default.nodes == paper.nodes

@@ -18,7 +18,7 @@
 #define TABLE_START_BITS 16
 #define TABLE_MAX_BITS 30
 
-enum { FAILED = 0, SOLVED = 1, LIMIT = -1 };
+enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2 };
 
 typedef struct {
     uint64_t set;
@@ -34,6 +34,7 @@ typedef struct {
     int cache, symmetry, wolter, reach, max_cards;
     uint64_t node_limit;
     double deadline;
+    PyThreadState *thread; /* saved while the search runs without the GIL */
     /* the state */
     uint64_t played, all;
     int hole;
@@ -52,6 +53,15 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Take the GIL back for a moment so that Ctrl-C (or any signal with a Python handler) stops the search. */
+static int interrupted(Search *s)
+{
+    PyEval_RestoreThread(s->thread);
+    int failed = PyErr_CheckSignals();
+    s->thread = PyEval_SaveThread();
+    return failed;
 }
 
 static uint64_t mix(uint64_t set, uint32_t hole)
@@ -179,10 +189,12 @@ static int dfs(Search *s, int depth)
         if (s->cache && cache_has(s, set, r)) continue;
         s->counts[r]--;
         if (s->reach && !ranks_reachable(s, r)) { s->counts[r]++; continue; }
-        if ((s->node_limit && s->nodes >= s->node_limit)
-            || (s->deadline > 0 && s->nodes % CLOCK_EVERY == 0 && now() > s->deadline)) {
+        int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : 0;
+        if (!stop && s->nodes % CLOCK_EVERY == 0)
+            stop = s->deadline > 0 && now() > s->deadline ? LIMIT : interrupted(s) ? INTERRUPTED : 0;
+        if (stop) {
             s->counts[r]++;
-            return LIMIT;
+            return stop;
         }
         s->nodes++;
         int hole = s->hole;
@@ -285,10 +297,11 @@ static PyObject *search(PyObject *self, PyObject *args)
     }
     for (int i = 0; i < s->n; i++) s->counts[s->rank[i]]++;
     int result;
-    Py_BEGIN_ALLOW_THREADS
+    s->thread = PyEval_SaveThread();
     s->deadline = seconds > 0 ? now() + seconds : 0;
     result = dfs(s, 0);
-    Py_END_ALLOW_THREADS
+    PyEval_RestoreThread(s->thread);
+    if (result == INTERRUPTED) goto fail; /* the signal handler's exception is set */
     const char *status = result == SOLVED ? "solved" : result == LIMIT ? "limit" : "unsolvable";
     PyObject *order = Py_None;
     int length = result == SOLVED ? s->n : s->best_length;
