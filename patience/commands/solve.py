@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "solve", help="decide a deal with any solver; the answer is validated",
         description="Exit status: 0 solved (validated), 1 proven unsolvable, 2 bad input, "
-                    "3 timeout/memout/unknown, 4 solver error or rejected answer.")
+                    "3 timeout/memout/unknown, 4 solver error or rejected answer, 130 interrupted.")
     parser.add_argument("deal", help="deal file in any known form")
     parser.add_argument("--solver", default="native", help="a name from `patience solvers`")
     parser.add_argument("--timeout", type=float, default=60.0, help="wall-clock limit in seconds")
