@@ -3,7 +3,8 @@
 The command runs in its own session (process group). A monitor polls the group's CPU time and
 resident memory through /proc and kills the WHOLE group (JVMs and helper processes included) at
 the wall-clock, CPU or memory limit: SIGTERM, a grace second, then SIGKILL. Output goes to files
-in a private temporary folder that is removed afterwards; nothing is left running.
+in a private temporary folder that is removed afterwards; nothing is left running, even when this
+process is stopped by Ctrl-C, SIGTERM (`timeout`, `kill`, a batch system) or SIGHUP.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import shlex
 import signal
 import subprocess
 import tempfile
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +25,7 @@ _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 _GRACE_SECONDS = 1.0
 _OUTPUT_LIMIT = 64 * 1024 * 1024  # characters kept of each stream
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 @dataclass(frozen=True)
@@ -69,12 +72,37 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                 env=None if env is None else {**os.environ, **env}, start_new_session=True,
             )
             try:
-                returncode, child_cpu, timed_out, memout = _monitor(process, limits, started)
+                with _stop_signals_unwind():
+                    returncode, child_cpu, timed_out, memout = _monitor(process, limits, started)
             finally:
                 _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
             wall = time.monotonic() - started
         return ProcessRun(tuple(command), returncode, _read(out_path), _read(err_path), wall, child_cpu,
                           timed_out, memout)
+
+
+@contextlib.contextmanager
+def _stop_signals_unwind() -> Iterator[None]:
+    """While a solver runs, SIGTERM and SIGHUP raise SystemExit as Ctrl-C raises KeyboardInterrupt,
+    so that `run_process` kills the solver's group before this process ends (by default they would end
+    it at once and orphan the solver). Signals somebody else already handles are left to them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.getsignal(number) for number in _STOP_SIGNALS}
+    for number, handler in previous.items():
+        if handler == signal.SIG_DFL:
+            signal.signal(number, _exit_on_signal)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            if handler == signal.SIG_DFL:
+                signal.signal(number, handler)
+
+
+def _exit_on_signal(number: int, frame: object) -> None:
+    raise SystemExit(128 + number)
 
 
 def _monitor(process: subprocess.Popen, limits: Limits, started: float) -> tuple[int | None, float, bool, bool]:

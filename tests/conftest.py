@@ -1,4 +1,4 @@
-"""Shared test helpers: deal loading and skipping tests whose solver is not installed."""
+"""Shared test helpers: deal loading, skipping tests whose solver is not installed, process checks."""
 
 from __future__ import annotations
 
@@ -19,6 +19,15 @@ def needs_solver(name: str) -> pytest.MarkDecorator:
     """Skip a test, with the install hint as the reason, when solver `name` is not installed."""
     solver = get_solver(name)
     return pytest.mark.skipif(not solver.available(), reason=f"{name} not installed: {solver.install_hint()}")
+
+
+def process_alive(pid: int) -> bool:
+    """Running or sleeping; a killed process may linger as a zombie until its new parent reaps it."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")
 
 
 @pytest.fixture

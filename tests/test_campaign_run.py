@@ -24,6 +24,7 @@ from patience.cli import main
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.validator import replay
+from tests.conftest import process_alive
 
 PATIENCE = [sys.executable, "-m", "patience"]
 
@@ -137,15 +138,7 @@ def test_killed_campaign_leaves_no_solver_running(tmp_path):
     assert _group_gone(campaign.pid, seconds=15), "workers of the killed campaign kept running"
     time.sleep(2)  # a solver started by a stray task would have written its pid by now
     pids = [int(line) for line in started.read_text().split()]
-    assert pids and not [pid for pid in pids if _alive(pid)], "a solver outlived its campaign"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    assert pids and not [pid for pid in pids if process_alive(pid)], "a solver outlived its campaign"
 
 
 def _group_gone(group: int, seconds: float) -> bool:

@@ -1,6 +1,7 @@
-"""Ctrl-C on `patience solve`: the search stops at once, the solver's processes are gone, and the
-command ends with one line and status 130 (no traceback), whether the solver is our compiled
-search running in-process or an external program in its own process group."""
+"""Stopping `patience solve`: Ctrl-C stops the search at once and the command ends with one line and
+status 130 (no traceback), whether the solver is our compiled search running in-process or an
+external program in its own process group; SIGTERM and SIGHUP end it with 128 + the signal. Either
+way no solver process is left running."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 
 from patience.generators.deals import pysol_board
 from patience.native import engine
+from tests.conftest import process_alive
 
 NO_PRUNING = ["--set", "cache=off", "--set", "symmetry=off", "--set", "wolter=off", "--set", "reach=off"]
 
@@ -39,22 +41,14 @@ def _wait_for(condition: Callable[[], bool], seconds: float) -> None:
         time.sleep(0.05)
 
 
-def _interrupt(process: subprocess.Popen) -> subprocess.CompletedProcess:
-    """Send Ctrl-C; the command must end within a few seconds."""
-    process.send_signal(signal.SIGINT)
+def _interrupt(process: subprocess.Popen, number: int = signal.SIGINT) -> subprocess.CompletedProcess:
+    """Send the signal (Ctrl-C by default); the command must end within a few seconds."""
+    process.send_signal(number)
     try:
         out, err = process.communicate(timeout=10)
     finally:
         process.kill()
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 @pytest.mark.skipif(not engine.compiled(), reason="the compiled search is not built")
@@ -68,7 +62,9 @@ def test_ctrl_c_stops_the_compiled_search(tmp_path):
     assert ended.returncode == 130 and ended.stderr.strip() == "interrupted" and ended.stdout == ""
 
 
-def test_ctrl_c_kills_an_external_solver(tmp_path):
+@pytest.mark.parametrize(("number", "status", "said"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, ""),
+                                                        (signal.SIGHUP, 129, "")])
+def test_stopping_the_command_kills_an_external_solver(tmp_path, number, status, said):
     started = tmp_path / "pid"
     solver = tmp_path / "slow-sat"
     solver.write_text(f"#!/bin/sh\necho $$ > {started}\nexec sleep 120\n")
@@ -77,6 +73,6 @@ def test_ctrl_c_kills_an_external_solver(tmp_path):
     board.write_text(pysol_board("black_hole", 2))
     process = _start(["solve", str(board), "--solver", f"sat:{solver}", "--timeout", "120"])
     _wait_for(lambda: started.exists() and started.read_text().strip() != "", seconds=60)
-    ended = _interrupt(process)
-    assert ended.returncode == 130 and ended.stderr.strip() == "interrupted" and ended.stdout == ""
-    assert not _alive(int(started.read_text())), "the solver outlived the interrupted command"
+    ended = _interrupt(process, number)
+    assert ended.returncode == status and ended.stderr.strip() == said and ended.stdout == ""
+    assert not process_alive(int(started.read_text())), "the solver outlived the interrupted command"
