@@ -25,7 +25,7 @@ _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 _GRACE_SECONDS = 1.0
 _OUTPUT_LIMIT = 64 * 1024 * 1024  # characters kept of each stream
-_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                 env=None if env is None else {**os.environ, **env}, start_new_session=True,
             )
             try:
-                with _stop_signals_unwind():
+                with stop_signals_unwind():
                     returncode, child_cpu, timed_out, memout = _monitor(process, limits, started)
             finally:
                 _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
@@ -82,14 +82,14 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
 
 
 @contextlib.contextmanager
-def _stop_signals_unwind() -> Iterator[None]:
+def stop_signals_unwind() -> Iterator[None]:
     """While a solver runs, SIGTERM and SIGHUP raise SystemExit as Ctrl-C raises KeyboardInterrupt,
-    so that `run_process` kills the solver's group before this process ends (by default they would end
+    so that the caller's `finally` kills the solver before this process ends (by default they would end
     it at once and orphan the solver). Signals somebody else already handles are left to them."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {number: signal.getsignal(number) for number in _STOP_SIGNALS}
+    previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
     for number, handler in previous.items():
         if handler == signal.SIG_DFL:
             signal.signal(number, _exit_on_signal)

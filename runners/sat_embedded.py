@@ -1,8 +1,9 @@
 """The SAT solvers compiled into PySAT (CaDiCaL, Glucose, MiniSat, ...) on the paper's CNF.
 
 PySAT's CaDiCaL cannot be interrupted, so every embedded solve runs in a forked child process
-that is killed at the wall-clock limit, ended by the kernel at the CPU limit (RLIMIT_CPU) and has
-its address space capped at the memory limit;
+that is killed at the wall-clock limit, ended by the kernel at the CPU limit (RLIMIT_CPU), killed
+too when this process is stopped (Ctrl-C, SIGTERM, SIGHUP), and has its address space capped at
+the memory limit;
 the child sends back the verdict, the model's true position variables and the solver's counters.
 """
 
@@ -22,7 +23,7 @@ from patience.deal import Deal
 from patience.generators.cnf import OPTIONS, Encoding, encode_with_options
 from patience.result import Answer, Status
 from patience.runners.base import Solver
-from patience.runners.process import Limits
+from patience.runners.process import STOP_SIGNALS, Limits, stop_signals_unwind
 
 # our name -> PySAT's name
 ENGINES = {
@@ -70,26 +71,29 @@ def run_engine(engine: str, encoding: Encoding, limits: Limits) -> dict:
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_child, args=(engine, encoding, limits, sender), daemon=True)
-    child.start()
-    sender.close()
-    try:
-        if receiver.poll(limits.timeout):
-            try:
-                return receiver.recv()
-            except EOFError:
-                child.join()
-                if child.exitcode in (-signal.SIGXCPU, -signal.SIGKILL) and limits.cpu_limit is not None:
-                    return {"verdict": "timeout", "cpu": limits.cpu_limit, "message": "CPU time limit reached"}
-                return {"verdict": "memout" if limits.memory_mb else "error",
-                        "message": "the solver process died without an answer"}
-        return {"verdict": "timeout", "cpu": limits.cpu_limit or 0.0, "message": "time limit reached"}
-    finally:
-        child.kill()
-        child.join()
-        receiver.close()
+    with stop_signals_unwind():
+        child.start()
+        try:
+            sender.close()
+            if receiver.poll(limits.timeout):
+                try:
+                    return receiver.recv()
+                except EOFError:
+                    child.join()
+                    if child.exitcode in (-signal.SIGXCPU, -signal.SIGKILL) and limits.cpu_limit is not None:
+                        return {"verdict": "timeout", "cpu": limits.cpu_limit, "message": "CPU time limit reached"}
+                    return {"verdict": "memout" if limits.memory_mb else "error",
+                            "message": "the solver process died without an answer"}
+            return {"verdict": "timeout", "cpu": limits.cpu_limit or 0.0, "message": "time limit reached"}
+        finally:
+            child.kill()
+            child.join()
+            receiver.close()
 
 
 def _child(engine: str, encoding: Encoding, limits: Limits, sender) -> None:
+    for number in STOP_SIGNALS:  # the parent's unwinding handlers are not the solver's: it just dies
+        signal.signal(number, signal.SIG_DFL)
     if limits.memory_mb:
         cap = limits.memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))

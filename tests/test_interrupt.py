@@ -1,7 +1,7 @@
 """Stopping `patience solve`: Ctrl-C stops the search at once and the command ends with one line and
-status 130 (no traceback), whether the solver is our compiled search running in-process or an
-external program in its own process group; SIGTERM and SIGHUP end it with 128 + the signal. Either
-way no solver process is left running."""
+status 130 (no traceback), whether the solver is our compiled search running in-process, an
+embedded SAT solver in a forked child or an external program in its own process group; SIGTERM and
+SIGHUP end it with 128 + the signal. Either way no solver process is left running."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from patience.formats.yaml_form import write
 from patience.generators.deals import pysol_board
+from patience.generators.reduction import reduce_formula
 from patience.native import engine
-from tests.conftest import process_alive
+from tests.conftest import EVERY_CLAUSE, process_alive
 
+STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, ""), (signal.SIGHUP, 129, "")]
 NO_PRUNING = ["--set", "cache=off", "--set", "symmetry=off", "--set", "wolter=off", "--set", "reach=off"]
 
 
@@ -62,8 +65,7 @@ def test_ctrl_c_stops_the_compiled_search(tmp_path):
     assert ended.returncode == 130 and ended.stderr.strip() == "interrupted" and ended.stdout == ""
 
 
-@pytest.mark.parametrize(("number", "status", "said"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, ""),
-                                                        (signal.SIGHUP, 129, "")])
+@pytest.mark.parametrize(("number", "status", "said"), STOPS)
 def test_stopping_the_command_kills_an_external_solver(tmp_path, number, status, said):
     started = tmp_path / "pid"
     solver = tmp_path / "slow-sat"
@@ -76,3 +78,16 @@ def test_stopping_the_command_kills_an_external_solver(tmp_path, number, status,
     ended = _interrupt(process, number)
     assert ended.returncode == status and ended.stderr.strip() == said and ended.stdout == ""
     assert not process_alive(int(started.read_text())), "the solver outlived the interrupted command"
+
+
+@pytest.mark.parametrize(("number", "status", "said"), STOPS)
+def test_stopping_the_command_kills_an_embedded_sat_solver(tmp_path, number, status, said):
+    deal = tmp_path / "unsatisfiable.yaml"
+    deal.write_text(write(reduce_formula(EVERY_CLAUSE)))  # CaDiCaL needs seconds of CPU to refute it
+    process = _start(["solve", str(deal), "--solver", "sat", "--timeout", "120"])
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    _wait_for(lambda: children.read_text().split() != [], seconds=60)
+    solver = int(children.read_text().split()[0])
+    ended = _interrupt(process, number)
+    assert ended.returncode == status and ended.stderr.strip() == said and ended.stdout == ""
+    assert not process_alive(solver), "the forked SAT solver outlived the stopped command"
