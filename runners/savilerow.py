@@ -1,4 +1,4 @@
-"""Savile Row 1.6.5 on the Essence Prime model, with Minion or a SAT solver (MiniSat) behind it.
+"""Savile Row 1.6.5 on the Essence Prime model, with Minion or a SAT solver behind it.
 
 Savile Row and Minion are in neither PyPI nor Debian: `savilerow` is found on PATH or through
 SAVILEROW_PATH (its start script or `savilerow.jar`), Minion on PATH or through MINION_PATH.
@@ -16,13 +16,20 @@ from pathlib import Path
 from typing import ClassVar
 
 from patience.deal import Deal
+from patience.errors import UsageError
 from patience.generators.eprime import MODEL_FILE, Numbering, model_text, parameters
 from patience.result import Answer, Status
 from patience.runners.base import Solver, answer_from_run, find_executable, option_flag
 from patience.runners.process import Limits, ProcessRun, run_process
+from patience.runners.sat_cli import Cadical, CommandLineSat, CryptoMiniSat, Minisat, Picosat
 from patience.runners.savilerow_output import read_info, read_solution
 
 PARAM_FILE = "deal.param"
+# --set sat-solver=NAME: the binary's runner (for finding it) and the output family Savile Row reads
+SAT_SOLVERS: dict[str, tuple[type[CommandLineSat], str]] = {
+    "minisat": (Minisat, "minisat"), "cadical": (Cadical, "lingeling"),
+    "cryptominisat": (CryptoMiniSat, "lingeling"), "picosat": (Picosat, "lingeling"),
+}
 STATS = ("SavileRowTotalTime", "SolverTotalTime", "SolverSolveTime", "SATVars", "SATClauses")
 SOURCE_HINT = ("Savile Row 1.6.5: GitHub stacs-cp/cp2018-tabulation, folder savilerow (savilerow.jar, or "
                "compile.sh with javac; needs Java); put its `savilerow` script on PATH or set SAVILEROW_PATH")
@@ -54,7 +61,7 @@ class SavileRow(Solver):
     }
 
     @abstractmethod
-    def backend_arguments(self) -> list[str]:
+    def backend_arguments(self, options: Mapping[str, str]) -> list[str]:
         """Savile Row's flags choosing and locating the back-end solver."""
 
     def available(self) -> bool:
@@ -72,7 +79,7 @@ class SavileRow(Solver):
         if level not in ("0", "1", "2", "3"):
             return Answer(Status.ERROR, message=f"optimisation must be 0, 1, 2 or 3, not {level!r}")
         command = [*(savilerow_command() or ["savilerow"]), MODEL_FILE, PARAM_FILE, f"-O{level}", "-run-solver",
-                   "-minion-bin", minion_path() or "minion", *self.backend_arguments()]
+                   "-minion-bin", minion_path() or "minion", *self.backend_arguments(options)]
         with tempfile.TemporaryDirectory(prefix="patience-") as folder:
             Path(folder, MODEL_FILE).write_text(model_text())
             Path(folder, PARAM_FILE).write_text(parameters(deal, symmetry))
@@ -103,19 +110,33 @@ class SavileRowMinion(SavileRow):
     name = "savilerow-minion"
     description = "Savile Row 1.6.5 + Minion on the Essence Prime model (x/y channelled, table, symmetry breaking)"
 
-    def backend_arguments(self) -> list[str]:
+    def backend_arguments(self, options: Mapping[str, str]) -> list[str]:
         return []
 
 
 class SavileRowSat(SavileRow):
-    name = "savilerow-sat"
-    description = "Savile Row 1.6.5 SAT encoding of the Essence Prime model, solved by MiniSat"
+    """Savile Row reads MiniSat's result file (its `minisat` family) or the competition format on
+    stdout (its `lingeling` family), which CaDiCaL, CryptoMiniSat and PicoSAT print."""
 
-    def backend_arguments(self) -> list[str]:
-        return ["-sat", "-sat-family", "minisat", "-satsolver-bin", find_executable(("minisat",)) or "minisat"]
+    name = "savilerow-sat"
+    description = "Savile Row 1.6.5 SAT encoding of the Essence Prime model, solved by MiniSat (or CaDiCaL, ...)"
+    options: ClassVar[Mapping[str, str]] = {
+        **SavileRow.options,
+        "sat-solver": f"{'|'.join(SAT_SOLVERS)}: the SAT solver behind Savile Row (default minisat)",
+    }
+
+    def backend_arguments(self, options: Mapping[str, str]) -> list[str]:
+        name = options.get("sat-solver", "minisat")
+        if name not in SAT_SOLVERS:
+            raise UsageError(f"option sat-solver must be one of {', '.join(SAT_SOLVERS)}, not {name!r}")
+        binary, family = SAT_SOLVERS[name]
+        executable = binary().executable()
+        if executable is None:
+            raise UsageError(f"{name} not installed: {binary().install_hint()}")
+        return ["-sat", "-sat-family", family, "-satsolver-bin", executable]
 
     def available(self) -> bool:
-        return super().available() and find_executable(("minisat",)) is not None
+        return super().available() and Minisat().available()
 
     def install_hint(self) -> str:
         return f"{SOURCE_HINT}; {MINION_HINT}; MiniSat: Debian package minisat"

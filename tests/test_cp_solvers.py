@@ -10,10 +10,12 @@ import pytest
 from conftest import INSTANCES, needs_solver
 
 from patience.cli import main
+from patience.errors import UsageError
 from patience.formats import read_deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
 from patience.runners.process import Limits
+from patience.runners.savilerow import SAT_SOLVERS, SavileRowSat
 from patience.runners.solve import solve
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
@@ -21,6 +23,7 @@ PAPER_SEARCH = {"search": "paper"}
 LIMITS = Limits(timeout=60)
 UNSOLVABLE_SEED = 1  # PySol Black Hole deal 1 cannot be won (the native solver agrees below)
 SMALL_DEALS = [(5, 3, 3, 2, False), (5, 2, 2, 3, True)]  # (ranks, suits, pile height, seed, empty foundation)
+BOTH_VERDICTS = [(5, 3, 3, 2, False), (7, 2, 3, 11, False)]  # one solvable, one unsolvable
 MORE_SMALL_DEALS = [(4, 3, 2, 1, False), (6, 3, 3, 4, True)] + [
     (ranks, suits, height, seed, seed % 2 == 0) for ranks in (4, 5, 7) for suits in (2, 3)
     for height in (2, 3) for seed in (11, 12)]
@@ -115,9 +118,26 @@ def test_savilerow_minion_proves_unsolvable():
 
 @pytest.mark.slow
 @needs_solver("savilerow-sat")
-def test_savilerow_sat_matches_native_on_small_deals():
-    for deal in [*small_deals(SMALL_DEALS), read_deal(PAPER)]:
-        assert solve(deal, "savilerow-sat", LIMITS).status is native_status(deal)
+@pytest.mark.parametrize("sat_solver", SAT_SOLVERS)
+def test_savilerow_sat_matches_native_on_small_deals(sat_solver):
+    for deal in [*small_deals(SMALL_DEALS + BOTH_VERDICTS), read_deal(PAPER)]:
+        assert solve(deal, "savilerow-sat", LIMITS, {"sat-solver": sat_solver}).status is native_status(deal)
+
+
+@needs_solver("savilerow-sat")
+@needs_solver("cadical")
+def test_savilerow_reads_a_competition_format_sat_solver():
+    deals = small_deals(BOTH_VERDICTS)
+    assert {native_status(deal) for deal in deals} == {Status.SOLVED, Status.UNSOLVABLE}
+    for deal in deals:
+        assert solve(deal, "savilerow-sat", LIMITS, {"sat-solver": "cadical"}).status is native_status(deal)
+
+
+def test_savilerow_sat_names_the_sat_solvers_it_can_read():
+    with pytest.raises(UsageError) as caught:
+        SavileRowSat().backend_arguments({"sat-solver": "kissat"})
+    assert str(caught.value) == ("option sat-solver must be one of minisat, cadical, cryptominisat, picosat, "
+                                 "not 'kissat'")
 
 
 @pytest.mark.slow
