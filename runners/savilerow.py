@@ -125,18 +125,26 @@ class SavileRowSat(SavileRow):
         "sat-solver": f"{'|'.join(SAT_SOLVERS)}: the SAT solver behind Savile Row (default minisat)",
     }
 
+    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+        name, binary = _sat_solver(options)
+        if binary.executable() is None:  # as for any solver that is not installed
+            return Answer(Status.ERROR, message=f"{name} not installed: {binary.install_hint()}")
+        return super().solve(deal, limits, options)
+
     def backend_arguments(self, options: Mapping[str, str]) -> list[str]:
-        name = options.get("sat-solver", "minisat")
-        if name not in SAT_SOLVERS:
-            raise UsageError(f"option sat-solver must be one of {', '.join(SAT_SOLVERS)}, not {name!r}")
-        binary, family = SAT_SOLVERS[name]
-        executable = binary().executable()
-        if executable is None:
-            raise UsageError(f"{name} not installed: {binary().install_hint()}")
-        return ["-sat", "-sat-family", family, "-satsolver-bin", executable]
+        name, binary = _sat_solver(options)
+        return ["-sat", "-sat-family", SAT_SOLVERS[name][1], "-satsolver-bin", binary.executable() or name]
 
     def available(self) -> bool:
         return super().available() and Minisat().available()
 
     def install_hint(self) -> str:
         return f"{SOURCE_HINT}; {MINION_HINT}; MiniSat: Debian package minisat"
+
+
+def _sat_solver(options: Mapping[str, str]) -> tuple[str, CommandLineSat]:
+    """The `sat-solver` option's name and the runner that finds its binary."""
+    name = options.get("sat-solver", "minisat")
+    if name not in SAT_SOLVERS:
+        raise UsageError(f"option sat-solver must be one of {', '.join(SAT_SOLVERS)}, not {name!r}")
+    return name, SAT_SOLVERS[name][0]()
