@@ -23,7 +23,8 @@ _DEFAULTS = {"timeout": 60.0, "cpu": None, "memory": None, "jobs": 1}
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "compare", help="run many solver configurations on many deals into a resumable SQLite store",
-        description=__doc__.splitlines()[0] + " Exit status: 0 finished, 2 bad input, "
+        description="Run configurations on many deals, store each validated run in SQLite, and resume "
+                    "where a killed campaign stopped. Exit status: 0 finished, 2 bad input, "
                     "4 contradicting verdicts found, 130 interrupted (rerun the same command to continue).")
     parser.add_argument("--deals", metavar="SPEC", help=specs.SPEC_HELP)
     parser.add_argument("--solvers", metavar="LIST", help="comma-separated solver names from `patience solvers`")
