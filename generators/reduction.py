@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import yaml
+
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
@@ -119,8 +121,12 @@ def meta(formula: Formula) -> dict[str, object]:
     }
 
 
-def formula_from_meta(document: object, source: str) -> Formula:
+def formula_from_meta(text: str, source: str) -> Formula:
     """The formula a reduced deal's `meta` block records; InputError if it has none."""
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError:
+        document = None  # board text or another deal form: no meta block
     block = document.get("meta") if isinstance(document, dict) else None
     try:
         variables = int(block["variables"])

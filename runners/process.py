@@ -36,6 +36,12 @@ class Limits:
     cpu: float | None = None
     memory_mb: int | None = None
 
+    def __post_init__(self) -> None:
+        for name in ("timeout", "cpu", "memory_mb"):
+            value = getattr(self, name)
+            if value is not None and not value > 0:  # a zero, negative or nan limit would never run
+                raise ValueError(f"{name} must be more than 0, not {value}")
+
     @property
     def cpu_limit(self) -> float | None:
         return self.cpu if self.cpu is not None else self.timeout

@@ -186,6 +186,8 @@ def test_bad_input_exits_2_with_one_line_and_no_store(tmp_path, capsys, monkeypa
     monkeypatch.setattr(execute, "CONNECT_SECONDS", 1.0)
     db, empty = tmp_path / "runs.sqlite", tmp_path / "empty.sqlite"
     Store(empty).close()
+    negative = tmp_path / "negative.yaml"
+    negative.write_text("deals: black_hole:1\ntimeout: -3\nconfigurations: {a: {solver: native}}\n")
     cases = [
         ["compare", "--deals", "black_hole:1", "--solvers", "native", "--db", str(db), "--scheduler", "tcp://127.0.0.1:9"],
         ["compare", "--deals", "black_hole:1", "--solvers", "no-such-solver", "--db", str(db)],
@@ -193,6 +195,7 @@ def test_bad_input_exits_2_with_one_line_and_no_store(tmp_path, capsys, monkeypa
         ["compare", "--deals", "black_hole:1", "--db", str(db)],
         ["compare", "--deals", "black_hole:1", "--solvers", "native", "--jobs", "0", "--db", str(db)],
         ["compare", "--experiment", str(tmp_path / "missing.yaml"), "--db", str(db)],
+        ["compare", "--experiment", str(negative), "--db", str(db)],
         ["report", str(tmp_path / "missing.sqlite")],
         ["report", str(empty)],
     ]

@@ -98,3 +98,22 @@ def test_convert_refuses_a_form_that_cannot_hold_the_deal(tmp_path):
     deal.write_text(patience("deal", "--ranks", "5", "--suits", "2", "--seed", "1").stdout)
     run = patience("convert", str(deal), "--to", "board")
     assert run.returncode == 2 and run.stdout == "" and run.stderr.startswith(f"error: {deal}: board text")
+
+
+@pytest.mark.parametrize(("arguments", "option"), [
+    (["solve", PAPER, "--timeout", "0"], "--timeout"),
+    (["solve", PAPER, "--cpu", "-1"], "--cpu"),
+    (["solve", PAPER, "--timeout", "nan"], "--timeout"),
+    (["solve", PAPER, "--memory", "0"], "--memory"),
+    (["compare", "--deals", "black_hole:1", "--solvers", "native", "--timeout", "-5", "--db", "never.sqlite"],
+     "--timeout"),
+    (["lbs", "solve", PAPER, "--timeout", "0"], "--timeout"),
+    (["grade", "model.eprime", "--instances", ".", "--native-timeout", "-1"], "--native-timeout"),
+    (["decode", "assignment", PAPER, "--solver", "native", "--timeout", "0"], "--timeout"),
+])
+def test_a_limit_that_could_never_run_is_refused(arguments, option, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "patience", *arguments], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"error: argument {option}: must be" in done.stderr.splitlines()[-1]
+    assert not (tmp_path / "never.sqlite").exists()

@@ -183,8 +183,9 @@ def test_bad_dimacs_on_the_command_line(tmp_path):
     assert done.stderr == f"error: {bad}:2: literal -7 names a variable beyond 2\n"
 
 
-def test_decode_assignment_needs_a_reduced_deal(tmp_path, capsys, paper_deal):
-    plain = tmp_path / "plain.yaml"
-    plain.write_text(write_deal(paper_deal, "yaml"))
+@pytest.mark.parametrize("form", ["yaml", "board"])
+def test_decode_assignment_needs_a_reduced_deal(tmp_path, capsys, paper_deal, form):
+    plain = tmp_path / f"plain.{form}"
+    plain.write_text(write_deal(paper_deal, form))
     assert main(["decode", "assignment", str(plain), "--solver", "native"]) == 2
     assert "not a reduced deal" in capsys.readouterr().err

@@ -14,6 +14,7 @@ from patience.campaign import config, execute, specs
 from patience.campaign.analysis import disagreements
 from patience.campaign.progress import Progress
 from patience.campaign.store import Store
+from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.runners.process import Limits
 
@@ -31,9 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--config", action="append", default=[], metavar="'LABEL=SOLVER OPTION=VALUE ...'",
                         help="a labelled configuration with options; repeatable")
     parser.add_argument("--experiment", metavar="FILE", help="YAML file with deals, limits and configurations")
-    parser.add_argument("--timeout", type=float, help="wall-clock limit per run in seconds (default 60)")
-    parser.add_argument("--cpu", type=float, help="CPU-time limit per run (default: the timeout)")
-    parser.add_argument("--memory", type=int, help="memory limit per run in MiB")
+    parser.add_argument("--timeout", type=seconds, help="wall-clock limit per run in seconds (default 60)")
+    parser.add_argument("--cpu", type=seconds, help="CPU-time limit per run (default: the timeout)")
+    parser.add_argument("--memory", type=mebibytes, help="memory limit per run in MiB")
     parser.add_argument("--jobs", type=int, help="local worker processes (default 1)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
     parser.add_argument("--db", required=True, help="SQLite store; rerunning with the same store resumes")

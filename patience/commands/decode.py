@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-import yaml
-
 from patience.answers import read_answer
+from patience.commands.limits import seconds
 from patience.errors import InputError
 from patience.formats import parse_deal, read_text
 from patience.generators.cnf import read_header
@@ -39,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     assignment.add_argument("deal", help="YAML deal made by `patience reduce`")
     assignment.add_argument("answer", nargs="?", help="winning card sequence in any answer format")
     assignment.add_argument("--solver", help="solve the deal with this solver instead of reading an answer")
-    assignment.add_argument("--timeout", type=float, default=60.0, help="the solver's wall-clock limit (s)")
+    assignment.add_argument("--timeout", type=seconds, default=60.0, help="the solver's wall-clock limit (s)")
     assignment.set_defaults(handler=run_assignment)
 
 
@@ -68,7 +67,7 @@ def run_model(args: argparse.Namespace) -> int:
 def run_assignment(args: argparse.Namespace) -> int:
     text = read_text(args.deal)
     deal = parse_deal(text, args.deal)
-    formula = formula_from_meta(yaml.safe_load(text), args.deal)
+    formula = formula_from_meta(text, args.deal)
     if (args.answer is None) == (args.solver is None):
         raise InputError(args.deal, None, "give either an ANSWER file or --solver NAME")
     if args.solver is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.lbs.grader import WRONG, NativeVerdicts, grade_results, run_model, table
 from patience.lbs.solution import read_mapping
@@ -20,8 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--instances", type=Path, help="folder of .param instances to run the model on")
     parser.add_argument("--results", type=Path, help="folder of .param files with Savile Row's .info/.solution")
     parser.add_argument("--mapping", type=Path, help="YAML: `from: VAR`, `to: VAR`, `first_position: 1`")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per instance (default 60)")
-    parser.add_argument("--native-timeout", type=float, default=120.0,
+    parser.add_argument("--timeout", type=seconds, default=60.0, help="seconds per instance (default 60)")
+    parser.add_argument("--native-timeout", type=seconds, default=120.0,
                         help="seconds the native solver may take to check one 'no solution' (default 120)")
     levels = parser.add_mutually_exclusive_group()
     for level in (0, 1, 2, 3):
@@ -38,8 +39,6 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--results grades existing files: give no MODEL and no --instances")
         rows = grade_results(args.results, mapping, native)
     elif args.model is not None and args.instances is not None:
-        if args.timeout <= 0:
-            raise UsageError("--timeout must be positive")
         rows = run_model(args.model, args.instances, mapping, native, args.timeout, args.level)
     else:
         raise UsageError("give MODEL --instances DIR, or --results DIR")

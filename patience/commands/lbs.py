@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from patience.commands.limits import seconds
 from patience.errors import InputError
 from patience.lbs.deal import load_deal
 from patience.lbs.rules import play, replay
@@ -23,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                description="Decide the deal; any claimed win is replayed before it is printed.")
     solve.add_argument("deal", help="LBS .param file")
     solve.add_argument("--solver", default="native", choices=SOLVERS)
-    solve.add_argument("--timeout", type=float, default=60.0, help="seconds (default 60)")
+    solve.add_argument("--timeout", type=seconds, default=60.0, help="seconds (default 60)")
     solve.add_argument("-O", dest="level", type=int, default=2, choices=(0, 1, 2, 3), help="Savile Row -O level")
     solve.set_defaults(handler=run_solve)
     validate = actions.add_parser("validate", help="replay a .solution (or `FROM TO` lines) on the deal",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.formats import read_deal
 from patience.result import Status, to_record
@@ -22,9 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "3 timeout/memout/unknown, 4 solver error or rejected answer, 130 interrupted.")
     parser.add_argument("deal", help="deal file in any known form")
     parser.add_argument("--solver", default="native", help="a name from `patience solvers`")
-    parser.add_argument("--timeout", type=float, default=60.0, help="wall-clock limit in seconds")
-    parser.add_argument("--cpu", type=float, help="CPU-time limit in seconds (default: the timeout)")
-    parser.add_argument("--memory", type=int, help="memory limit in MiB")
+    parser.add_argument("--timeout", type=seconds, default=60.0, help="wall-clock limit in seconds")
+    parser.add_argument("--cpu", type=seconds, help="CPU-time limit in seconds (default: the timeout)")
+    parser.add_argument("--memory", type=mebibytes, help="memory limit in MiB")
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options",
                         help="solver option (see `patience solvers`); repeatable")
     parser.add_argument("--json", action="store_true", help="print the result record as JSON")
