@@ -14,11 +14,15 @@ from patience.formats import board
 
 PYSOL_GAMES = (BLACK_HOLE, ALL_IN_A_ROW)
 
+PYSOL_SEED_END = 2 ** 64  # pysol_cards deals seeds up to 2**64 - 1 (its 64-bit generator)
+
 
 def pysol_board(game: str, seed: int) -> str:
     """The board text pysol_cards prints for PySol deal `seed` of `game`, byte for byte."""
     if game not in PYSOL_GAMES:
         raise ValueError(f"unknown PySol game {game!r}; known: {', '.join(PYSOL_GAMES)}")
+    if not 1 <= seed < PYSOL_SEED_END:
+        raise ValueError(f"PySol deals are numbered 1 to {PYSOL_SEED_END - 1}, not {seed}")
     dealer = Game(game, seed, RandomBase.DEALS_PYSOL, 13)
     return dealer.calc_deal_string(seed, CardRenderer(True))
 

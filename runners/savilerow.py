@@ -77,7 +77,7 @@ class SavileRow(Solver):
         symmetry = option_flag(options, "symmetry-breaking", True)
         level = options.get("optimisation", "2")
         if level not in ("0", "1", "2", "3"):
-            return Answer(Status.ERROR, message=f"optimisation must be 0, 1, 2 or 3, not {level!r}")
+            raise UsageError(f"option optimisation must be 0, 1, 2 or 3, not {level!r}")
         command = [*(savilerow_command() or ["savilerow"]), MODEL_FILE, PARAM_FILE, f"-O{level}", "-run-solver",
                    "-minion-bin", minion_path() or "minion", *self.backend_arguments(options)]
         with tempfile.TemporaryDirectory(prefix="patience-") as folder:

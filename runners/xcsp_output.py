@@ -24,7 +24,7 @@ from typing import ClassVar
 from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, UsageError
 from patience.generators.eprime import Numbering
 from patience.generators.xcsp3 import INSTANCE_FILE, instance
 from patience.result import Answer, Status
@@ -174,7 +174,7 @@ class XcspSolver(Solver):
         symmetry = option_flag(options, "symmetry-breaking", True)
         search = options.get("search", self.default_search)
         if search not in ("solver", "paper"):
-            return Answer(Status.ERROR, message=f"search must be solver or paper, not {search!r}")
+            raise UsageError(f"option search must be solver or paper, not {search!r}")
         numbering = Numbering(deal)
         with tempfile.TemporaryDirectory(prefix="patience-") as folder:
             Path(folder, INSTANCE_FILE).write_text(instance(deal, symmetry))

@@ -192,6 +192,7 @@ def test_bad_input_exits_2_with_one_line_and_no_store(tmp_path, capsys, monkeypa
         ["compare", "--deals", "black_hole:1", "--solvers", "native", "--db", str(db), "--scheduler", "tcp://127.0.0.1:9"],
         ["compare", "--deals", "black_hole:1", "--solvers", "no-such-solver", "--db", str(db)],
         ["compare", "--deals", "nonsense", "--solvers", "native", "--db", str(db)],
+        ["compare", "--deals", "black_hole:0-2", "--solvers", "native", "--db", str(db)],
         ["compare", "--deals", "black_hole:1", "--db", str(db)],
         ["compare", "--deals", "black_hole:1", "--solvers", "native", "--jobs", "0", "--db", str(db)],
         ["compare", "--experiment", str(tmp_path / "missing.yaml"), "--db", str(db)],

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from patience.formats import read_deal
+from patience.formats import parse_deal, read_deal
 from tests.conftest import INSTANCES
 
 PAPER = str(INSTANCES / "black_hole" / "paper-example.txt")
@@ -84,6 +84,18 @@ def test_bad_answer_and_missing_files_give_exit_2(tmp_path):
     missing = patience("convert", str(tmp_path / "nope.txt"), "--to", "yaml")
     assert (missing.returncode, missing.stdout) == (2, "")
     assert missing.stderr == f"error: {tmp_path / 'nope.txt'}: no such file\n"
+
+
+@pytest.mark.parametrize("seed", ["0", "-1", str(2 ** 64)])
+def test_a_pysol_seed_outside_pysols_range_is_refused(seed):
+    run = patience("deal", "--game", "black_hole", "--seed", seed)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == f"error: PySol deals are numbered 1 to {2 ** 64 - 1}, not {seed}\n"
+
+
+def test_the_last_pysol_seed_is_dealt():
+    run = patience("deal", "--game", "all_in_a_row", "--seed", str(2 ** 64 - 1))
+    assert run.returncode == 0 and len(parse_deal(run.stdout, "stdout").cards) == 52
 
 
 def test_unsolved_transcript_is_not_a_sequence(tmp_path):

@@ -57,9 +57,13 @@ def test_timeout_is_reported_and_the_jvm_killed():
     assert result.status is Status.TIMEOUT and result.wall < 10
 
 
-def test_bad_option_is_an_error_not_a_run():
-    result = solve(random_deal(4, 2, 2, 1), "ace", LIMITS, {"search": "fastest"})
-    assert result.status is Status.ERROR and "search" in result.message
+def test_bad_option_is_a_usage_error_not_a_run(capsys):
+    with pytest.raises(UsageError, match="option search must be solver or paper, not 'fastest'"):
+        solve(random_deal(4, 2, 2, 1), "ace", LIMITS, {"search": "fastest"})
+    deal = str(INSTANCES / "black_hole" / "paper-example.txt")
+    assert main(["solve", deal, "--solver", "ace", "--set", "search=fastest"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("error: option search")
 
 
 def check_symmetry_breaking_keeps_verdicts(deals, solver="ace"):
@@ -131,6 +135,11 @@ def test_savilerow_reads_a_competition_format_sat_solver():
     assert {native_status(deal) for deal in deals} == {Status.SOLVED, Status.UNSOLVABLE}
     for deal in deals:
         assert solve(deal, "savilerow-sat", LIMITS, {"sat-solver": "cadical"}).status is native_status(deal)
+
+
+def test_savilerow_optimisation_level_is_checked_before_anything_runs():
+    with pytest.raises(UsageError, match="option optimisation must be 0, 1, 2 or 3, not '4'"):
+        SavileRowSat().solve(random_deal(4, 2, 2, 1), LIMITS, {"optimisation": "4"})
 
 
 def test_savilerow_sat_names_the_sat_solvers_it_can_read():

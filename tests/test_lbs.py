@@ -118,6 +118,22 @@ def test_bad_param_files(text, line, message):
     assert caught.value.line == line and message in caught.value.message
 
 
+def test_unreadable_lbs_files_give_one_error_line(tmp_path, capsys):
+    deal, binary, mapping = tmp_path / "LBS6_3.param", tmp_path / "moves.bin", tmp_path / "map.yaml"
+    deal.write_text(write_param(random_deal(6, 3)))
+    binary.write_bytes(b"\xff\xfe\x00")
+    mapping.write_bytes(b"from: \xff\n")
+    for arguments, culprit, message in [
+        (["lbs", "validate", str(deal), str(binary)], binary, "not a text file"),
+        (["lbs", "validate", str(tmp_path / "none.param"), str(deal)], tmp_path / "none.param", "no such file"),
+        (["lbs", "validate", str(deal), str(deal), "--mapping", str(mapping)], mapping, "not a text file"),
+        (["lbs", "solve", str(binary)], binary, "not a text file"),
+    ]:
+        assert main(arguments) == 2
+        captured = capsys.readouterr()
+        assert (captured.out, captured.err) == ("", f"error: {culprit}: {message}\n")
+
+
 def test_deal_command_writes_lbs_params(tmp_path, capsys):
     assert main(["deal", "--game", "lbs", "--cards", "6", "--seed", "3"]) == 0
     out = capsys.readouterr().out

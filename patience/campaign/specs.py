@@ -64,7 +64,10 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
         return [NamedDeal(str(path), read_deal(path))]
     kind, colon, rest = spec.partition(":")
     if kind in PYSOL_GAMES and colon:
-        return [NamedDeal(f"{kind}:{seed}", pysol_deal(kind, seed)) for seed in parse_seeds(rest, spec)]
+        try:
+            return [NamedDeal(f"{kind}:{seed}", pysol_deal(kind, seed)) for seed in parse_seeds(rest, spec)]
+        except ValueError as error:
+            raise UsageError(f"deal spec {spec!r}: {error}") from None
     if kind == "random" and colon:
         return _random_deals(spec, rest)
     raise UsageError(f"deal spec {spec!r} is neither a file, a folder nor one of: {SPEC_HELP}")

@@ -42,7 +42,10 @@ def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
         except ValueError as error:
             raise UsageError(str(error)) from None
         return f"random-r{args.ranks}-s{args.suits}-h{args.pile_height}-{seed}.yaml", yaml_form.write(deal)
-    return f"{args.game}-{seed}.txt", pysol_board(args.game, seed)
+    try:
+        return f"{args.game}-{seed}.txt", pysol_board(args.game, seed)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from patience.commands.limits import seconds
 from patience.errors import InputError
+from patience.formats import read_text
 from patience.lbs.deal import load_deal
 from patience.lbs.rules import play, replay
 from patience.lbs.run import SOLVERS, decide
@@ -70,10 +71,7 @@ def read_pairs(text: str, source: str) -> tuple[tuple[int, int], ...]:
 
 def run_validate(args: argparse.Namespace) -> int:
     deal = load_deal(args.deal)
-    try:
-        text = args.solution.read_text()
-    except OSError as error:
-        raise InputError(str(args.solution), None, error.strerror or "cannot read the file") from None
+    text = read_text(args.solution)
     mapping = read_mapping(args.mapping) if args.mapping else None
     moves = (read_moves(text, str(args.solution), mapping) if "letting" in text
              else read_pairs(text, str(args.solution)))

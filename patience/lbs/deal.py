@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from patience.cards import RANK_LETTERS
 from patience.errors import InputError
+from patience.formats import read_text
 
 STANDARD_RANKS, STANDARD_SUITS = 13, 4
 SUIT_LETTERS = "HDCS"  # the coursework's suit order
@@ -116,9 +116,5 @@ def deal_text(n: int, seed: int, ranks: int = STANDARD_RANKS, suits: int = STAND
 
 
 def load_deal(path: str) -> LBSDeal:
-    """Read an LBS `.param` file; a missing file is an InputError like any bad input."""
-    try:
-        text = Path(path).read_text()
-    except OSError as error:
-        raise InputError(path, None, error.strerror or "cannot read the file") from None
-    return read_param(text, path)
+    """Read an LBS `.param` file; a missing or unreadable file is an InputError like any bad input."""
+    return read_param(read_text(path), path)

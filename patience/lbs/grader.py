@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patience.errors import InputError
+from patience.formats import read_text
 from patience.lbs import solver
 from patience.lbs.deal import LBSDeal, read_param
 from patience.lbs.rules import replay
@@ -100,14 +101,15 @@ def instances(folder: Path) -> list[Path]:
 
 
 def _optional_text(path: Path) -> str | None:
-    return path.read_text() if path.exists() else None
+    # undecodable bytes stay visible to the readers, which grade the row WRONG instead of stopping
+    return path.read_text(errors="replace") if path.exists() else None
 
 
 def grade_results(folder: Path, mapping: Mapping | None, native: NativeVerdicts) -> list[Graded]:
     """Grade the `.info`/`.solution` files Savile Row already wrote next to each `.param`."""
     rows = []
     for param in instances(folder):
-        deal = read_param(param.read_text(), str(param))
+        deal = read_param(read_text(param), str(param))
         rows.append(grade_answer(deal, _optional_text(Path(f"{param}.info")),
                                  _optional_text(Path(f"{param}.solution")), str(param), mapping, native))
     return rows
@@ -124,7 +126,7 @@ def run_model(model: Path, folder: Path, mapping: Mapping | None, native: Native
         raise InputError(str(model), None, "no such model file")
     rows = []
     for param in instances(folder):
-        deal = read_param(param.read_text(), str(param))
+        deal = read_param(read_text(param), str(param))
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
             shutil.copy(model, Path(scratch, "model.eprime"))
             shutil.copy(param, Path(scratch, "instance.param"))

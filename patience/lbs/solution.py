@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from patience.errors import InputError
+from patience.formats import read_text
 from patience.lbs.rules import Move
 
 _START = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")
@@ -35,7 +36,7 @@ class Mapping:
 def read_mapping(path: Path) -> Mapping:
     """A YAML mapping file: `from: NAME`, `to: NAME`, optional `first_position: 0|1` (default 1)."""
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(read_text(path))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         raise InputError(str(path), mark.line + 1 if mark else 1, "not YAML") from None
