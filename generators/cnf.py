@@ -58,7 +58,7 @@ class Encoding:
         return len(self.deal.cards)
 
     def decode_map(self) -> DecodeMap:
-        return DecodeMap(self.deal, {variable: key for key, variable in self.at.items()})
+        return DecodeMap(self.deal, {variable: key for key, variable in self.at.items()}, self.cnf.nv)
 
 
 class _Builder:
@@ -225,6 +225,7 @@ class DecodeMap:
 
     deal: Deal
     cards_at: dict[int, tuple[Card, int]]
+    variables: int  # of the whole formula: a model naming a variable beyond it is not this formula's
 
     def sequence(self, true_variables: set[int]) -> tuple[Card, ...]:
         """Cards in play order from the true position variables of a model."""
@@ -236,10 +237,14 @@ class DecodeMap:
 def read_header(text: str, source: str) -> DecodeMap:
     """The deal and decode map from a CNF written by `gen cnf`; InputError naming the line."""
     ranks, foundation, piles, cards_at = None, None, [], {}
-    seen_tag = False
+    seen_tag, variables = False, None
     for number, line in enumerate(text.splitlines(), 1):
         if not line.startswith("c"):
-            if line.startswith("p"):
+            words = line.split()
+            if words[:1] == ["p"]:
+                if len(words) != 4 or words[1] != "cnf" or not words[2].isdigit():
+                    raise InputError(source, number, "expected `p cnf VARIABLES CLAUSES`")
+                variables = int(words[2])
                 break
             continue
         words = line.split()
@@ -260,11 +265,13 @@ def read_header(text: str, source: str) -> DecodeMap:
             raise InputError(source, number, f"bad header line: {error}") from None
     if not seen_tag or ranks is None or not piles or not cards_at:
         raise InputError(source, 1, "not a CNF written by `gen cnf` (no deal and variable map in its header)")
+    if variables is None:
+        raise InputError(source, None, "no `p cnf VARIABLES CLAUSES` line after the header")
     try:
         deal = Deal(tuple(piles), foundation, ranks)
     except ValueError as error:
         raise InputError(source, None, f"bad deal in the header: {error}") from None
-    return DecodeMap(deal, cards_at)
+    return DecodeMap(deal, cards_at, variables)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -155,3 +155,19 @@ def test_decode_bad_input_is_one_error_line(args, where, capsys):
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith(f"error: {SAT_TRANSCRIPTS}/{where}")
     assert captured.err.count("\n") == 1
+
+
+def test_decode_model_refuses_literals_beyond_the_formula(tmp_path, capsys):
+    cnf = (SAT_TRANSCRIPTS / "won.cnf").read_text()
+    variables = int(next(line for line in cnf.splitlines() if line.startswith("p cnf")).split()[2])
+    answer, headless = tmp_path / "answer.out", tmp_path / "headless.cnf"
+    answer.write_text(f"s SATISFIABLE\nv 1 -{variables + 1} 0\n")
+    headless.write_text("".join(line + "\n" for line in cnf.splitlines() if line.startswith("c")))
+    for arguments, message in [
+        ([str(SAT_TRANSCRIPTS / "won.cnf"), str(answer)],
+         f"{answer}: literal -{variables + 1} names a variable beyond the formula's {variables}"),
+        ([str(headless), str(SAT_TRANSCRIPTS / "won.cadical.out")], f"{headless}: no `p cnf VARIABLES CLAUSES` line"),
+    ]:
+        assert main(["decode", "model", *arguments]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.startswith(f"error: {message}") and captured.err.count("\n") == 1

@@ -49,6 +49,10 @@ def run_model(args: argparse.Namespace) -> int:
         verdict = read_competition(text, args.output)
     else:
         verdict = read_minisat_result(text, args.output)
+    stray = next((literal for literal in verdict.literals if abs(literal) > decode_map.variables), None)
+    if stray is not None:
+        raise InputError(args.output, None, f"literal {stray} names a variable beyond the formula's "
+                                            f"{decode_map.variables}: a model of another formula?")
     if verdict.status == UNSATISFIABLE:
         print("s UNSATISFIABLE: the solver says the deal cannot be won")
         return 1
