@@ -15,7 +15,10 @@ from patience.runners.xcsp_output import XcspSolver, clean
 _WRONG = re.compile(r"^d WRONG DECISIONS\s+([\d,]+)", re.MULTILINE)
 _GLOBAL_EFFS = re.compile(r"^\s*effs:([\d,]+)", re.MULTILINE)
 _RUN = re.compile(r"^\s*run(\d+)\s", re.MULTILINE)
-PAPER_SEARCH = ["-varh=Lexico", "-valh=First", "-lc=0", "-r_n=1", "-r_c=2000000000"]
+# -dsp=false keeps the variables preprocessing fixed: ACE 2.6's static Lexico heuristic otherwise
+# fails an assertion ("! ERROR", `s UNKNOWN`) when preprocessing fixes every variable, as on a
+# small deal it decides without search. It changes no decision (same wrong decisions on PySol deals).
+PAPER_SEARCH = ["-varh=Lexico", "-valh=First", "-lc=0", "-r_n=1", "-r_c=2000000000", "-dsp=false"]
 
 
 def _number(text: str) -> int:

@@ -193,8 +193,21 @@ class XcspSolver(Solver):
         if output.status is Status.SOLVED:
             return answer_from_run(run, Status.SOLVED, sequence(output, source, numbering), nodes, stats)
         if output.status is None:
-            detail = next((line for line in reversed(clean(run.stdout + run.stderr).splitlines()) if line.strip()),
-                          f"exit {run.returncode}")
             status = Status.UNKNOWN if run.timed_out or run.memout else Status.ERROR
-            return answer_from_run(run, status, None, nodes, stats, f"no verdict: {detail.strip()[:200]}")
-        return answer_from_run(run, output.status, None, nodes, stats)
+            return answer_from_run(run, status, None, nodes, stats, f"no verdict: {_last_line(run)}")
+        return answer_from_run(run, output.status, None, nodes, stats, _error_line(run))
+
+
+def _lines(run: ProcessRun) -> list[str]:
+    return [line.strip() for line in clean(run.stdout + run.stderr).splitlines() if line.strip()]
+
+
+def _last_line(run: ProcessRun) -> str:
+    """The solver's last words, to say why it printed no verdict."""
+    lines = _lines(run)
+    return lines[-1][:200] if lines else f"exit {run.returncode}"
+
+
+def _error_line(run: ProcessRun) -> str:
+    """An error the solver reported beside its verdict (ACE's `! ERROR`, a Java exception), or ''."""
+    return next((line[:200] for line in _lines(run) if line.startswith("!") or "Exception" in line), "")

@@ -11,7 +11,7 @@ from conftest import INSTANCES, needs_solver
 
 from patience.cli import main
 from patience.errors import UsageError
-from patience.formats import read_deal
+from patience.formats import parse_deal, read_deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
 from patience.runners.process import Limits
@@ -49,6 +49,15 @@ def test_unsolvable_deal_is_proven_unsolvable(solver):
     assert native_status(deal) is Status.UNSOLVABLE
     result = solve(deal, solver, LIMITS)
     assert result.status is Status.UNSOLVABLE and result.sequence is None
+
+
+@pytest.mark.parametrize("solver", ["ace", "choco"])
+@pytest.mark.parametrize("search", ["paper", "solver"])
+def test_a_deal_decided_by_propagation_alone_is_solved(solver, search):
+    deal = parse_deal("ranks: 2\nfoundation: r0s0\npiles: [[r1s0, r0s1], [r1s1]]\n", "tiny.yaml")
+    assert native_status(deal) is Status.SOLVED
+    result = solve(deal, solver, LIMITS, {"search": search})
+    assert result.status is Status.SOLVED, result.message
 
 
 def test_timeout_is_reported_and_the_jvm_killed():
