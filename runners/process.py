@@ -73,15 +73,18 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
         in_path.write_text(stdin_text or "")
         with open(out_path, "wb") as out, open(err_path, "wb") as err, open(in_path, "rb") as stdin:
             started = time.monotonic()
-            process = subprocess.Popen(
-                list(command), stdout=out, stderr=err, stdin=stdin, cwd=cwd,
-                env=None if env is None else {**os.environ, **env}, start_new_session=True,
-            )
-            try:
-                with stop_signals_unwind():
+            process = None
+            with stop_signals_unwind():
+                try:
+                    with stops_deferred():  # a signal now would leave the new group running unseen
+                        process = subprocess.Popen(
+                            list(command), stdout=out, stderr=err, stdin=stdin, cwd=cwd,
+                            env=None if env is None else {**os.environ, **env}, start_new_session=True,
+                        )
                     returncode, child_cpu, timed_out, memout = _monitor(process, limits, started)
-            finally:
-                _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
+                finally:
+                    if process is not None:
+                        _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
             wall = time.monotonic() - started
         return ProcessRun(tuple(command), returncode, _read(out_path), _read(err_path), wall, child_cpu,
                           timed_out, memout)
@@ -105,6 +108,26 @@ def stop_signals_unwind() -> Iterator[None]:
         for number, handler in previous.items():
             if handler == signal.SIG_DFL:
                 signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def stops_deferred() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP while a solver process is being started, so that the caller
+    has its handle before any of them unwinds the stack; one that came meanwhile is delivered at the
+    end. Without this, a stop in the middle of a fork leaves a child that no `finally` knows of."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    held = (signal.SIGINT, *STOP_SIGNALS)
+    previous = {number: signal.signal(number, lambda number, frame: caught.append(number)) for number in held}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
+        if caught:
+            signal.raise_signal(caught[0])
 
 
 def _exit_on_signal(number: int, frame: object) -> None:

@@ -23,7 +23,7 @@ from patience.deal import Deal
 from patience.generators.cnf import OPTIONS, Encoding, encode_with_options
 from patience.result import Answer, Status
 from patience.runners.base import Solver
-from patience.runners.process import STOP_SIGNALS, Limits, stop_signals_unwind
+from patience.runners.process import STOP_SIGNALS, Limits, stop_signals_unwind, stops_deferred
 
 # our name -> PySAT's name
 ENGINES = {
@@ -72,8 +72,9 @@ def run_engine(engine: str, encoding: Encoding, limits: Limits) -> dict:
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_child, args=(engine, encoding, limits, sender), daemon=True)
     with stop_signals_unwind():
-        child.start()
         try:
+            with stops_deferred():
+                child.start()
             sender.close()
             if receiver.poll(limits.timeout):
                 try:
@@ -86,12 +87,14 @@ def run_engine(engine: str, encoding: Encoding, limits: Limits) -> dict:
                             "message": "the solver process died without an answer"}
             return {"verdict": "timeout", "cpu": limits.cpu_limit or 0.0, "message": "time limit reached"}
         finally:
-            child.kill()
-            child.join()
+            if child.pid is not None:
+                child.kill()
+                child.join()
             receiver.close()
 
 
 def _child(engine: str, encoding: Encoding, limits: Limits, sender) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent too, which kills this child
     for number in STOP_SIGNALS:  # the parent's unwinding handlers are not the solver's: it just dies
         signal.signal(number, signal.SIG_DFL)
     if limits.memory_mb:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import glob
 import os
+import signal
 import sys
 import tempfile
 import time
 
 import pytest
 
-from patience.runners.process import Limits, run_process
+from patience.runners.process import Limits, run_process, stop_signals_unwind, stops_deferred
 
 BUSY = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end: pass\nprint('done')"
 
@@ -82,3 +83,18 @@ def test_no_temporary_files_left(limits):
 
 def test_stdin_text_reaches_the_command():
     assert run_process(["cat"], Limits(timeout=5), stdin_text="hello").stdout == "hello"
+
+
+@pytest.mark.parametrize(("number", "raised"), [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, SystemExit)])
+def test_a_stop_while_a_solver_starts_waits_until_it_is_known(number, raised):
+    """The window where the handle of a just-forked solver is not yet stored: the stop must wait."""
+    handlers = {held: signal.getsignal(held) for held in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    steps = []
+    with pytest.raises(raised), stop_signals_unwind():
+        with stops_deferred():
+            os.kill(os.getpid(), number)
+            time.sleep(0.1)  # the handler has had every chance to run
+            steps.append("handle stored")
+        steps.append("not reached")
+    assert steps == ["handle stored"]
+    assert {held: signal.getsignal(held) for held in handlers} == handlers
