@@ -239,15 +239,14 @@ def read_header(text: str, source: str) -> DecodeMap:
     ranks, foundation, piles, cards_at = None, None, [], {}
     seen_tag, variables = False, None
     for number, line in enumerate(text.splitlines(), 1):
+        words = line.split()
         if not line.startswith("c"):
-            words = line.split()
             if words[:1] == ["p"]:
                 if len(words) != 4 or words[1] != "cnf" or not words[2].isdigit():
                     raise InputError(source, number, "expected `p cnf VARIABLES CLAUSES`")
                 variables = int(words[2])
                 break
             continue
-        words = line.split()
         try:
             if line.startswith(HEADER_TAG):
                 seen_tag = True
