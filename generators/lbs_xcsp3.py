@@ -65,7 +65,10 @@ def build_from_stdin() -> None:
         for choice, (source, target) in enumerate(moves[t - 1]):
             allowed = [(other, csp.ANY, csp.ANY) for other in range(len(moves[t - 1])) if other != choice]
             allowed += [(choice, a, b) for a, b in matching]
-            csp.satisfy((m[t - 1], top[(t - 1) * n + source - 1], top[(t - 1) * n + target - 1]) in allowed)
+            if allowed:
+                csp.satisfy((m[t - 1], top[(t - 1) * n + source - 1], top[(t - 1) * n + target - 1]) in allowed)
+            else:  # the only move, and no two cards of the deal match: an empty table is no XCSP3
+                csp.satisfy(m[t - 1] != choice)
             for q in range(1, piles):
                 origin = source if q == target else (q if q < source else q + 1)
                 csp.satisfy(csp.imply(m[t - 1] == choice, top[t * n + q - 1] == top[(t - 1) * n + origin - 1]))

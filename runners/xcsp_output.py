@@ -35,14 +35,15 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _STATUS = {"SATISFIABLE": Status.SOLVED, "OPTIMUM FOUND": Status.SOLVED, "UNSATISFIABLE": Status.UNSOLVABLE,
            "UNKNOWN": Status.UNKNOWN, "UNSUPPORTED": Status.ERROR}
 _CELL = re.compile(r"^(\w+)\[(?:(\d+)(?:\.\.(\d+))?)?\]$")
-_VALUE = re.compile(r"^(-?\d+)(?:[*x](\d+))?$")
+_VALUE = re.compile(r"^(-?\d+|\*)(?:[*x](\d+))?$")
 _LIST = re.compile(r"<list>(.*?)</list>", re.DOTALL)
 _VALUES = re.compile(r"<values>(.*?)</values>", re.DOTALL)
 
 
 @dataclass(frozen=True)
 class XcspOutput:
-    """The verdict line and the solution's values by variable name (`x[3]` -> 12)."""
+    """The verdict line and the solution's values by variable name (`x[3]` -> 12); a variable the
+    solver printed as `*` (any value: no constraint involves it) has none."""
 
     status: Status | None
     values: dict[str, int]
@@ -79,7 +80,8 @@ def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
     numbers = [number for token in values.group(1).split() for number in _expand_value(token, source, v_start)]
     if len(cells) != len(numbers):
         raise InputError(source, v_start, f"{len(cells)} variables but {len(numbers)} values")
-    return XcspOutput(status, dict(zip(cells, numbers, strict=True)), status_line, v_start)
+    values = {cell: number for cell, number in zip(cells, numbers, strict=True) if number is not None}
+    return XcspOutput(status, values, status_line, v_start)
 
 
 def _expand_cell(token: str, sizes: dict[str, int], source: str, line: int) -> list[str]:
@@ -94,11 +96,12 @@ def _expand_cell(token: str, sizes: dict[str, int], source: str, line: int) -> l
     return [f"{name}[{index}]" for index in range(int(first), int(last if last is not None else first) + 1)]
 
 
-def _expand_value(token: str, source: str, line: int) -> list[int]:
+def _expand_value(token: str, source: str, line: int) -> list[int | None]:
     match = _VALUE.match(token)
     if not match:
         raise InputError(source, line, f"not a value: {token!r}")
-    return [int(match.group(1))] * int(match.group(2) or 1)
+    value = None if match.group(1) == "*" else int(match.group(1))
+    return [value] * int(match.group(2) or 1)
 
 
 def sequence(output: XcspOutput, source: str, numbering: Numbering) -> tuple[Card, ...]:

@@ -176,6 +176,9 @@ def test_xcsp_output_compression_ranges_and_errors():
     output = read_output("s SATISFIABLE\nv <instantiation> <list> x[0..2] y[] </list>\n"
                          "v <values> 0 2 1 3*2 </values> </instantiation>\n", "out", {"y": 2})
     assert output.values == {"x[0]": 0, "x[1]": 2, "x[2]": 1, "y[0]": 3, "y[1]": 3}
+    anything = read_output("s SATISFIABLE\nv <instantiation> <list> x[0..1] m[] </list> <values> 0 1 * </values>"
+                           " </instantiation>\n", "out", {"m": 1})
+    assert anything.values == {"x[0]": 0, "x[1]": 1}  # `*`: any value, so none is recorded
     with pytest.raises(InputError, match="3 variables but 2 values"):
         read_output("v <instantiation> <list> x[0..2] </list> <values> 0 1 </values>\n", "out", {})
     with pytest.raises(InputError, match="unknown verdict"):

@@ -144,6 +144,17 @@ def test_pddl_and_xcsp3_routes_agree_with_native(route, name):
         assert replay(deal, outcome.moves).valid
 
 
+@ACE
+@pytest.mark.parametrize("cards", [(8, 36, 51), (8, 36), (8,)])
+def test_xcsp3_route_on_rows_without_a_choice(cards):
+    """No two cards match (an empty table of legal moves), or one card and no move at all."""
+    deal = LBSDeal(cards)
+    outcome = decide(deal, "ace", Limits(timeout=60))
+    assert outcome.verdict == solve(deal).verdict
+    if outcome.moves is not None:
+        assert replay(deal, outcome.moves).valid
+
+
 def test_pddl_plan_decodes_slots_to_shifting_positions():
     deal = LBSDeal((44, 29, 31, 5, 4))  # 6S 4C 6C 6H 5H
     plan = read_plan_file("(move-one p3 p2 p4 c31 c29)\n(move-one p2 p1 p4 c31 c44)\n"
