@@ -33,9 +33,9 @@ class Highs(MipSolver):
     def version(self) -> str | None:
         if not self.available():
             return None
-        import highspy
+        import highspy  # its constants: a Highs() object would print HiGHS's banner on stdout
 
-        return highspy.Highs().version()
+        return f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH}"
 
     def install_hint(self) -> str:
         return "pip install highspy"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,10 @@ def test_convert_round_trips_through_every_form(tmp_path, form):
 def test_solvers_lists_what_is_known():
     run = patience("solvers")
     assert run.returncode == 0 and "Traceback" not in run.stderr
+    rows = [line for line in run.stdout.splitlines() if line and not line.startswith(" ")]
+    assert {"native", "sat", "ace", "highs", "fd-ff"} <= {row.split()[0] for row in rows}
+    # every unindented line is a solver row (no banner a solver library prints when asked its version)
+    assert all(re.match(r"\S+ +(planning|cp|sat|mip|native) +(installed|MISSING)", row) for row in rows[:-1]), rows
 
 
 @pytest.mark.parametrize(
