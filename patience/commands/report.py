@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from patience.campaign import analysis, plots, tables
+from patience.campaign import analysis, tables
 from patience.campaign.store import Store
 from patience.errors import InputError
 
@@ -32,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
         data, built = tables.build(store, args.clock)
         text = tables.render(data, built, args.format)
         if args.plots is not None:
+            from patience.campaign import plots  # matplotlib: half a second, so only when drawing
+
             args.plots.mkdir(parents=True, exist_ok=True)
             runs = analysis.grid(store.runs(), args.clock)
             labels = [label for label, _, _ in store.configurations()]
