@@ -29,22 +29,26 @@ def deal_of(path: Path) -> LBSDeal:
     return read_param(path.read_text(), str(path))
 
 
+def assert_agrees_with_native(deal: LBSDeal, route: str, timeout: float) -> None:
+    """The route's verdict is the native solver's, and any moves it returns replay."""
+    outcome = decide(deal, route, Limits(timeout=timeout))
+    assert outcome.verdict == solve(deal).verdict
+    if outcome.moves is not None:
+        assert replay(deal, outcome.moves).valid
+
+
 @pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian package cadical not installed")
 @pytest.mark.parametrize("path", SMALL, ids=lambda p: p.stem)
 def test_cnf_with_cadical_agrees_with_native(path):
     deal = deal_of(path)
-    outcome = decide(deal, "cadical", Limits(timeout=60))
-    assert outcome.verdict == solve(deal).verdict
-    if outcome.moves is not None:
-        assert replay(deal, outcome.moves).valid
+    assert_agrees_with_native(deal, "cadical", 60)
 
 
 @pytest.mark.skipif(shutil.which("picosat") is None, reason="Debian package picosat not installed")
 @pytest.mark.parametrize("seed", range(6))
 def test_cnf_on_generalised_deals(seed):
     deal = random_deal(8, seed, ranks=4, suits=3)
-    outcome = decide(deal, "picosat", Limits(timeout=60))
-    assert outcome.verdict == solve(deal).verdict
+    assert_agrees_with_native(deal, "picosat", 60)
 
 
 def test_cnf_has_one_move_variable_per_step_and_action():
@@ -138,10 +142,7 @@ ACE = needs_solver("ace")
 def test_pddl_and_xcsp3_routes_agree_with_native(route, name):
     """The LBS PDDL (Fast Downward) and XCSP3 (ACE) routes, decoded and replayed."""
     deal = deal_of(COURSE / f"{name}.param")
-    outcome = decide(deal, route, Limits(timeout=120))
-    assert outcome.verdict == solve(deal).verdict
-    if outcome.moves is not None:
-        assert replay(deal, outcome.moves).valid
+    assert_agrees_with_native(deal, route, 120)
 
 
 @ACE
@@ -149,10 +150,7 @@ def test_pddl_and_xcsp3_routes_agree_with_native(route, name):
 def test_xcsp3_route_on_rows_without_a_choice(cards):
     """No two cards match (an empty table of legal moves), or one card and no move at all."""
     deal = LBSDeal(cards)
-    outcome = decide(deal, "ace", Limits(timeout=60))
-    assert outcome.verdict == solve(deal).verdict
-    if outcome.moves is not None:
-        assert replay(deal, outcome.moves).valid
+    assert_agrees_with_native(deal, "ace", 60)
 
 
 def test_pddl_plan_decodes_slots_to_shifting_positions():
