@@ -22,7 +22,7 @@ from patience.lbs.run import SOLVERS, decide
 from patience.runners.process import Limits
 from patience.runners.savilerow_output import read_info
 
-COURSE = Path(__file__).resolve().parent.parent.parent / "shared" / "instances" / "lbs-coursework"
+COURSE = Path(__file__).resolve().parent.parent / "instances" / "lbs-coursework"
 
 
 def course_verdict(param: Path) -> str | None:

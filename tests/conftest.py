@@ -13,7 +13,7 @@ from patience.runners.registry import get_solver
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = ROOT / "instances"
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
-SHARED = ROOT.parent / "shared"
+COURSE = INSTANCES / "lbs-coursework"  # the LBS coursework instances with their Savile Row output
 # The smallest unsatisfiable 3-SAT formula: all eight clauses over three variables (a deal of 78 cards).
 EVERY_CLAUSE = Formula(3, tuple((a, b, c) for a in (1, -1) for b in (2, -2) for c in (3, -3)))
 

@@ -13,9 +13,8 @@ from patience.lbs.rules import legal_moves, play, replay
 from patience.lbs.solution import read_moves
 from patience.lbs.solver import solve
 from patience.runners.savilerow_output import read_info
-from tests.conftest import SHARED
+from tests.conftest import COURSE
 
-COURSE = SHARED / "instances" / "lbs-coursework"
 PARAMS = sorted(COURSE.rglob("*.param"))
 HARD = {"LBS19_4", "LBS20_20"}  # the native search needs seconds here; checked in the slow run
 

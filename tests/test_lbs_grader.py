@@ -10,9 +10,8 @@ import pytest
 from patience.cli import main
 from patience.lbs.grader import CORRECT, WRONG, NativeVerdicts, grade_results
 from patience.lbs.solution import Mapping
-from tests.conftest import ROOT, SHARED, TRANSCRIPTS, needs_solver
+from tests.conftest import COURSE, ROOT, TRANSCRIPTS, needs_solver
 
-COURSE = SHARED / "instances" / "lbs-coursework"
 SAVED = TRANSCRIPTS / "lbs"  # real Savile Row 1.6.5 + Minion runs of two deliberately broken models
 FIVE = ("SolvableInstances/LBS4_13", "SolvableInstances/LBS5_0", "SolvableInstances/LBS5_30",
         "UnsolvableInstances/LBS6_12", "SolvableInstances/LBS7_47")

@@ -19,9 +19,8 @@ from patience.lbs.run import decide
 from patience.lbs.solver import solve
 from patience.runners.pddl_plan import read_plan_file
 from patience.runners.process import Limits
-from tests.conftest import SHARED, needs_solver
+from tests.conftest import COURSE, needs_solver
 
-COURSE = SHARED / "instances" / "lbs-coursework"
 SMALL = sorted(path for path in COURSE.rglob("*.param") if len(read_param(path.read_text(), str(path)).cards) <= 10)
 
 
