@@ -48,6 +48,7 @@ class Verdict:
 
 
 _FF_STEP = re.compile(r"^\s*(?:step\s+)?\d+:\s+(\S.*?)\s*$")
+_FF_FIRST_STEP = re.compile(r"^\s*step\s+\d+:", re.IGNORECASE)
 _FF_STATES = re.compile(r"evaluating (\d+) states")
 _FF_LINE = re.compile(r"^ff: (parsing|found legal plan|goal can be simplified)", re.MULTILINE)
 _PLAN_LINE = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$")
@@ -68,6 +69,11 @@ def read_ff(text: str, source: str = "FF output") -> Verdict:
     start = next((number for number, line in enumerate(lines, 1) if "found legal plan" in line), None)
     if start is None:
         return Verdict(Status.UNKNOWN, None, nodes, "FF printed no plan and no proof")
+    return Verdict(Status.SOLVED, _ff_steps(lines, start, source), nodes)
+
+
+def _ff_steps(lines: Sequence[str], start: int, source: str) -> tuple[Action, ...]:
+    """FF's numbered steps from line `start` + 1 (1-based) to the first blank line after them."""
     plan = []
     for number, line in enumerate(lines[start:], start + 1):
         if not line.strip():
@@ -79,7 +85,7 @@ def read_ff(text: str, source: str = "FF output") -> Verdict:
             raise InputError(source, number, f"not a plan step: {line.strip()!r}")
         words = match.group(1).lower().split()
         plan.append(Action(words[0], tuple(words[1:]), number))
-    return Verdict(Status.SOLVED, tuple(plan), nodes)
+    return tuple(plan)
 
 
 def read_plan_file(text: str, source: str = "plan") -> tuple[Action, ...]:
@@ -125,6 +131,16 @@ def _read_ff_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
     return plan_cards(deal, verdict.plan, source)
 
 
+def _detect_ff_steps(text: str) -> bool:
+    """FF's plan lines alone, as copied out of its output (`step    0: PLAY-UP-TOP ...`)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return _FF_FIRST_STEP.match(first) is not None
+
+
+def _read_ff_steps_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
+    return plan_cards(deal, _ff_steps(text.splitlines(), 0, source), source)
+
+
 def _detect_plan_file(text: str) -> bool:
     first = next((line.strip() for line in text.splitlines() if line.strip() and not line.startswith(";")), "")
     return first.lower().startswith("(play")
@@ -136,6 +152,7 @@ def _read_plan_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
 
 ANSWER_READERS = [
     AnswerReader("ff", _detect_ff, _read_ff_answer),
+    AnswerReader("ff-steps", _detect_ff_steps, _read_ff_steps_answer),
     AnswerReader("pddl-plan", _detect_plan_file, _read_plan_answer),
 ]
 

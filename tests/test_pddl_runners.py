@@ -3,6 +3,7 @@ read back from real transcripts, `patience validate` on plan files, errors and l
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from patience.validator import replay
 from tests.conftest import INSTANCES, TRANSCRIPTS, needs_solver
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
+_FF_STEP_LINE = re.compile(r"^\s*(step)?\s+\d+: ")
 FF = TRANSCRIPTS / "ff"
 FD = TRANSCRIPTS / "fast_downward"
 SMALL = FF / "small-deal.yaml"  # 9 cards, winnable
@@ -68,6 +70,19 @@ def test_validate_accepts_plan_files_directly(plan, deal_file):
     run = patience("validate", str(deal_file), str(plan))
     moves = len(read_deal(deal_file).cards)
     assert (run.returncode, run.stdout) == (0, f"valid: {moves} moves\n")
+
+
+def test_validate_accepts_ff_steps_copied_out_of_its_output(tmp_path):
+    steps = [line for line in (FF / "paper-example.stdout").read_text().splitlines() if _FF_STEP_LINE.match(line)]
+    plan = tmp_path / "ff-steps.txt"
+    plan.write_text("\n".join(steps) + "\n")
+    assert patience("validate", str(PAPER), str(plan)).stdout == "valid: 51 moves\n"
+    plan.write_text("\n".join([steps[0], *steps[2:]]) + "\n")  # step 1 left out
+    run = patience("validate", str(PAPER), str(plan))
+    assert run.returncode == 1 and run.stdout.startswith("invalid: move 2: 4D does not follow 2C")
+    plan.write_text(steps[0] + "\n        1: PLAY-UP-TOP THREE\n")
+    run = patience("validate", str(PAPER), str(plan))
+    assert (run.returncode, run.stderr) == (2, f"error: {plan}:2: no (rank suit) of this deal in ('three',)\n")
 
 
 def test_validate_reports_an_illegal_plan_by_its_move(tmp_path):
