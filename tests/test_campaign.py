@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from patience.campaign import analysis, config, specs
+from patience.campaign import analysis, config, specs, tables
 from patience.campaign.store import Store
 from patience.errors import InputError, UsageError
 from patience.generators.deals import pysol_deal
@@ -150,3 +150,11 @@ def test_limit_of_each_clock():
     assert analysis.limit({"timeout": 30.0, "cpu": 10.0}, "wall") == 30.0
     assert analysis.limit({"timeout": 30.0, "cpu": None}, "cpu") == 30.0
     assert analysis.limit({}, "wall") is None
+
+
+def test_text_tables_align_numbers_right_and_text_left():
+    table = tables.Table("t", "T", ("label", "version", "time"), (("ff", "2.3", 0.5), ("fd-ff", "1.0.0", 12.25)))
+    text = tables.render({"runs": 2, "deals": 1, "hosts": [], "settings": {}}, [table], "text")
+    assert text.splitlines()[4:] == ["label  version  time",
+                                     "ff     2.3       0.5",
+                                     "fd-ff  1.0.0    12.2"]

@@ -95,17 +95,22 @@ def _shown(table: Table) -> tuple[tuple[object, ...], ...]:
 
 
 def _text(table: Table) -> str:
-    rows = [tuple(table.headers)] + [tuple(cell(value) for value in row) for row in _shown(table)]
+    """Numbers (and the `-` of a missing one) right-aligned, and the heads of columns of numbers;
+    text, such as a version `2.3`, left-aligned."""
+    shown = _shown(table)
+    rows = [tuple(table.headers)] + [tuple(cell(value) for value in row) for row in shown]
+    right = [[_numeric(value) for value in row] for row in shown]
+    right.insert(0, [bool(right) and all(flags[column] for flags in right) for column in range(len(table.headers))])
     widths = [max(len(row[column]) for row in rows) for column in range(len(table.headers))]
     lines = [table.title, "-" * len(table.title)]
-    lines += ["  ".join(value.ljust(width) if column == 0 or not _numeric(value) else value.rjust(width)
-                        for column, (value, width) in enumerate(zip(row, widths, strict=True))).rstrip()
-              for row in rows]
+    lines += ["  ".join(value.rjust(width) if column and flush else value.ljust(width)
+                        for column, (value, width, flush) in enumerate(zip(row, widths, flags, strict=True))).rstrip()
+              for row, flags in zip(rows, right, strict=True)]
     return "\n".join(lines)
 
 
-def _numeric(value: str) -> bool:
-    return value.replace(".", "", 1).replace("-", "", 1).replace("e", "", 1).replace("+", "", 1).isdigit()
+def _numeric(value: object) -> bool:
+    return value is None or (isinstance(value, int | float) and not isinstance(value, bool))
 
 
 def _markdown(table: Table) -> str:
