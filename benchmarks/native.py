@@ -16,20 +16,18 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 
 from patience.commands.solve import parse_options
-from patience.generators.deals import PYSOL_GAMES, pysol_board, pysol_deal
+from patience.generators.deals import PYSOL_GAMES, pysol_deal
 from patience.result import Status
-from patience.runners.process import Limits, run_process
+from patience.runners.black_hole_solve import BlackHoleSolve
+from patience.runners.process import Limits
 from patience.runners.solve import solve
-
-BHS_VERDICTS = {"Solved!": "solved", "Unsolved!": "unsolvable", "Intractable!": "unknown"}
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -60,15 +58,14 @@ def run_native(game: str, seeds: range, limits: Limits, options: dict[str, str])
 
 
 def run_bhs(binary: str, game: str, seeds: range, limits: Limits) -> list[dict]:
+    """black-hole-solve through its runner, so its wins are replayed by the validator too."""
+    os.environ[BlackHoleSolve.env_var] = binary
     rows = []
-    with tempfile.TemporaryDirectory(prefix="patience-") as folder:
-        board = Path(folder, "board.txt")
-        for seed in seeds:
-            board.write_text(pysol_board(game, seed))
-            run = run_process([binary, "--game", game, str(board)], limits)
-            first = run.stdout.split("\n", 1)[0].strip()
-            status = "timeout" if run.timed_out else BHS_VERDICTS.get(first, "error")
-            rows.append({"seed": seed, "status": status, "cpu": run.cpu})
+    for seed in seeds:
+        result = solve(pysol_deal(game, seed), "black-hole-solve", limits)
+        if result.status is Status.ERROR:
+            raise SystemExit(f"black-hole-solve, seed {seed}: {result.message}")
+        rows.append({"seed": seed, "status": result.status.value, "cpu": result.cpu})
     return rows
 
 

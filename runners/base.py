@@ -40,6 +40,12 @@ class Solver(ABC):
     def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
         """Run on `deal` within `limits`; return the (untrusted) decoded answer."""
 
+    def refuse_unknown_options(self, options: Mapping[str, str]) -> None:
+        """A misspelt option is a usage error, never silently ignored."""
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            raise UsageError(f"{self.name} has no option {unknown[0]!r}; known: {', '.join(self.options)}")
+
 
 class ExecutableSolver(Solver):
     """A solver that is one binary, found through an environment variable or on PATH."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from patience.deal import Deal
-from patience.errors import InputError, UsageError
+from patience.errors import InputError
 from patience.generators.lp import MODELS, OBJECTIVES, check_model, check_objective, lp_model
 from patience.result import Answer, Status
 from patience.runners.base import Solver, answer_from_run
@@ -43,9 +43,7 @@ class MipSolver(Solver):
         """Branch-and-bound nodes, from the solver's output."""
 
     def check_options(self, options: Mapping[str, str]) -> tuple[str, str]:
-        unknown = sorted(set(options) - set(self.options))
-        if unknown:
-            raise UsageError(f"{self.name} has no option {unknown[0]!r}; known: {', '.join(self.options)}")
+        self.refuse_unknown_options(options)
         return check_model(options.get("model", "mip3")), check_objective(options.get("objective", "none"))
 
     def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:

@@ -39,9 +39,7 @@ class Native(Solver):
         return "c" if engine.compiled() else "python"
 
     def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
-        unknown = set(options) - set(self.options)
-        if unknown:
-            raise UsageError(f"native has no option {', '.join(sorted(unknown))}; known: {', '.join(self.options)}")
+        self.refuse_unknown_options(options)
         rules = {rule: option_flag(options, rule, True) for rule in RULES}
         max_cards = option_flag(options, "max-cards", False)
         node_limit = _node_limit(options.get("nodes"))

@@ -21,7 +21,7 @@ from typing import ClassVar
 from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError, UsageError
+from patience.errors import InputError
 from patience.generators.pddl import ENCODINGS, check_encoding, decode_objects, model
 from patience.result import Answer, Status
 from patience.runners.base import Solver, answer_from_run
@@ -175,9 +175,7 @@ class Planner(Solver):
 
     def check_options(self, options: Mapping[str, str]) -> str:
         """Reject unknown option names; return the encoding."""
-        unknown = sorted(set(options) - set(self.options))
-        if unknown:
-            raise UsageError(f"{self.name} has no option {unknown[0]!r}; known: {', '.join(self.options)}")
+        self.refuse_unknown_options(options)
         return check_encoding(options.get("encoding", "paper"))
 
     def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:

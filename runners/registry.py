@@ -18,6 +18,7 @@ SOLVERS: dict[str, str] = {
     "ace": "patience.runners.ace:Ace",
     "choco": "patience.runners.choco:Choco",
     "native": "patience.runners.native:Native",
+    "black-hole-solve": "patience.runners.black_hole_solve:BlackHoleSolve",
     "sat": "patience.runners.sat_embedded:Cadical",
     "sat-glucose": "patience.runners.sat_embedded:Glucose",
     "sat-minisat": "patience.runners.sat_embedded:Minisat",
