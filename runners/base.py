@@ -14,7 +14,9 @@ from typing import ClassVar
 from patience.deal import Deal
 from patience.errors import UsageError
 from patience.result import Answer, Status
-from patience.runners.process import Limits, ProcessRun
+from patience.runners.process import Limits, ProcessRun, run_process
+
+VERSION_SECONDS = 2.0  # a binary that does not answer --version quickly has no version to report
 
 
 class Solver(ABC):
@@ -58,6 +60,18 @@ class ExecutableSolver(Solver):
 
     def available(self) -> bool:
         return self.executable() is not None
+
+    def version_line(self) -> str | None:
+        """The first line the binary prints for `--version`, if it answers within seconds."""
+        executable = self.executable()
+        if executable is None:
+            return None
+        try:
+            done = run_process([executable, "--version"], Limits(timeout=VERSION_SECONDS))
+        except OSError:
+            return None
+        lines = (done.stdout or done.stderr).strip().splitlines()
+        return lines[0] if lines else None
 
 
 def find_executable(names: tuple[str, ...], env_var: str | None = None) -> str | None:

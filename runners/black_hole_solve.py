@@ -23,7 +23,6 @@ from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver, answer_from_run, option_flag
 from patience.runners.process import Limits, run_process
 
-VERSION_SECONDS = 2.0
 _STATES = re.compile(r"^Total number of states checked is (\d+)\.", re.MULTILINE)
 _VERDICTS = {"Solved!": Status.SOLVED, "Unsolved!": Status.UNSOLVABLE, "Intractable!": Status.UNKNOWN}
 
@@ -40,15 +39,8 @@ class BlackHoleSolve(ExecutableSolver):
     }
 
     def version(self) -> str | None:
-        executable = self.executable()
-        if executable is None:
-            return None
-        try:
-            done = run_process([executable, "--version"], Limits(timeout=VERSION_SECONDS))
-        except OSError:
-            return None
-        first = done.stdout.strip().splitlines()[:1]
-        return first[0].removeprefix("black-hole-solver version ").strip() if first else None
+        line = self.version_line()
+        return line.removeprefix("black-hole-solver version ").strip() if line else None
 
     def install_hint(self) -> str:
         return ("build it from source (GitHub shlomif/black-hole-solitaire, folder c-solver: cmake, with "

@@ -17,13 +17,12 @@ from patience.deal import Deal
 from patience.errors import InputError
 from patience.generators.cnf import OPTIONS, dimacs, encode_with_options
 from patience.result import Answer, Status
-from patience.runners.base import ExecutableSolver, answer_from_run, find_executable
+from patience.runners.base import VERSION_SECONDS, ExecutableSolver, answer_from_run, find_executable
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, Verdict, read_competition, read_minisat_result
 from patience.runners.process import Limits, ProcessRun, run_process
 
 CNF_FILE = "deal.cnf"
 RESULT_FILE = "result.txt"
-VERSION_SECONDS = 2.0  # a binary that does not answer --version quickly has no version to report
 DEBIAN_HINT = "apt-get install {package}"
 
 
@@ -38,15 +37,26 @@ class CommandLineSat(ExecutableSolver):
         return DEBIAN_HINT.format(package=self.package)
 
     def version(self) -> str | None:
+        line = self.version_line()
+        own = line.removeprefix("c ").strip()[:80] if line else None
+        debian = self.debian_version()
+        if own and debian:
+            return f"{own} (Debian {debian})"
+        return own or (f"Debian {debian}" if debian else None)
+
+    def debian_version(self) -> str | None:
+        """The Debian package's version when the binary is the package's own: some binaries say
+        little of themselves (CaDiCaL 1.5.3 says `sc2021`, MiniSat has no --version)."""
         executable = self.executable()
-        if executable is None:
+        if not self.package or executable is None or not executable.startswith("/usr/bin/"):
             return None
         try:
-            done = run_process([executable, "--version"], Limits(timeout=VERSION_SECONDS))
+            done = run_process(["dpkg-query", "-W", "-f=${Version}", self.package], Limits(timeout=VERSION_SECONDS))
         except OSError:
             return None
-        lines = (done.stdout or done.stderr).strip().splitlines()
-        return lines[0].removeprefix("c ").strip()[:80] if lines else None
+        if done.returncode != 0 or not done.stdout.strip():
+            return None
+        return done.stdout.strip()
 
     def command(self, executable: str) -> list[str]:
         return [executable, CNF_FILE]
@@ -112,6 +122,9 @@ class Minisat(CommandLineSat):
     package = "minisat"
 
     def version(self) -> str | None:
+        debian = self.debian_version()  # MiniSat has no --version
+        if debian:
+            return f"Debian {debian}"
         return "minisat" if self.available() else None
 
     def command(self, executable: str) -> list[str]:

@@ -21,6 +21,7 @@ from patience.runners.dimacs_output import (
     read_stats,
 )
 from patience.runners.process import Limits
+from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.validator import replay
 from tests.conftest import TRANSCRIPTS, needs_solver
@@ -171,3 +172,12 @@ def test_decode_model_refuses_literals_beyond_the_formula(tmp_path, capsys):
         assert main(["decode", "model", *arguments]) == 2
         captured = capsys.readouterr()
         assert captured.out == "" and captured.err.startswith(f"error: {message}") and captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=needs_solver(name)) for name in ("cadical", "minisat")])
+def test_debian_binaries_report_their_package_version(name):
+    """CaDiCaL 1.5.3 calls itself `sc2021` and MiniSat has no --version: the package says more."""
+    solver = get_solver(name)
+    if not solver.executable().startswith("/usr/bin/"):
+        pytest.skip(f"{name} is not Debian's binary here")
+    assert "Debian " in solver.version() and any(character.isdigit() for character in solver.version())
