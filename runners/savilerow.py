@@ -8,6 +8,7 @@ verdict comes from the `.info` file (SolverSatisfiable, SolverTimeOut, SavileRow
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from abc import abstractmethod
@@ -49,6 +50,13 @@ def savilerow_command() -> list[str] | None:
 
 def minion_path() -> str | None:
     return find_executable(("minion",), "MINION_PATH")
+
+
+def minion_time_limits(seconds: float) -> list[str]:
+    """Savile Row's -timelimit (milliseconds) stops only its own translation; Minion gets the limit
+    through -solver-options, so the search stops too and Savile Row still writes its .info file.
+    Each phase has the whole limit, as the coursework times them apart."""
+    return ["-timelimit", str(int(seconds * 1000)), "-solver-options", f"-cpulimit {max(1, math.ceil(seconds))}"]
 
 
 class SavileRow(Solver):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,17 @@ def test_real_savilerow_grading(tmp_path, capsys, model, wrong):
     lines = capsys.readouterr().out.splitlines()[1:-1]
     assert {line.split()[0] for line in lines if WRONG in line.split()} == wrong
     assert sorted(p.name for p in tmp_path.iterdir()) == ["LBS4_13.param", "LBS6_12.param"]  # no files left
+
+
+@needs_solver("savilerow-minion")
+def test_out_of_time_is_a_timeout_with_minion_stopped_at_the_limit(tmp_path, capsys):
+    """Minion gets the limit too: it stops, Savile Row writes its .info, nothing is graded wrong."""
+    copy_instance("GeneratedInstances/LBS19_4", tmp_path, with_outputs=False)  # Minion needs minutes
+    started = time.monotonic()
+    assert main(["grade", str(ROOT / "models" / "lbs.eprime"), "--instances", str(tmp_path), "--timeout", "2"]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split()
+    assert row[:4] == ["LBS19_4", "19", "timeout", "-"] and int(row[4]) > 0  # SolverNodes from the .info
+    assert time.monotonic() - started < 20  # not the 30 s backstop kill
 
 
 @needs_solver("savilerow-minion")

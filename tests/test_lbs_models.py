@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,14 @@ def test_eprime_model_with_savilerow(name, verdict):
     outcome = decide(deal, "savilerow", Limits(timeout=60))
     assert outcome.verdict == verdict == solve(deal).verdict
     assert outcome.stats["SolverNodes"] >= 0
+
+
+@needs_solver("savilerow-minion")
+def test_savilerow_route_stops_minion_at_the_limit():
+    started = time.monotonic()
+    outcome = decide(deal_of(COURSE / "GeneratedInstances" / "LBS19_4.param"), "savilerow", Limits(timeout=2), 0)
+    assert outcome.verdict == "unknown" and outcome.stats["SolverNodes"] > 0  # Savile Row wrote its .info
+    assert time.monotonic() - started < 20  # Minion stopped itself, long before the backstop kill
 
 
 def test_lbs_solve_and_validate_commands(tmp_path, capsys):

@@ -20,7 +20,7 @@ from patience.lbs.deal import LBSDeal, read_param
 from patience.lbs.rules import replay
 from patience.lbs.solution import Mapping, read_moves
 from patience.runners.process import Limits, run_process
-from patience.runners.savilerow import minion_path, savilerow_command
+from patience.runners.savilerow import minion_path, minion_time_limits, savilerow_command
 from patience.runners.savilerow_output import read_info
 
 SOLVED, NO_SOLUTION, TIMEOUT, ERROR = "solved", "no solution", "timeout", "error"
@@ -131,17 +131,19 @@ def run_model(model: Path, folder: Path, mapping: Mapping | None, native: Native
             shutil.copy(model, Path(scratch, "model.eprime"))
             shutil.copy(param, Path(scratch, "instance.param"))
             run = run_process([*command, "model.eprime", "instance.param", f"-O{level}", "-run-solver",
-                               "-minion-bin", minion, "-timelimit", str(int(timeout * 1000))],
+                               "-minion-bin", minion, *minion_time_limits(timeout)],
                               Limits(timeout=timeout + 30), cwd=scratch)
+            info = _optional_text(Path(scratch, "instance.param.info"))
+            if run.timed_out and info is None:  # out of time is no verdict: never graded wrong
+                rows.append(Graded(deal.name, len(deal.cards), TIMEOUT, UNGRADED,
+                                   f"killed at the time limit; not graded (native: {native(deal).verdict})"))
+                continue
             note = ""
-            if run.timed_out:
-                note = "killed at the time limit"
-            elif run.returncode != 0:
+            if run.returncode != 0:
                 note = next((line.strip() for line in (run.stdout + run.stderr).splitlines() if "ERROR" in line),
                             f"Savile Row exit {run.returncode}")
-            rows.append(grade_answer(deal, _optional_text(Path(scratch, "instance.param.info")),
-                                     _optional_text(Path(scratch, "instance.param.solution")), str(param),
-                                     mapping, native, note))
+            rows.append(grade_answer(deal, info, _optional_text(Path(scratch, "instance.param.solution")),
+                                     str(param), mapping, native, note))
     return rows
 
 

@@ -23,7 +23,7 @@ from patience.runners.base import find_executable
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, read_competition
 from patience.runners.fast_downward import SEARCHES, FastDownwardFF, driver
 from patience.runners.process import Limits, run_process
-from patience.runners.savilerow import minion_path, savilerow_command
+from patience.runners.savilerow import minion_path, minion_time_limits, savilerow_command
 from patience.runners.savilerow_output import read_info
 from patience.runners.xcsp_output import read_output
 
@@ -127,7 +127,7 @@ def _savilerow(deal: LBSDeal, limits: Limits, level: int) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="patience-") as folder:
         Path(folder, "lbs.eprime").write_text(lbs_eprime.model_text(deal))
         Path(folder, "deal.param").write_text(lbs_eprime.parameters(deal))
-        timeout = [] if limits.timeout is None else ["-timelimit", str(int(limits.timeout * 1000))]
+        timeout = [] if limits.timeout is None else minion_time_limits(limits.timeout)
         run = run_process([*command, "lbs.eprime", "deal.param", f"-O{level}", "-run-solver",
                            "-minion-bin", minion, *timeout],
                           Limits(None if limits.timeout is None else limits.timeout + 30), cwd=folder)
