@@ -50,14 +50,21 @@ def read_plain(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+BLACK_HOLE_SOLVE_VERDICTS = ("Solved!", "Unsolved!", "Intractable!")
+
+
+def black_hole_solve_verdict(text: str) -> str:
+    """The first line of black-hole-solve's output: one of BLACK_HOLE_SOLVE_VERDICTS if it is one."""
+    return text.lstrip().split("\n", 1)[0].strip()
+
+
 def detect_black_hole_solve(text: str) -> bool:
-    first = text.lstrip().split("\n", 1)[0].strip()
-    return first in ("Solved!", "Unsolved!", "Intractable!")
+    return black_hole_solve_verdict(text) in BLACK_HOLE_SOLVE_VERDICTS
 
 
 def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
     """black-hole-solve's transcript: `Solved!`, then `Info: Card moved is XY` per move."""
-    verdict = text.lstrip().split("\n", 1)[0].strip()
+    verdict = black_hole_solve_verdict(text)
     if verdict != "Solved!":
         raise InputError(source, 1, f"the answer says {verdict!r}: there is no card sequence to replay")
     cards = []

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from patience.answers import read_black_hole_solve
+from patience.answers import BLACK_HOLE_SOLVE_VERDICTS, black_hole_solve_verdict, read_black_hole_solve
 from patience.cards import Card
 from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
 from patience.errors import InputError, UsageError
@@ -24,7 +24,7 @@ from patience.runners.base import ExecutableSolver, answer_from_run, option_flag
 from patience.runners.process import Limits, run_process
 
 _STATES = re.compile(r"^Total number of states checked is (\d+)\.", re.MULTILINE)
-_VERDICTS = {"Solved!": Status.SOLVED, "Unsolved!": Status.UNSOLVABLE, "Intractable!": Status.UNKNOWN}
+_VERDICTS = dict(zip(BLACK_HOLE_SOLVE_VERDICTS, (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN), strict=True))
 
 
 class BlackHoleSolve(ExecutableSolver):
@@ -72,7 +72,7 @@ class BlackHoleSolve(ExecutableSolver):
 
 def read_output(text: str, source: str, deal: Deal) -> tuple[Status, tuple[Card, ...] | None, int | None]:
     """Its stdout: the verdict line, the moves when solved, and the states it checked."""
-    verdict = text.lstrip().split("\n", 1)[0].strip()
+    verdict = black_hole_solve_verdict(text)
     if verdict not in _VERDICTS:
         raise InputError(source, 1, f"expected Solved!, Unsolved! or Intractable!, not {verdict[:40]!r}")
     states = _STATES.search(text)
