@@ -3,6 +3,7 @@ call it and how to read its verdict. The framework (here and in `solve`) does th
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
@@ -64,14 +65,19 @@ class ExecutableSolver(Solver):
     def version_line(self) -> str | None:
         """The first line the binary prints for `--version`, if it answers within seconds."""
         executable = self.executable()
-        if executable is None:
-            return None
-        try:
-            done = run_process([executable, "--version"], Limits(timeout=VERSION_SECONDS))
-        except OSError:
-            return None
-        lines = (done.stdout or done.stderr).strip().splitlines()
-        return lines[0] if lines else None
+        return None if executable is None else first_output_line((executable, "--version"))
+
+
+@functools.cache
+def first_output_line(command: tuple[str, ...]) -> str | None:
+    """The first line a quick informational command prints (stdout, else stderr); asked once per
+    process, as every run's result records its solver's version."""
+    try:
+        done = run_process(list(command), Limits(timeout=VERSION_SECONDS))
+    except OSError:
+        return None
+    lines = (done.stdout or done.stderr).strip().splitlines()
+    return lines[0] if lines else None
 
 
 def find_executable(names: tuple[str, ...], env_var: str | None = None) -> str | None:

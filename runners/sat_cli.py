@@ -8,6 +8,7 @@ prints it; a run killed at a limit is a timeout or memout whatever it printed.
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,6 +25,18 @@ from patience.runners.process import Limits, ProcessRun, run_process
 CNF_FILE = "deal.cnf"
 RESULT_FILE = "result.txt"
 DEBIAN_HINT = "apt-get install {package}"
+
+
+@functools.cache
+def debian_package_version(package: str) -> str | None:
+    """dpkg's version of an installed package; asked once per process (every result records it)."""
+    try:
+        done = run_process(["dpkg-query", "-W", "-f=${Version}", package], Limits(timeout=VERSION_SECONDS))
+    except OSError:
+        return None
+    if done.returncode != 0 or not done.stdout.strip():
+        return None
+    return done.stdout.strip()
 
 
 class CommandLineSat(ExecutableSolver):
@@ -50,13 +63,7 @@ class CommandLineSat(ExecutableSolver):
         executable = self.executable()
         if not self.package or executable is None or not executable.startswith("/usr/bin/"):
             return None
-        try:
-            done = run_process(["dpkg-query", "-W", "-f=${Version}", self.package], Limits(timeout=VERSION_SECONDS))
-        except OSError:
-            return None
-        if done.returncode != 0 or not done.stdout.strip():
-            return None
-        return done.stdout.strip()
+        return debian_package_version(self.package)
 
     def command(self, executable: str) -> list[str]:
         return [executable, CNF_FILE]
