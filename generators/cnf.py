@@ -1,4 +1,4 @@
-"""Deals as DIMACS CNF: the paper's SAT encoding (BRIEF 3.3), built with PySAT.
+"""Deals as DIMACS CNF: the paper's SAT encoding, built with PySAT.
 
 Positions 1..n hold the n pile cards (position 0 is the foundation card, or nothing in All in a
 Row, where the first card is free). Variables, each made by a frozen IDPool from a meaningful key:
@@ -9,7 +9,7 @@ Row, where the first card is free). Variables, each made by a frozen IDPool from
   falses; after position 0 is always true, after position n always false). Linked to M by
   M[c][j] <-> O[c][j-1] and not O[c][j]; "c after the card a above it" is O[a][j] -> O[c][j+1].
 - Rank adjacency: the card at j+1 follows the card at j on the rank cycle (support clauses).
-- ("E", a, b, j), the second ladder, for the conditional symmetry breaking of BRIEF 3.2 (option):
+- ("E", a, b, j), the second ladder, for the paper's conditional symmetry breaking (option):
   b played by position j after the card above a. If a is played at k while E[k-1], the card
   under b must already be gone; otherwise a and b could be swapped.
 
@@ -19,26 +19,31 @@ the deal, so any solver's model decodes and validates from the CNF file alone.
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
 from patience.cards import Card, parse_card
-from patience.commands.gen import add_deal_arguments, emit
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
-from patience.formats import read_deal
 from patience.generators.eprime import Numbering
-from patience.runners.base import option_flag
+from patience.generators.files import ModelFiles
+from patience.options import Option, Switch
 
 CARDINALITY = {name: getattr(EncType, name) for name in
                ("seqcounter", "totalizer", "pairwise", "ladder", "cardnetwrk", "sortnetwrk", "mtotalizer",
                 "kmtotalizer", "bitwise")}
 DEFAULT_CARDINALITY = "seqcounter"
 HEADER_TAG = "c patience-models cnf"
+CNF_FILE = "deal.cnf"
+TITLE = "DIMACS CNF (the paper's SAT encoding)"
+OPTIONS = (
+    Switch("symmetry-breaking", "on", "the conditional symmetry breaking ladder"),
+    Option("cardinality", DEFAULT_CARDINALITY, "PySAT encoding of the exactly-one constraints", tuple(CARDINALITY)),
+)
+SHOW: dict[str, str] = {}
 
 Literal = int | bool  # True / False stand for constants that simplify clauses away
 
@@ -59,6 +64,10 @@ class Encoding:
 
     def decode_map(self) -> DecodeMap:
         return DecodeMap(self.deal, {variable: key for key, variable in self.at.items()}, self.cnf.nv)
+
+    def decode(self, true_variables: set[int]) -> tuple[Card, ...]:
+        """Cards in play order from a model's true variables."""
+        return self.decode_map().sequence(true_variables)
 
 
 class _Builder:
@@ -152,21 +161,6 @@ def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAUL
     build.cnf.nv = build.pool.top
     at = {(card, position): build.at(card, position) for card in cards for position in range(1, n + 1)}
     return Encoding(deal, build.cnf, at, symmetry_breaking, cardinality)
-
-
-OPTIONS = {
-    "symmetry-breaking": "on/off: the conditional symmetry breaking ladder (default on)",
-    "cardinality": f"PySAT encoding of exactly-one: {', '.join(CARDINALITY)} (default {DEFAULT_CARDINALITY})",
-}
-
-
-def encode_with_options(deal: Deal, options: Mapping[str, str], solver: str) -> Encoding:
-    """The encoding a SAT runner's options ask for (see OPTIONS)."""
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise UsageError(f"{solver} has no option {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
-    return encode(deal, option_flag(options, "symmetry-breaking", True),
-                  options.get("cardinality", DEFAULT_CARDINALITY))
 
 
 def _symmetric_pairs(deal: Deal) -> list[tuple[Card, Card]]:
@@ -273,19 +267,13 @@ def read_header(text: str, source: str) -> DecodeMap:
     return DecodeMap(deal, cards_at, variables)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("cnf", help="DIMACS CNF (the paper's SAT encoding)",
-                                   description="Print the deal's CNF; its comment header maps variables "
-                                               "to (card, position) and holds the deal.")
-    add_deal_arguments(parser)
-    parser.add_argument("--symmetry-breaking", default="on", metavar="on|off",
-                        help="the conditional symmetry breaking ladder (default on)")
-    parser.add_argument("--cardinality", default=DEFAULT_CARDINALITY, choices=list(CARDINALITY),
-                        help=f"PySAT encoding of the exactly-one constraints (default {DEFAULT_CARDINALITY})")
-    parser.set_defaults(handler=run)
+def formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
+    """The clauses and their decode map, for solvers that take the formula in memory."""
+    return encode(deal, symmetry_breaking, cardinality)
 
 
-def run(args: argparse.Namespace) -> int:
-    symmetry = option_flag({"symmetry-breaking": args.symmetry_breaking}, "symmetry-breaking", True)
-    encoding = encode(read_deal(args.deal), symmetry, args.cardinality)
-    return emit({"deal.cnf": dimacs(encoding)}, "deal.cnf", args.output_dir)
+def build(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> ModelFiles:
+    """deal.cnf; the decode map reads a model's true variables back into cards."""
+    encoding = encode(deal, symmetry_breaking, cardinality)
+    return ModelFiles({CNF_FILE: dimacs(encoding)}, CNF_FILE, encoding.decode,
+                      {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses)})

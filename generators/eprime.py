@@ -10,20 +10,21 @@ value ordering and the symmetry breaking's preference order.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 
 from patience.cards import Card
-from patience.commands.gen import add_deal_arguments, emit
 from patience.deal import Deal
-from patience.errors import UsageError
-from patience.formats import read_deal
-from patience.runners.base import option_flag
+from patience.generators.files import ModelFiles
+from patience.options import Switch
 
 MODEL_FILE = "blackhole.eprime"
 NO_CARD = 0  # in `above` / `below`: nothing there (card 0 never lies in a pile)
+PARAM_FILE = "deal.param"
+TITLE = "Essence Prime model and parameters (Savile Row)"
+OPTIONS = (Switch("symmetry-breaking", "on", "post the paper's conditional symmetry breaking"),)
+SHOW = {"model": MODEL_FILE}  # `gen eprime --model` prints the model
 
 
 @dataclass(frozen=True)
@@ -113,24 +114,16 @@ def model_text() -> str:
     return resources.files("patience.models").joinpath(MODEL_FILE).read_text()
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "eprime", help="Essence Prime parameters for models/blackhole.eprime (Savile Row)",
-        description="Print the .param file of a deal for the Essence Prime model; --model prints the model; "
-                    "-o DIR writes blackhole.eprime and deal.param.")
-    add_deal_arguments(parser, deal_required=False)
-    parser.add_argument("--model", action="store_true", help="print the model file")
-    parser.add_argument("--symmetry-breaking", default="on", metavar="on|off",
-                        help="post the paper's conditional symmetry breaking (default on)")
-    parser.set_defaults(handler=run)
+def fixed_files(symmetry_breaking: bool = True) -> dict[str, str]:
+    """The files that need no deal: the model."""
+    return {MODEL_FILE: model_text()}
 
 
-def run(args: argparse.Namespace) -> int:
-    symmetry = option_flag({"symmetry-breaking": args.symmetry_breaking}, "symmetry-breaking", True)
-    if args.deal is None:
-        if not args.model or args.output_dir is not None:
-            raise UsageError("gen eprime needs a DEAL (only --model prints the model without one)")
-        print(model_text(), end="")
-        return 0
-    files = {MODEL_FILE: model_text(), "deal.param": parameters(read_deal(args.deal), symmetry)}
-    return emit(files, MODEL_FILE if args.model else "deal.param", args.output_dir)
+def build(deal: Deal, symmetry_breaking: bool = True) -> ModelFiles:
+    """The model and the deal's `.param`; the decode map reads Savile Row's `.solution` text."""
+    from patience.runners.savilerow_output import read_solution
+
+    numbering = Numbering(deal)
+    return ModelFiles({MODEL_FILE: model_text(), PARAM_FILE: parameters(deal, symmetry_breaking)}, PARAM_FILE,
+                      lambda text, source: read_solution(text, source, numbering),
+                      {"symmetry-breaking": "on" if symmetry_breaking else "off"})

@@ -1,4 +1,4 @@
-"""`gen lbs-cnf DEAL`: Late Binding Solitaire as DIMACS CNF, with the decode map in `c` lines.
+"""Late Binding Solitaire as DIMACS CNF, with the decode map in `c` lines.
 
 Variables (PySAT IDPool): top(t, p, k) "after t moves, pile p is topped by the deal's k-th card"
 (p ranges over the n - t piles left) and move(t, i, s) "move t takes pile i onto pile i - s"
@@ -9,15 +9,19 @@ directions, so the first row fixes every later one. A model is the winning move 
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
-from patience.commands.gen import add_deal_arguments, emit
-from patience.lbs.deal import LBSDeal, load_deal
+from patience.generators.files import ModelFiles
+from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
+
+CNF_FILE = "deal.cnf"
+TITLE = "DIMACS CNF (the paper's SAT encoding)"
+OPTIONS = ()
+SHOW: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -70,15 +74,13 @@ def dimacs(deal: LBSDeal, encoding: Encoding) -> str:
     return encoding.cnf.to_dimacs().replace("p cnf", "\n".join(f"c {line}" for line in comments) + "\np cnf", 1) + "\n"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "lbs-cnf", help="Late Binding Solitaire: DIMACS CNF (move variables listed in c lines)",
-        description="Print an LBS deal as DIMACS CNF; a model's true move variables are the winning moves.")
-    add_deal_arguments(parser)
-    parser.set_defaults(handler=run)
+def formula(deal: LBSDeal) -> Encoding:
+    """The clauses and their decode map, for solvers that take the formula in memory."""
+    return encode(deal)
 
 
-def run(args: argparse.Namespace) -> int:
-    deal = load_deal(args.deal)
-    name = f"{deal.name or 'deal'}.cnf"
-    return emit({name: dimacs(deal, encode(deal))}, name, args.output_dir)
+def build(deal: LBSDeal) -> ModelFiles:
+    """deal.cnf; the decode map reads a model's true move variables back into moves."""
+    encoding = encode(deal)
+    return ModelFiles({CNF_FILE: dimacs(deal, encoding)}, CNF_FILE, encoding.decode,
+                      {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses)})

@@ -1,28 +1,36 @@
-"""`gen lbs-eprime DEAL`: Late Binding Solitaire as Essence Prime (models/lbs.eprime + the deal's .param).
+"""Late Binding Solitaire as Essence Prime: the coursework model (templates/lbs_eprime.j2) and the
+deal's `.param`.
 
-The model is the coursework's: move variables actionFrom/actionTo (1-based), actionValue and the
-states matrix. Its two lettings `ranks` and `suits` are rewritten for generalised deals, so the
-parameter file stays the coursework's one line `letting cards be [...]`.
+The model's move variables are actionFrom/actionTo (1-based), actionValue and the states matrix.
+The deck's ranks and suits are lettings of the model, so the parameter file stays the coursework's
+one line `letting cards be [...]`.
 """
 
 from __future__ import annotations
 
-import argparse
-from importlib import resources
+from functools import cache
 
-from patience.commands.gen import add_deal_arguments, emit
-from patience.errors import UsageError
-from patience.lbs.deal import STANDARD_RANKS, STANDARD_SUITS, LBSDeal, load_deal
+import jinja2
+
+from patience.generators.files import ModelFiles
+from patience.lbs.deal import STANDARD_RANKS, STANDARD_SUITS, LBSDeal
+from patience.lbs.solution import read_moves
 
 MODEL_FILE = "lbs.eprime"
+TITLE = "Essence Prime model and parameters (Savile Row)"
+OPTIONS = ()
+SHOW = {"model": MODEL_FILE}
 
 
-def model_text(deal: LBSDeal | None = None) -> str:
-    text = resources.files("patience.models").joinpath(MODEL_FILE).read_text()
-    if deal is None or deal.standard:
-        return text
-    return (text.replace(f"letting ranks be {STANDARD_RANKS}\n", f"letting ranks be {deal.ranks}\n")
-                .replace(f"letting suits be {STANDARD_SUITS}\n", f"letting suits be {deal.suits}\n"))
+@cache
+def _template() -> jinja2.Template:
+    environment = jinja2.Environment(loader=jinja2.PackageLoader("patience.templates", "."),
+                                     undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    return environment.get_template("lbs_eprime.j2")
+
+
+def model_text(ranks: int = STANDARD_RANKS, suits: int = STANDARD_SUITS) -> str:
+    return _template().render(ranks=ranks, suits=suits)
 
 
 def parameters(deal: LBSDeal) -> str:
@@ -30,22 +38,16 @@ def parameters(deal: LBSDeal) -> str:
     return f"letting cards be [{','.join(map(str, deal.cards))}]\n"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "lbs-eprime", help="Late Binding Solitaire: Essence Prime model and .param (Savile Row)",
-        description="Print the .param of an LBS deal; --model prints the model (the standard one without a "
-                    "DEAL); -o DIR writes lbs.eprime and <deal>.param.")
-    add_deal_arguments(parser, deal_required=False)
-    parser.add_argument("--model", action="store_true", help="print the model instead of the parameters")
-    parser.set_defaults(handler=run)
+def param_file(deal: LBSDeal) -> str:
+    return f"{deal.name or 'deal'}.param"
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.deal is None:
-        if not args.model or args.output_dir is not None:
-            raise UsageError("gen lbs-eprime needs a DEAL (only --model prints the standard model without one)")
-        print(model_text(), end="")
-        return 0
-    deal = load_deal(args.deal)
-    files = {MODEL_FILE: model_text(deal), f"{deal.name or 'deal'}.param": parameters(deal)}
-    return emit(files, MODEL_FILE if args.model else f"{deal.name or 'deal'}.param", args.output_dir)
+def fixed_files() -> dict[str, str]:
+    """The files that need no deal: the model for the standard deck."""
+    return {MODEL_FILE: model_text()}
+
+
+def build(deal: LBSDeal) -> ModelFiles:
+    """The model and the deal's `.param`; the decode map reads the `.solution`'s actionFrom/actionTo."""
+    return ModelFiles({MODEL_FILE: model_text(deal.ranks, deal.suits), param_file(deal): parameters(deal)},
+                      param_file(deal), lambda text, source: read_moves(text, source))

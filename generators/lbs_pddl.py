@@ -1,4 +1,4 @@
-"""`gen lbs-pddl DEAL`: Late Binding Solitaire as PDDL (STRIPS with typing).
+"""Late Binding Solitaire as PDDL (STRIPS with typing): the domain models/lbs-domain.pddl and a problem per deal.
 
 Piles keep the slot of their first card (p1..pn); `left` links the slots still in the row, ending at
 the slot `end`, so "one place left" and "three places left" are one and three links. Slot p1 never
@@ -7,33 +7,19 @@ moves (nothing lies left of it), so the goal is `(left p1 end)`: one pile left.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
+from importlib import resources
 
-from patience.commands.gen import add_deal_arguments, emit
 from patience.errors import InputError
-from patience.lbs.deal import LBSDeal, load_deal
+from patience.generators.files import ModelFiles
+from patience.generators.pddl import Action
+from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import Move
-from patience.runners.pddl_plan import Action
 
-DOMAIN = """(define (domain late-binding-solitaire)
-  (:requirements :strips :typing)
-  (:types slot card)
-  (:predicates (top ?s - slot ?c - card) (left ?a ?b - slot) (match ?c ?d - card))
-  ; the pile in slot ?s goes onto its left neighbour ?t; ?r is the slot right of ?s (or end)
-  (:action move-one
-    :parameters (?s ?t ?r - slot ?c ?d - card)
-    :precondition (and (left ?t ?s) (left ?s ?r) (top ?s ?c) (top ?t ?d) (match ?c ?d))
-    :effect (and (not (top ?s ?c)) (not (top ?t ?d)) (top ?t ?c)
-                 (not (left ?t ?s)) (not (left ?s ?r)) (left ?t ?r)))
-  ; the pile in slot ?s goes three places left, onto ?t (?u and ?v lie between)
-  (:action move-three
-    :parameters (?s ?t ?u ?v ?r - slot ?c ?d - card)
-    :precondition (and (left ?t ?u) (left ?u ?v) (left ?v ?s) (left ?s ?r)
-                       (top ?s ?c) (top ?t ?d) (match ?c ?d))
-    :effect (and (not (top ?s ?c)) (not (top ?t ?d)) (top ?t ?c)
-                 (not (left ?v ?s)) (not (left ?s ?r)) (left ?v ?r))))
-"""
+DOMAIN_FILE = "lbs-domain.pddl"  # in models/
+TITLE = "PDDL planning task (FF, Fast Downward, pyperplan)"
+OPTIONS = ()
+SHOW = {"domain": "domain.pddl"}
 
 
 def problem(deal: LBSDeal) -> str:
@@ -65,16 +51,15 @@ def plan_moves(deal: LBSDeal, plan: Sequence[Action], source: str = "plan") -> t
     return tuple(moves)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "lbs-pddl", help="Late Binding Solitaire: PDDL domain and problem",
-        description="Print the PDDL problem of an LBS deal; --domain prints the domain; -o DIR writes both.")
-    add_deal_arguments(parser)
-    parser.add_argument("--domain", action="store_true", help="print the domain instead of the problem")
-    parser.set_defaults(handler=run)
+def domain() -> str:
+    return resources.files("patience.models").joinpath(DOMAIN_FILE).read_text()
 
 
-def run(args: argparse.Namespace) -> int:
-    deal = load_deal(args.deal)
-    files = {"domain.pddl": DOMAIN, "problem.pddl": problem(deal)}
-    return emit(files, "domain.pddl" if args.domain else "problem.pddl", args.output_dir)
+def fixed_files() -> dict[str, str]:
+    return {"domain.pddl": domain()}
+
+
+def build(deal: LBSDeal) -> ModelFiles:
+    """domain.pddl and problem.pddl; the decode map follows the slots of a plan's moves."""
+    return ModelFiles({"domain.pddl": domain(), "problem.pddl": problem(deal)}, "problem.pddl",
+                      lambda plan, source="plan": plan_moves(deal, plan, source))

@@ -1,4 +1,4 @@
-"""`gen lbs-xcsp3 DEAL`: Late Binding Solitaire as an XCSP3 instance, built with pycsp3.
+"""Late Binding Solitaire as an XCSP3 instance, built with pycsp3.
 
 Variables: m[t] picks move t+1 from that step's list of (source, target) moves; top[t*n + p - 1] is
 the top card of pile p after t moves (-1 beyond the row). A table per move allows it only on
@@ -8,16 +8,19 @@ its global state at interpreter exit, so (as in generators/xcsp3.py) a fresh pro
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
-from patience.commands.gen import add_deal_arguments, emit
+from patience.errors import InputError
+from patience.generators.files import ModelFiles
 from patience.generators.xcsp3 import compile_in_fresh_process
-from patience.lbs.deal import LBSDeal, load_deal
+from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
 
 INSTANCE_FILE = "lbs.xml"
+TITLE = "XCSP3 instance built with pycsp3 (ACE, Choco)"
+OPTIONS = ()
+SHOW: dict[str, str] = {}
 
 
 def step_moves(n: int, step: int) -> list[Move]:
@@ -75,13 +78,15 @@ def build_from_stdin() -> None:
     csp.compile(INSTANCE_FILE, verbose=-1)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "lbs-xcsp3", help="Late Binding Solitaire: XCSP3 instance built with pycsp3 (ACE, Choco)",
-        description="Print the XCSP3 instance of an LBS deal; -o DIR writes lbs.xml.")
-    add_deal_arguments(parser)
-    parser.set_defaults(handler=run)
+def build(deal: LBSDeal) -> ModelFiles:
+    """lbs.xml; the decode map reads the m values of a solution back into moves."""
+    n = len(deal.cards)
 
+    def decode_output(output, source: str) -> tuple[Move, ...]:
+        moves = decode(deal, output.values)
+        if moves is None:
+            raise InputError(source, output.values_line, "the solution has no value for some move m[t]")
+        return moves
 
-def run(args: argparse.Namespace) -> int:
-    return emit({INSTANCE_FILE: instance(load_deal(args.deal))}, INSTANCE_FILE, args.output_dir)
+    return ModelFiles({INSTANCE_FILE: instance(deal)}, INSTANCE_FILE, decode_output,
+                      arrays={"m": max(n - 1, 1), "top": n * n})

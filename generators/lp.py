@@ -1,4 +1,4 @@
-"""Deals as mixed integer programs: the paper's MIP-1..MIP-4 (Gent et al., BRIEF 3.4) in CPLEX LP.
+"""Deals as mixed integer programs: the paper's MIP-1..MIP-4 (Gent et al.) in CPLEX LP.
 
 Cards are numbered 1..n layer by layer as in the paper (the top card of every pile, then the
 second card of every pile, ...), moves 1..n. The binary `a_<card>_<move>` says that card is
@@ -14,16 +14,15 @@ tens of thousands of terms is several times slower than joining strings here (un
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from patience.cards import Card
-from patience.commands.gen import add_deal_arguments, emit
 from patience.deal import Deal
 from patience.errors import UsageError
-from patience.formats import read_deal
+from patience.generators.files import ModelFiles
+from patience.options import Option
 
 MODELS = ("mip1", "mip2", "mip3", "mip4")
 OBJECTIVES = ("paper", "none")
@@ -34,6 +33,14 @@ FAMILIES = {
     "mip3": ("4", "5", "18", "19-21"),
     "mip4": ("1", "2", "4", "5", "18", "19-21"),
 }
+TITLE = "mixed integer program in CPLEX LP format (CBC, HiGHS)"
+OPTIONS = (
+    Option("model", "mip3", "mip1: move numbers and values (1)-(17); mip2: look-ahead (18) with move numbers; "
+                            "mip3: look-ahead and prefix-sum precedence (18)-(21); mip4: both precedences", MODELS),
+    Option("objective", "paper", "paper: the artificial breadth-first objective; none: pure feasibility",
+           OBJECTIVES),
+)
+SHOW: dict[str, str] = {}
 _LINE = 200  # LP readers accept long lines, but short ones keep the files readable
 
 
@@ -314,26 +321,11 @@ def lp_model(deal: Deal, model: str = "mip3", objective: str = "paper") -> LpMod
     return _Builder(deal, check_model(model)).build(check_objective(objective))
 
 
-def size_table(deal: Deal, models: Sequence[str] = MODELS) -> list[tuple[str, int, int]]:
-    """(model, constraints, variables) of each formulation for `deal`."""
-    built = [(model, lp_model(deal, model, "none")) for model in models]
-    return [(model, lp.constraints, lp.columns) for model, lp in built]
+def build(deal: Deal, model: str = "mip3", objective: str = "paper") -> ModelFiles:
+    """MODEL.lp; the decode map reads a solution's variable values back into cards."""
+    from patience.runners.lp_solution import cards_played
 
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "lp", help="mixed integer program in CPLEX LP format (CBC, HiGHS)",
-        description="Print one of the paper's four MIP formulations of a deal as a CPLEX LP file.")
-    add_deal_arguments(parser)
-    parser.add_argument("--model", default="mip3", choices=MODELS,
-                        help="mip1: move numbers and values (1)-(17); mip2: look-ahead (18) with move "
-                             "numbers; mip3: look-ahead and prefix-sum precedence (18)-(21); mip4: both "
-                             "precedences (default mip3)")
-    parser.add_argument("--objective", default="paper", choices=OBJECTIVES,
-                        help="paper: the artificial breadth-first objective; none: pure feasibility")
-    parser.set_defaults(handler=run)
-
-
-def run(args: argparse.Namespace) -> int:
-    model = lp_model(read_deal(args.deal), args.model, args.objective)
-    return emit({f"{args.model}.lp": model.text}, f"{args.model}.lp", args.output_dir)
+    lp = lp_model(deal, model, objective)
+    return ModelFiles({f"{model}.lp": lp.text}, f"{model}.lp",
+                      lambda values, source: cards_played(deal, values, source),
+                      {"model": model, "objective": objective, "rows": lp.constraints, "columns": lp.columns})

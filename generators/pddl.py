@@ -1,6 +1,7 @@
 """Deals as PDDL planning tasks: the paper's STRIPS encoding and a compact one-object-per-card one.
 
 `gen pddl DEAL` prints the problem, `gen pddl --domain [DEAL]` the domain, `-o DIR` writes both.
+Plans are read back as `Action`s (see runners/pddl_plan.py) and decoded here.
 The object names are the decode map: `object_names(deal)` names every rank, suit and card, and
 `decode_objects(deal)` reads it backwards to turn a plan into cards, for the runners and for
 `patience validate DEAL PLAN` alike.
@@ -8,24 +9,29 @@ The object names are the decode map: `object_names(deal)` names every rank, suit
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
 import jinja2
 
 from patience.cards import STANDARD_RANKS, Card
-from patience.commands.gen import add_deal_arguments, emit
 from patience.deal import Deal
-from patience.errors import UsageError
-from patience.formats import read_deal
+from patience.errors import InputError, UsageError
+from patience.generators.files import ModelFiles
+from patience.options import Option
 
 ENCODINGS = ("paper", "compact")
 RANK_WORDS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
               "jack", "queen", "king")
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 START = "start"  # the compact encoding's cover of top cards (and hole of an empty foundation)
+TITLE = "PDDL planning task (FF, Fast Downward, pyperplan)"
+OPTIONS = (
+    Option("encoding", "paper", "paper: ranks and suits, 12 STRIPS operators (Gent et al.); compact: one object "
+                                "per card, one operator, negative preconditions", ENCODINGS),
+)
+SHOW = {"domain": "domain.pddl"}  # `gen pddl --domain` prints the domain
 
 
 @dataclass(frozen=True)
@@ -145,25 +151,40 @@ def model(deal: Deal, encoding: str = "paper", name: str = "deal") -> PddlModel:
     return PddlModel(domain(encoding, deal.foundation is None), problem(deal, encoding, name))
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "pddl", help="PDDL planning task (FF, Fast Downward, pyperplan)",
-        description="Print the PDDL problem of a deal; --domain prints the domain instead (for DEAL, or "
-                    "the Black Hole domain without one); -o DIR writes domain.pddl and problem.pddl.")
-    add_deal_arguments(parser, deal_required=False)
-    parser.add_argument("--domain", action="store_true", help="print the domain file")
-    parser.add_argument("--encoding", default="paper", choices=ENCODINGS,
-                        help="paper: ranks and suits, 12 STRIPS operators (Gent et al.); "
-                             "compact: one object per card, one operator, negative preconditions")
-    parser.set_defaults(handler=run)
+@dataclass(frozen=True)
+class Action:
+    """One plan step: operator and arguments (lower case), and the line it was read from."""
+
+    operator: str
+    arguments: tuple[str, ...]
+    line: int
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.deal is None:
-        if not args.domain or args.output_dir is not None:
-            raise UsageError("gen pddl needs a DEAL (only --domain prints the Black Hole domain without one)")
-        print(domain(args.encoding), end="")
-        return 0
-    planning = model(read_deal(args.deal), args.encoding)
-    files = {"domain.pddl": planning.domain, "problem.pddl": planning.problem}
-    return emit(files, "domain.pddl" if args.domain else "problem.pddl", args.output_dir)
+def plan_cards(deal: Deal, plan: Sequence[Action], source: str = "plan") -> tuple[Card, ...]:
+    """The cards a plan plays, in order: paper operators name (rank suit ...), compact ones (card ...)."""
+    ranks, suits, cards = decode_objects(deal)
+    sequence = []
+    for action in plan:
+        if not action.operator.startswith("play"):
+            raise InputError(source, action.line, f"unknown operator {action.operator!r}")
+        if action.operator == "play":
+            if not action.arguments or action.arguments[0] not in cards:
+                raise InputError(source, action.line, f"no card object of this deal in {action.arguments!r}")
+            sequence.append(cards[action.arguments[0]])
+            continue
+        if len(action.arguments) < 2 or action.arguments[0] not in ranks or action.arguments[1] not in suits:
+            raise InputError(source, action.line, f"no (rank suit) of this deal in {action.arguments!r}")
+        sequence.append(Card(ranks[action.arguments[0]], suits[action.arguments[1]]))
+    return tuple(sequence)
+
+
+def fixed_files(encoding: str = "paper") -> dict[str, str]:
+    """The files that need no deal: the Black Hole domain."""
+    return {"domain.pddl": domain(encoding)}
+
+
+def build(deal: Deal, encoding: str = "paper") -> ModelFiles:
+    """domain.pddl and problem.pddl; the decode map reads a plan's actions back into cards."""
+    task = model(deal, encoding)
+    return ModelFiles({"domain.pddl": task.domain, "problem.pddl": task.problem}, "problem.pddl",
+                      lambda plan, source="plan": plan_cards(deal, plan, source), {"encoding": encoding})

@@ -12,20 +12,21 @@ numbers as JSON, the child builds and compiles, the parent reads the file back.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
 from pathlib import Path
 
-from patience.commands.gen import add_deal_arguments, emit
 from patience.deal import Deal
-from patience.formats import read_deal
 from patience.generators.eprime import NO_CARD, Numbering
-from patience.runners.base import option_flag
+from patience.generators.files import ModelFiles
+from patience.options import Switch
 from patience.runners.process import Limits, run_process
 
 INSTANCE_FILE = "deal.xml"
+TITLE = "XCSP3 instance built with pycsp3 (ACE, Choco)"
+OPTIONS = (Switch("symmetry-breaking", "on", "post the paper's conditional symmetry breaking"),)
+SHOW: dict[str, str] = {}
 _BUILD_LIMITS = Limits(timeout=300)
 
 
@@ -87,16 +88,12 @@ def build_from_stdin() -> None:
     csp.compile(INSTANCE_FILE, verbose=-1)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "xcsp3", help="XCSP3 instance built with pycsp3 (ACE, Choco)",
-        description="Print the XCSP3 instance of a deal; -o DIR writes deal.xml.")
-    add_deal_arguments(parser)
-    parser.add_argument("--symmetry-breaking", default="on", metavar="on|off",
-                        help="post the paper's conditional symmetry breaking (default on)")
-    parser.set_defaults(handler=run)
+def build(deal: Deal, symmetry_breaking: bool = True) -> ModelFiles:
+    """deal.xml; the decode map reads the x values of a solution back into cards."""
+    from patience.runners.xcsp_output import sequence
 
-
-def run(args: argparse.Namespace) -> int:
-    symmetry = option_flag({"symmetry-breaking": args.symmetry_breaking}, "symmetry-breaking", True)
-    return emit({INSTANCE_FILE: instance(read_deal(args.deal), symmetry)}, INSTANCE_FILE, args.output_dir)
+    numbering = Numbering(deal)
+    return ModelFiles({INSTANCE_FILE: instance(deal, symmetry_breaking)}, INSTANCE_FILE,
+                      lambda output, source: sequence(output, source, numbering),
+                      {"symmetry-breaking": "on" if symmetry_breaking else "off"},
+                      {"x": numbering.size, "y": numbering.size})

@@ -1,7 +1,8 @@
 """What a solver claims (Answer) and what the project reports after validation (SolverResult).
 
 A runner returns an Answer. Only `judge` turns it into a SolverResult, and a result is SOLVED
-only when its card sequence replays: nothing else can make a deal count as solved.
+only when its move sequence replays under the game's rules: nothing else can make a deal count
+as solved. The same path serves every game.
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
-from patience.cards import Card
-from patience.deal import Deal
-from patience.validator import replay, without_start_card
+if TYPE_CHECKING:
+    from patience.games import Move
 
 
 class Status(StrEnum):
@@ -26,10 +27,10 @@ class Status(StrEnum):
 
 @dataclass(frozen=True)
 class Answer:
-    """A solver's raw claim, decoded into cards but not yet trusted."""
+    """A solver's raw claim, decoded into the game's moves but not yet trusted."""
 
     status: Status
-    sequence: tuple[Card, ...] | None = None
+    sequence: tuple[Move, ...] | None = None
     wall: float = 0.0
     cpu: float = 0.0
     nodes: int | None = None
@@ -44,7 +45,7 @@ class SolverResult:
 
     solver: str
     status: Status
-    sequence: tuple[Card, ...] | None
+    sequence: tuple[Move, ...] | None
     wall: float
     cpu: float
     nodes: int | None = None
@@ -55,36 +56,38 @@ class SolverResult:
 
     def __post_init__(self) -> None:
         if (self.status is Status.SOLVED) != (self.sequence is not None):
-            raise ValueError("a result carries a card sequence exactly when it is solved")
+            raise ValueError("a result carries a move sequence exactly when it is solved")
 
     @property
     def decided(self) -> bool:
         return self.status in (Status.SOLVED, Status.UNSOLVABLE)
 
 
-def judge(deal: Deal, solver: str, answer: Answer, version: str | None = None) -> SolverResult:
-    """Validate a solver's answer: a sequence must replay, a win claim needs a sequence."""
+def judge(deal: Any, solver: str, answer: Answer, version: str | None = None) -> SolverResult:
+    """Validate a solver's answer under the deal's game: a sequence must replay, a win claim needs one."""
+    from patience.games import game_of
+
+    game = game_of(deal)
     status, sequence, message = answer.status, None, answer.message
     if answer.sequence is not None:
-        outcome = replay(deal, answer.sequence)
+        outcome = game.replay(deal, answer.sequence)
         if not outcome.valid:
             status, message = Status.ERROR, f"solver answer rejected by the validator: {outcome.fault}"
         elif answer.status not in (Status.SOLVED, Status.UNKNOWN):
             status, message = Status.ERROR, f"solver said {answer.status.value} but gave a winning sequence"
         else:
-            status, sequence = Status.SOLVED, without_start_card(deal, answer.sequence)
+            status, sequence = Status.SOLVED, game.canonical(deal, answer.sequence)
     elif answer.status is Status.SOLVED:
-        status, message = Status.ERROR, "solver claimed a win without a card sequence"
+        status, message = Status.ERROR, "solver claimed a win without a move sequence"
     return SolverResult(solver, status, sequence, answer.wall, answer.cpu, answer.nodes, version,
                         answer.command, message, dict(answer.stats))
 
 
-def to_record(deal: Deal, result: SolverResult) -> dict[str, object]:
-    """A result as plain data (JSON, SQLite): cards by name, start card included."""
-    sequence = None
-    if result.sequence is not None:
-        start = [deal.name(deal.foundation)] if deal.foundation is not None else []
-        sequence = start + [deal.name(card) for card in result.sequence]
+def to_record(deal: Any, result: SolverResult) -> dict[str, object]:
+    """A result as plain data (JSON, SQLite): moves by name (Black Hole: start card included)."""
+    from patience.games import game_of
+
+    sequence = None if result.sequence is None else game_of(deal).move_names(deal, result.sequence)
     return {
         "solver": result.solver,
         "status": result.status.value,

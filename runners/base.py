@@ -1,5 +1,7 @@
-"""The contract every solver module fulfils, BenchExec style: say how to find the tool, how to
-call it and how to read its verdict. The framework (here and in `solve`) does the rest."""
+"""The contract every solver module fulfils, BenchExec style: say how to find the tool, which
+options it takes, how to build its model, how to call it and how to read its verdict. The
+framework (here and in `solve`) does the rest: option checks, the private folder, limits, and
+turning unreadable output into an error."""
 
 from __future__ import annotations
 
@@ -7,13 +9,19 @@ import functools
 import os
 import shutil
 import sys
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from types import ModuleType
+from typing import Any, ClassVar
 
-from patience.deal import Deal
-from patience.errors import UsageError
+from patience.errors import InputError
+from patience.games import game_of
+from patience.generators import generator
+from patience.generators.files import ModelFiles
+from patience.options import Schema, option_keywords
 from patience.result import Answer, Status
 from patience.runners.process import Limits, ProcessRun, run_process
 
@@ -21,12 +29,13 @@ VERSION_SECONDS = 2.0  # a binary that does not answer --version quickly has no 
 
 
 class Solver(ABC):
-    """One solver configuration that can decide a deal."""
+    """One solver configuration that can decide deals of the games it names."""
 
     name: ClassVar[str]
     paradigm: ClassVar[str]  # native, planning, cp, sat, mip
     description: ClassVar[str]
-    options: ClassVar[Mapping[str, str]] = {}  # option name -> what it does and its values
+    options: ClassVar[Schema] = ()
+    games: ClassVar[tuple[str, ...]] = ("black-hole",)
 
     def available(self) -> bool:
         """Whether the solver can run on this machine."""
@@ -40,14 +49,59 @@ class Solver(ABC):
         return ""
 
     @abstractmethod
-    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
-        """Run on `deal` within `limits`; return the (untrusted) decoded answer."""
+    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
+        """Run on `deal` within `limits` with checked, typed `options`; return the (untrusted)
+        answer decoded into the game's moves. Unreadable solver output raises InputError."""
 
-    def refuse_unknown_options(self, options: Mapping[str, str]) -> None:
-        """A misspelt option is a usage error, never silently ignored."""
-        unknown = sorted(set(options) - set(self.options))
-        if unknown:
-            raise UsageError(f"{self.name} has no option {unknown[0]!r}; known: {', '.join(self.options)}")
+
+class ProcessSolver(Solver):
+    """The template of every solver that is a process: build the model files, write them into a
+    private folder, run the command there under the runner core's limits, read the verdict. A kill
+    at a limit becomes TIMEOUT or MEMOUT; output the reader cannot make sense of becomes ERROR."""
+
+    language: ClassVar[str]  # the model language it reads (a key of generators.MODEL_LANGUAGES)
+
+    def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+        """The model files of `deal` and their decode map, from the game's generator of the language."""
+        return build_model(self.language, deal, options)
+
+    @abstractmethod
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        """The command line, run in the folder holding the model's files."""
+
+    @abstractmethod
+    def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
+        """The answer the run's output (and the files it left in `folder`) gives; InputError if unreadable."""
+
+    def run_limits(self, limits: Limits) -> Limits:
+        """The limits the runner core enforces (a solver that stops itself gets a grace period)."""
+        return limits
+
+    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
+        model = self.build(deal, options)
+        with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
+            folder = Path(scratch)
+            for name, text in model.files.items():
+                (folder / name).write_text(text)
+            run = run_process(self.command(model, limits, options), self.run_limits(limits), cwd=folder)
+            try:
+                answer = self.read_verdict(run, folder, model, options)
+            except InputError as error:
+                status = Status.UNKNOWN if run.timed_out or run.memout else Status.ERROR
+                answer = answer_from_run(run, status, message=f"unreadable solver output: {error}")
+        return replace(answer, stats={**model.stats, **answer.stats})
+
+
+def build_model(language: str, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+    """The game's model in `language`, given the solver options its generator declares."""
+    module = generator(language, game_of(deal).name)
+    return module.build(deal, **generator_keywords(module, options))
+
+
+def generator_keywords(module: ModuleType, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The solver options a generator declares, as its keyword arguments."""
+    own = {option.name for option in module.OPTIONS}
+    return option_keywords({name: value for name, value in options.items() if name in own})
 
 
 class ExecutableSolver(Solver):
@@ -102,16 +156,3 @@ def answer_from_run(run: ProcessRun, status: Status, sequence=None, nodes: int |
     elif sequence is None and run.timed_out:
         status = Status.TIMEOUT
     return Answer(status, sequence, run.wall, run.cpu, nodes, dict(stats or {}), run.command_line, message)
-
-
-def option_flag(options: Mapping[str, str], name: str, default: bool) -> bool:
-    """Read an on/off option (`on`, `off`, `true`, `false`, `1`, `0`, `yes`, `no`)."""
-    value = options.get(name)
-    if value is None:
-        return default
-    lowered = value.lower()
-    if lowered in ("on", "true", "1", "yes"):
-        return True
-    if lowered in ("off", "false", "0", "no"):
-        return False
-    raise UsageError(f"option {name} must be on or off, not {value!r}")

@@ -9,34 +9,36 @@ exhaustive, so `Unsolved!` is a proof; `Intractable!` means its iteration limit 
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from patience.answers import BLACK_HOLE_SOLVE_VERDICTS, black_hole_solve_verdict, read_black_hole_solve
 from patience.cards import Card
 from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
-from patience.errors import InputError, UsageError
+from patience.errors import InputError
 from patience.formats import board
+from patience.generators.files import ModelFiles
+from patience.options import Count, Schema, Switch
 from patience.result import Answer, Status
-from patience.runners.base import ExecutableSolver, answer_from_run, option_flag
-from patience.runners.process import Limits, run_process
+from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
+from patience.runners.process import Limits, ProcessRun
 
+BOARD_FILE = "board.txt"
 _STATES = re.compile(r"^Total number of states checked is (\d+)\.", re.MULTILINE)
 _VERDICTS = dict(zip(BLACK_HOLE_SOLVE_VERDICTS, (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN), strict=True))
 
 
-class BlackHoleSolve(ExecutableSolver):
+class BlackHoleSolve(ProcessSolver, ExecutableSolver):
     name = "black-hole-solve"
     paradigm = "native"
     description = "Shlomi Fish's black-hole-solve (C depth-first search), standard Black Hole and All in a Row"
     executables = ("black-hole-solve",)
     env_var = "BLACK_HOLE_SOLVE_PATH"
-    options: ClassVar[Mapping[str, str]] = {
-        "max-iters": "its --max-iters: stop (status unknown) after this many iterations (default none)",
-        "rank-reach-prune": "on/off: its --rank-reach-prune (default off, as the published figures)",
-    }
+    options: ClassVar[Schema] = (
+        Count("max-iters", None, "its --max-iters: stop (status unknown) after this many iterations"),
+        Switch("rank-reach-prune", "off", "its --rank-reach-prune (off, as in the published figures)"),
+    )
 
     def version(self) -> str | None:
         line = self.version_line()
@@ -47,26 +49,30 @@ class BlackHoleSolve(ExecutableSolver):
                 "rinutils, xxHash and libpath-tiny-perl) and put `black-hole-solve` on PATH or set "
                 "BLACK_HOLE_SOLVE_PATH to the binary")
 
-    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
         if deal.game not in (BLACK_HOLE, ALL_IN_A_ROW):
             return Answer(Status.ERROR, message="black-hole-solve plays only standard Black Hole and All in a Row")
-        self.refuse_unknown_options(options)
-        command = [self.executable() or "black-hole-solve", "--game", deal.game]
-        if options.get("max-iters"):
-            if not options["max-iters"].isdigit():
-                raise UsageError(f"option max-iters must be a whole number, not {options['max-iters']!r}")
-            command += ["--max-iters", options["max-iters"]]
-        if option_flag(options, "rank-reach-prune", False):
+        return super().solve(deal, limits, options)
+
+    def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+        """Its input is the deal itself, as board text."""
+        return ModelFiles({BOARD_FILE: board.write(deal)}, BOARD_FILE,
+                          lambda text, source: read_output(text, source, deal), {"game": deal.game})
+
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        command = [self.executable() or "black-hole-solve", "--game", str(model.stats["game"])]
+        if options["max-iters"] is not None:
+            command += ["--max-iters", str(options["max-iters"])]
+        if options["rank-reach-prune"]:
             command.append("--rank-reach-prune")
-        with tempfile.TemporaryDirectory(prefix="patience-") as folder:
-            Path(folder, "board.txt").write_text(board.write(deal))
-            run = run_process([*command, "board.txt"], limits, cwd=folder)
+        return [*command, model.primary]
+
+    def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         try:
-            status, sequence, nodes = read_output(run.stdout, "black-hole-solve output", deal)
+            status, sequence, nodes = model.decode(run.stdout, "black-hole-solve output")
         except InputError as error:
             detail = (run.stderr.strip() or f"exit {run.returncode}").splitlines()[-1][:200]
-            status = Status.UNKNOWN if run.timed_out or run.memout else Status.ERROR
-            return answer_from_run(run, status, message=f"{error}; black-hole-solve: {detail}")
+            raise InputError(error.source, error.line, f"{error.message}; black-hole-solve: {detail}") from None
         return answer_from_run(run, status, sequence, nodes=nodes)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import subprocess
 from functools import cache
-from pathlib import Path
 
 from patience.errors import InputError
 from patience.result import Status
@@ -48,9 +47,9 @@ class Cbc(MipSolver, ExecutableSolver):
     def install_hint(self) -> str:
         return "apt-get install coinor-cbc (or pip install cbcbox), or set CBC_PATH"
 
-    def command(self, model: Path, solution: Path, seconds: float | None) -> list[str]:
+    def solver_command(self, model: str, solution: str, seconds: float | None) -> list[str]:
         limit = ["-timeMode", "elapsed", "-sec", f"{seconds:g}"] if seconds is not None else []
-        return [self.executable() or "cbc", str(model), *limit, "-solve", "-solu", str(solution)]
+        return [self.executable() or "cbc", model, *limit, "-solve", "-solu", solution]
 
     def verdict(self, run: ProcessRun, solution: str) -> Verdict:
         if not solution:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from patience.runners.process import Limits
-from patience.runners.xcsp_output import XcspSolver
+from patience.runners.xcsp_output import XcspSolver, search_options
 
 MAIN_CLASS = "org.chocosolver.parser.xcsp.ChocoXCSP"
 PAPER_SEARCH = ["-f", "-varh", "INPUT", "-valh", "MIN", "-restarts", "[NONE,0,0,0,false]"]
@@ -20,7 +20,7 @@ class Choco(XcspSolver):
     description = "Choco 4.10 (pycsp3 wheel) on the XCSP3 instance built with pycsp3"
     jar_folder = "choco"
     jar_prefix = "choco-parsers"
-    default_search = "solver"  # PySol 1..15 at 15 s: 11 decided either way, each 1.7 times faster
+    options = search_options("solver")  # as many deals decided as with the paper's order, and faster
 
     def classpath(self) -> list[str]:
         return ["-cp", str(self.jar()), MAIN_CLASS]

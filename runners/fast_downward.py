@@ -15,12 +15,13 @@ import importlib.util
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from patience.errors import UsageError
+from patience.generators.files import ModelFiles
+from patience.options import Option, Schema
 from patience.result import Status
 from patience.runners.pddl_plan import Planner, Verdict, read_plan_file
-from patience.runners.process import ProcessRun
+from patience.runners.process import Limits, ProcessRun
 
 _EXPANDED = "Expanded "
 _OUTCOMES = {  # driver exit code -> (status, message)
@@ -63,7 +64,7 @@ class FastDownward(Planner):
     def install_hint(self) -> str:
         return "pip install up-fast-downward"
 
-    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, str]) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> Verdict:
         expanded = [line.split(_EXPANDED, 1)[1].split()[0] for line in run.stdout.splitlines() if _EXPANDED in line]
         nodes = int(expanded[-1]) if expanded and expanded[-1].isdigit() else None
         plan_file = folder / "sas_plan"
@@ -81,21 +82,19 @@ class FastDownward(Planner):
 class FastDownwardFF(FastDownward):
     name = "fd-ff"
     description = "Fast Downward, FF heuristic with preferred operators (lazy greedy search, or EHC)"
-    options: ClassVar[Mapping[str, str]] = {
-        **Planner.options,
-        "search": "lazy (default: lazy greedy best-first, complete) or ehc (enforced hill-climbing, incomplete)",
-    }
+    options: ClassVar[Schema] = (
+        *Planner.options,
+        Option("search", "lazy", "lazy: lazy greedy best-first search (complete); ehc: enforced hill-climbing "
+                                 "(incomplete)", tuple(SEARCHES)),
+    )
 
-    def command(self, folder: Path, options: Mapping[str, str]) -> list[str]:
-        search = options.get("search", "lazy")
-        if search not in SEARCHES:
-            raise UsageError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
-        return [sys.executable, str(driver()), "domain.pddl", "problem.pddl", "--search", SEARCHES[search]]
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        return [sys.executable, str(driver()), "domain.pddl", "problem.pddl", "--search", SEARCHES[options["search"]]]
 
 
 class FastDownwardLama(FastDownward):
     name = "fd-lama"
     description = "Fast Downward, LAMA-first (landmarks + FF heuristic, lazy greedy search)"
 
-    def command(self, folder: Path, options: Mapping[str, str]) -> list[str]:
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         return [sys.executable, str(driver()), "--alias", "lama-first", "domain.pddl", "problem.pddl"]

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from patience.deal import Deal
+from patience.generators.files import ModelFiles
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver
 from patience.runners.pddl_plan import Planner, Verdict, read_ff
@@ -32,16 +33,16 @@ class FF(Planner, ExecutableSolver):
         return ("build FF 2.3 from source (GitHub brean/simple_planning, folder FF-v2.3: `make`, needs "
                 "flex and bison) and put `ff` on PATH or set FF_PATH to the binary")
 
-    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
         if len(deal.cards) > MAX_PLAN_LENGTH:
             return Answer(Status.ERROR, message=f"FF 2.3 plans at most {MAX_PLAN_LENGTH} steps; "
                                                 f"this deal needs {len(deal.cards)}")
         return super().solve(deal, limits, options)
 
-    def command(self, folder: Path, options: Mapping[str, str]) -> list[str]:
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         return [self.executable() or "ff", "-o", "domain.pddl", "-f", "problem.pddl"]
 
-    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, str]) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> Verdict:
         verdict = read_ff(run.stdout, "FF output")
         if verdict.status is Status.UNKNOWN and run.returncode not in (0, None) and not run.timed_out:
             detail = (run.stdout.strip().splitlines() or run.stderr.strip().splitlines() or [""])[-1]

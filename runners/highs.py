@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
-from pathlib import Path
 
 from patience.errors import InputError
 from patience.result import Status
@@ -40,9 +39,9 @@ class Highs(MipSolver):
     def install_hint(self) -> str:
         return "pip install highspy"
 
-    def command(self, model: Path, solution: Path, seconds: float | None) -> list[str]:
+    def solver_command(self, model: str, solution: str, seconds: float | None) -> list[str]:
         limit = [] if seconds is None else [f"{seconds:g}"]
-        return [sys.executable, "-m", "patience.runners.highs", str(model), str(solution), *limit]
+        return [sys.executable, "-m", "patience.runners.highs", model, solution, *limit]
 
     def verdict(self, run: ProcessRun, solution: str) -> Verdict:
         if not solution:

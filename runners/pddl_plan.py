@@ -3,38 +3,30 @@
 Readers: FF's stdout (`step    0: PLAY-UP-TOP TWO CLUBS ACE`, upper case) and plan files as Fast
 Downward (`sas_plan`) and pyperplan (`*.soln`) write them (`(play-up-top two clubs ace)`,
 `; cost = ...`). The card is decoded from the action's first parameters through the generator's
-object names, never re-derived. `Planner` is a template method: write the task into a private
-folder, run the planner there under limits, read its verdict; subclasses give the command and
-the verdict only.
+object names, never re-derived. `Planner` fills in the solver template for planners: subclasses
+give the command and the verdict only.
 """
 
 from __future__ import annotations
 
 import re
-import tempfile
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
-from patience.generators.pddl import ENCODINGS, check_encoding, decode_objects, model
+from patience.generators import pddl
+from patience.generators.files import ModelFiles
+from patience.generators.pddl import Action, plan_cards
+from patience.options import Schema
 from patience.result import Answer, Status
-from patience.runners.base import Solver, answer_from_run
-from patience.runners.process import Limits, ProcessRun, run_process
-
-
-@dataclass(frozen=True)
-class Action:
-    """One plan step: operator and arguments (lower case), and the line it was read from."""
-
-    operator: str
-    arguments: tuple[str, ...]
-    line: int
+from patience.runners.base import ProcessSolver, answer_from_run
+from patience.runners.process import ProcessRun
 
 
 @dataclass(frozen=True)
@@ -102,24 +94,6 @@ def read_plan_file(text: str, source: str = "plan") -> tuple[Action, ...]:
     return tuple(plan)
 
 
-def plan_cards(deal: Deal, plan: Sequence[Action], source: str = "plan") -> tuple[Card, ...]:
-    """The cards a plan plays, in order: paper operators name (rank suit ...), compact ones (card ...)."""
-    ranks, suits, cards = decode_objects(deal)
-    sequence = []
-    for action in plan:
-        if not action.operator.startswith("play"):
-            raise InputError(source, action.line, f"unknown operator {action.operator!r}")
-        if action.operator == "play":
-            if not action.arguments or action.arguments[0] not in cards:
-                raise InputError(source, action.line, f"no card object of this deal in {action.arguments!r}")
-            sequence.append(cards[action.arguments[0]])
-            continue
-        if len(action.arguments) < 2 or action.arguments[0] not in ranks or action.arguments[1] not in suits:
-            raise InputError(source, action.line, f"no (rank suit) of this deal in {action.arguments!r}")
-        sequence.append(Card(ranks[action.arguments[0]], suits[action.arguments[1]]))
-    return tuple(sequence)
-
-
 def _detect_ff(text: str) -> bool:
     return _FF_LINE.search(text) is not None
 
@@ -157,38 +131,19 @@ ANSWER_READERS = [
 ]
 
 
-class Planner(Solver):
-    """A PDDL planner: generate the task, run it in a private folder, read the plan back."""
+class Planner(ProcessSolver):
+    """A PDDL planner: the task of either game in a private folder, the plan read back."""
 
     paradigm = "planning"
-    options: ClassVar[Mapping[str, str]] = {
-        "encoding": f"PDDL encoding: {' or '.join(ENCODINGS)} (default paper)",
-    }
+    language = "pddl"
+    games = ("black-hole", "lbs")
+    options: ClassVar[Schema] = pddl.OPTIONS
 
     @abstractmethod
-    def command(self, folder: Path, options: Mapping[str, str]) -> list[str]:
-        """The command line that solves folder/domain.pddl + folder/problem.pddl."""
-
-    @abstractmethod
-    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, str]) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> Verdict:
         """Read the run's output (and files it left in `folder`)."""
 
-    def check_options(self, options: Mapping[str, str]) -> str:
-        """Reject unknown option names; return the encoding."""
-        self.refuse_unknown_options(options)
-        return check_encoding(options.get("encoding", "paper"))
-
-    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
-        task = model(deal, self.check_options(options))
-        with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
-            folder = Path(scratch)
-            (folder / "domain.pddl").write_text(task.domain)
-            (folder / "problem.pddl").write_text(task.problem)
-            run = run_process(self.command(folder, options), limits, cwd=folder)
-            try:
-                verdict = self.verdict(run, folder, options)
-                sequence = None if verdict.plan is None else plan_cards(deal, verdict.plan, f"{self.name} plan")
-            except InputError as error:
-                return answer_from_run(run, Status.ERROR, message=f"unreadable planner output: {error}")
-        stats = {"encoding": options.get("encoding", "paper")}
-        return answer_from_run(run, verdict.status, sequence, verdict.nodes, stats, verdict.message)
+    def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
+        verdict = self.verdict(run, folder, options)
+        sequence = None if verdict.plan is None else model.decode(verdict.plan, f"{self.name} plan")
+        return answer_from_run(run, verdict.status, sequence, verdict.nodes, message=verdict.message)

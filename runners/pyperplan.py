@@ -13,12 +13,13 @@ import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from patience.errors import UsageError
+from patience.generators.files import ModelFiles
+from patience.options import Option, Schema
 from patience.result import Status
 from patience.runners.pddl_plan import Planner, Verdict, read_plan_file
-from patience.runners.process import ProcessRun
+from patience.runners.process import Limits, ProcessRun
 
 COMPLETE_SEARCHES = ("gbf", "astar", "wastar", "bfs")
 INCOMPLETE_SEARCHES = ("ehs", "ids")
@@ -29,11 +30,12 @@ _EXPANDED = re.compile(r"(\d+) Nodes expanded")
 class Pyperplan(Planner):
     name = "pyperplan"
     description = "pyperplan (pure Python): greedy best-first search on the FF heuristic by default"
-    options: ClassVar[Mapping[str, str]] = {
-        "encoding": "PDDL encoding: paper only (pyperplan reads no negative preconditions)",
-        "search": f"{', '.join(COMPLETE_SEARCHES + INCOMPLETE_SEARCHES)} (default gbf)",
-        "heuristic": f"{', '.join(HEURISTICS)} (default hff)",
-    }
+    options: ClassVar[Schema] = (
+        Option("encoding", "paper", "PDDL encoding (pyperplan reads no negative preconditions)", ("paper",)),
+        Option("search", "gbf", "gbf, astar, wastar, bfs are complete; ehs, ids are not",
+               COMPLETE_SEARCHES + INCOMPLETE_SEARCHES),
+        Option("heuristic", "hff", "the search's heuristic", HEURISTICS),
+    )
 
     def available(self) -> bool:
         return importlib.util.find_spec("pyperplan") is not None
@@ -47,24 +49,18 @@ class Pyperplan(Planner):
     def install_hint(self) -> str:
         return "pip install pyperplan"
 
-    def command(self, folder: Path, options: Mapping[str, str]) -> list[str]:
-        if options.get("encoding", "paper") != "paper":
-            raise UsageError("pyperplan reads no negative preconditions: use encoding=paper")
-        search, heuristic = options.get("search", "gbf"), options.get("heuristic", "hff")
-        if search not in COMPLETE_SEARCHES + INCOMPLETE_SEARCHES:
-            raise UsageError(f"pyperplan search must be one of {', '.join(COMPLETE_SEARCHES + INCOMPLETE_SEARCHES)}")
-        if heuristic not in HEURISTICS:
-            raise UsageError(f"pyperplan heuristic must be one of {', '.join(HEURISTICS)}")
-        return [sys.executable, "-m", "pyperplan", "-s", search, "-H", heuristic, "domain.pddl", "problem.pddl"]
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        return [sys.executable, "-m", "pyperplan", "-s", options["search"], "-H", options["heuristic"],
+                "domain.pddl", "problem.pddl"]
 
-    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, str]) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> Verdict:
         expanded = _EXPANDED.findall(run.stdout)
         nodes = int(expanded[-1]) if expanded else None
         plan_file = folder / "problem.pddl.soln"
         if plan_file.is_file():
             return Verdict(Status.SOLVED, read_plan_file(plan_file.read_text(), "problem.pddl.soln"), nodes)
         if "No solution could be found" in run.stdout:
-            if options.get("search", "gbf") in COMPLETE_SEARCHES:
+            if options["search"] in COMPLETE_SEARCHES:
                 return Verdict(Status.UNSOLVABLE, None, nodes, "pyperplan: complete search found no plan")
             return Verdict(Status.UNKNOWN, None, nodes, "pyperplan: incomplete search found no plan")
         if run.timed_out or run.memout:

@@ -9,20 +9,18 @@ prints it; a run killed at a limit is a timeout or memout whatever it printed.
 from __future__ import annotations
 
 import functools
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from patience.deal import Deal
-from patience.errors import InputError
-from patience.generators.cnf import OPTIONS, dimacs, encode_with_options
+from patience.generators import cnf
+from patience.generators.files import ModelFiles
+from patience.options import Schema
 from patience.result import Answer, Status
-from patience.runners.base import VERSION_SECONDS, ExecutableSolver, answer_from_run, find_executable
+from patience.runners.base import VERSION_SECONDS, ExecutableSolver, ProcessSolver, answer_from_run, find_executable
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, Verdict, read_competition, read_minisat_result
 from patience.runners.process import Limits, ProcessRun, run_process
 
-CNF_FILE = "deal.cnf"
 RESULT_FILE = "result.txt"
 DEBIAN_HINT = "apt-get install {package}"
 
@@ -39,11 +37,13 @@ def debian_package_version(package: str) -> str | None:
     return done.stdout.strip()
 
 
-class CommandLineSat(ExecutableSolver):
+class CommandLineSat(ProcessSolver, ExecutableSolver):
     """A DIMACS solver binary printing the competition format."""
 
     paradigm = "sat"
-    options: ClassVar[Mapping[str, str]] = OPTIONS
+    language = "cnf"
+    games = ("black-hole", "lbs")
+    options: ClassVar[Schema] = cnf.OPTIONS
     package: ClassVar[str] = ""
 
     def install_hint(self) -> str:
@@ -65,32 +65,19 @@ class CommandLineSat(ExecutableSolver):
             return None
         return debian_package_version(self.package)
 
-    def command(self, executable: str) -> list[str]:
-        return [executable, CNF_FILE]
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        return [self.executable() or self.name, model.primary]
 
     def verdict(self, run: ProcessRun, folder: Path) -> Verdict:
         return read_competition(run.stdout, f"{self.name} output")
 
-    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
-        executable = self.executable()
-        if executable is None:
-            return Answer(Status.ERROR, message=f"{self.name} not installed: {self.install_hint()}")
-        encoding = encode_with_options(deal, options, self.name)
-        stats: dict[str, float | int | str] = {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses)}
-        with tempfile.TemporaryDirectory(prefix="patience-") as folder:
-            Path(folder, CNF_FILE).write_text(dimacs(encoding))
-            run = run_process(self.command(executable), limits, cwd=folder)
-            try:
-                verdict = self.verdict(run, Path(folder))
-            except InputError as error:
-                return answer_from_run(run, Status.ERROR, stats=stats, message=f"unreadable output: {error}")
-        stats.update(verdict.stats)
+    def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
+        verdict = self.verdict(run, folder)
         if verdict.status == SATISFIABLE:
-            return answer_from_run(run, Status.SOLVED, encoding.decode_map().sequence(verdict.true_variables),
-                                   stats=stats)
+            return answer_from_run(run, Status.SOLVED, model.decode(verdict.true_variables), stats=verdict.stats)
         if verdict.status == UNSATISFIABLE and not (run.timed_out or run.memout):
-            return answer_from_run(run, Status.UNSOLVABLE, stats=stats)
-        return answer_from_run(run, Status.UNKNOWN, stats=stats, message=run.stderr.strip()[-200:])
+            return answer_from_run(run, Status.UNSOLVABLE, stats=verdict.stats)
+        return answer_from_run(run, Status.UNKNOWN, stats=verdict.stats, message=run.stderr.strip()[-200:])
 
 
 class Cadical(CommandLineSat):
@@ -106,8 +93,8 @@ class Picosat(CommandLineSat):
     executables = ("picosat",)
     package = "picosat"
 
-    def command(self, executable: str) -> list[str]:
-        return [executable, "-v", CNF_FILE]
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        return [self.executable() or "picosat", "-v", model.primary]
 
 
 class CryptoMiniSat(CommandLineSat):
@@ -116,8 +103,8 @@ class CryptoMiniSat(CommandLineSat):
     executables = ("cryptominisat5",)
     package = "cryptominisat"
 
-    def command(self, executable: str) -> list[str]:
-        return [executable, "--threads", "1", CNF_FILE]
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        return [self.executable() or "cryptominisat5", "--threads", "1", model.primary]
 
 
 class Minisat(CommandLineSat):
@@ -134,8 +121,8 @@ class Minisat(CommandLineSat):
             return f"Debian {debian}"
         return "minisat" if self.available() else None
 
-    def command(self, executable: str) -> list[str]:
-        return [executable, "-verb=1", CNF_FILE, RESULT_FILE]
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        return [self.executable() or "minisat", "-verb=1", model.primary, RESULT_FILE]
 
     def verdict(self, run: ProcessRun, folder: Path) -> Verdict:
         result = folder / RESULT_FILE

@@ -4,7 +4,7 @@ PySAT's CaDiCaL cannot be interrupted, so every embedded solve runs in a forked 
 that is killed at the wall-clock limit, ended by the kernel at the CPU limit (RLIMIT_CPU), killed
 too when this process is stopped (Ctrl-C, SIGTERM, SIGHUP), and has its address space capped at
 the memory limit;
-the child sends back the verdict, the model's true position variables and the solver's counters.
+the child sends back the verdict, the model's true variables and the solver's counters.
 """
 
 from __future__ import annotations
@@ -15,14 +15,16 @@ import resource
 import signal
 import time
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from pysat.formula import CNF
 from pysat.solvers import Solver as PySatSolver
 
-from patience.deal import Deal
-from patience.generators.cnf import OPTIONS, Encoding, encode_with_options
+from patience.games import game_of
+from patience.generators import cnf, generator
+from patience.options import Schema
 from patience.result import Answer, Status
-from patience.runners.base import Solver
+from patience.runners.base import Solver, generator_keywords
 from patience.runners.process import STOP_SIGNALS, Limits, stop_signals_unwind, stops_deferred
 
 # our name -> PySAT's name
@@ -39,18 +41,20 @@ class EmbeddedSat(Solver):
     """One PySAT engine; `sat` is CaDiCaL, the project's default SAT solver."""
 
     paradigm = "sat"
-    options: ClassVar[Mapping[str, str]] = OPTIONS
+    games = ("black-hole", "lbs")
+    options: ClassVar[Schema] = cnf.OPTIONS
     engine: ClassVar[str] = "cadical"
 
     def version(self) -> str | None:
         from pysat import __version__
         return f"{ENGINES[self.engine]} (python-sat {__version__})"
 
-    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
+    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
         started = time.monotonic()
-        encoding = encode_with_options(deal, options, self.name)
+        module = generator("cnf", game_of(deal).name)
+        encoding = module.formula(deal, **generator_keywords(module, options))
         encode_seconds = time.monotonic() - started
-        outcome = run_engine(ENGINES[self.engine], encoding, limits)
+        outcome = run_engine(ENGINES[self.engine], encoding.cnf, limits)
         stats = {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses),
                  "encode_s": round(encode_seconds, 3), **outcome.get("stats", {})}
         wall = time.monotonic() - started
@@ -58,19 +62,18 @@ class EmbeddedSat(Solver):
         command = f"pysat {ENGINES[self.engine]} on gen cnf"
         verdict = outcome["verdict"]
         if verdict is True:
-            sequence = encoding.decode_map().sequence(set(outcome["true"]))
-            return Answer(Status.SOLVED, sequence, wall, cpu, None, stats, command)
+            return Answer(Status.SOLVED, encoding.decode(set(outcome["true"])), wall, cpu, None, stats, command)
         if verdict is False:
             return Answer(Status.UNSOLVABLE, None, wall, cpu, None, stats, command)
         status = {"timeout": Status.TIMEOUT, "memout": Status.MEMOUT}.get(verdict, Status.ERROR)
         return Answer(status, None, wall, cpu, None, stats, command, outcome.get("message", ""))
 
 
-def run_engine(engine: str, encoding: Encoding, limits: Limits) -> dict:
+def run_engine(engine: str, formula: CNF, limits: Limits) -> dict:
     """Solve in a forked child under the limits: verdict True/False, or timeout/memout/error."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(engine, encoding, limits, sender), daemon=True)
+    child = context.Process(target=_child, args=(engine, formula, limits, sender), daemon=True)
     with stop_signals_unwind():
         try:
             with stops_deferred():
@@ -93,7 +96,7 @@ def run_engine(engine: str, encoding: Encoding, limits: Limits) -> dict:
             receiver.close()
 
 
-def _child(engine: str, encoding: Encoding, limits: Limits, sender) -> None:
+def _child(engine: str, formula: CNF, limits: Limits, sender) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent too, which kills this child
     for number in STOP_SIGNALS:  # the parent's unwinding handlers are not the solver's: it just dies
         signal.signal(number, signal.SIG_DFL)
@@ -106,12 +109,11 @@ def _child(engine: str, encoding: Encoding, limits: Limits, sender) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
     started = time.process_time()
     try:
-        with PySatSolver(name=engine, bootstrap_with=encoding.cnf.clauses) as solver:
+        with PySatSolver(name=engine, bootstrap_with=formula.clauses) as solver:
             verdict = solver.solve()
             model = solver.get_model() if verdict else None
             stats = solver.accum_stats()
-        positions = encoding.decode_map().cards_at
-        true = [literal for literal in model or () if literal in positions]
+        true = [literal for literal in model or () if literal > 0]
         sender.send({"verdict": verdict, "true": true, "stats": stats, "cpu": time.process_time() - started})
     except MemoryError:
         sender.send({"verdict": "memout", "cpu": time.process_time() - started, "message": "memory limit reached"})

@@ -2,30 +2,30 @@
 
 Savile Row and Minion are in neither PyPI nor Debian: `savilerow` is found on PATH or through
 SAVILEROW_PATH (its start script or `savilerow.jar`), Minion on PATH or through MINION_PATH.
-Savile Row writes `deal.param.solution` and `deal.param.info`; both are read back, and the
-verdict comes from the `.info` file (SolverSatisfiable, SolverTimeOut, SavileRowTimeOut).
+Savile Row writes `X.param.solution` and `X.param.info`; both are read back, and the verdict comes
+from the `.info` file (SolverSatisfiable, SolverTimeOut, SavileRowTimeOut). The same runner plays
+Black Hole deals (models/blackhole.eprime) and LBS deals (the coursework model).
 """
 
 from __future__ import annotations
 
 import math
 import os
-import tempfile
 from abc import abstractmethod
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from patience.deal import Deal
-from patience.errors import UsageError
-from patience.generators.eprime import MODEL_FILE, Numbering, model_text, parameters
+from patience.generators import eprime
+from patience.generators.files import ModelFiles
+from patience.options import Option, Schema
 from patience.result import Answer, Status
-from patience.runners.base import Solver, answer_from_run, find_executable, option_flag
-from patience.runners.process import Limits, ProcessRun, run_process
+from patience.runners.base import ProcessSolver, answer_from_run, find_executable
+from patience.runners.process import Limits, ProcessRun
 from patience.runners.sat_cli import Cadical, CommandLineSat, CryptoMiniSat, Minisat, Picosat
-from patience.runners.savilerow_output import read_info, read_solution
+from patience.runners.savilerow_output import read_info
 
-PARAM_FILE = "deal.param"
+GRACE_SECONDS = 30.0  # Savile Row and Minion stop themselves at the limit; the hard kill comes this much later
 # --set sat-solver=NAME: the binary's runner (for finding it) and the output family Savile Row reads
 SAT_SOLVERS: dict[str, tuple[type[CommandLineSat], str]] = {
     "minisat": (Minisat, "minisat"), "cadical": (Cadical, "lingeling"),
@@ -59,17 +59,35 @@ def minion_time_limits(seconds: float) -> list[str]:
     return ["-timelimit", str(int(seconds * 1000)), "-solver-options", f"-cpulimit {max(1, math.ceil(seconds))}"]
 
 
-class SavileRow(Solver):
-    """The template: write model and parameters, run Savile Row with a back end, read its files."""
+def savilerow_run(model_file: str, param_file: str, level: str, seconds: float | None,
+                  backend: list[str] | None = None) -> list[str]:
+    """The command that runs Savile Row (with Minion unless `backend` says otherwise) on two files."""
+    timeout = [] if seconds is None else minion_time_limits(seconds)
+    return [*(savilerow_command() or ["savilerow"]), model_file, param_file, f"-O{level}", "-run-solver",
+            "-minion-bin", minion_path() or "minion", *(backend or []), *timeout]
+
+
+def savilerow_limits(seconds: float | None, memory_mb: int | None = None) -> Limits:
+    """The hard limits of a Savile Row run: its phases stop themselves at `seconds`, the kill comes later."""
+    return Limits(None if seconds is None else seconds + GRACE_SECONDS, None, memory_mb)
+
+
+class SavileRow(ProcessSolver):
+    """The template: write model and parameters, run Savile Row with a back end, read its files.
+    Savile Row's -timelimit covers its translation; the back end gets the limit through
+    -solver-options, and the hard kill comes a grace period after the limit, so a run that stops
+    at the limit still writes its .info file."""
 
     paradigm = "cp"
-    options: ClassVar[Mapping[str, str]] = {
-        "symmetry-breaking": "on|off: the paper's conditional symmetry breaking (default on)",
-        "optimisation": "0|1|2|3: Savile Row's -O level (default 2; 2 and 3 need Minion)",
-    }
+    language = "eprime"
+    games = ("black-hole", "lbs")
+    options: ClassVar[Schema] = (
+        *eprime.OPTIONS,
+        Option("optimisation", "2", "Savile Row's -O level (2 and 3 need Minion)", ("0", "1", "2", "3")),
+    )
 
     @abstractmethod
-    def backend_arguments(self, options: Mapping[str, str]) -> list[str]:
+    def backend_arguments(self, options: Mapping[str, Any]) -> list[str]:
         """Savile Row's flags choosing and locating the back-end solver."""
 
     def available(self) -> bool:
@@ -81,21 +99,16 @@ class SavileRow(Solver):
     def install_hint(self) -> str:
         return f"{SOURCE_HINT}; {MINION_HINT}"
 
-    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
-        symmetry = option_flag(options, "symmetry-breaking", True)
-        level = options.get("optimisation", "2")
-        if level not in ("0", "1", "2", "3"):
-            raise UsageError(f"option optimisation must be 0, 1, 2 or 3, not {level!r}")
-        command = [*(savilerow_command() or ["savilerow"]), MODEL_FILE, PARAM_FILE, f"-O{level}", "-run-solver",
-                   "-minion-bin", minion_path() or "minion", *self.backend_arguments(options)]
-        with tempfile.TemporaryDirectory(prefix="patience-") as folder:
-            Path(folder, MODEL_FILE).write_text(model_text())
-            Path(folder, PARAM_FILE).write_text(parameters(deal, symmetry))
-            run = run_process(command, limits, cwd=folder)
-            return self.verdict(run, Path(folder), Numbering(deal))
+    def run_limits(self, limits: Limits) -> Limits:
+        return savilerow_limits(limits.timeout, limits.memory_mb)
 
-    def verdict(self, run: ProcessRun, folder: Path, numbering: Numbering) -> Answer:
-        info_path, solution_path = folder / f"{PARAM_FILE}.info", folder / f"{PARAM_FILE}.solution"
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        model_file = next(name for name in model.files if name.endswith(".eprime"))
+        return savilerow_run(model_file, model.primary, options["optimisation"], limits.timeout,
+                             self.backend_arguments(options))
+
+    def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
+        info_path, solution_path = folder / f"{model.primary}.info", folder / f"{model.primary}.solution"
         if not info_path.exists():
             if run.timed_out or run.memout:
                 return answer_from_run(run, Status.UNKNOWN)
@@ -106,7 +119,7 @@ class SavileRow(Solver):
         nodes = int(info["SolverNodes"]) if "SolverNodes" in info else None
         stats = {key: info[key] for key in STATS if key in info}
         if solution_path.exists():
-            sequence = read_solution(solution_path.read_text(), solution_path.name, numbering)
+            sequence = model.decode(solution_path.read_text(), solution_path.name)
             return answer_from_run(run, Status.SOLVED, sequence, nodes, stats)
         timed_out = info.get("SolverTimeOut", 0) or info.get("SavileRowTimeOut", 0)
         if info.get("SolverSatisfiable") == 0 and not timed_out:
@@ -118,7 +131,7 @@ class SavileRowMinion(SavileRow):
     name = "savilerow-minion"
     description = "Savile Row 1.6.5 + Minion on the Essence Prime model (x/y channelled, table, symmetry breaking)"
 
-    def backend_arguments(self, options: Mapping[str, str]) -> list[str]:
+    def backend_arguments(self, options: Mapping[str, Any]) -> list[str]:
         return []
 
 
@@ -128,31 +141,24 @@ class SavileRowSat(SavileRow):
 
     name = "savilerow-sat"
     description = "Savile Row 1.6.5 SAT encoding of the Essence Prime model, solved by MiniSat (or CaDiCaL, ...)"
-    options: ClassVar[Mapping[str, str]] = {
-        **SavileRow.options,
-        "sat-solver": f"{'|'.join(SAT_SOLVERS)}: the SAT solver behind Savile Row (default minisat)",
-    }
+    options: ClassVar[Schema] = (
+        *SavileRow.options,
+        Option("sat-solver", "minisat", "the SAT solver behind Savile Row", tuple(SAT_SOLVERS)),
+    )
 
-    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
-        name, binary = _sat_solver(options)
+    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
+        binary = SAT_SOLVERS[options["sat-solver"]][0]()
         if binary.executable() is None:  # as for any solver that is not installed
-            return Answer(Status.ERROR, message=f"{name} not installed: {binary.install_hint()}")
+            return Answer(Status.ERROR, message=f"{options['sat-solver']} not installed: {binary.install_hint()}")
         return super().solve(deal, limits, options)
 
-    def backend_arguments(self, options: Mapping[str, str]) -> list[str]:
-        name, binary = _sat_solver(options)
-        return ["-sat", "-sat-family", SAT_SOLVERS[name][1], "-satsolver-bin", binary.executable() or name]
+    def backend_arguments(self, options: Mapping[str, Any]) -> list[str]:
+        name = options["sat-solver"]
+        binary, family = SAT_SOLVERS[name]
+        return ["-sat", "-sat-family", family, "-satsolver-bin", binary().executable() or name]
 
     def available(self) -> bool:
         return super().available() and Minisat().available()
 
     def install_hint(self) -> str:
         return f"{SOURCE_HINT}; {MINION_HINT}; MiniSat: Debian package minisat"
-
-
-def _sat_solver(options: Mapping[str, str]) -> tuple[str, CommandLineSat]:
-    """The `sat-solver` option's name and the runner that finds its binary."""
-    name = options.get("sat-solver", "minisat")
-    if name not in SAT_SOLVERS:
-        raise UsageError(f"option sat-solver must be one of {', '.join(SAT_SOLVERS)}, not {name!r}")
-    return name, SAT_SOLVERS[name][0]()

@@ -14,23 +14,25 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import tempfile
 from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError, UsageError
+from patience.errors import InputError
+from patience.generators import xcsp3
 from patience.generators.eprime import Numbering
-from patience.generators.xcsp3 import INSTANCE_FILE, instance
+from patience.generators.files import ModelFiles
+from patience.options import Option, Schema
 from patience.result import Answer, Status
-from patience.runners.base import Solver, answer_from_run, find_executable, option_flag
-from patience.runners.process import Limits, ProcessRun, run_process
+from patience.runners.base import ProcessSolver, answer_from_run, find_executable
+from patience.runners.process import Limits, ProcessRun
 
+PAPER_ORDER_ARRAY = "x"  # the paper's static search order is over the Black Hole model's x
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _STATUS = {"SATISFIABLE": Status.SOLVED, "OPTIMUM FOUND": Status.SOLVED, "UNSATISFIABLE": Status.UNSOLVABLE,
            "UNKNOWN": Status.UNKNOWN, "UNSUPPORTED": Status.ERROR}
@@ -136,21 +138,25 @@ def pycsp3_jar(folder: str, prefix: str) -> Path | None:
     return jars[-1] if jars else None
 
 
-class XcspSolver(Solver):
-    """The template for Java XCSP3 solvers: build the instance, run the jar under limits, read s/v lines."""
+def search_options(default_search: str) -> Schema:
+    """The options of an XCSP3 solver; `default_search` is whichever decides more Black Hole deals."""
+    return (
+        *xcsp3.OPTIONS,
+        Option("search", default_search, "solver: the solver's own heuristics; paper: x, y in order, smallest value "
+                                         "first, no restarts (Black Hole deals; LBS deals use the solver's own)",
+               ("solver", "paper")),
+    )
+
+
+class XcspSolver(ProcessSolver):
+    """The template for Java XCSP3 solvers: the instance built by pycsp3 (before the limits start
+    counting), the jar run under limits, its s/v lines read."""
 
     paradigm = "cp"
+    language = "xcsp3"
+    games = ("black-hole", "lbs")
     jar_folder: ClassVar[str]
     jar_prefix: ClassVar[str]
-    default_search: ClassVar[str]  # whichever decides more Black Hole deals with this solver
-
-    @property
-    def options(self) -> Mapping[str, str]:  # type: ignore[override]
-        return {
-            "symmetry-breaking": "on|off: the paper's conditional symmetry breaking (default on)",
-            "search": "solver|paper: the solver's own heuristics, or x, y in order, smallest value first, "
-                      f"no restarts (default {self.default_search})",
-        }
 
     @abstractmethod
     def arguments(self, limits: Limits, paper_search: bool) -> list[str]:
@@ -173,28 +179,20 @@ class XcspSolver(Solver):
     def install_hint(self) -> str:
         return "pip install pycsp3 (the jar is inside the wheel) and a Java runtime (Debian: default-jre-headless)"
 
-    def solve(self, deal: Deal, limits: Limits, options: Mapping[str, str]) -> Answer:
-        symmetry = option_flag(options, "symmetry-breaking", True)
-        search = options.get("search", self.default_search)
-        if search not in ("solver", "paper"):
-            raise UsageError(f"option search must be solver or paper, not {search!r}")
-        numbering = Numbering(deal)
-        with tempfile.TemporaryDirectory(prefix="patience-") as folder:
-            Path(folder, INSTANCE_FILE).write_text(instance(deal, symmetry))
-            command = [find_executable(("java",)) or "java", "-XX:ParallelGCThreads=1", *self.classpath(),
-                       INSTANCE_FILE, *self.arguments(limits, search == "paper")]
-            run = run_process(command, limits, cwd=folder)
-        return self.verdict(run, numbering)
-
     def classpath(self) -> list[str]:
         return ["-jar", str(self.jar())]
 
-    def verdict(self, run: ProcessRun, numbering: Numbering) -> Answer:
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        paper_search = options["search"] == "paper" and PAPER_ORDER_ARRAY in model.arrays
+        return [find_executable(("java",)) or "java", "-XX:ParallelGCThreads=1", *self.classpath(),
+                model.primary, *self.arguments(limits, paper_search)]
+
+    def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         source = f"{self.name} output"
-        output = read_output(run.stdout, source, {"x": numbering.size, "y": numbering.size})
+        output = read_output(run.stdout, source, dict(model.arrays))
         nodes, stats = self.nodes(run.stdout)
         if output.status is Status.SOLVED:
-            return answer_from_run(run, Status.SOLVED, sequence(output, source, numbering), nodes, stats)
+            return answer_from_run(run, Status.SOLVED, model.decode(output, source), nodes, stats)
         if output.status is None:
             status = Status.UNKNOWN if run.timed_out or run.memout else Status.ERROR
             return answer_from_run(run, status, None, nodes, stats, f"no verdict: {_last_line(run)}")

@@ -52,7 +52,7 @@ def test_generalised_deals_and_unknown_options_are_refused():
     answer = solver.solve(random_deal(5, 3, 3, seed=2), Limits(timeout=5), {})
     assert answer.status is Status.ERROR and "only standard" in answer.message
     with pytest.raises(UsageError, match="has no option 'colour'"):
-        solver.solve(read_deal(PAPER), Limits(timeout=5), {"colour": "red"})
+        solve(read_deal(PAPER), "black-hole-solve", Limits(timeout=5), {"colour": "red"})
 
 
 @INSTALLED

@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from patience.campaign import analysis, config, specs, tables
+from patience.campaign.record import RunRecord
 from patience.campaign.store import Store
 from patience.errors import InputError, UsageError
 from patience.generators.deals import pysol_deal
@@ -75,9 +76,7 @@ def test_bad_experiment_files_are_input_errors(tmp_path, text, line):
 
 
 def _row(deal, label, status, seconds=1.0):
-    return {"deal": deal, "configuration": label, "solver": "native", "options": "{}", "status": status,
-            "sequence": None, "wall": seconds, "cpu": seconds, "nodes": None, "version": None, "host": "h:1",
-            "command": "", "message": "", "stats": "{}"}
+    return RunRecord(deal, label, "native", "{}", status, None, seconds, seconds, None, None, "h:1", "", "", "{}")
 
 
 def test_store_keeps_one_row_per_run_and_refuses_changed_limits(tmp_path):
@@ -88,7 +87,7 @@ def test_store_keeps_one_row_per_run_and_refuses_changed_limits(tmp_path):
     assert store.record(_row("d1", "a", "timeout")) and not store.record(_row("d1", "a", "solved"))
     store.close()
     again = Store(path)
-    assert again.finished() == {("d1", "a")} and again.runs()[0]["status"] == "timeout"
+    assert again.finished() == {("d1", "a")} and again.runs()[0].status == "timeout"
     with pytest.raises(UsageError):
         again.fix_settings({"timeout": 6.0})
     with pytest.raises(UsageError):

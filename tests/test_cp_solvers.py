@@ -15,7 +15,7 @@ from patience.formats import parse_deal, read_deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
 from patience.runners.process import Limits
-from patience.runners.savilerow import SAT_SOLVERS, SavileRowSat
+from patience.runners.savilerow import SAT_SOLVERS
 from patience.runners.solve import solve
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
@@ -67,7 +67,7 @@ def test_timeout_is_reported_and_the_jvm_killed():
 
 
 def test_bad_option_is_a_usage_error_not_a_run(capsys):
-    with pytest.raises(UsageError, match="option search must be solver or paper, not 'fastest'"):
+    with pytest.raises(UsageError, match="option search must be one of solver, paper, not 'fastest'"):
         solve(random_deal(4, 2, 2, 1), "ace", LIMITS, {"search": "fastest"})
     deal = str(INSTANCES / "black_hole" / "paper-example.txt")
     assert main(["solve", deal, "--solver", "ace", "--set", "search=fastest"]) == 2
@@ -147,13 +147,13 @@ def test_savilerow_reads_a_competition_format_sat_solver():
 
 
 def test_savilerow_optimisation_level_is_checked_before_anything_runs():
-    with pytest.raises(UsageError, match="option optimisation must be 0, 1, 2 or 3, not '4'"):
-        SavileRowSat().solve(random_deal(4, 2, 2, 1), LIMITS, {"optimisation": "4"})
+    with pytest.raises(UsageError, match="option optimisation must be one of 0, 1, 2, 3, not '4'"):
+        solve(random_deal(4, 2, 2, 1), "savilerow-sat", LIMITS, {"optimisation": "4"})
 
 
 def test_savilerow_sat_names_the_sat_solvers_it_can_read():
     with pytest.raises(UsageError) as caught:
-        SavileRowSat().backend_arguments({"sat-solver": "kissat"})
+        solve(random_deal(4, 2, 2, 1), "savilerow-sat", LIMITS, {"sat-solver": "kissat"})
     assert str(caught.value) == ("option sat-solver must be one of minisat, cadical, cryptominisat, picosat, "
                                  "not 'kissat'")
 

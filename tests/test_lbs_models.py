@@ -16,10 +16,11 @@ from patience.generators.lbs_pddl import plan_moves
 from patience.generators.lbs_xcsp3 import decode, step_moves
 from patience.lbs.deal import LBSDeal, random_deal, read_param
 from patience.lbs.rules import replay
-from patience.lbs.run import decide
 from patience.lbs.solver import solve
+from patience.result import Status
 from patience.runners.pddl_plan import read_plan_file
 from patience.runners.process import Limits
+from patience.runners.solve import solve as solve_with
 from tests.conftest import COURSE, needs_solver
 
 SMALL = sorted(path for path in COURSE.rglob("*.param") if len(read_param(path.read_text(), str(path)).cards) <= 10)
@@ -31,10 +32,10 @@ def deal_of(path: Path) -> LBSDeal:
 
 def assert_agrees_with_native(deal: LBSDeal, route: str, timeout: float) -> None:
     """The route's verdict is the native solver's, and any moves it returns replay."""
-    outcome = decide(deal, route, Limits(timeout=timeout))
-    assert outcome.verdict == solve(deal).verdict
-    if outcome.moves is not None:
-        assert replay(deal, outcome.moves).valid
+    result = solve_with(deal, route, Limits(timeout=timeout))
+    assert result.status.value == solve(deal).verdict
+    if result.sequence is not None:
+        assert replay(deal, result.sequence).valid
 
 
 @pytest.mark.skipif(shutil.which("cadical") is None, reason="Debian package cadical not installed")
@@ -62,21 +63,21 @@ def test_cnf_has_one_move_variable_per_step_and_action():
 
 def test_gen_lbs_commands(tmp_path, capsys):
     deal = COURSE / "SolvableInstances" / "LBS5_0.param"
-    assert main(["gen", "lbs-cnf", str(deal)]) == 0
+    assert main(["gen", "cnf", str(deal)]) == 0
     out = capsys.readouterr().out
     assert "c move " in out and "\np cnf " in out
-    assert main(["gen", "lbs-eprime", str(deal), "-o", str(tmp_path)]) == 0
+    assert main(["gen", "eprime", str(deal), "-o", str(tmp_path)]) == 0
     capsys.readouterr()
     assert (tmp_path / "lbs.eprime").read_text() == model_text()
     assert read_param((tmp_path / "LBS5_0.param").read_text(), "p").cards == (44, 29, 31, 5, 4)
-    assert main(["gen", "lbs-eprime", "--model"]) == 0
+    assert main(["gen", "eprime", "--game", "lbs", "--model"]) == 0
     assert capsys.readouterr().out == model_text()
-    assert main(["gen", "lbs-eprime"]) == 2
+    assert main(["gen", "eprime", "--game", "lbs"]) == 2
 
 
-def test_generalised_eprime_model_rewrites_ranks_and_suits():
+def test_generalised_eprime_model_has_the_deals_ranks_and_suits():
     deal = random_deal(9, 2, ranks=6, suits=5)
-    text = model_text(deal)
+    text = model_text(deal.ranks, deal.suits)
     assert "letting ranks be 6\n" in text and "letting suits be 5\n" in text
     assert parameters(deal).startswith("letting cards be [")
 
@@ -86,16 +87,17 @@ def test_generalised_eprime_model_rewrites_ranks_and_suits():
                                            ("UnsolvableInstances/LBS6_20", "unsolvable")])
 def test_eprime_model_with_savilerow(name, verdict):
     deal = deal_of(COURSE / f"{name}.param")
-    outcome = decide(deal, "savilerow", Limits(timeout=60))
-    assert outcome.verdict == verdict == solve(deal).verdict
-    assert outcome.stats["SolverNodes"] >= 0
+    result = solve_with(deal, "savilerow-minion", Limits(timeout=60))
+    assert result.status.value == verdict == solve(deal).verdict
+    assert result.nodes >= 0
 
 
 @needs_solver("savilerow-minion")
 def test_savilerow_route_stops_minion_at_the_limit():
     started = time.monotonic()
-    outcome = decide(deal_of(COURSE / "GeneratedInstances" / "LBS19_4.param"), "savilerow", Limits(timeout=2), 0)
-    assert outcome.verdict == "unknown" and outcome.stats["SolverNodes"] > 0  # Savile Row wrote its .info
+    result = solve_with(deal_of(COURSE / "GeneratedInstances" / "LBS19_4.param"), "savilerow-minion",
+                        Limits(timeout=2), {"optimisation": "0"})
+    assert result.status is Status.TIMEOUT and result.nodes > 0  # Savile Row wrote its .info
     assert time.monotonic() - started < 20  # Minion stopped itself, long before the backstop kill
 
 
@@ -103,14 +105,14 @@ def test_lbs_solve_and_validate_commands(tmp_path, capsys):
     deal = COURSE / "SolvableInstances" / "LBS5_0.param"
     assert main(["lbs", "solve", str(deal)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("LBS5_0: solved by native") and out.rstrip().endswith("valid: 4 moves")
+    assert out.startswith("LBS5_0: solved by native") and out.count("\nmove ") == 4
     assert main(["lbs", "solve", str(COURSE / "UnsolvableInstances" / "LBS6_12.param")]) == 1
     capsys.readouterr()
     assert main(["lbs", "validate", str(deal), f"{deal}.solution"]) == 0
     assert capsys.readouterr().out == "valid: 4 moves\n"
     pairs = tmp_path / "moves.txt"
     pairs.write_text("3 2\n2 -> 1\n# a comment\n2 1\n")
-    assert main(["lbs", "validate", str(deal), str(pairs)]) == 4
+    assert main(["lbs", "validate", str(deal), str(pairs)]) == 1
     assert capsys.readouterr().out == "invalid: 2 piles left\n"
 
 
@@ -138,10 +140,10 @@ ACE = needs_solver("ace")
 
 
 @pytest.mark.parametrize("route, name", [
-    ("fd", "SolvableInstances/LBS5_0"), ("fd", "UnsolvableInstances/LBS8_8"),
-    pytest.param("fd", "SolvableInstances/LBS7_47", marks=pytest.mark.slow),
-    pytest.param("fd", "SolvableInstances/LBS9_41", marks=pytest.mark.slow),
-    pytest.param("fd", "UnsolvableInstances/LBS6_20", marks=pytest.mark.slow),
+    ("fd-ff", "SolvableInstances/LBS5_0"), ("fd-ff", "UnsolvableInstances/LBS8_8"),
+    pytest.param("fd-ff", "SolvableInstances/LBS7_47", marks=pytest.mark.slow),
+    pytest.param("fd-ff", "SolvableInstances/LBS9_41", marks=pytest.mark.slow),
+    pytest.param("fd-ff", "UnsolvableInstances/LBS6_20", marks=pytest.mark.slow),
     pytest.param("ace", "SolvableInstances/LBS4_13", marks=ACE),
     pytest.param("ace", "UnsolvableInstances/LBS6_12", marks=[ACE, pytest.mark.slow]),
     pytest.param("ace", "SolvableInstances/LBS9_41", marks=[ACE, pytest.mark.slow]),
@@ -173,7 +175,7 @@ def test_pddl_plan_decodes_slots_to_shifting_positions():
 
 
 def test_gen_lbs_pddl(capsys):
-    assert main(["gen", "lbs-pddl", str(COURSE / "SolvableInstances" / "LBS5_0.param")]) == 0
+    assert main(["gen", "pddl", str(COURSE / "SolvableInstances" / "LBS5_0.param")]) == 0
     out = capsys.readouterr().out
     assert "(:goal (left p1 end))" in out and "(match c44 c31)" in out and "(match c44 c29)" not in out
 
@@ -186,6 +188,6 @@ def test_xcsp3_decode_and_gen(capsys):
     values = {f"m[{t}]": 0 for t in range(4)}
     assert decode(deal, values) == ((2, 1), (2, 1), (2, 1), (2, 1))
     assert decode(deal, {"m[0]": 99}) is None
-    assert main(["gen", "lbs-xcsp3", str(COURSE / "SolvableInstances" / "LBS5_0.param")]) == 0
+    assert main(["gen", "xcsp3", str(COURSE / "SolvableInstances" / "LBS5_0.param")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("<instance") and '<array id="m" size="[4]">' in out

@@ -13,7 +13,9 @@ import pytest
 from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.deals import random_deal
+from patience.generators.files import ModelFiles
 from patience.generators.pddl import model
+from patience.options import check_options
 from patience.result import Status
 from patience.runners.process import Limits, run_process
 from patience.runners.registry import get_solver
@@ -44,11 +46,14 @@ def verdict(game: Deal, keep: set[str], planner_name: str = "fd-ff") -> Status:
     domain = _ACTION.sub(lambda match: match.group(0) if match.group(1) in keep else "", task.domain)
     assert set(operators(domain)) == keep
     planner = get_solver(planner_name)
+    options = check_options(planner.options, {}, planner_name)
+    files = ModelFiles({"domain.pddl": domain, "problem.pddl": task.problem}, "problem.pddl", lambda plan: ())
     with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
         folder = Path(scratch)
-        (folder / "domain.pddl").write_text(domain)
-        (folder / "problem.pddl").write_text(task.problem)
-        return planner.verdict(run_process(planner.command(folder, {}), LIMITS, cwd=folder), folder, {}).status
+        for name, text in files.files.items():
+            (folder / name).write_text(text)
+        run = run_process(planner.command(files, LIMITS, options), LIMITS, cwd=folder)
+        return planner.verdict(run, folder, options).status
 
 
 def test_paper_domain_has_the_twelve_strips_operators_and_no_more():

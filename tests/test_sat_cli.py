@@ -66,7 +66,7 @@ def script(folder, name: str, body: str):
 def test_prefixed_binary_that_prints_nonsense_is_an_error(tmp_path):
     fake = script(tmp_path, "fake-sat", "echo 's MAYBE'\n")
     result = solve(WON, f"sat:{fake}", LIMITS)
-    assert result.status is Status.ERROR and "unreadable output" in result.message
+    assert result.status is Status.ERROR and "unreadable solver output" in result.message
 
 
 def test_prefixed_binary_that_lies_is_caught_by_the_validator(tmp_path):

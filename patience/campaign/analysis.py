@@ -12,6 +12,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from patience.campaign.record import RunRecord
+
 DECIDED = ("solved", "unsolvable")
 LIMITED = ("timeout", "memout", "unknown")
 BUCKETS = ((0.0, 0.1, "< 0.1 s"), (0.1, 1.0, "0.1-1 s"), (1.0, 10.0, "1-10 s"), (10.0, 100.0, "10-100 s"),
@@ -41,11 +43,11 @@ class Run:
 Grid = Mapping[str, Mapping[str, Run]]  # deal -> configuration -> run
 
 
-def grid(rows: Sequence[Mapping[str, object]], clock: str = "cpu") -> dict[str, dict[str, Run]]:
+def grid(rows: Sequence[RunRecord], clock: str = "cpu") -> dict[str, dict[str, Run]]:
     """Stored rows as deal -> configuration -> Run, timed by `clock` (cpu or wall)."""
     table: dict[str, dict[str, Run]] = {}
     for row in rows:
-        table.setdefault(str(row["deal"]), {})[str(row["configuration"])] = Run(str(row["status"]), float(row[clock]))
+        table.setdefault(str(row.deal), {})[str(row.configuration)] = Run(str(row.status), float(getattr(row, clock)))
     return table
 
 
@@ -142,19 +144,19 @@ def win_rates(runs: Grid, labels: Sequence[str]) -> list[dict[str, object]]:
     return rows
 
 
-def disagreements(rows: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
+def disagreements(rows: Sequence[RunRecord]) -> list[dict[str, object]]:
     """Deals that one configuration solved (validated sequence) and another called unsolvable:
     the unsolvable claim is wrong, and every such deal is listed."""
     verdicts: dict[str, dict[str, list[str]]] = {}
     for row in rows:
-        if row["status"] in DECIDED:
-            by_status = verdicts.setdefault(str(row["deal"]), {})
-            by_status.setdefault(str(row["status"]), []).append(str(row["configuration"]))
+        if row.status in DECIDED:
+            by_status = verdicts.setdefault(str(row.deal), {})
+            by_status.setdefault(str(row.status), []).append(str(row.configuration))
     return [{"deal": deal, "solved by": sorted(by_status["solved"]), "unsolvable by": sorted(by_status["unsolvable"])}
             for deal, by_status in sorted(verdicts.items()) if len(by_status) == 2]
 
 
-def errors(rows: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
+def errors(rows: Sequence[RunRecord]) -> list[dict[str, object]]:
     """Runs that ended in an error (runner failures, answers the validator rejected)."""
-    return [{"deal": row["deal"], "configuration": row["configuration"], "message": row["message"]}
-            for row in rows if row["status"] == "error"]
+    return [{"deal": row.deal, "configuration": row.configuration, "message": row.message}
+            for row in rows if row.status == "error"]

@@ -22,6 +22,7 @@ import yaml
 
 from patience.errors import InputError, UsageError
 from patience.formats import read_text
+from patience.options import check_options
 from patience.runners.registry import get_solver
 
 EXPERIMENT_KEYS = ("deals", "timeout", "cpu", "memory", "jobs", "configurations")
@@ -51,10 +52,7 @@ def make(label: str, solver_name: str, options: Mapping[str, object] | None = No
     if not solver.available():
         raise UsageError(f"configuration {label}: solver {solver_name} is not installed: {solver.install_hint()}")
     values = {str(key): _option_text(value) for key, value in (options or {}).items()}
-    unknown = sorted(set(values) - set(solver.options))
-    if unknown:
-        known = ", ".join(solver.options) or "none"
-        raise UsageError(f"configuration {label}: {solver_name} has no option {', '.join(unknown)}; known: {known}")
+    check_options(solver.options, values, f"configuration {label}: {solver_name}")
     return Configuration(label, solver_name, tuple(sorted(values.items())))
 
 

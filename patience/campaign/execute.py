@@ -13,17 +13,16 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing import get_context
 
 from patience.campaign.config import Configuration
+from patience.campaign.record import RunRecord
 from patience.campaign.specs import NamedDeal
-from patience.cards import parse_card
-from patience.errors import UsageError
+from patience.errors import InputError, UsageError
 from patience.result import SolverResult, Status, to_record
 from patience.runners.process import Limits
 from patience.runners.solve import solve
-from patience.validator import replay
 
 
 @dataclass(frozen=True)
@@ -45,38 +44,37 @@ def plan(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], li
     return tasks
 
 
-def run_task(task: Task) -> dict[str, object]:
+def run_task(task: Task) -> RunRecord:
     """Run one task (in a worker) and return its store row; a crash of the runner is an error row."""
-    configuration = task.configuration
+    configuration, named = task.configuration, task.deal
     try:
-        result = solve(task.deal.deal, configuration.solver, task.limits, dict(configuration.options))
+        result = solve(named.deal, configuration.solver, task.limits, dict(configuration.options))
     except Exception as error:  # a broken runner must cost one row, not the campaign
         result = SolverResult(configuration.solver, Status.ERROR, None, 0.0, 0.0,
                               message=f"runner failed: {type(error).__name__}: {error}")
-    record = to_record(task.deal.deal, result)
-    return {
-        "deal": task.deal.name, "configuration": configuration.label, "solver": configuration.solver,
-        "options": configuration.options_json, "status": record["status"],
-        "sequence": None if record["sequence"] is None else " ".join(record["sequence"]),
-        "wall": record["wall"], "cpu": record["cpu"], "nodes": record["nodes"], "version": record["version"],
-        "host": f"{socket.gethostname()}:{os.getpid()}", "command": record["command"],
-        "message": record["message"], "stats": json.dumps(record["stats"], sort_keys=True),
-    }
+    record = to_record(named.deal, result)
+    return RunRecord(
+        named.name, configuration.label, configuration.solver, configuration.options_json, result.status.value,
+        None if record["sequence"] is None else " ".join(record["sequence"]),
+        result.wall, result.cpu, result.nodes, result.version, f"{socket.gethostname()}:{os.getpid()}",
+        result.command, result.message, json.dumps(record["stats"], sort_keys=True))
 
 
-def recheck(task: Task, record: dict[str, object]) -> dict[str, object]:
+def recheck(task: Task, record: RunRecord) -> RunRecord:
     """Replay a worker's winning sequence here too: a remote worker is trusted no more than a solver."""
-    if record["status"] != Status.SOLVED.value:
+    if record.status != Status.SOLVED.value:
         return record
+    named = task.deal
     try:
-        outcome = replay(task.deal.deal, [parse_card(name) for name in str(record["sequence"]).split()])
+        moves = named.game.read_answer("\n".join(str(record.sequence).split()), f"{named.name} sequence", named.deal)
+        outcome = named.game.replay(named.deal, moves)
         fault = None if outcome.valid else outcome.fault
-    except ValueError as error:
+    except InputError as error:
         fault = str(error)
     if fault is None:
         return record
-    return {**record, "status": Status.ERROR.value, "sequence": None,
-            "message": f"worker's sequence rejected by the validator: {fault}"}
+    return replace(record, status=Status.ERROR.value, sequence=None,
+                   message=f"worker's sequence rejected by the validator: {fault}")
 
 
 CONNECT_SECONDS = 10.0
@@ -108,7 +106,7 @@ def _die_with_campaign(campaign: int) -> None:
     threading.Thread(target=_watch, args=(campaign,), daemon=True).start()
 
 
-def _run_in_worker(task: Task) -> dict[str, object]:
+def _run_in_worker(task: Task) -> RunRecord:
     """`run_task` in a pool worker. The pool would hand a stopped worker its next queued task, and
     a solver started then would outlive the worker; so once the run has unwound, the worker exits."""
     try:
@@ -118,7 +116,7 @@ def _run_in_worker(task: Task) -> dict[str, object]:
             os._exit(1)
 
 
-def run_local(tasks: Sequence[Task], jobs: int) -> Iterator[tuple[Task, dict[str, object]]]:
+def run_local(tasks: Sequence[Task], jobs: int) -> Iterator[tuple[Task, RunRecord]]:
     """Run tasks on `jobs` worker processes (children of this one), yielding each result as it finishes."""
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
                              initializer=_die_with_campaign, initargs=(os.getpid(),)) as pool:
@@ -140,7 +138,7 @@ def connect(scheduler: str):
         raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
 
 
-def run_dask(tasks: Sequence[Task], client) -> Iterator[tuple[Task, dict[str, object]]]:
+def run_dask(tasks: Sequence[Task], client) -> Iterator[tuple[Task, RunRecord]]:
     """Run tasks on a Dask cluster, yielding results as they come; closes the client at the end."""
     from distributed import as_completed as dask_completed
 
@@ -153,7 +151,7 @@ def run_dask(tasks: Sequence[Task], client) -> Iterator[tuple[Task, dict[str, ob
         client.close()
 
 
-def executor(jobs: int, scheduler: str | None) -> Callable[[Sequence[Task]], Iterator[tuple[Task, dict]]]:
+def executor(jobs: int, scheduler: str | None) -> Callable[[Sequence[Task]], Iterator[tuple[Task, RunRecord]]]:
     """How the tasks will run; a scheduler is connected to at once, so that a wrong address fails early."""
     if scheduler:
         client = connect(scheduler)

@@ -2,7 +2,7 @@
 
 - `black_hole:1-1000`, `all_in_a_row:1-50,77`: PySol numbered deals (seeds, ranges and lists);
 - `random:R,S,H:1-100`: seeded random generalised deals, R ranks x S suits in piles of height H;
-- a folder (every deal file in it, sorted) or a single deal file.
+- a folder (every deal file in it, sorted) or a single deal file, of any game (LBS `.param` too).
 Several specs can be joined with `+`.
 """
 
@@ -10,23 +10,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from patience.deal import Deal
 from patience.errors import UsageError
-from patience.formats import read_deal
+from patience.games import Game, read_game_deal
+from patience.games.black_hole import BlackHoleFamily
 from patience.generators.deals import PYSOL_GAMES, pysol_deal, random_deal
 
 SPEC_HELP = ("black_hole:1-1000, all_in_a_row:1-50, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files "
              "or a deal file; join several with +")
 _MAX_DEALS = 1_000_000
+BLACK_HOLE_FAMILY = BlackHoleFamily()
 
 
 @dataclass(frozen=True)
 class NamedDeal:
-    """A deal with the name the store knows it by (`black_hole:17`, `random:13,4,3:5`, a path)."""
+    """A deal with its game and the name the store knows it by (`black_hole:17`, `random:13,4,3:5`, a path)."""
 
     name: str
-    deal: Deal
+    game: Game
+    deal: Any
+
+    def describe(self) -> tuple[str, str, int, int]:
+        """(name, variant, cards, piles) as the store's deals table keeps them."""
+        piles = len(getattr(self.deal, "piles", self.deal.cards))
+        return self.name, self.game.variant(self.deal), len(self.deal.cards), piles
 
 
 def parse_seeds(text: str, spec: str) -> list[int]:
@@ -59,13 +67,14 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
     path = Path(spec)
     if path.is_dir():
         files = sorted(entry for entry in path.iterdir() if entry.is_file() and not entry.name.startswith("."))
-        return [NamedDeal(str(entry), read_deal(entry)) for entry in files]
+        return [NamedDeal(str(entry), *read_game_deal(entry)) for entry in files]
     if path.is_file():
-        return [NamedDeal(str(path), read_deal(path))]
+        return [NamedDeal(str(path), *read_game_deal(path))]
     kind, colon, rest = spec.partition(":")
     if kind in PYSOL_GAMES and colon:
         try:
-            return [NamedDeal(f"{kind}:{seed}", pysol_deal(kind, seed)) for seed in parse_seeds(rest, spec)]
+            return [NamedDeal(f"{kind}:{seed}", BLACK_HOLE_FAMILY, pysol_deal(kind, seed))
+                    for seed in parse_seeds(rest, spec)]
         except ValueError as error:
             raise UsageError(f"deal spec {spec!r}: {error}") from None
     if kind == "random" and colon:
@@ -82,7 +91,8 @@ def _random_deals(spec: str, rest: str) -> list[NamedDeal]:
     if not colon:
         raise UsageError(f"deal spec {spec!r}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
     try:
-        return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", random_deal(ranks, suits, height, seed))
+        return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", BLACK_HOLE_FAMILY,
+                          random_deal(ranks, suits, height, seed))
                 for seed in parse_seeds(seeds, spec)]
     except ValueError as error:
         raise UsageError(f"deal spec {spec!r}: {error}") from None

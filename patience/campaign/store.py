@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from patience.campaign.config import Configuration
+from patience.campaign.record import RUN_COLUMNS, RunRecord
 from patience.errors import InputError, UsageError
 
 _SCHEMA = """
@@ -27,8 +28,6 @@ CREATE TABLE IF NOT EXISTS runs (
     PRIMARY KEY (deal, configuration));
 """
 
-RUN_COLUMNS = ("deal", "configuration", "solver", "options", "status", "sequence", "wall", "cpu", "nodes",
-               "version", "host", "command", "message", "stats")
 
 
 class Store:
@@ -90,9 +89,9 @@ class Store:
         with self.connection:
             return self.connection.execute("DELETE FROM runs WHERE status = 'error'").rowcount
 
-    def record(self, run: Mapping[str, object]) -> bool:
+    def record(self, run: RunRecord) -> bool:
         """Store one finished run in its own transaction; False if its row was already there."""
-        values = tuple(run[column] for column in RUN_COLUMNS)
+        values = run.values()
         with self.connection:
             cursor = self.connection.execute(
                 f"INSERT OR IGNORE INTO runs ({', '.join(RUN_COLUMNS)}, finished) "
@@ -105,9 +104,9 @@ class Store:
     def configurations(self) -> list[tuple[str, str, str]]:
         return list(self.connection.execute("SELECT label, solver, options FROM configurations ORDER BY rowid"))
 
-    def runs(self) -> list[dict[str, object]]:
+    def runs(self) -> list[RunRecord]:
         cursor = self.connection.execute(f"SELECT {', '.join(RUN_COLUMNS)}, finished FROM runs ORDER BY rowid")
-        return [dict(zip([*RUN_COLUMNS, "finished"], row, strict=True)) for row in cursor]
+        return [RunRecord(*row) for row in cursor]
 
     def deals(self) -> dict[str, tuple[str, int, int]]:
         return {name: (game, cards, piles) for name, game, cards, piles

@@ -36,10 +36,10 @@ def build(store: Store, clock: str) -> tuple[dict[str, object], list[Table]]:
     settings = store.settings()
     data = {"settings": settings, "clock": clock, "deals": len(runs), "runs": len(rows),
             "configurations": [{"label": label, "solver": solver, "options": json.loads(options),
-                                "versions": sorted({str(row["version"]) for row in rows
-                                                    if row["configuration"] == label and row["version"]})}
+                                "versions": sorted({str(row.version) for row in rows
+                                                    if row.configuration == label and row.version})}
                                for label, solver, options in store.configurations()],
-            "hosts": sorted({str(row["host"]).rsplit(":", 1)[0] for row in rows}),
+            "hosts": sorted({str(row.host).rsplit(":", 1)[0] for row in rows}),
             "table4": table4, "correlations": correlations, "win_rates": win_rates,
             "disagreements": disagreements, "errors": errors}
     metrics = list(next(iter(table4.values()))) if table4 else []

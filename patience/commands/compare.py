@@ -16,6 +16,7 @@ from patience.campaign.progress import Progress
 from patience.campaign.store import Store
 from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
+from patience.exit_codes import ExitCode
 from patience.runners.process import Limits
 
 _DEFAULTS = {"timeout": 60.0, "cpu": None, "memory": None, "jobs": 1}
@@ -82,11 +83,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         store.fix_settings({"timeout": limits.timeout, "cpu": limits.cpu, "memory": limits.memory_mb})
         store.fix_configurations(configurations)
-        store.add_deals((item.name, item.deal.game, len(item.deal.cards), len(item.deal.piles)) for item in deals)
+        store.add_deals(item.describe() for item in deals)
         if args.retry_errors:
             store.forget_errors()
         wanted = {(item.name, configuration.label) for item in deals for configuration in configurations}
-        done = Counter(str(row["status"]) for row in store.runs() if (row["deal"], row["configuration"]) in wanted)
+        done = Counter(str(row.status) for row in store.runs() if (row.deal, row.configuration) in wanted)
         tasks = execute.plan(deals, configurations, limits, store.finished(), args.seed)
         progress = Progress(len(wanted), done, enabled=not args.quiet)
         progress.show()
@@ -95,12 +96,12 @@ def run(args: argparse.Namespace) -> int:
             for task, record in run_tasks(tasks):
                 record = execute.recheck(task, record)
                 stored += store.record(record)
-                progress.update(str(record["status"]))
+                progress.update(record.status)
         except KeyboardInterrupt:
             progress.finish()
             print(f"interrupted: {stored} new runs stored in {args.db}; rerun the same command to continue",
                   file=sys.stderr)
-            return 130
+            return ExitCode.INTERRUPTED
         progress.finish()
         contradictions = disagreements(store.runs())
     finally:
@@ -110,4 +111,4 @@ def run(args: argparse.Namespace) -> int:
               f"called unsolvable by {', '.join(item['unsolvable by'])}", file=sys.stderr)
     print(f"{args.db}: {sum(done.values()) + stored} of {len(wanted)} runs stored ({stored} new), "
           f"{len(contradictions)} contradicting verdicts")
-    return 4 if contradictions else 0
+    return ExitCode.SOLVER_ERROR if contradictions else ExitCode.SOLVED

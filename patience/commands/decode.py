@@ -9,6 +9,7 @@ import argparse
 from patience.answers import read_answer
 from patience.commands.limits import seconds
 from patience.errors import InputError
+from patience.exit_codes import ExitCode
 from patience.formats import parse_deal, read_text
 from patience.generators.cnf import read_header
 from patience.generators.reduction import assignment_from_sequence, dimacs_assignment, formula_from_meta
@@ -55,17 +56,17 @@ def run_model(args: argparse.Namespace) -> int:
                                             f"{decode_map.variables}: a model of another formula?")
     if verdict.status == UNSATISFIABLE:
         print("s UNSATISFIABLE: the solver says the deal cannot be won")
-        return 1
+        return ExitCode.UNSOLVABLE
     if verdict.status != SATISFIABLE:
         print("s UNKNOWN: the solver decided nothing")
-        return 3
+        return ExitCode.UNDECIDED
     deal = decode_map.deal
     sequence = decode_map.sequence(verdict.true_variables)
     outcome = replay(deal, sequence)
     start = [deal.name(deal.foundation)] if deal.foundation is not None else []
     print(" ".join(start + [deal.name(card) for card in sequence]))
     print(outcome.describe())
-    return 0 if outcome.valid else 4
+    return ExitCode.SOLVED if outcome.valid else ExitCode.SOLVER_ERROR
 
 
 def run_assignment(args: argparse.Namespace) -> int:
@@ -78,10 +79,10 @@ def run_assignment(args: argparse.Namespace) -> int:
         result = solve(deal, args.solver, Limits(timeout=args.timeout))
         if result.status is Status.UNSOLVABLE:
             print(f"s UNSATISFIABLE ({args.solver} proved the reduced deal unsolvable)")
-            return 1
+            return ExitCode.UNSOLVABLE
         if result.status is not Status.SOLVED:
             print(f"s UNKNOWN ({args.solver}: {result.status.value} {result.message})".rstrip())
-            return 3
+            return ExitCode.UNDECIDED
         sequence = result.sequence
     else:
         sequence = read_answer(read_text(args.answer), args.answer, deal)
@@ -92,6 +93,6 @@ def run_assignment(args: argparse.Namespace) -> int:
     print(dimacs_assignment(formula, assignment), end="")
     if not formula.satisfied_by(assignment):
         print("c the assignment does NOT satisfy the formula")
-        return 4
+        return ExitCode.SOLVER_ERROR
     print(f"c checked: satisfies all {len(formula.clauses)} clauses")
-    return 0
+    return ExitCode.SOLVED

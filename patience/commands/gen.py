@@ -1,7 +1,8 @@
 """`patience gen FORMAT DEAL` (also plain `gen`): a deal as a model file for one solver language.
 
-Each generator module registers its own subparser through `register(subparsers)`; `add_deal_arguments`
-and `emit` give them the same DEAL argument and the same `-o DIR` behaviour.
+Every parser is built from the generators' option schemas (generators/__init__.py lists them):
+the deal's game picks the generator, each schema option is a `--flag`, each SHOW entry a flag
+that prints another file of the model, and `-o DIR` writes every file.
 """
 
 from __future__ import annotations
@@ -11,18 +12,10 @@ import importlib
 from collections.abc import Mapping
 from pathlib import Path
 
-# format name -> module with register(subparsers)
-GENERATORS: dict[str, str] = {
-    "pddl": "patience.generators.pddl",
-    "lp": "patience.generators.lp",
-    "eprime": "patience.generators.eprime",
-    "cnf": "patience.generators.cnf",
-    "xcsp3": "patience.generators.xcsp3",
-    "lbs-eprime": "patience.generators.lbs_eprime",
-    "lbs-cnf": "patience.generators.lbs_cnf",
-    "lbs-pddl": "patience.generators.lbs_pddl",
-    "lbs-xcsp3": "patience.generators.lbs_xcsp3",
-}
+from patience.errors import UsageError
+from patience.games import GAMES, get_game, read_game_deal
+from patience.generators import MODEL_LANGUAGES, generator
+from patience.options import check_options, option_keywords
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,13 +23,65 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    description="Print the model of a deal in one solver language; "
                                                "-o DIR writes every file of the model instead.")
     formats = parser.add_subparsers(dest="format", required=True, metavar="FORMAT")
-    for module_name in GENERATORS.values():
-        importlib.import_module(module_name).register(formats)
+    for language, games in MODEL_LANGUAGES.items():
+        modules = [importlib.import_module(name) for name in games.values()]
+        sub = formats.add_parser(language, help=modules[0].TITLE,
+                                 description=f"{modules[0].TITLE}, for {', '.join(games)} deals (the game is "
+                                             "found from the file, or given by --game).")
+        sub.add_argument("deal", nargs="?", help="deal file in any known form")
+        sub.add_argument("-o", "--output-dir", type=Path, help="write all model files into this folder")
+        sub.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
+        seen: set[str] = set()
+        for module in modules:
+            for option in module.OPTIONS:
+                if option.name not in seen:
+                    seen.add(option.name)
+                    sub.add_argument(f"--{option.name}", metavar=option.metavar, help=option.describe())
+            for flag, file in module.SHOW.items():
+                if flag not in seen:
+                    seen.add(flag)
+                    sub.add_argument(f"--{flag}", action="store_true", help=f"print {file} instead")
+        sub.set_defaults(handler=run, option_names=sorted(seen))
 
 
-def add_deal_arguments(parser: argparse.ArgumentParser, deal_required: bool = True) -> None:
-    parser.add_argument("deal", nargs=None if deal_required else "?", help="deal file in any known form")
-    parser.add_argument("-o", "--output-dir", type=Path, help="write all model files into this folder")
+def run(args: argparse.Namespace) -> int:
+    language = args.format
+    given = {name: getattr(args, name.replace("-", "_")) for name in args.option_names}
+    if args.deal is None:
+        return print_fixed_file(language, args.game or "black-hole", given, args.output_dir)
+    game, deal = read_game_deal(args.deal, args.game)
+    module = generator(language, game.name)
+    shown = chosen_file(module, language, game.name, given)
+    options = check_options(module.OPTIONS, _option_values(given), f"gen {language} ({game.name})")
+    model = module.build(deal, **option_keywords(options))
+    return emit(model.files, shown or model.primary, args.output_dir)
+
+
+def chosen_file(module, language: str, game: str, given: Mapping[str, object]) -> str | None:
+    """The file a SHOW flag asks for (None: the primary file)."""
+    flags = [flag for flag, value in given.items() if value is True]
+    unknown = [flag for flag in flags if flag not in module.SHOW]
+    if unknown:
+        raise UsageError(f"gen {language} has no --{unknown[0]} for {game} deals")
+    return module.SHOW[flags[0]] if flags else None
+
+
+def _option_values(given: Mapping[str, object]) -> dict[str, str]:
+    """The schema options given on the command line (SHOW flags are booleans, options text)."""
+    return {name: value for name, value in given.items() if isinstance(value, str)}
+
+
+def print_fixed_file(language: str, game: str, given: Mapping[str, object], output_dir: Path | None) -> int:
+    """`gen pddl --domain`, `gen eprime --model`: a file that needs no deal."""
+    module = generator(language, get_game(game).name)
+    shown = chosen_file(module, language, game, given)
+    if shown is None or output_dir is not None or not hasattr(module, "fixed_files"):
+        flags = " or ".join(f"--{flag}" for flag in module.SHOW) or "nothing"
+        raise UsageError(f"gen {language} needs a DEAL (only {flags} prints without one)")
+    options = check_options(module.OPTIONS, _option_values(given), f"gen {language} ({game})")
+    files = module.fixed_files(**option_keywords(options))
+    print(files[shown], end="")
+    return 0
 
 
 def emit(files: Mapping[str, str], primary: str, output_dir: Path | None) -> int:

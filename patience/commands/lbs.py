@@ -1,33 +1,37 @@
-"""`patience lbs solve|validate`: decide a Late Binding Solitaire deal, or check a move list on it."""
+"""`patience lbs solve|validate`: Late Binding Solitaire's own names for `patience solve` and
+`patience validate` on an LBS deal (same solvers, statuses and exit codes); `validate` also takes
+a `--mapping` naming a student model's move variables."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+from patience.commands import solve
 from patience.commands.limits import seconds
-from patience.errors import InputError
+from patience.exit_codes import INVALID_ANSWER, STATUS_EXIT, ExitCode
 from patience.formats import read_text
-from patience.lbs.deal import load_deal
-from patience.lbs.rules import play, replay
-from patience.lbs.run import SOLVERS, decide
+from patience.games.late_binding import LateBinding, read_pairs
+from patience.lbs.rules import play
 from patience.lbs.solution import read_mapping, read_moves
+from patience.result import to_record
 from patience.runners.process import Limits
-
-EXIT = {"solved": 0, "unsolvable": 1, "unknown": 3, "invalid": 4}
+from patience.runners.solve import solve as solve_deal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("lbs", help="Late Binding Solitaire: solve a .param deal or validate moves",
                                    description="Decide an LBS deal (.param) or replay a solution's moves on it.")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    solve = actions.add_parser("solve", help="decide the deal; exit 0 won, 1 unsolvable, 3 unknown, 4 invalid",
-                               description="Decide the deal; any claimed win is replayed before it is printed.")
-    solve.add_argument("deal", help="LBS .param file")
-    solve.add_argument("--solver", default="native", choices=SOLVERS)
-    solve.add_argument("--timeout", type=seconds, default=60.0, help="seconds (default 60)")
-    solve.add_argument("-O", dest="level", type=int, default=2, choices=(0, 1, 2, 3), help="Savile Row -O level")
-    solve.set_defaults(handler=run_solve)
+    solver = actions.add_parser("solve", help="decide the deal (as `patience solve`), showing each move's row",
+                                description="Decide the deal; any claimed win is replayed before it is printed. "
+                                            "Exit status as `patience solve`.")
+    solver.add_argument("deal", help="LBS .param file")
+    solver.add_argument("--solver", default="native", help="a name from `patience solvers` that plays lbs")
+    solver.add_argument("--timeout", type=seconds, default=60.0, help="seconds (default 60)")
+    solver.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options",
+                        help="solver option (see `patience solvers`); repeatable")
+    solver.set_defaults(handler=run_solve)
     validate = actions.add_parser("validate", help="replay a .solution (or `FROM TO` lines) on the deal",
                                   description="Replay the moves of a Savile Row .solution file, or of a text "
                                               "file with one `FROM TO` pair (1-based) per line.")
@@ -38,43 +42,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    deal = load_deal(args.deal)
-    outcome = decide(deal, args.solver, Limits(timeout=args.timeout), args.level)
-    stats = " ".join(f"{key}={value:g}" for key, value in outcome.stats.items())
-    lines = [f"{deal.name or args.deal}: {outcome.verdict} by {outcome.solver} in {outcome.seconds:.3f} s"
-             + (f" ({stats})" if stats else "")]
-    if outcome.moves is not None:
+    game = LateBinding()
+    deal = game.parse_deal(read_text(args.deal), args.deal)
+    result = solve_deal(deal, args.solver, Limits(timeout=args.timeout), solve.parse_options(args.options))
+    record = to_record(deal, result)
+    stats = " ".join(f"{key}={value}" for key, value in record["stats"].items())
+    lines = [f"{deal.name or args.deal}: {result.status.value} by {result.solver} in {result.wall:.3f} s"
+             + (f" (nodes={result.nodes})" if result.nodes is not None else "") + (f" {stats}" if stats else "")]
+    if result.sequence is not None:
         row = deal.cards
         lines.append("row: " + " ".join(deal.card_name(card) for card in row))
-        for number, move in enumerate(outcome.moves, 1):
+        for number, move in enumerate(result.sequence, 1):
             moved, covered = (deal.card_name(row[position - 1]) for position in move)
             row = play(row, move)
             lines.append(f"move {number}: {move[0]} -> {move[1]}  {moved} onto {covered}  "
                          f"row: {' '.join(deal.card_name(card) for card in row)}")
-    if outcome.message:
-        lines.append(outcome.message)
+    if result.message:
+        lines.append(result.message)
     print("\n".join(lines))
-    return EXIT[outcome.verdict]
-
-
-def read_pairs(text: str, source: str) -> tuple[tuple[int, int], ...]:
-    pairs = []
-    for number, line in enumerate(text.splitlines(), 1):
-        fields = line.split("#", 1)[0].replace("->", " ").split()
-        if not fields:
-            continue
-        if len(fields) != 2 or not all(field.lstrip("-").isdigit() for field in fields):
-            raise InputError(source, number, "expected `FROM TO` (two positions)")
-        pairs.append((int(fields[0]), int(fields[1])))
-    return tuple(pairs)
+    return STATUS_EXIT[result.status]
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    deal = load_deal(args.deal)
+    game = LateBinding()
+    deal = game.parse_deal(read_text(args.deal), args.deal)
     text = read_text(args.solution)
     mapping = read_mapping(args.mapping) if args.mapping else None
     moves = (read_moves(text, str(args.solution), mapping) if "letting" in text
              else read_pairs(text, str(args.solution)))
-    result = replay(deal, moves)
+    result = game.replay(deal, moves)
     print(result.describe())
-    return 0 if result.valid else 4
+    return ExitCode.SOLVED if result.valid else INVALID_ANSWER

@@ -1,4 +1,4 @@
-"""`patience solve DEAL --solver NAME`: generate, run, read back, validate, report."""
+"""`patience solve DEAL --solver NAME`: generate, run, read back, validate, report; any game."""
 
 from __future__ import annotations
 
@@ -7,13 +7,11 @@ import json
 
 from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
-from patience.formats import read_deal
-from patience.result import Status, to_record
+from patience.exit_codes import STATUS_EXIT
+from patience.games import GAMES, read_game_deal
+from patience.result import to_record
 from patience.runners.process import Limits
 from patience.runners.solve import solve
-
-EXIT_CODES = {Status.SOLVED: 0, Status.UNSOLVABLE: 1, Status.TIMEOUT: 3, Status.MEMOUT: 3,
-              Status.UNKNOWN: 3, Status.ERROR: 4}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,7 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "solve", help="decide a deal with any solver; the answer is validated",
         description="Exit status: 0 solved (validated), 1 proven unsolvable, 2 bad input, "
                     "3 timeout/memout/unknown, 4 solver error or rejected answer, 130 interrupted.")
-    parser.add_argument("deal", help="deal file in any known form")
+    parser.add_argument("deal", help="deal file in any known form, of any game")
+    parser.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
     parser.add_argument("--solver", default="native", help="a name from `patience solvers`")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="wall-clock limit in seconds")
     parser.add_argument("--cpu", type=seconds, help="CPU-time limit in seconds (default: the timeout)")
@@ -43,14 +42,14 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    deal = read_deal(args.deal)
+    game, deal = read_game_deal(args.deal, args.game)
     limits = Limits(timeout=args.timeout, cpu=args.cpu, memory_mb=args.memory)
     result = solve(deal, args.solver, limits, parse_options(args.options))
     record = to_record(deal, result)
     if args.json:
         print(json.dumps({"deal": args.deal, **record}, indent=2))
     else:
-        lines = [f"deal: {args.deal} ({deal.game}, {len(deal.cards)} cards in {len(deal.piles)} piles)",
+        lines = [f"deal: {args.deal} ({game.describe(deal)})",
                  f"solver: {result.solver}" + (f" ({result.version})" if result.version else ""),
                  f"status: {result.status.value}"]
         if record["sequence"] is not None:
@@ -63,4 +62,4 @@ def run(args: argparse.Namespace) -> int:
         if result.message:
             lines.append(f"message: {result.message}")
         print("\n".join(lines))
-    return EXIT_CODES[result.status]
+    return STATUS_EXIT[result.status]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from patience.exit_codes import ExitCode
 from patience.runners.registry import PREFIXED, all_solvers
 
 
@@ -21,11 +22,11 @@ def run(args: argparse.Namespace) -> int:
         rows.append((solver.name, solver.paradigm, state, solver.description))
         if not installed:
             rows.append(("", "", "", f"-> {solver.install_hint()}"))
-        for option, meaning in solver.options.items():
-            rows.append(("", "", "", f"--set {option}=...: {meaning}"))
+        rows.append(("", "", "", f"plays: {', '.join(solver.games)}"))
+        rows += [("", "", "", f"--set {option.name}={option.describe()}") for option in solver.options]
     widths = [max((len(row[column]) for row in rows), default=0) for column in range(3)]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3]
              for row in rows]
     lines += [f"{prefix}:ARGUMENT  (see the {prefix} solvers above)" for prefix in PREFIXED]
     print("\n".join(line.rstrip() for line in lines))
-    return 0
+    return ExitCode.SOLVED

@@ -1,29 +1,31 @@
-"""`patience validate DEAL ANSWER`: replay an answer; exit 0 if it wins, 1 if not."""
+"""`patience validate DEAL ANSWER`: replay an answer on a deal of any game; exit 0 if it wins, 1 if not."""
 
 from __future__ import annotations
 
 import argparse
 
-from patience.answers import read_answer
-from patience.formats import read_deal, read_text
-from patience.validator import replay
+from patience.exit_codes import INVALID_ANSWER, ExitCode
+from patience.formats import read_text
+from patience.games import GAMES, read_game_deal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "validate", help="replay an answer (card list or a solver's output) on a deal",
+        "validate", help="replay an answer (move list or a solver's output) on a deal",
         description="Exit 0 and 'valid: N moves' if the answer wins the deal; exit 1 and the first "
                     "illegal move otherwise; exit 2 for unreadable input.")
-    parser.add_argument("deal", help="deal file in any known form")
-    parser.add_argument("answer", help="card list, black-hole-solve transcript, or a solver's plan/solution")
+    parser.add_argument("deal", help="deal file in any known form, of any game")
+    parser.add_argument("answer", help="card list, black-hole-solve transcript, a solver's plan/solution, "
+                                       "or for LBS a .solution or `FROM TO` lines")
+    parser.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
     parser.add_argument("--partial", action="store_true",
-                        help="accept a legal sequence that does not play every card")
+                        help="accept a legal sequence that does not win")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    deal = read_deal(args.deal)
-    sequence = read_answer(read_text(args.answer), args.answer, deal)
-    outcome = replay(deal, sequence, complete=not args.partial)
+    game, deal = read_game_deal(args.deal, args.game)
+    moves = game.read_answer(read_text(args.answer), args.answer, deal)
+    outcome = game.replay(deal, moves, complete=not args.partial)
     print(outcome.describe())
-    return 0 if outcome.valid else 1
+    return ExitCode.SOLVED if outcome.valid else INVALID_ANSWER

@@ -19,8 +19,8 @@ from patience.lbs import solver
 from patience.lbs.deal import LBSDeal, read_param
 from patience.lbs.rules import replay
 from patience.lbs.solution import Mapping, read_moves
-from patience.runners.process import Limits, run_process
-from patience.runners.savilerow import minion_path, minion_time_limits, savilerow_command
+from patience.runners.process import run_process
+from patience.runners.savilerow import minion_path, savilerow_command, savilerow_limits, savilerow_run
 from patience.runners.savilerow_output import read_info
 
 SOLVED, NO_SOLUTION, TIMEOUT, ERROR = "solved", "no solution", "timeout", "error"
@@ -118,9 +118,7 @@ def grade_results(folder: Path, mapping: Mapping | None, native: NativeVerdicts)
 def run_model(model: Path, folder: Path, mapping: Mapping | None, native: NativeVerdicts,
               timeout: float, level: int) -> list[Graded]:
     """Run the model through Savile Row + Minion at -O`level` on every instance and grade it."""
-    command = savilerow_command()
-    minion = minion_path()
-    if command is None or minion is None:
+    if savilerow_command() is None or minion_path() is None:
         raise InputError(str(model), None, "Savile Row and Minion are needed: set SAVILEROW_PATH and MINION_PATH")
     if not model.is_file():
         raise InputError(str(model), None, "no such model file")
@@ -130,9 +128,8 @@ def run_model(model: Path, folder: Path, mapping: Mapping | None, native: Native
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
             shutil.copy(model, Path(scratch, "model.eprime"))
             shutil.copy(param, Path(scratch, "instance.param"))
-            run = run_process([*command, "model.eprime", "instance.param", f"-O{level}", "-run-solver",
-                               "-minion-bin", minion, *minion_time_limits(timeout)],
-                              Limits(timeout=timeout + 30), cwd=scratch)
+            run = run_process(savilerow_run("model.eprime", "instance.param", str(level), timeout),
+                              savilerow_limits(timeout), cwd=scratch)
             info = _optional_text(Path(scratch, "instance.param.info"))
             if run.timed_out and info is None:  # out of time is no verdict: never graded wrong
                 rows.append(Graded(deal.name, len(deal.cards), TIMEOUT, UNGRADED,

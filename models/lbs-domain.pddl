@@ -1,0 +1,17 @@
+(define (domain late-binding-solitaire)
+  (:requirements :strips :typing)
+  (:types slot card)
+  (:predicates (top ?s - slot ?c - card) (left ?a ?b - slot) (match ?c ?d - card))
+  ; the pile in slot ?s goes onto its left neighbour ?t; ?r is the slot right of ?s (or end)
+  (:action move-one
+    :parameters (?s ?t ?r - slot ?c ?d - card)
+    :precondition (and (left ?t ?s) (left ?s ?r) (top ?s ?c) (top ?t ?d) (match ?c ?d))
+    :effect (and (not (top ?s ?c)) (not (top ?t ?d)) (top ?t ?c)
+                 (not (left ?t ?s)) (not (left ?s ?r)) (left ?t ?r)))
+  ; the pile in slot ?s goes three places left, onto ?t (?u and ?v lie between)
+  (:action move-three
+    :parameters (?s ?t ?u ?v ?r - slot ?c ?d - card)
+    :precondition (and (left ?t ?u) (left ?u ?v) (left ?v ?s) (left ?s ?r)
+                       (top ?s ?c) (top ?t ?d) (match ?c ?d))
+    :effect (and (not (top ?s ?c)) (not (top ?t ?d)) (top ?t ?c)
+                 (not (left ?v ?s)) (not (left ?s ?r)) (left ?v ?r))))

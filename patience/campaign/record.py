@@ -1,0 +1,33 @@
+"""One campaign row: a validated run of one configuration on one deal, as the store keeps it."""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass, fields
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """The store's `runs` row; `sequence` holds the moves by name, space-separated (solved runs only)."""
+
+    deal: str
+    configuration: str
+    solver: str
+    options: str  # JSON
+    status: str
+    sequence: str | None
+    wall: float
+    cpu: float
+    nodes: int | None
+    version: str | None
+    host: str
+    command: str
+    message: str
+    stats: str  # JSON
+    finished: str | None = None  # set by the store when the row is written
+
+    def values(self) -> tuple:
+        """The columns the store writes (all but `finished`)."""
+        return astuple(self)[:-1]
+
+
+RUN_COLUMNS = tuple(field.name for field in fields(RunRecord))[:-1]

@@ -1,0 +1,69 @@
+"""Late Binding Solitaire: a row of piles; a move puts pile i onto pile i-1 or i-3."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import ClassVar
+
+from patience.errors import InputError
+from patience.lbs.deal import LBSDeal, read_param, write_param
+from patience.lbs.rules import Move, replay
+from patience.lbs.solution import read_moves
+from patience.validator import Replay
+
+_CARDS_LETTING = re.compile(r"^\s*letting\s+cards\s+(?:be|=)", re.MULTILINE)
+
+
+def read_pairs(text: str, source: str) -> tuple[Move, ...]:
+    """One move a line: `FROM TO` or `FROM->TO`, 1-based positions; `#` comments."""
+    pairs = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split("#", 1)[0].replace("->", " ").split()
+        if not fields:
+            continue
+        if len(fields) != 2 or not all(field.lstrip("-").isdigit() for field in fields):
+            raise InputError(source, number, "expected `FROM TO` (two positions)")
+        pairs.append((int(fields[0]), int(fields[1])))
+    return tuple(pairs)
+
+
+class LateBinding:
+    """A deal is an LBS `.param` (`letting cards be [...]`); an answer is a Savile Row `.solution`
+    (actionFrom/actionTo) or `FROM TO` lines."""
+
+    name: ClassVar[str] = "lbs"
+    title: ClassVar[str] = "Late Binding Solitaire"
+    deal_type: ClassVar[type] = LBSDeal
+    forms: ClassVar[tuple[str, ...]] = ("param",)
+
+    def detect(self, text: str) -> bool:
+        return _CARDS_LETTING.search(text) is not None
+
+    def parse_deal(self, text: str, source: str) -> LBSDeal:
+        return read_param(text, source)
+
+    def write_deal(self, deal: LBSDeal, form: str) -> str:
+        if form != "param":
+            raise ValueError(f"an LBS deal is written only as param, not {form}")
+        return write_param(deal)
+
+    def variant(self, deal: LBSDeal) -> str:
+        return "lbs"
+
+    def describe(self, deal: LBSDeal) -> str:
+        return f"lbs, {len(deal.cards)} cards in a row"
+
+    def read_answer(self, text: str, source: str, deal: LBSDeal) -> tuple[Move, ...]:
+        if "letting" in text:
+            return read_moves(text, source)
+        return read_pairs(text, source)
+
+    def replay(self, deal: LBSDeal, moves: Sequence[Move], complete: bool = True) -> Replay:
+        return replay(deal, moves, complete)
+
+    def canonical(self, deal: LBSDeal, moves: Sequence[Move]) -> tuple[Move, ...]:
+        return tuple(moves)
+
+    def move_names(self, deal: LBSDeal, moves: Sequence[Move]) -> list[str]:
+        return [f"{source}->{target}" for source, target in moves]

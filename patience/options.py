@@ -1,0 +1,93 @@
+"""Option schemas: every model generator and every solver declares its options once, as data.
+
+The same schema builds `gen FORMAT --flag` arguments, checks `solve --set OPTION=VALUE`, checks a
+campaign's configurations and is listed by `patience solvers`. Values arrive as text and leave as
+typed values (bool for switches, int for counts, str for choices); anything unknown is a usage error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from patience.errors import UsageError
+
+ON_WORDS = ("on", "true", "1", "yes")
+OFF_WORDS = ("off", "false", "0", "no")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named choice among fixed words (`values`), or any text when `values` is empty."""
+
+    name: str
+    default: str | None
+    help: str
+    values: tuple[str, ...] = ()
+
+    def parse(self, text: str) -> object:
+        if self.values and text not in self.values:
+            raise UsageError(f"option {self.name} must be one of {', '.join(self.values)}, not {text!r}")
+        return text
+
+    @property
+    def metavar(self) -> str:
+        return "|".join(self.values) if self.values else "VALUE"
+
+    def describe(self) -> str:
+        default = "none" if self.default is None else self.default
+        return f"{self.metavar}: {self.help} (default {default})"
+
+
+@dataclass(frozen=True)
+class Switch(Option):
+    """An on/off option; also accepts true/false, yes/no, 1/0."""
+
+    values: tuple[str, ...] = ("on", "off")
+
+    def parse(self, text: str) -> object:
+        lowered = text.lower()
+        if lowered in ON_WORDS:
+            return True
+        if lowered in OFF_WORDS:
+            return False
+        raise UsageError(f"option {self.name} must be on or off, not {text!r}")
+
+
+@dataclass(frozen=True)
+class Count(Option):
+    """A whole number of at least 1 (a node limit, an iteration limit); no default means none."""
+
+    def parse(self, text: str) -> object:
+        try:
+            value = int(text)
+        except ValueError:
+            raise UsageError(f"option {self.name} must be a whole number, not {text!r}") from None
+        if value < 1:
+            raise UsageError(f"option {self.name} must be at least 1, not {value}")
+        return value
+
+    @property
+    def metavar(self) -> str:
+        return "N"
+
+
+Schema = Sequence[Option]
+
+
+def check_options(schema: Schema, given: Mapping[str, str], owner: str) -> dict[str, object]:
+    """Every option of `schema`, typed: the given text parsed, the default where none was given.
+    An option the schema does not have is a usage error naming the ones it has."""
+    known = {option.name: option for option in schema}
+    for name in given:
+        if name not in known:
+            listing = ", ".join(known) or "none"
+            raise UsageError(f"{owner} has no option {name!r}; known: {listing}")
+    return {name: (option.parse(given[name]) if name in given
+                   else None if option.default is None else option.parse(option.default))
+            for name, option in known.items()}
+
+
+def option_keywords(values: Mapping[str, object]) -> dict[str, object]:
+    """Option names as Python keywords (`symmetry-breaking` -> `symmetry_breaking`)."""
+    return {name.replace("-", "_"): value for name, value in values.items()}
