@@ -56,15 +56,17 @@ class Switch(Option):
 
 @dataclass(frozen=True)
 class Count(Option):
-    """A whole number of at least 1 (a node limit, an iteration limit); no default means none."""
+    """A whole number of at least `minimum` (a node limit, a seed); no default means none."""
+
+    minimum: int = 1
 
     def parse(self, text: str) -> object:
         try:
             value = int(text)
         except ValueError:
             raise UsageError(f"option {self.name} must be a whole number, not {text!r}") from None
-        if value < 1:
-            raise UsageError(f"option {self.name} must be at least 1, not {value}")
+        if value < self.minimum:
+            raise UsageError(f"option {self.name} must be at least {self.minimum}, not {value}")
         return value
 
     @property

@@ -77,13 +77,18 @@ class ProcessSolver(Solver):
         """The limits the runner core enforces (a solver that stops itself gets a grace period)."""
         return limits
 
+    def environment(self, options: Mapping[str, Any]) -> Mapping[str, str] | None:
+        """Variables added to the solver's environment (None: this process's environment)."""
+        return None
+
     def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
         model = self.build(deal, options)
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
             folder = Path(scratch)
             for name, text in model.files.items():
                 (folder / name).write_text(text)
-            run = run_process(self.command(model, limits, options), self.run_limits(limits), cwd=folder)
+            run = run_process(self.command(model, limits, options), self.run_limits(limits), cwd=folder,
+                              env=self.environment(options))
             try:
                 answer = self.read_verdict(run, folder, model, options)
             except InputError as error:

@@ -2,7 +2,9 @@
 
 It runs as `python -m pyperplan` and writes its plan next to the problem (`problem.pddl.soln`).
 It reads no negative preconditions, so only the paper encoding suits it. 'No solution could
-be found' is a proof only after a complete search (gbf, astar, wastar, bfs).
+be found' is a proof only after a complete search (gbf, astar, wastar, bfs). Its search order
+depends on Python's string hashing, so the runner fixes PYTHONHASHSEED (an option): with a random
+seed the same deal takes seconds in one run and minutes in the next.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.generators.files import ModelFiles
-from patience.options import Option, Schema
+from patience.options import Count, Option, Schema
 from patience.result import Status
 from patience.runners.pddl_plan import Planner, Verdict, read_plan_file
 from patience.runners.process import Limits, ProcessRun
@@ -35,7 +37,12 @@ class Pyperplan(Planner):
         Option("search", "gbf", "gbf, astar, wastar, bfs are complete; ehs, ids are not",
                COMPLETE_SEARCHES + INCOMPLETE_SEARCHES),
         Option("heuristic", "hff", "the search's heuristic", HEURISTICS),
+        Count("hash-seed", "1", "PYTHONHASHSEED of the planner: its search order follows Python's string "
+                                 "hashing, so a fixed seed makes runs reproducible", minimum=0),
     )
+
+    def environment(self, options: Mapping[str, Any]) -> Mapping[str, str]:
+        return {"PYTHONHASHSEED": str(options["hash-seed"])}
 
     def available(self) -> bool:
         return importlib.util.find_spec("pyperplan") is not None

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+from patience.errors import InputError
 from patience.generators import cnf
 from patience.generators.files import ModelFiles
 from patience.options import Schema
@@ -126,6 +127,8 @@ class Minisat(CommandLineSat):
 
     def verdict(self, run: ProcessRun, folder: Path) -> Verdict:
         result = folder / RESULT_FILE
+        if not result.is_file() and not (run.timed_out or run.memout):
+            raise InputError(f"{self.name} output", None, f"no result file (exit {run.returncode})")
         text = result.read_text() if result.is_file() else ""
         return read_minisat_result(text, f"{self.name} result file", run.stdout)
 

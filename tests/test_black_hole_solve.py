@@ -15,7 +15,7 @@ from patience.runners.process import Limits
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.conftest import INSTANCES, TRANSCRIPTS, needs_solver
+from tests.helpers import INSTANCES, TRANSCRIPTS, needs_solver
 
 BHS = TRANSCRIPTS / "black_hole_solve"
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"

@@ -24,7 +24,7 @@ from patience.cli import main
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.conftest import process_alive
+from tests.helpers import process_alive
 
 PATIENCE = [sys.executable, "-m", "patience"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from patience.formats import parse_deal, read_deal
-from tests.conftest import INSTANCES
+from tests.helpers import INSTANCES
 
 PAPER = str(INSTANCES / "black_hole" / "paper-example.txt")
 SOLUTION = str(INSTANCES / "black_hole" / "paper-example.solution")

@@ -12,7 +12,7 @@ from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED, Deal
 from patience.errors import InputError
 from patience.formats import FORMATS, parse_deal, read_deal, write_deal
 from patience.generators.deals import pysol_board, pysol_deal, random_deal
-from tests.conftest import INSTANCES
+from tests.helpers import INSTANCES
 
 
 def test_board_lists_piles_bottom_first_and_deal_top_first(paper_deal):

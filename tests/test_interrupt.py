@@ -19,7 +19,7 @@ from patience.formats.yaml_form import write
 from patience.generators.deals import pysol_board
 from patience.generators.reduction import reduce_formula
 from patience.native import engine
-from tests.conftest import EVERY_CLAUSE, process_alive
+from tests.helpers import EVERY_CLAUSE, process_alive
 
 STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, ""), (signal.SIGHUP, 129, "")]
 NO_PRUNING = ["--set", "cache=off", "--set", "symmetry=off", "--set", "wolter=off", "--set", "reach=off"]

@@ -13,7 +13,7 @@ from patience.lbs.rules import legal_moves, play, replay
 from patience.lbs.solution import read_moves
 from patience.lbs.solver import solve
 from patience.runners.savilerow_output import read_info
-from tests.conftest import COURSE
+from tests.helpers import COURSE
 
 PARAMS = sorted(COURSE.rglob("*.param"))
 HARD = {"LBS19_4", "LBS20_20"}  # the native search needs seconds here; checked in the slow run

@@ -11,7 +11,7 @@ import pytest
 from patience.cli import main
 from patience.lbs.grader import CORRECT, WRONG, NativeVerdicts, grade_results
 from patience.lbs.solution import Mapping
-from tests.conftest import COURSE, ROOT, TRANSCRIPTS, needs_solver
+from tests.helpers import COURSE, ROOT, TRANSCRIPTS, needs_solver
 
 SAVED = TRANSCRIPTS / "lbs"  # real Savile Row 1.6.5 + Minion runs of two deliberately broken models
 FIVE = ("SolvableInstances/LBS4_13", "SolvableInstances/LBS5_0", "SolvableInstances/LBS5_30",

@@ -21,7 +21,7 @@ from patience.result import Status
 from patience.runners.pddl_plan import read_plan_file
 from patience.runners.process import Limits
 from patience.runners.solve import solve as solve_with
-from tests.conftest import COURSE, needs_solver
+from tests.helpers import COURSE, needs_solver
 
 SMALL = sorted(path for path in COURSE.rglob("*.param") if len(read_param(path.read_text(), str(path)).cards) <= 10)
 

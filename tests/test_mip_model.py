@@ -12,7 +12,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.deals import random_deal
 from patience.generators.lp import MODELS, card_numbers, look_ahead_sets, lp_model, reachable
-from tests.conftest import INSTANCES
+from tests.helpers import INSTANCES
 
 PAPER_VARIABLES = {"mip1": 2908, "mip2": 2652, "mip3": 2601, "mip4": 2601}
 PAPER_CONSTRAINTS = {"mip1": 1071, "mip2": 6269, "mip3": 8683, "mip4": 8734}

@@ -19,7 +19,7 @@ from patience.runners.lp_solution import cards_played, read_cbc, read_highs
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.conftest import TRANSCRIPTS
+from tests.helpers import TRANSCRIPTS
 
 SMALL = Limits(timeout=60)
 SOLVERS = ("cbc", "highs")

@@ -21,7 +21,7 @@ from patience.runners.process import Limits, run_process
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.conftest import needs_solver
+from tests.helpers import needs_solver
 
 LIMITS = Limits(timeout=60)
 _ACTION = re.compile(r"\n  \(:action (\S+)\n.*?(?=\n\n  \(:action |\n\)\s*$)", re.DOTALL)

@@ -20,7 +20,7 @@ from patience.runners.process import Limits
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.conftest import INSTANCES, TRANSCRIPTS, needs_solver
+from tests.helpers import INSTANCES, TRANSCRIPTS, needs_solver
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
 _FF_STEP_LINE = re.compile(r"^\s*(step)?\s+\d+: ")

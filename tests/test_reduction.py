@@ -26,7 +26,7 @@ from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.conftest import EVERY_CLAUSE
+from tests.helpers import EVERY_CLAUSE
 
 # (a or b or not c) and (not a or b or not c) and (a or not b or not c)
 PAPER_FORMULA = "c BRIEF 4's example\np cnf 3 3\n1 2 -3 0\n-1 2 -3 0\n1 -2 -3 0\n"

@@ -6,7 +6,7 @@ import pytest
 
 from patience.answers import read_answer
 from patience.result import Answer, SolverResult, Status, judge, to_record
-from tests.conftest import INSTANCES
+from tests.helpers import INSTANCES
 
 
 @pytest.fixture

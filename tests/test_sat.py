@@ -17,7 +17,7 @@ from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.conftest import INSTANCES
+from tests.helpers import INSTANCES
 
 LIMITS = Limits(timeout=30)
 SMALL_DEALS = [random_deal(ranks, suits, height, seed, empty)

@@ -24,7 +24,7 @@ from patience.runners.process import Limits
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.conftest import TRANSCRIPTS, needs_solver
+from tests.helpers import TRANSCRIPTS, needs_solver
 
 SAT_TRANSCRIPTS = TRANSCRIPTS / "sat"
 WON, LOST = read_deal(SAT_TRANSCRIPTS / "won.yaml"), read_deal(SAT_TRANSCRIPTS / "lost.yaml")

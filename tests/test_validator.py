@@ -6,7 +6,7 @@ from patience.answers import read_answer
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.validator import replay
-from tests.conftest import INSTANCES
+from tests.helpers import INSTANCES
 
 PAPER_SOLUTION = (INSTANCES / "black_hole" / "paper-example.solution").read_text()
 

@@ -1,0 +1,130 @@
+"""The contract every registered solver keeps, checked for each one installed here (BenchExec's
+test_tool_info and CPMpy's test_solvers do the same): a new solver gets these checks for free.
+
+- an unknown option, or an unknown value, is a usage error (exit 2) and nothing runs;
+- output its reader cannot make sense of is a solver error (exit 4), never bad input;
+- a kill at the time limit is a timeout, and nothing of the run is left behind;
+- the paper's example is solved and the moves replay; so is an LBS deal, where the solver plays LBS.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from patience.cli import main
+from patience.deal import Deal
+from patience.games import read_game_deal
+from patience.generators.deals import random_deal
+from patience.options import check_options
+from patience.result import Status
+from patience.runners import base
+from patience.runners.base import ProcessSolver
+from patience.runners.process import Limits, ProcessRun
+from patience.runners.registry import SOLVERS, get_solver
+from patience.runners.solve import solve
+from tests.helpers import INSTANCES, process_alive
+
+PAPER = INSTANCES / "black_hole" / "paper-example.txt"
+LBS = INSTANCES / "lbs-coursework" / "SolvableInstances" / "LBS7_47.param"
+SLEEP_MARK = "47.25"  # a sleep no other process on the machine is likely to run
+
+
+def installed(name: str):
+    solver = get_solver(name)
+    return pytest.param(name, marks=pytest.mark.skipif(
+        not solver.available(), reason=f"{name} not installed: {solver.install_hint()}"))
+
+
+EVERY = [installed(name) for name in SOLVERS]
+PROCESSES = [installed(name) for name in SOLVERS if isinstance(get_solver(name), ProcessSolver)]
+
+
+def a_deal_for(name: str) -> Deal:
+    """The paper's example; MIP solvers, which need minutes for it, get a small generalised deal."""
+    if get_solver(name).paradigm == "mip":
+        return random_deal(4, 3, 2, seed=1)
+    return read_game_deal(PAPER)[1]
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_an_unknown_option_is_a_usage_error(name, capsys):
+    assert main(["solve", str(PAPER), "--solver", name, "--set", "symetry-breaking=off"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"{name} has no option 'symetry-breaking'" in captured.err
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_an_unknown_value_is_a_usage_error(name, capsys):
+    for option in get_solver(name).options:
+        if option.values:
+            assert main(["solve", str(PAPER), "--solver", name, "--set", f"{option.name}=nonsense"]) == 2
+            assert f"option {option.name} must be" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_the_schema_defaults_are_values_of_the_schema(name):
+    solver = get_solver(name)
+    typed = check_options(solver.options, {}, name)
+    assert set(typed) == {option.name for option in solver.options}
+
+
+@pytest.mark.parametrize("name", PROCESSES)
+def test_garbled_output_is_a_solver_error(name, monkeypatch, tmp_path, capsys):
+    def garbled(command, limits, cwd=None, **_):
+        return ProcessRun(tuple(command), 0, "\x00garbage \u2603 s MAYBE\nv x[] <values>\n", "", 0.1, 0.1)
+
+    monkeypatch.setattr(base, "run_process", garbled)
+    assert main(["solve", str(PAPER if "black-hole" in get_solver(name).games else LBS), "--solver", name]) == 4
+    captured = capsys.readouterr()
+    assert "status: error" in captured.out and captured.err == ""
+
+
+def _sleeper_alive() -> bool:
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if SLEEP_MARK in command and process_alive(int(proc.name)):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("name", PROCESSES)
+def test_a_kill_at_the_limit_is_a_timeout_and_leaves_nothing_running(name, monkeypatch):
+    solver_class = type(get_solver(name))
+    sleeper = [sys.executable, "-c", f"import subprocess, time; subprocess.Popen(['sleep', '{SLEEP_MARK}']); "
+                                     f"time.sleep({SLEEP_MARK})"]
+    monkeypatch.setattr(solver_class, "command", lambda self, model, limits, options: sleeper)
+    limits = Limits(timeout=1.0)
+    deal = read_game_deal(PAPER if "black-hole" in solver_class.games else LBS)[1]
+    started = time.monotonic()
+    result = solve(deal, name, limits)
+    assert result.status is Status.TIMEOUT
+    assert time.monotonic() - started < solver_class().run_limits(limits).timeout + 10
+    assert not _sleeper_alive()
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_the_paper_example_is_solved_and_replayed(name):
+    if "black-hole" not in get_solver(name).games:
+        pytest.skip(f"{name} plays no Black Hole deals")
+    deal = a_deal_for(name)
+    result = solve(deal, name, Limits(timeout=120))
+    assert result.status is Status.SOLVED, result.message
+    assert len(result.sequence) == len(deal.cards)  # judge() replayed it; every card is played
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_an_lbs_deal_is_solved_and_replayed(name):
+    if "lbs" not in get_solver(name).games:
+        pytest.skip(f"{name} plays no LBS deals")
+    game, deal = read_game_deal(LBS)
+    result = solve(deal, name, Limits(timeout=120))
+    assert result.status is Status.SOLVED, result.message
+    assert game.replay(deal, result.sequence).valid and len(result.sequence) == len(deal.cards) - 1
