@@ -124,10 +124,17 @@ def stops_deferred() -> Iterator[None]:
     try:
         yield
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
+        _run_pending_handlers()  # a signal received meanwhile reaches the holding handler, not a restored one
+        with contextlib.ExitStack() as restore:  # every handler is restored, even if one of them raises
+            for number, handler in previous.items():
+                restore.callback(signal.signal, number, signal.SIG_DFL if handler is None else handler)
         if caught:
             signal.raise_signal(caught[0])
+
+
+def _run_pending_handlers() -> None:
+    """Nothing: calling a Python function is the point at which CPython runs the Python handlers of
+    signals already received (possibly by another thread, whose C handler only marked them pending)."""
 
 
 def _exit_on_signal(number: int, frame: object) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import INSTANCES, ROOT, TRANSCRIPTS
 
 from patience.answers import read_answer
 from patience.cards import Card
@@ -22,6 +21,7 @@ from patience.result import Status
 from patience.runners.savilerow_output import read_info, read_lettings, read_solution
 from patience.runners.xcsp_output import read_output, sequence
 from patience.validator import replay
+from tests.helpers import INSTANCES, ROOT, TRANSCRIPTS
 
 GIVEN = re.compile(r"^given\s+(\w+)\s*:", re.MULTILINE)
 ALL_IN_A_ROW = INSTANCES / "pysol" / "all_in_a_row" / "all_in_a_row-1.txt"

@@ -7,7 +7,6 @@ import json
 import tempfile
 
 import pytest
-from conftest import INSTANCES, needs_solver
 
 from patience.cli import main
 from patience.errors import UsageError
@@ -17,6 +16,7 @@ from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.savilerow import SAT_SOLVERS
 from patience.runners.solve import solve
+from tests.helpers import INSTANCES, needs_solver
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
 PAPER_SEARCH = {"search": "paper"}
