@@ -21,6 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="which time the tables and plots use (default cpu, as the paper)")
     parser.add_argument("--plots", type=Path, metavar="DIR", help="write cactus and effort plots (PNG, SVG) here")
+    parser.add_argument("--html", type=Path, metavar="DIR",
+                        help="write the report as a page (DIR/index.html, sortable tables, plots with hover) "
+                             "and a replay page per deal (DIR/deals/)")
     parser.set_defaults(handler=run)
 
 
@@ -40,9 +43,15 @@ def run(args: argparse.Namespace) -> int:
             timeout = analysis.limit(data["settings"], args.clock)
             paths = plots.cactus(runs, labels, timeout, args.clock, args.plots)
             paths += plots.effort(runs, labels, timeout, args.clock, args.plots)
+        if args.html is not None:
+            from patience.pages import report
+
+            pages = report.write(store, args.clock, args.html)
     finally:
         store.close()
     print(text, end="")
     if args.plots is not None:
         print("\n".join(f"plot: {path}" for path in paths))
+    if args.html is not None:
+        print(f"page: {pages[0]} ({len(pages) - 1} replay pages)")
     return 0
