@@ -1,5 +1,6 @@
 """`patience report STORE`: the comparison's tables (the paper's Table 4, correlations, win rates,
-disagreements) from a campaign store, and with --plots the cactus and per-deal effort figures."""
+disagreements) from a campaign store, with --plots the cactus and per-deal effort figures, and with
+--html all of it as a page with a replay page per deal."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("report", help="tables and plots of a `patience compare` store",
                                    description="Print the comparison's tables (the paper's Table 4, correlations "
                                                "of per-deal times, win rates, disagreements) from a campaign "
-                                               "store; with --plots also draw the cactus and effort figures.")
+                                               "store; with --plots also draw the cactus and effort figures; with "
+                                               "--html write it all as a page, with a replay page per deal.")
     parser.add_argument("db", help="SQLite store written by `patience compare`")
     parser.add_argument("--format", choices=tables.FORMATS, default="text", help="table format (default text)")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",

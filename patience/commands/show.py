@@ -57,7 +57,7 @@ def _black_hole(args: argparse.Namespace, text: str) -> tuple[dict, str, list[st
     deal = parse_deal(text, args.deal)
     notes, sequence, source = [], None, ""
     if args.answer is not None:
-        sequence, source = read_answer(read_text(args.answer), args.answer, deal), args.answer
+        sequence, source = read_answer(read_text(args.answer), args.answer, deal), Path(args.answer).name
     elif args.solver is not None:
         from patience.runners.process import Limits
         from patience.runners.solve import solve
@@ -82,7 +82,7 @@ def _lbs(args: argparse.Namespace, text: str) -> tuple[dict, str, list[str]]:
         mapping = read_mapping(args.mapping) if args.mapping else None
         moves = (read_moves(answer_text, args.answer, mapping) if "letting" in answer_text
                  else read_pairs(answer_text, args.answer))
-        source = args.answer
+        source = Path(args.answer).name
     elif args.solver is not None:
         from patience.lbs.run import SOLVERS, decide
         from patience.runners.process import Limits
