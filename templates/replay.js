@@ -9,6 +9,7 @@
   const view = {script: original.slice(), cursor: 0, ownPlay: false, selected: null, timer: null, message: ""};
 
   const cardName = (card) => game.cards[card].name;
+  const RECENT = 4; // foundation cards shown under the current one
   const last = (list) => list[list.length - 1];
 
   // Black Hole, All in a Row and generalised deals: a move is the card played onto the foundation.
@@ -139,9 +140,14 @@
     caption.textContent = "foundation";
     area.append(caption);
     const hole = state.foundation.length ? last(state.foundation) : null;
+    const stack = document.createElement("div");
+    stack.className = "foundation-stack";
+    // the few cards played before the current one peek out above it, so each step up or down shows
+    state.foundation.slice(-1 - RECENT, -1).forEach((card) => stack.append(cardElement(card, "recent")));
     const foundation = hole === null ? slot("any card") : cardElement(hole, "foundation-card");
     foundation.id = "foundation";
-    area.append(foundation);
+    stack.append(foundation);
+    area.append(stack);
     const played = state.foundation.length - (game.foundation === null ? 0 : 1);
     const count = document.createElement("div");
     count.className = "caption";

@@ -32,7 +32,13 @@ def pages(tmp_path_factory):
     bad.write_text(PAPER_SOLUTION.read_text().replace("6S 7S", "7S 6S"))
     bad_lbs = folder / "bad-lbs.txt"
     bad_lbs.write_text("3 2\n5 4\n4 2\n")
-    made = {"paper": [str(PAPER), str(PAPER_SOLUTION)], "play": [str(PAPER)], "bad": [str(PAPER), str(bad)],
+    from patience.formats import write_deal
+    from patience.generators.deals import pysol_deal, random_deal
+
+    (folder / "general.yaml").write_text(write_deal(random_deal(7, 6, 4, 1), "yaml"))
+    (folder / "row.txt").write_text(write_deal(pysol_deal("all_in_a_row", 1), "board"))
+    made = {"general": [str(folder / "general.yaml"), "--solver", "native"], "row": [str(folder / "row.txt")],
+            "paper": [str(PAPER), str(PAPER_SOLUTION)], "play": [str(PAPER)], "bad": [str(PAPER), str(bad)],
             "lbs": [str(LBS_DEAL), str(LBS_DEAL) + ".solution"], "lbs-play": [str(LBS_DEAL)],
             "lbs-bad": [str(LBS_DEAL), str(bad_lbs)]}
     for name, arguments in made.items():
@@ -135,6 +141,22 @@ def test_illegal_clicks_move_nothing_and_play_ends_won_or_stuck(browser, pages):
     browser.find_element("id", "restart").click()
     assert foundation(browser) == "AS"
     assert browser.find_element("id", "piles").get_attribute("innerHTML") == piles_before
+    assert errors(browser) == []
+
+
+def test_generalised_deal_replays_and_all_in_a_row_starts_anywhere(browser, pages):
+    open_page(browser, pages["general"])
+    assert text(browser, "#verdict") == "valid: 41 moves" and foundation(browser) == "r0s0"
+    assert len(browser.find_elements("css selector", ".pile .card")) == 41
+    key(browser, "END")
+    assert text(browser, "#status") == "Won: all 41 cards played."
+    open_page(browser, pages["row"])
+    assert browser.find_element("id", "foundation").text == "any card"
+    legal = browser.find_elements("css selector", ".card.legal")
+    assert len(legal) == 13 == len(piles(browser))
+    name = legal[5].get_attribute("data-card")
+    legal[5].click()
+    assert foundation(browser) == name and text(browser, "#counter") == "1 / 1 (your play)"
     assert errors(browser) == []
 
 
