@@ -95,6 +95,18 @@
 
   const rules = game.game === "lbs" ? lbs : blackHole;
 
+  // The validator found these moves legal; the page's own rules must agree (a console error if not).
+  (function checkAnswer() {
+    let state = rules.start();
+    original.forEach((move, index) => {
+      if (!rules.legal(state).some((legal) => rules.same(legal, move))) {
+        console.error(`the page's rules reject move ${index + 1} (${rules.label(move)}), which the validator accepted`);
+      }
+      state = rules.apply(state, move);
+    });
+    if (answer && !answer.fault && !rules.won(state)) console.error("the page's rules do not see the answer win");
+  })();
+
   function stateAt(count) {
     let state = rules.start();
     for (let index = 0; index < count; index += 1) state = rules.apply(state, view.script[index]);

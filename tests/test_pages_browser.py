@@ -47,8 +47,8 @@ def pages(tmp_path_factory):
 
 
 def open_page(browser, path):
+    browser.get_log("browser")  # each page starts with an empty log; what it logs while loading stays
     browser.get(path.resolve().as_uri())
-    browser.get_log("browser")  # start each page with an empty log
 
 
 def errors(browser) -> list[dict]:
@@ -241,3 +241,21 @@ def test_report_page_has_every_row_plot_and_replay(browser, report):
     key(browser, "END")
     assert text(browser, "#status") == "Won: all 51 cards played."
     assert errors(browser) == []
+
+
+def test_page_rules_check_the_validators_moves(browser, pages, tmp_path):
+    """The page replays the embedded answer with its own rules and logs an error where they disagree,
+    so every test above that sees no console error has also seen the two rule books agree."""
+    import json
+    import re
+
+    page = pages["paper"].read_text()
+    data = re.search(r'(?<=id="game-data">)(.*?)(?=</script>)', page, re.S)
+    game = json.loads(data.group(1))
+    moves = game["answer"]["moves"]
+    moves[3], moves[4] = moves[4], moves[3]  # 4D then 6S: not one rank apart
+    tampered = tmp_path / "tampered.html"
+    tampered.write_text(page[:data.start()] + json.dumps(game) + page[data.end():])
+    open_page(browser, tampered)
+    logged = [entry["message"] for entry in errors(browser)]
+    assert len(logged) == 2 and "rules reject move 4 (6S)" in logged[0] and "move 6 (7S)" in logged[1]

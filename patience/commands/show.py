@@ -45,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         game, heading, notes = _black_hole(args, text)
     page = replay.render(game, heading, notes)
-    args.output.write_text(page, encoding="utf-8")
+    try:
+        args.output.write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {args.output}: {error.strerror}") from None
     answer = game["answer"]
     print(f"{args.output}: " + (answer["verdict"] if answer else "no answer: play by hand"))
     return 0
