@@ -55,7 +55,7 @@ def black_hole_game(deal: Deal, sequence: Sequence[Card] | None, source: str = "
     if sequence is None:
         return game
     moves = without_start_card(deal, sequence)
-    outcome = replay(deal, moves)
+    outcome = replay(deal, sequence)  # as `patience validate` calls it, so the words and numbers are the same
     answer: dict[str, object] = {"source": source, "moves": [index[card] for card in moves[:outcome.moves]],
                                  "verdict": outcome.describe(), "fault": None}
     if outcome.fault is not None:

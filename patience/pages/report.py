@@ -89,7 +89,7 @@ def annotate(svg: str, points: Mapping[str, Sequence[tuple[str, float]]], clock:
         if drawn is None:
             continue
         kind, label = group.get("id", "").split("-", 1)
-        marks = list(group.iter(f"{{{SVG}}}use"))
+        marks = _marks(group)
         for mark, (deal, seconds) in zip(marks, drawn, strict=False):
             verdict = "not decided after" if kind == "undecided" else "decided in"
             text = f"{deal}: {label} {verdict} {seconds:.3g} {clock} s"
@@ -100,6 +100,22 @@ def annotate(svg: str, points: Mapping[str, Sequence[tuple[str, float]]], clock:
         for anchor in group.iter(f"{{{SVG}}}a"):
             anchor.attrib.pop("target", None)
     return ElementTree.tostring(root, encoding="unicode")
+
+
+def _marks(group: ElementTree.Element) -> list[ElementTree.Element]:
+    """A group's point marks in drawing order: `<use>` of one marker shape, or, where matplotlib found
+    that not worth it (few unfilled markers), one `<path>` per point; shape definitions never count."""
+    uses, paths = [], []
+
+    def walk(element: ElementTree.Element) -> None:
+        for child in element:
+            if child.tag == f"{{{SVG}}}defs":
+                continue
+            (uses if child.tag == f"{{{SVG}}}use" else paths if child.tag == f"{{{SVG}}}path" else []).append(child)
+            walk(child)
+
+    walk(group)
+    return uses or paths
 
 
 def plots(runs: analysis.Grid, labels: Sequence[str], timeout: float | None, clock: str,
