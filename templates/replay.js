@@ -49,8 +49,7 @@
     label: (move) => cardName(move),
     explain: (state, move) => cardName(move),
     whyNot(state, card) {
-      const [index, depth] = this.where[card];
-      if (depth < state.depth[index]) return `${cardName(card)} is already played`;
+      const [index, depth] = this.where[card]; // a card on the table: a top card, or one under it
       if (depth > state.depth[index]) return `${cardName(card)} is under ${cardName(game.piles[index][state.depth[index]])}`;
       return `${cardName(card)} does not follow ${cardName(last(state.foundation))}`;
     },
