@@ -136,6 +136,18 @@
     return element;
   }
 
+  // A card to click, or to reach with Tab and play with Enter.
+  function clickable(element, action) {
+    element.addEventListener("click", action);
+    element.tabIndex = 0;
+    element.setAttribute("role", "button");
+    element.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      action();
+    });
+  }
+
   function slot(text) {
     const element = document.createElement("div");
     element.className = "card slot";
@@ -179,7 +191,7 @@
         const classes = [legal.includes(card) ? "legal" : "", card === illegal ? "illegal" : "",
           card === nextMove() ? "next" : ""].join(" ");
         const element = cardElement(card, classes);
-        element.addEventListener("click", () => clickCard(card));
+        clickable(element, () => clickCard(card));
         column.append(element);
       });
       piles.append(column);
@@ -205,7 +217,7 @@
         targets.has(position) ? "target" : "", nextMove() && nextMove()[0] === position ? "next" : "",
         fault && (fault.from === position || fault.to === position) ? "illegal" : ""].join(" ");
       const element = cardElement(last(pile), classes);
-      element.addEventListener("click", () => clickPile(position, legal));
+      clickable(element, () => clickPile(position, legal));
       const depth = document.createElement("div");
       depth.className = "depth";
       depth.textContent = pile.length > 1 ? `${pile.length} cards` : "";

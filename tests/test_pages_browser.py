@@ -61,9 +61,13 @@ def text(browser, selector: str) -> str:
 
 
 def key(browser, name: str) -> None:
+    key_into(browser.find_element("css selector", "body"), name)
+
+
+def key_into(element, name: str) -> None:
     from selenium.webdriver.common.keys import Keys
 
-    browser.find_element("css selector", "body").send_keys(getattr(Keys, name) if hasattr(Keys, name) else name)
+    element.send_keys(getattr(Keys, name))
 
 
 def piles(browser) -> list:
@@ -129,6 +133,10 @@ def test_illegal_clicks_move_nothing_and_play_ends_won_or_stuck(browser, pages):
         assert "nothing moves" in text(browser, "#status")
     assert text(browser, "#status") == "9S is under 4D: nothing moves."
     assert browser.find_element("id", "piles").get_attribute("innerHTML") == piles_before
+    first = browser.find_elements("css selector", ".card.legal")[0]
+    name = first.get_attribute("data-card")
+    key_into(first, "ENTER")  # a card reached with Tab plays with Enter
+    assert foundation(browser) == name and text(browser, "#counter") == "1 / 1 (your play)"
     while legal := browser.find_elements("css selector", ".card.legal"):
         legal[-1].click()
     played = int(text(browser, "#counter").split(" / ")[0])
