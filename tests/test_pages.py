@@ -139,3 +139,33 @@ def test_card_names_cannot_break_out_of_the_page(tmp_path):
     game["title"] = "</script><b>"
     page = replay.render(game, "<i>deal</i>")
     assert "</script><b>" not in page and "<i>deal</i>" not in page and embedded(page)["title"] == "</script><b>"
+
+
+def test_report_html_links_every_deal_to_a_replay_of_its_stored_sequence(tmp_path, capsys):
+    from patience.campaign.specs import resolve
+    from patience.campaign.store import Store
+    from patience.cards import parse_card
+    from patience.validator import replay as validate_sequence
+
+    db, spec = tmp_path / "runs.sqlite", "black_hole:1-3+random:6,3,3:1-2"
+    assert main(["compare", "--deals", spec, "--solvers", "native", "--timeout", "10", "--jobs", "1",
+                 "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["report", str(db), "--html", str(tmp_path / "html")]) == 0
+    page = tmp_path / "html" / "index.html"
+    assert capsys.readouterr().out.strip().endswith(f"page: {page} (5 replay pages)")
+    index = page.read_text()
+    store = Store(db, create=False)
+    runs = store.runs()
+    store.close()
+    deals = {item.name: item.deal for item in resolve(spec)}
+    assert index.count('class="point"') == 2 * len(runs) == 10  # every run decided: a cactus and an effort point
+    for run in runs:
+        href = f'deals/{run["deal"].replace(":", "_").replace(",", "_")}.html'
+        assert f'<a href="{href}">{run["deal"]}</a>' in index
+        game = embedded((tmp_path / "html" / href).read_text())
+        if run["status"] == "solved":
+            stored = [parse_card(name) for name in run["sequence"].split()]
+            assert game["answer"]["verdict"] == validate_sequence(deals[run["deal"]], stored).describe()
+        else:
+            assert game["answer"] is None
