@@ -252,6 +252,8 @@ def test_report_page_has_every_row_plot_and_replay(browser, report):
     key(browser, "END")
     assert text(browser, "#status") == "Won: all 51 cards played."
     assert errors(browser) == []
+    browser.find_element("css selector", "a.back").click()
+    assert browser.find_elements("css selector", "#table-deals")
 
 
 def test_page_rules_check_the_validators_moves(browser, pages, tmp_path):

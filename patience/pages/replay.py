@@ -106,7 +106,8 @@ def environment() -> jinja2.Environment:
                               autoescape=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
 
 
-def render(game: dict[str, object], heading: str, notes: Sequence[str] = ()) -> str:
-    """The whole page: template, style, script and the game description in one HTML file."""
+def render(game: dict[str, object], heading: str, notes: Sequence[str] = (), back: str | None = None) -> str:
+    """The whole page: template, style, script and the game description in one HTML file
+    (`back`: where a link back to the page that led here points, such as a report)."""
     return environment().get_template("replay.html.j2").render(
-        game=game, heading=heading, notes=list(notes), style=asset("replay.css"), script=asset("replay.js"))
+        game=game, heading=heading, notes=list(notes), back=back, style=asset("replay.css"), script=asset("replay.js"))

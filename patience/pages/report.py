@@ -60,7 +60,7 @@ def deal_pages(rows: Sequence[Mapping[str, object]], clock: str) -> dict[str, st
         if solved:
             sequence = [parse_card(card) for card in str(solved[0]["sequence"]).split()]
             source = f"{solved[0]['configuration']}'s stored sequence"
-        pages[name] = replay.render(replay.black_hole_game(deal, sequence, source), name, notes)
+        pages[name] = replay.render(replay.black_hole_game(deal, sequence, source), name, notes, back="../index.html")
     return pages
 
 
