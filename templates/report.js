@@ -20,13 +20,12 @@
     });
   });
   const tip = document.getElementById("tip");
-  document.querySelectorAll(".point").forEach((point) => {
-    point.addEventListener("mouseenter", (event) => {
-      tip.textContent = point.dataset.tip;
-      tip.hidden = false;
-      tip.style.left = `${event.clientX + 14}px`;
-      tip.style.top = `${event.clientY + 14}px`;
-    });
-    point.addEventListener("mouseleave", () => { tip.hidden = true; });
+  document.addEventListener("mouseover", (event) => {
+    const point = event.target.closest(".point");
+    tip.hidden = !point;
+    if (!point) return;
+    tip.textContent = point.dataset.tip;
+    tip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - tip.offsetWidth - 8)}px`;
+    tip.style.top = `${event.clientY + 14}px`;
   });
 })();

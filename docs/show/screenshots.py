@@ -26,7 +26,9 @@ def patience(*arguments: str) -> None:
     subprocess.run([sys.executable, "-m", "patience", *arguments], check=True, stdout=subprocess.DEVNULL)
 
 
-def shoot(session, page: Path, picture: str, keys: str = "", width: int = 1360, click: str = "") -> None:
+def shoot(session, page: Path, picture: str, keys: str = "", width: int = 1360, click: str = "",
+          hover: str = "") -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
     session.set_window_size(width, 900)
@@ -37,6 +39,9 @@ def shoot(session, page: Path, picture: str, keys: str = "", width: int = 1360, 
         session.find_element("css selector", click).click()
     height = session.execute_script("return document.documentElement.scrollHeight")
     session.set_window_size(width, min(height, 2200))
+    if hover:
+        points = session.find_elements("css selector", hover)
+        ActionChains(session).move_to_element(points[len(points) // 2]).perform()
     session.save_screenshot(str(HERE / picture))
     from PIL import Image  # matplotlib's dependency: 256 colours make the PNGs a third of the size
 
@@ -72,7 +77,7 @@ def main() -> None:
         shoot(session, pages / "lbs8.html", "tutorial-lbs.png", click='.pile[data-pile="6"] .card')
         if args.db:
             patience("report", args.db, "--html", str(pages / "report"))
-            shoot(session, pages / "report" / "index.html", "report.png", width=1400)
+            shoot(session, pages / "report" / "index.html", "report.png", width=1400, hover="#plot-effort .point")
 
 
 if __name__ == "__main__":
