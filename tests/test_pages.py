@@ -169,3 +169,11 @@ def test_report_html_links_every_deal_to_a_replay_of_its_stored_sequence(tmp_pat
             assert game["answer"]["verdict"] == validate_sequence(deals[run["deal"]], stored).describe()
         else:
             assert game["answer"] is None
+
+
+def test_replay_page_names_are_files_and_never_clash():
+    from patience.pages.report import page_names
+
+    names = page_names(["black_hole:17", "random:6,3,3:2", "a/b.txt", "a_b.txt", "a:b.txt"])
+    assert names == {"black_hole:17": "black_hole_17.html", "random:6,3,3:2": "random_6_3_3_2.html",
+                     "a/b.txt": "a_b.txt.html", "a_b.txt": "a_b.txt-2.html", "a:b.txt": "a_b.txt-3.html"}

@@ -36,9 +36,18 @@ class Plot:
     svg: str
 
 
-def page_name(deal: str) -> str:
-    """The replay page's file name for a deal name such as `black_hole:17` or a path."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", deal).strip("_") + ".html"
+def page_names(deals: Sequence[str]) -> dict[str, str]:
+    """Each deal's replay page file name (`black_hole:17` -> `black_hole_17.html`), made unique where
+    two names differ only in the characters a file name cannot keep (`a/b.txt`, `a_b.txt`)."""
+    names: dict[str, str] = {}
+    for deal in deals:
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", deal).strip("_")
+        name, copy = f"{stem}.html", 1
+        while name in names.values():
+            copy += 1
+            name = f"{stem}-{copy}.html"
+        names[deal] = name
+    return names
 
 
 def deal_pages(rows: Sequence[Mapping[str, object]], clock: str) -> dict[str, str]:
@@ -55,7 +64,8 @@ def deal_pages(rows: Sequence[Mapping[str, object]], clock: str) -> dict[str, st
             continue
         solved = sorted((run for run in runs if run["status"] == "solved" and run["sequence"]),
                         key=lambda run: float(run[clock]))
-        notes = [f"{run['configuration']}: {run['status']} in {float(run[clock]):.3f} {clock} s" for run in runs]
+        notes = [f"{run['configuration']}: {run['status']} in {float(run[clock]):.3f} {clock} s"
+                 for run in sorted(runs, key=lambda run: str(run["configuration"]))]
         sequence, source = None, ""
         if solved:
             sequence = [parse_card(card) for card in str(solved[0]["sequence"]).split()]
@@ -180,9 +190,10 @@ def write(store: Store, clock: str, directory: Path) -> list[Path]:
     rows = store.runs()
     labels = [label for label, _, _ in store.configurations()]
     pages = deal_pages(rows, clock)
+    files = page_names(list(pages))
 
     def link(deal: str) -> str | None:
-        return f"{DEALS_FOLDER}/{page_name(deal)}" if deal in pages else None
+        return f"{DEALS_FOLDER}/{files[deal]}" if deal in pages else None
 
     runs = analysis.grid(rows, clock)
     drawn = plots(runs, labels, analysis.limit(data["settings"], clock), clock, link)
@@ -197,7 +208,7 @@ def write(store: Store, clock: str, directory: Path) -> list[Path]:
     written = [directory / "index.html"]
     written[0].write_text(html, encoding="utf-8")
     for deal, page in pages.items():
-        path = directory / DEALS_FOLDER / page_name(deal)
+        path = directory / DEALS_FOLDER / files[deal]
         path.write_text(page, encoding="utf-8")
         written.append(path)
     return written
