@@ -9,7 +9,7 @@
   const view = {script: original.slice(), cursor: 0, ownPlay: false, selected: null, timer: null, message: ""};
 
   const cardName = (card) => game.cards[card].name;
-  const RECENT = 4; // foundation cards shown under the current one
+  const RECENT = 3; // foundation cards shown under the current one
   const last = (list) => list[list.length - 1];
 
   // Black Hole, All in a Row and generalised deals: a move is the card played onto the foundation.
@@ -158,10 +158,6 @@
   function drawBlackHole(state, legal) {
     const area = byId("foundation-area");
     area.replaceChildren();
-    const caption = document.createElement("div");
-    caption.className = "caption";
-    caption.textContent = "foundation";
-    area.append(caption);
     const hole = state.foundation.length ? last(state.foundation) : null;
     const stack = document.createElement("div");
     stack.className = "foundation-stack";
@@ -170,12 +166,12 @@
     const foundation = hole === null ? slot("any card") : cardElement(hole, "foundation-card");
     foundation.id = "foundation";
     stack.append(foundation);
-    area.append(stack);
     const played = state.foundation.length - (game.foundation === null ? 0 : 1);
-    const count = document.createElement("div");
-    count.className = "caption";
-    count.textContent = `${played} of ${game.piles.reduce((sum, pile) => sum + pile.length, 0)} played`;
-    area.append(count);
+    const caption = document.createElement("div");
+    caption.className = "caption";
+    caption.innerHTML = "foundation<br>";
+    caption.append(`${played} of ${game.piles.reduce((sum, pile) => sum + pile.length, 0)} played`);
+    area.append(caption, stack);
     const illegal = faultShown() ? answer.fault.card : null;
     const piles = byId("piles");
     piles.replaceChildren();
