@@ -43,9 +43,10 @@ def shoot(session, page: Path, picture: str, keys: str = "", width: int = 1360, 
         points = session.find_elements("css selector", hover)
         ActionChains(session).move_to_element(points[len(points) // 2]).perform()
     session.save_screenshot(str(HERE / picture))
-    from PIL import Image  # matplotlib's dependency: 256 colours make the PNGs a third of the size
+    from PIL import Image  # matplotlib's dependency: 256 colours (octree keeps the reds) make the PNGs small
 
-    Image.open(HERE / picture).convert("RGB").quantize(256).save(HERE / picture, optimize=True)
+    Image.open(HERE / picture).convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE).save(
+        HERE / picture, optimize=True)
     print(HERE / picture)
 
 
