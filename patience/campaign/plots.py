@@ -26,8 +26,8 @@ def _save(figure, directory: Path, stem: str) -> list[Path]:
 
 
 def cactus_figure(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str):
-    """The cactus figure, and per configuration the deals of its points in drawing order
-    (each configuration's line carries the gid `cactus-<label>`)."""
+    """The cactus figure, and the (deal, seconds) of its points in drawing order by the gid of their
+    line (`cactus-<label>`), so that a page can name each point."""
     figure, axes = plt.subplots(figsize=(7, 4.5))
     points: dict[str, list[tuple[str, float]]] = {}
     for label in labels:
@@ -56,8 +56,8 @@ def cactus(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str,
 
 def effort_figure(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str,
                   link: Callable[[str], str | None] | None = None):
-    """The per-deal effort figure, and per configuration the deals of its points in drawing order
-    (gids `effort-<label>`, and `undecided-<label>` for its crosses); `link` gives each point a URL."""
+    """The per-deal effort figure, and the (deal, seconds) of its points in drawing order by the gid of
+    their group (`effort-<label>`, and `undecided-<label>` for the crosses); `link` gives each point a URL."""
     ceiling = timeout or max((run.seconds for by_label in runs.values() for run in by_label.values()), default=1.0)
 
     def difficulty(deal: str) -> tuple[int, float]:
