@@ -4,7 +4,7 @@ sorted by difficulty = the best time any configuration took; undecided deals at 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -25,13 +25,19 @@ def _save(figure, directory: Path, stem: str) -> list[Path]:
     return paths
 
 
-def cactus(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str, directory: Path) -> list[Path]:
+def cactus_figure(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str):
+    """The cactus figure, and the (deal, seconds) of its points in drawing order by the gid of their
+    line (`cactus-<label>`), so that a page can name each point."""
     figure, axes = plt.subplots(figsize=(7, 4.5))
+    points: dict[str, list[tuple[str, float]]] = {}
     for label in labels:
-        times = sorted(max(by_label[label].seconds, _FLOOR) for by_label in runs.values()
-                       if label in by_label and by_label[label].decided)
-        axes.step(range(1, len(times) + 1), times, where="post", marker=".", markersize=3,
-                  label=f"{label} ({len(times)})")  # the marker shows a configuration that decided one deal
+        decided = [(deal, max(by_label[label].seconds, _FLOOR)) for deal, by_label in runs.items()
+                   if label in by_label and by_label[label].decided]
+        points[f"cactus-{label}"] = sorted(decided, key=lambda item: item[1])
+        times = [seconds for _, seconds in points[f"cactus-{label}"]]
+        (line,) = axes.step(range(1, len(times) + 1), times, where="post", marker=".", markersize=3,
+                            label=f"{label} ({len(times)})")  # the marker shows a configuration that decided one deal
+        line.set_gid(f"cactus-{label}")
     if timeout:
         axes.axhline(timeout, color="grey", linestyle=":", linewidth=1, label=f"timeout {timeout:g} s")
     axes.set_yscale("log")
@@ -41,10 +47,17 @@ def cactus(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str,
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize="small")
     figure.tight_layout()
-    return _save(figure, directory, "cactus")
+    return figure, points
 
 
-def effort(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str, directory: Path) -> list[Path]:
+def cactus(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str, directory: Path) -> list[Path]:
+    return _save(cactus_figure(runs, labels, timeout, clock)[0], directory, "cactus")
+
+
+def effort_figure(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str,
+                  link: Callable[[str], str | None] | None = None):
+    """The per-deal effort figure, and the (deal, seconds) of its points in drawing order by the gid of
+    their group (`effort-<label>`, and `undecided-<label>` for the crosses); `link` gives each point a URL."""
     ceiling = timeout or max((run.seconds for by_label in runs.values() for run in by_label.values()), default=1.0)
 
     def difficulty(deal: str) -> tuple[int, float]:
@@ -53,20 +66,25 @@ def effort(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str,
 
     order = sorted(runs, key=difficulty)
     figure, axes = plt.subplots(figsize=(7, 4.5))
+    points: dict[str, list[tuple[str, float]]] = {}
     for label in labels:
-        xs, ys, failed_x = [], [], []
-        for position, deal in enumerate(order):
-            run = runs[deal].get(label)
-            if run is None:
-                continue
-            if run.decided:
-                xs.append(position)
-                ys.append(max(run.seconds, _FLOOR))
-            else:
-                failed_x.append(position)
-        points = axes.scatter(xs, ys, s=6, label=label)
-        if failed_x:
-            axes.scatter(failed_x, [ceiling * 1.3] * len(failed_x), s=10, marker="x", color=points.get_facecolor()[0])
+        decided = [(position, deal) for position, deal in enumerate(order)
+                   if label in runs[deal] and runs[deal][label].decided]
+        failed = [(position, deal) for position, deal in enumerate(order)
+                  if label in runs[deal] and not runs[deal][label].decided]
+        ys = [max(runs[deal][label].seconds, _FLOOR) for _, deal in decided]
+        drawn = axes.scatter([position for position, _ in decided], ys, s=6, label=label)
+        drawn.set_gid(f"effort-{label}")
+        points[f"effort-{label}"] = [(deal, seconds) for (_, deal), seconds in zip(decided, ys, strict=True)]
+        if link:
+            drawn.set_urls([link(deal) for _, deal in decided])
+        if failed:
+            crosses = axes.scatter([position for position, _ in failed], [ceiling * 1.3] * len(failed), s=10,
+                                   marker="x", color=drawn.get_facecolor()[0])
+            crosses.set_gid(f"undecided-{label}")
+            points[f"undecided-{label}"] = [(deal, runs[deal][label].seconds) for _, deal in failed]
+            if link:
+                crosses.set_urls([link(deal) for _, deal in failed])
     axes.axhline(ceiling, color="grey", linestyle=":", linewidth=1)
     axes.set_yscale("log")
     axes.set_xlabel("deals sorted by difficulty (best time of any configuration)")
@@ -75,4 +93,8 @@ def effort(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str,
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize="small", markerscale=2)
     figure.tight_layout()
-    return _save(figure, directory, "effort")
+    return figure, points
+
+
+def effort(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str, directory: Path) -> list[Path]:
+    return _save(effort_figure(runs, labels, timeout, clock)[0], directory, "effort")

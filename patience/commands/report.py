@@ -1,5 +1,6 @@
 """`patience report STORE`: the comparison's tables (the paper's Table 4, correlations, win rates,
-disagreements) from a campaign store, and with --plots the cactus and per-deal effort figures."""
+disagreements) from a campaign store, with --plots the cactus and per-deal effort figures, and with
+--html all of it as a page with a replay page per deal."""
 
 from __future__ import annotations
 
@@ -15,12 +16,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("report", help="tables and plots of a `patience compare` store",
                                    description="Print the comparison's tables (the paper's Table 4, correlations "
                                                "of per-deal times, win rates, disagreements) from a campaign "
-                                               "store; with --plots also draw the cactus and effort figures.")
+                                               "store; with --plots also draw the cactus and effort figures; with "
+                                               "--html write it all as a page, with a replay page per deal.")
     parser.add_argument("db", help="SQLite store written by `patience compare`")
     parser.add_argument("--format", choices=tables.FORMATS, default="text", help="table format (default text)")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="which time the tables and plots use (default cpu, as the paper)")
     parser.add_argument("--plots", type=Path, metavar="DIR", help="write cactus and effort plots (PNG, SVG) here")
+    parser.add_argument("--html", type=Path, metavar="DIR",
+                        help="write the report as a page (DIR/index.html, sortable tables, plots with hover) "
+                             "and a replay page per deal (DIR/deals/)")
     parser.set_defaults(handler=run)
 
 
@@ -40,9 +45,15 @@ def run(args: argparse.Namespace) -> int:
             timeout = analysis.limit(data["settings"], args.clock)
             paths = plots.cactus(runs, labels, timeout, args.clock, args.plots)
             paths += plots.effort(runs, labels, timeout, args.clock, args.plots)
+        if args.html is not None:
+            from patience.pages import report
+
+            pages = report.write(store, args.clock, args.html)
     finally:
         store.close()
     print(text, end="")
     if args.plots is not None:
         print("\n".join(f"plot: {path}" for path in paths))
+    if args.html is not None:
+        print(f"page: {pages[0]} ({len(pages) - 1} replay pages)")
     return 0

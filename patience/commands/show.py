@@ -1,0 +1,70 @@
+"""`patience show DEAL [ANSWER] -o page.html`: the deal and its answer as a page to step through in a browser."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from patience.commands.limits import seconds
+from patience.commands.solve import parse_options
+from patience.errors import UsageError
+from patience.exit_codes import ExitCode
+from patience.formats import read_text
+from patience.games import GAMES, read_game_deal
+from patience.lbs.solution import read_mapping, read_moves
+from patience.pages import replay
+from patience.runners.process import Limits
+from patience.runners.solve import solve
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "show", help="write a self-contained HTML page that replays an answer on a deal, or lets you play it",
+        description="Draw the deal (Black Hole, All in a Row, a generalised deal, or a Late Binding Solitaire "
+                    ".param) as cards in one HTML file that works offline. With ANSWER (any form `patience "
+                    "validate` or `patience lbs validate` reads) or --solver, step through its moves; an invalid "
+                    "answer stops at its first illegal move with the validator's words. Without either, play "
+                    "by clicking the legal cards.")
+    parser.add_argument("deal", help="deal file in any known form, or an LBS .param file")
+    parser.add_argument("answer", nargs="?", help="card list, solver output, or for LBS a .solution / FROM TO file")
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="PAGE", help="the HTML file to write")
+    parser.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
+    parser.add_argument("--solver", help="solve the deal first and show the solver's answer "
+                                         "(a name from `patience solvers` that plays the deal's game)")
+    parser.add_argument("--timeout", type=seconds, default=60.0, help="the solver's time limit in seconds (default 60)")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options",
+                        help="solver option (see `patience solvers`); repeatable")
+    parser.add_argument("--mapping", type=Path, help="LBS: YAML naming the move variables of a .solution")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.answer is not None and args.solver is not None:
+        raise UsageError("give an ANSWER or --solver, not both")
+    game, deal = read_game_deal(args.deal, args.game)
+    if args.mapping is not None and game.name != "lbs":
+        raise UsageError("--mapping names the move variables of an LBS .solution; this is not an LBS deal")
+    notes, moves, source = [], None, ""
+    if args.answer is not None:
+        text = read_text(args.answer)
+        if args.mapping is not None and "letting" in text:
+            moves = read_moves(text, args.answer, read_mapping(args.mapping))
+        else:
+            moves = game.read_answer(text, args.answer, deal)
+        source = Path(args.answer).name
+    elif args.solver is not None:
+        result = solve(deal, args.solver, Limits(timeout=args.timeout), parse_options(args.options))
+        notes.append(f"{result.solver}: {result.status.value} in {result.wall:.3f} s"
+                     + (f" ({result.message})" if result.message else ""))
+        if result.sequence is not None:
+            moves, source = result.sequence, f"{result.solver}'s answer"
+    page_game = replay.game_page(game.name, deal, moves, source)
+    heading = getattr(deal, "name", "") or Path(args.deal).name if game.name == "lbs" else Path(args.deal).name
+    page = replay.render(page_game, heading, notes)
+    try:
+        args.output.write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {args.output}: {error.strerror}") from None
+    answer = page_game["answer"]
+    print(f"{args.output}: " + (answer["verdict"] if answer else "no answer: play by hand"))
+    return ExitCode.SOLVED
