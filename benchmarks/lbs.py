@@ -16,11 +16,13 @@ import argparse
 import statistics
 from pathlib import Path
 
+from patience.commands.solve import parse_options
 from patience.lbs import solver
 from patience.lbs.deal import load_deal, random_deal
-from patience.lbs.run import SOLVERS, decide
+from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.savilerow_output import read_info
+from patience.runners.solve import solve
 
 COURSE = Path(__file__).resolve().parent.parent / "instances" / "lbs-coursework"
 
@@ -37,7 +39,8 @@ def course_verdict(param: Path) -> str | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--solver", default="native", choices=SOLVERS)
+    parser.add_argument("--solver", default="native", help="a solver of `patience solvers` that plays lbs")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options")
     parser.add_argument("--folder", type=Path, default=COURSE)
     parser.add_argument("--max-cards", type=int, default=52)
     parser.add_argument("--timeout", type=float, default=600.0)
@@ -54,17 +57,18 @@ def main() -> None:
     times, verdicts, disagreements = [], [], 0
     print(f"{'instance':10} {'n':>3} {'verdict':11} {'seconds':>8}  native  course  figures")
     for deal, known in deals:
-        outcome = decide(deal, args.solver, Limits(timeout=args.timeout))
-        native = outcome.verdict if args.solver == "native" else solver.solve(deal, timeout=args.timeout).verdict
-        agree_native = "-" if "unknown" in (outcome.verdict, native) else ("yes" if outcome.verdict == native else "NO")
-        agree_course = "-" if known is None or outcome.verdict == "unknown" else (
-            "yes" if outcome.verdict == known else "NO")
-        disagreements += "NO" in (agree_native, agree_course) or outcome.verdict == "invalid"
-        figures = " ".join(f"{key}={value:g}" for key, value in outcome.stats.items())
-        print(f"{deal.name:10} {len(deal.cards):>3} {outcome.verdict:11} {outcome.seconds:8.3f}  "
+        result = solve(deal, args.solver, Limits(timeout=args.timeout), parse_options(args.options))
+        verdict = result.status.value if result.decided or result.status is Status.ERROR else "unknown"
+        native = solver.solve(deal, timeout=args.timeout).verdict
+        agree_native = "-" if "unknown" in (verdict, native) else ("yes" if verdict == native else "NO")
+        agree_course = "-" if known is None or verdict == "unknown" else ("yes" if verdict == known else "NO")
+        disagreements += "NO" in (agree_native, agree_course) or result.status is Status.ERROR
+        figures = " ".join(f"{key}={value}" for key, value in
+                           ({"nodes": result.nodes} if result.nodes is not None else {}) | dict(result.stats).items())
+        print(f"{deal.name:10} {len(deal.cards):>3} {verdict:11} {result.wall:8.3f}  "
               f"{agree_native:6}  {agree_course:6}  {figures}")
-        times.append(outcome.seconds)
-        verdicts.append(outcome.verdict)
+        times.append(result.wall)
+        verdicts.append(verdict)
     decided = sum(verdict in ("solved", "unsolvable") for verdict in verdicts)
     print(f"{args.solver}: {len(deals)} instances, {decided} decided ({verdicts.count('solved')} solved, "
           f"{verdicts.count('unsolvable')} unsolvable), {disagreements} disagreements; "

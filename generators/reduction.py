@@ -1,5 +1,5 @@
-"""The NP-completeness construction (BRIEF 4): a CNF formula as a generalised Black Hole deal, and a
-won game of that deal back as a satisfying assignment.
+"""The NP-completeness construction of Gent et al.: a CNF formula as a generalised Black Hole deal,
+and a won game of that deal back as a satisfying assignment.
 
 Ranks, in the proof's cyclic order: sf = 0, variable v = v (1..V), clause i's card c_i = V+2i-1
 and gate g_i = V+2i, then the traps o1 o2 o3. Suits: a literal card is suit 0 when true, suit 1
@@ -111,7 +111,7 @@ def reduce_formula(formula: Formula) -> Deal:
 def meta(formula: Formula) -> dict[str, object]:
     """Labels `decode` needs to read a won game back as an assignment (stored in the YAML deal)."""
     return {
-        "reduction": "SAT to generalised Black Hole (BRIEF 4)",
+        "reduction": "SAT to generalised Black Hole (Gent et al., NP-completeness proof)",
         "variables": formula.variables,
         "variable_ranks": "rank v is variable v",
         "true_suit": TRUE_SUIT,

@@ -53,8 +53,3 @@ def ranks_adjacent(first: int, second: int, ranks: int) -> bool:
     """True when two ranks are one apart on the cycle of `ranks` ranks (K-A wraps)."""
     difference = (first - second) % ranks
     return difference in (1, ranks - 1) and ranks > 1
-
-
-def standard_deck() -> list[Card]:
-    """The 52 cards, numbered as CSPLib does: card c has rank c mod 13, suit c div 13."""
-    return [Card(number % STANDARD_RANKS, number // STANDARD_RANKS) for number in range(52)]

@@ -12,6 +12,7 @@ import sys
 
 from patience import __version__
 from patience.errors import InputError, UsageError
+from patience.exit_codes import ExitCode
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
             "lbs", "show")
@@ -32,13 +33,13 @@ def main(argv: list[str] | None = None) -> int:
         return args.handler(args)
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return ExitCode.BAD_INPUT
     except KeyboardInterrupt:  # the runner core has already killed the solver's process group
         print("interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:  # `patience ... | head` closed the pipe early
         sys.stderr.close()
-        return 0
+        return ExitCode.SOLVED
 
 
 def gen_main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,9 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130  # Ctrl-C (SIGTERM and SIGHUP give 143 and 129)
 
 
-INVALID_ANSWER = ExitCode.UNSOLVABLE  # `validate` and `decode`: the answer given does not win
+INVALID_ANSWER = ExitCode.UNSOLVABLE  # `validate`, `lbs validate`: the answer given does not win
+GRADED_WRONG = ExitCode.UNSOLVABLE  # `grade`: some instance was graded wrong
+# A solver's answer that does not win (`solve`, `decode model`) is a SOLVER_ERROR: the user's input was fine.
 
 STATUS_EXIT = {
     Status.SOLVED: ExitCode.SOLVED,

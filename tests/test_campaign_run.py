@@ -21,10 +21,11 @@ from patience.campaign.specs import resolve
 from patience.campaign.store import Store
 from patience.cards import parse_card
 from patience.cli import main
+from patience.games import read_game_deal
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.helpers import process_alive
+from tests.helpers import INSTANCES, process_alive
 
 PATIENCE = [sys.executable, "-m", "patience"]
 
@@ -46,6 +47,29 @@ def _check_against_native(rows: list[dict], spec: str) -> None:
             assert replay(deal, [parse_card(name) for name in row["sequence"].split()]).valid
         if row["status"] in ("solved", "unsolvable"):
             assert solve(deal, "native", Limits(timeout=20)).status.value == row["status"]
+
+
+def test_a_campaign_mixes_lbs_instances_and_black_hole_deals(tmp_path, capsys):
+    """Deals of two games in one store: each run judged by its own game's rules, one report."""
+    course = INSTANCES / "lbs-coursework"
+    lbs = [course / "SolvableInstances" / "LBS7_47.param", course / "UnsolvableInstances" / "LBS6_20.param"]
+    db, spec = tmp_path / "runs.sqlite", "+".join([*map(str, lbs), "black_hole:1-2"])
+    assert main(["compare", "--deals", spec, "--solvers", "native,cadical", "--timeout", "30", "--db", str(db)]) == 0
+    assert "8 of 8 runs stored (8 new), 0 contradicting" in capsys.readouterr().out
+    rows = {(row["deal"], row["configuration"]): row for row in _rows(db)}
+    for path in lbs:
+        game, deal = read_game_deal(path)
+        for solver in ("native", "cadical"):
+            row = rows[(str(path), solver)]
+            assert row["status"] == solve(deal, "native", Limits(timeout=20)).status.value
+            if row["status"] == "solved":  # stored as `FROM->TO` moves that replay under LBS rules
+                moves = game.read_answer("\n".join(row["sequence"].split()), "stored", deal)
+                assert game.replay(deal, moves).valid and "->" in row["sequence"]
+    games = dict(sqlite3.connect(db).execute("SELECT name, game FROM deals"))
+    assert games[str(lbs[0])] == "lbs" and games["black_hole:1"] == "black_hole"
+    assert main(["report", str(db), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["runs"] == 8 and report["disagreements"] == []
 
 
 def test_compare_stores_validated_runs_and_reports(tmp_path, capsys):

@@ -27,7 +27,7 @@ def look_ahead_rows(n: int = 51, ranks: int = 13) -> int:
 
 
 def expected_rows(model: str) -> dict[str, int]:
-    """The families of BRIEF 3.4 for 17 piles of 3, as docs/mip.md counts them."""
+    """The families of the paper's MIP formulations for 17 piles of 3, as docs/mip.md counts them."""
     piles, n = 17, 51
     rows = {"1": 2 * piles, "2": piles, "3": n, "4": n, "5": n, "6": n, "8": n, "10-17": 8 * n,
             "18": look_ahead_rows(), "19-21": piles * ((n - 1 + 1) + (n - 1 + 1) + (n - 2 + 1))}

@@ -29,7 +29,7 @@ from patience.validator import replay
 from tests.helpers import EVERY_CLAUSE
 
 # (a or b or not c) and (not a or b or not c) and (a or not b or not c)
-PAPER_FORMULA = "c BRIEF 4's example\np cnf 3 3\n1 2 -3 0\n-1 2 -3 0\n1 -2 -3 0\n"
+PAPER_FORMULA = "c the worked example of the reduction\np cnf 3 3\n1 2 -3 0\n-1 2 -3 0\n1 -2 -3 0\n"
 # The paper's table in our suits: sf = A, a b c = 2 3 4, c1 g1 c2 g2 c3 g3 = 5..T, o1 o2 o3 = J Q K;
 # literal fans (T suit S, F suit H) list their clause cards, gate fans g..g c g, then the trap fan.
 PAPER_TABLE = [
@@ -67,8 +67,8 @@ def test_paper_solution_start_replays():
     assert replay(example_deal(), start, complete=False).valid
 
 
-def test_brief_second_c3_has_no_card_to_play():
-    """BRIEF 4 prints `c3 g3 c3 g3`, but with a = b = c = true only aT's fan holds a c3 (clause 3 is
+def test_worked_example_second_c3_has_no_card_to_play():
+    """The worked example prints `c3 g3 c3 g3`, but with a = b = c = true only aT's fan holds a c3 (clause 3 is
     a or not b or not c), so a second c3 cannot be uncovered there: the transcription repeats it."""
     start = cards("AS 2S 3S 4S 5S 6S 5H 6H 7H 8S 9S TS 9H")
     outcome = replay(example_deal(), start, complete=False)

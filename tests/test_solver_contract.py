@@ -29,7 +29,7 @@ from patience.runners.solve import solve
 from tests.helpers import INSTANCES, process_alive
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
-LBS = INSTANCES / "lbs-coursework" / "SolvableInstances" / "LBS7_47.param"
+LBS = INSTANCES / "lbs-coursework" / "SolvableInstances" / "LBS5_0.param"
 SLEEP_MARK = "47.25"  # a sleep no other process on the machine is likely to run
 
 

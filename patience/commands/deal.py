@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from patience.errors import UsageError
+from patience.exit_codes import ExitCode
 from patience.formats import yaml_form
 from patience.generators.deals import PYSOL_GAMES, pysol_board, random_deal
 from patience.lbs.deal import deal_text as lbs_deal_text
@@ -51,7 +52,7 @@ def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
 def run(args: argparse.Namespace) -> int:
     if args.count is None:
         print(_text(args, args.seed)[1], end="")
-        return 0
+        return ExitCode.SOLVED
     if args.dir is None or args.count < 1:
         raise UsageError("--count needs a positive COUNT and --dir FOLDER")
     files = [_text(args, seed) for seed in range(args.seed, args.seed + args.count)]
@@ -59,4 +60,4 @@ def run(args: argparse.Namespace) -> int:
     for name, text in files:
         (args.dir / name).write_text(text)
     print(f"wrote {len(files)} deals to {args.dir}")
-    return 0
+    return ExitCode.SOLVED

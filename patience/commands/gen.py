@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from patience.errors import UsageError
+from patience.exit_codes import ExitCode
 from patience.games import GAMES, get_game, read_game_deal
 from patience.generators import MODEL_LANGUAGES, generator
 from patience.options import check_options, option_keywords
@@ -81,16 +82,16 @@ def print_fixed_file(language: str, game: str, given: Mapping[str, object], outp
     options = check_options(module.OPTIONS, _option_values(given), f"gen {language} ({game})")
     files = module.fixed_files(**option_keywords(options))
     print(files[shown], end="")
-    return 0
+    return ExitCode.SOLVED
 
 
 def emit(files: Mapping[str, str], primary: str, output_dir: Path | None) -> int:
     """Print the primary file, or write every file into `output_dir` and list them."""
     if output_dir is None:
         print(files[primary], end="")
-        return 0
+        return ExitCode.SOLVED
     output_dir.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (output_dir / name).write_text(text)
     print("\n".join(str(output_dir / name) for name in files))
-    return 0
+    return ExitCode.SOLVED

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from patience.commands.limits import seconds
 from patience.errors import UsageError
+from patience.exit_codes import GRADED_WRONG, ExitCode
 from patience.lbs.grader import WRONG, NativeVerdicts, grade_results, run_model, table
 from patience.lbs.solution import read_mapping
 
@@ -43,4 +44,4 @@ def run(args: argparse.Namespace) -> int:
     else:
         raise UsageError("give MODEL --instances DIR, or --results DIR")
     print(table(rows), end="")
-    return 1 if any(row.grade == WRONG for row in rows) else 0
+    return GRADED_WRONG if any(row.grade == WRONG for row in rows) else ExitCode.SOLVED

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from patience.exit_codes import ExitCode
 from patience.formats import read_text
 from patience.formats.yaml_form import write
 from patience.generators.reduction import meta, read_formula, reduce_formula
@@ -21,4 +22,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     formula = read_formula(read_text(args.formula), args.formula)
     print(write(reduce_formula(formula), meta(formula)), end="")
-    return 0
+    return ExitCode.SOLVED

@@ -10,6 +10,7 @@ from pathlib import Path
 from patience.campaign import analysis, tables
 from patience.campaign.store import Store
 from patience.errors import InputError
+from patience.exit_codes import ExitCode
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -56,4 +57,4 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(f"plot: {path}" for path in paths))
     if args.html is not None:
         print(f"page: {pages[0]} ({len(pages) - 1} replay pages)")
-    return 0
+    return ExitCode.SOLVED
