@@ -57,6 +57,7 @@ def run_solve(args: argparse.Namespace) -> int:
             row = play(row, move)
             lines.append(f"move {number}: {move[0]} -> {move[1]}  {moved} onto {covered}  "
                          f"row: {' '.join(deal.card_name(card) for card in row)}")
+        lines.append(f"validated: {len(result.sequence)} moves")
     if result.message:
         lines.append(result.message)
     print("\n".join(lines))
