@@ -25,7 +25,7 @@ SHOW: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
-class Encoding:
+class LbsEncoding:
     cnf: CNF
     moves: dict[int, tuple[int, Move]]  # variable -> (step, (source, target))
 
@@ -35,7 +35,7 @@ class Encoding:
         return tuple(chosen[step] for step in sorted(chosen))
 
 
-def encode(deal: LBSDeal) -> Encoding:
+def encode(deal: LBSDeal) -> LbsEncoding:
     n = len(deal.cards)
     pool, cnf = IDPool(), CNF()
     top = lambda t, p, k: pool.id(("top", t, p, k))  # noqa: E731 - the one name of the state variables
@@ -63,10 +63,10 @@ def encode(deal: LBSDeal) -> Encoding:
                         cnf.append([-move, -top(t - 1, origin, k), top(t, q, k)])
                         cnf.append([-move, top(t - 1, origin, k), -top(t, q, k)])
         cnf.extend(CardEnc.equals(step_moves, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
-    return Encoding(cnf, moves)
+    return LbsEncoding(cnf, moves)
 
 
-def dimacs(deal: LBSDeal, encoding: Encoding) -> str:
+def dimacs(deal: LBSDeal, encoding: LbsEncoding) -> str:
     comments = [f"LBS deal {deal.name or ''} cards {' '.join(map(str, deal.cards))}".replace("  ", " "),
                 "move variables: c move VAR STEP SOURCE TARGET (1-based positions)"]
     comments += [f"move {variable} {step} {source} {target}"
@@ -74,7 +74,7 @@ def dimacs(deal: LBSDeal, encoding: Encoding) -> str:
     return encoding.cnf.to_dimacs().replace("p cnf", "\n".join(f"c {line}" for line in comments) + "\np cnf", 1) + "\n"
 
 
-def formula(deal: LBSDeal) -> Encoding:
+def formula(deal: LBSDeal) -> LbsEncoding:
     """The clauses and their decode map, for solvers that take the formula in memory."""
     return encode(deal)
 

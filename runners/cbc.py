@@ -14,7 +14,7 @@ from functools import cache
 from patience.errors import InputError
 from patience.result import Status
 from patience.runners.base import ExecutableSolver
-from patience.runners.lp_solution import Verdict, read_cbc
+from patience.runners.lp_solution import MipVerdict, read_cbc
 from patience.runners.mip import MipSolver
 from patience.runners.process import ProcessRun
 
@@ -51,17 +51,17 @@ class Cbc(MipSolver, ExecutableSolver):
         limit = ["-timeMode", "elapsed", "-sec", f"{seconds:g}"] if seconds is not None else []
         return [self.executable() or "cbc", model, *limit, "-solve", "-solu", solution]
 
-    def verdict(self, run: ProcessRun, solution: str) -> Verdict:
+    def verdict(self, run: ProcessRun, solution: str) -> MipVerdict:
         if not solution:
             if run.timed_out or run.memout:
-                return Verdict(Status.UNKNOWN, message="killed before writing a solution file")
+                return MipVerdict(Status.UNKNOWN, message="killed before writing a solution file")
             detail = (run.stdout.strip().splitlines() or run.stderr.strip().splitlines() or [""])[-1]
             raise InputError("CBC output", None, f"no solution file (exit {run.returncode}): {detail}")
         verdict = read_cbc(solution, "CBC solution")
         if verdict.status is Status.UNSOLVABLE and (not _PROOF.search(run.stdout) or "time limit" in run.stdout):
             # CBC 2.10.8 wrote "Infeasible" for a solvable 52-card MIP-3 (PySol seed 3) when its
             # time limit struck: only an infeasibility the log states, before any limit, is a proof
-            return Verdict(Status.UNKNOWN, message=f"infeasibility not proved in the log: {verdict.message}")
+            return MipVerdict(Status.UNKNOWN, message=f"infeasibility not proved in the log: {verdict.message}")
         return verdict
 
     def nodes(self, run: ProcessRun) -> int | None:

@@ -23,7 +23,7 @@ _STAT = re.compile(rf"^(?:c\s+)?{_COUNTERS}\s*:\s*(\d+)|^c\s+(\d+)\s+{_COUNTERS}
 
 
 @dataclass(frozen=True)
-class Verdict:
+class SatVerdict:
     """What one solver run said: its status line, the true/false literals, its statistics."""
 
     status: str
@@ -35,7 +35,7 @@ class Verdict:
         return {literal for literal in self.literals if literal > 0}
 
 
-def read_competition(text: str, source: str) -> Verdict:
+def read_competition(text: str, source: str) -> SatVerdict:
     """Read `s` and `v` lines; a missing `s` line means the solver decided nothing (UNKNOWN)."""
     status, literals, ended = None, [], False
     for number, line in enumerate(text.splitlines(), 1):
@@ -48,24 +48,24 @@ def read_competition(text: str, source: str) -> Verdict:
             ended = _literals(line[1:], source, number, literals) or ended
     if status == SATISFIABLE and not (literals and ended):
         raise InputError(source, None, "SATISFIABLE without a complete `v ... 0` model")
-    return Verdict(status or UNKNOWN, tuple(literals), read_stats(text))
+    return SatVerdict(status or UNKNOWN, tuple(literals), read_stats(text))
 
 
-def read_minisat_result(text: str, source: str, log: str = "") -> Verdict:
+def read_minisat_result(text: str, source: str, log: str = "") -> SatVerdict:
     """MiniSat's result file: `SAT` and a line of literals ending in 0, `UNSAT`, or `INDET`."""
     lines = text.splitlines()
     first = lines[0].strip() if lines else ""
     if first == "UNSAT":
-        return Verdict(UNSATISFIABLE, (), read_stats(log))
+        return SatVerdict(UNSATISFIABLE, (), read_stats(log))
     if first in ("", "INDET"):
-        return Verdict(UNKNOWN, (), read_stats(log))
+        return SatVerdict(UNKNOWN, (), read_stats(log))
     if first != "SAT":
         raise InputError(source, 1, f"expected SAT, UNSAT or INDET, not {first!r}")
     literals: list[int] = []
     ended = any(_literals(line, source, number, literals) for number, line in enumerate(lines[1:], 2))
     if not ended:
         raise InputError(source, len(lines), "SAT without a model ending in 0")
-    return Verdict(SATISFIABLE, tuple(literals), read_stats(log))
+    return SatVerdict(SATISFIABLE, tuple(literals), read_stats(log))
 
 
 def read_stats(text: str) -> dict[str, int]:

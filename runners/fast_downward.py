@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from patience.generators.files import ModelFiles
 from patience.options import Option, Schema
 from patience.result import Status
-from patience.runners.pddl_plan import Planner, Verdict, read_plan_file
+from patience.runners.pddl_plan import Planner, PlanVerdict, read_plan_file
 from patience.runners.process import Limits, ProcessRun
 
 _EXPANDED = "Expanded "
@@ -64,19 +64,19 @@ class FastDownward(Planner):
     def install_hint(self) -> str:
         return "pip install up-fast-downward"
 
-    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> PlanVerdict:
         expanded = [line.split(_EXPANDED, 1)[1].split()[0] for line in run.stdout.splitlines() if _EXPANDED in line]
         nodes = int(expanded[-1]) if expanded and expanded[-1].isdigit() else None
         plan_file = folder / "sas_plan"
         if run.returncode in (0, 1, 2, 3) and plan_file.is_file():
-            return Verdict(Status.SOLVED, read_plan_file(plan_file.read_text(), "sas_plan"), nodes)
+            return PlanVerdict(Status.SOLVED, read_plan_file(plan_file.read_text(), "sas_plan"), nodes)
         if run.returncode in _OUTCOMES:
             status, message = _OUTCOMES[run.returncode]
-            return Verdict(status, None, nodes, f"Fast Downward: {message}")
+            return PlanVerdict(status, None, nodes, f"Fast Downward: {message}")
         if run.timed_out or run.memout:
-            return Verdict(Status.UNKNOWN, None, nodes)
+            return PlanVerdict(Status.UNKNOWN, None, nodes)
         detail = (run.stderr.strip().splitlines() or run.stdout.strip().splitlines() or [""])[-1]
-        return Verdict(Status.ERROR, None, nodes, f"Fast Downward exit {run.returncode}: {detail}")
+        return PlanVerdict(Status.ERROR, None, nodes, f"Fast Downward exit {run.returncode}: {detail}")
 
 
 class FastDownwardFF(FastDownward):

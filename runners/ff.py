@@ -14,7 +14,7 @@ from typing import Any
 from patience.generators.files import ModelFiles
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver
-from patience.runners.pddl_plan import Planner, Verdict, read_ff
+from patience.runners.pddl_plan import Planner, PlanVerdict, read_ff
 from patience.runners.process import Limits, ProcessRun
 
 MAX_PLAN_LENGTH = 2000  # FF 2.3's MAX_PLAN_LENGTH (and MAX_CONSTANTS) in ff.h
@@ -42,9 +42,9 @@ class FF(Planner, ExecutableSolver):
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         return [self.executable() or "ff", "-o", "domain.pddl", "-f", "problem.pddl"]
 
-    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> PlanVerdict:
         verdict = read_ff(run.stdout, "FF output")
         if verdict.status is Status.UNKNOWN and run.returncode not in (0, None) and not run.timed_out:
             detail = (run.stdout.strip().splitlines() or run.stderr.strip().splitlines() or [""])[-1]
-            return Verdict(Status.ERROR, None, verdict.nodes, f"FF exit {run.returncode}: {detail}")
+            return PlanVerdict(Status.ERROR, None, verdict.nodes, f"FF exit {run.returncode}: {detail}")
         return verdict

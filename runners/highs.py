@@ -15,7 +15,7 @@ import sys
 
 from patience.errors import InputError
 from patience.result import Status
-from patience.runners.lp_solution import Verdict, read_highs
+from patience.runners.lp_solution import MipVerdict, read_highs
 from patience.runners.mip import MipSolver
 from patience.runners.process import ProcessRun
 
@@ -43,10 +43,10 @@ class Highs(MipSolver):
         limit = [] if seconds is None else [f"{seconds:g}"]
         return [sys.executable, "-m", "patience.runners.highs", model, solution, *limit]
 
-    def verdict(self, run: ProcessRun, solution: str) -> Verdict:
+    def verdict(self, run: ProcessRun, solution: str) -> MipVerdict:
         if not solution:
             if run.timed_out or run.memout:
-                return Verdict(Status.UNKNOWN, message="killed before writing a solution file")
+                return MipVerdict(Status.UNKNOWN, message="killed before writing a solution file")
             detail = (run.stderr.strip().splitlines() or run.stdout.strip().splitlines() or [""])[-1]
             raise InputError("HiGHS output", None, f"no solution file (exit {run.returncode}): {detail}")
         return read_highs(solution, "HiGHS solution")

@@ -24,7 +24,7 @@ _CBC_VALUE = re.compile(r"^\s*(?:\*\*\s*)?\d+\s+(\S+)\s+(\S+)")
 
 
 @dataclass(frozen=True)
-class Verdict:
+class MipVerdict:
     """A solver's claim and the variable values it printed (only when it claims a solution)."""
 
     status: Status
@@ -39,7 +39,7 @@ def _float(text: str, source: str, line: int) -> float:
         raise InputError(source, line, f"{text!r} is not a number") from None
 
 
-def read_cbc(text: str, source: str = "CBC solution") -> Verdict:
+def read_cbc(text: str, source: str = "CBC solution") -> MipVerdict:
     """CBC's solution file: `Optimal - objective value 0`, `Infeasible - ...`, `Stopped on time
     (no integer solution - continuous used) - ...`, then `index name value reduced-cost` lines."""
     lines = text.splitlines()
@@ -53,19 +53,19 @@ def read_cbc(text: str, source: str = "CBC solution") -> Verdict:
             if not match:
                 raise InputError(source, number, f"expected `index name value reduced-cost`, got {line.strip()!r}")
             values[match.group(1)] = _float(match.group(2), source, number)
-        return Verdict(Status.SOLVED, values, head)
+        return MipVerdict(Status.SOLVED, values, head)
     if head.startswith(("Infeasible", "Integer infeasible")):
-        return Verdict(Status.UNSOLVABLE, message=head)
+        return MipVerdict(Status.UNSOLVABLE, message=head)
     if head.startswith("Stopped on time"):
-        return Verdict(Status.TIMEOUT, message=head)
+        return MipVerdict(Status.TIMEOUT, message=head)
     if head.startswith("Stopped on"):
-        return Verdict(Status.UNKNOWN, message=head)
+        return MipVerdict(Status.UNKNOWN, message=head)
     if head.startswith("Unbounded"):
-        return Verdict(Status.ERROR, message=f"CBC says unbounded, impossible for these bounded models: {head}")
+        return MipVerdict(Status.ERROR, message=f"CBC says unbounded, impossible for these bounded models: {head}")
     raise InputError(source, 1, f"unknown CBC status {head!r}")
 
 
-def read_highs(text: str, source: str = "HiGHS solution") -> Verdict:
+def read_highs(text: str, source: str = "HiGHS solution") -> MipVerdict:
     """HiGHS's raw solution file: `Model status` and its value, then under `# Primal solution
     values` the word Feasible/None and `# Columns N` with `name value` lines."""
     lines = text.splitlines()
@@ -82,14 +82,14 @@ def read_highs(text: str, source: str = "HiGHS solution") -> Verdict:
             if len(parts) != 2:
                 raise InputError(source, number + 1, "expected `name value`")
             values[parts[0]] = _float(parts[1], source, number + 1)
-        return Verdict(Status.SOLVED, values, status)
+        return MipVerdict(Status.SOLVED, values, status)
     # HiGHS says "infeasible or unbounded" when presolve cannot tell; every variable here is bounded
     if status in ("Infeasible", "Primal infeasible or unbounded"):
-        return Verdict(Status.UNSOLVABLE, message=status)
+        return MipVerdict(Status.UNSOLVABLE, message=status)
     if status == "Time limit reached":
-        return Verdict(Status.TIMEOUT, message=status)
+        return MipVerdict(Status.TIMEOUT, message=status)
     if status in ("Memory limit reached", "Interrupted by user", "Iteration limit reached", "Unknown"):
-        return Verdict(Status.UNKNOWN, message=status)
+        return MipVerdict(Status.UNKNOWN, message=status)
     raise InputError(source, 2, f"unknown HiGHS model status {status!r}")
 
 

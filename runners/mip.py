@@ -13,7 +13,7 @@ from patience.generators.files import ModelFiles
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
-from patience.runners.lp_solution import Verdict
+from patience.runners.lp_solution import MipVerdict
 from patience.runners.process import Limits, ProcessRun
 
 SOLUTION_FILE = "solution.txt"
@@ -37,7 +37,7 @@ class MipSolver(ProcessSolver):
         """The command that solves `model`, stops itself after `seconds` and writes `solution`."""
 
     @abstractmethod
-    def verdict(self, run: ProcessRun, solution: str) -> Verdict:
+    def verdict(self, run: ProcessRun, solution: str) -> MipVerdict:
         """Read the solution file's text (empty if none was written) and the run's output."""
 
     @abstractmethod

@@ -30,7 +30,7 @@ from patience.runners.process import ProcessRun
 
 
 @dataclass(frozen=True)
-class Verdict:
+class PlanVerdict:
     """What a planner's output says: a status and, when it found one, the plan."""
 
     status: Status
@@ -46,22 +46,22 @@ _FF_LINE = re.compile(r"^ff: (parsing|found legal plan|goal can be simplified)",
 _PLAN_LINE = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$")
 
 
-def read_ff(text: str, source: str = "FF output") -> Verdict:
+def read_ff(text: str, source: str = "FF output") -> PlanVerdict:
     """FF 2.3's stdout. Its search ends in complete best-first search, so 'proven unsolvable' and a
     goal simplified to FALSE both mean no plan exists; anything else without a plan is unknown."""
     states = _FF_STATES.findall(text)
     nodes = int(states[-1]) if states else None
     if "goal can be simplified to FALSE" in text:
-        return Verdict(Status.UNSOLVABLE, None, nodes, "FF: goal can be simplified to FALSE")
+        return PlanVerdict(Status.UNSOLVABLE, None, nodes, "FF: goal can be simplified to FALSE")
     if "problem proven unsolvable" in text:
-        return Verdict(Status.UNSOLVABLE, None, nodes, "FF: best-first search space empty")
+        return PlanVerdict(Status.UNSOLVABLE, None, nodes, "FF: best-first search space empty")
     if "goal can be simplified to TRUE" in text:
-        return Verdict(Status.SOLVED, (), nodes)
+        return PlanVerdict(Status.SOLVED, (), nodes)
     lines = text.splitlines()
     start = next((number for number, line in enumerate(lines, 1) if "found legal plan" in line), None)
     if start is None:
-        return Verdict(Status.UNKNOWN, None, nodes, "FF printed no plan and no proof")
-    return Verdict(Status.SOLVED, _ff_steps(lines, start, source), nodes)
+        return PlanVerdict(Status.UNKNOWN, None, nodes, "FF printed no plan and no proof")
+    return PlanVerdict(Status.SOLVED, _ff_steps(lines, start, source), nodes)
 
 
 def _ff_steps(lines: Sequence[str], start: int, source: str) -> tuple[Action, ...]:
@@ -140,7 +140,7 @@ class Planner(ProcessSolver):
     options: ClassVar[Schema] = pddl.OPTIONS
 
     @abstractmethod
-    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> PlanVerdict:
         """Read the run's output (and files it left in `folder`)."""
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:

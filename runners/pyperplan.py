@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from patience.generators.files import ModelFiles
 from patience.options import Count, Option, Schema
 from patience.result import Status
-from patience.runners.pddl_plan import Planner, Verdict, read_plan_file
+from patience.runners.pddl_plan import Planner, PlanVerdict, read_plan_file
 from patience.runners.process import Limits, ProcessRun
 
 COMPLETE_SEARCHES = ("gbf", "astar", "wastar", "bfs")
@@ -60,17 +60,17 @@ class Pyperplan(Planner):
         return [sys.executable, "-m", "pyperplan", "-s", options["search"], "-H", options["heuristic"],
                 "domain.pddl", "problem.pddl"]
 
-    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> PlanVerdict:
         expanded = _EXPANDED.findall(run.stdout)
         nodes = int(expanded[-1]) if expanded else None
         plan_file = folder / "problem.pddl.soln"
         if plan_file.is_file():
-            return Verdict(Status.SOLVED, read_plan_file(plan_file.read_text(), "problem.pddl.soln"), nodes)
+            return PlanVerdict(Status.SOLVED, read_plan_file(plan_file.read_text(), "problem.pddl.soln"), nodes)
         if "No solution could be found" in run.stdout:
             if options["search"] in COMPLETE_SEARCHES:
-                return Verdict(Status.UNSOLVABLE, None, nodes, "pyperplan: complete search found no plan")
-            return Verdict(Status.UNKNOWN, None, nodes, "pyperplan: incomplete search found no plan")
+                return PlanVerdict(Status.UNSOLVABLE, None, nodes, "pyperplan: complete search found no plan")
+            return PlanVerdict(Status.UNKNOWN, None, nodes, "pyperplan: incomplete search found no plan")
         if run.timed_out or run.memout:
-            return Verdict(Status.UNKNOWN, None, nodes)
+            return PlanVerdict(Status.UNKNOWN, None, nodes)
         detail = (run.stderr.strip().splitlines() or [""])[-1]
-        return Verdict(Status.ERROR, None, nodes, f"pyperplan exit {run.returncode}: {detail}")
+        return PlanVerdict(Status.ERROR, None, nodes, f"pyperplan exit {run.returncode}: {detail}")

@@ -19,7 +19,7 @@ from patience.generators.files import ModelFiles
 from patience.options import Schema
 from patience.result import Answer, Status
 from patience.runners.base import VERSION_SECONDS, ExecutableSolver, ProcessSolver, answer_from_run, find_executable
-from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, Verdict, read_competition, read_minisat_result
+from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, SatVerdict, read_competition, read_minisat_result
 from patience.runners.process import Limits, ProcessRun, run_process
 
 RESULT_FILE = "result.txt"
@@ -69,7 +69,7 @@ class CommandLineSat(ProcessSolver, ExecutableSolver):
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         return [self.executable() or self.name, model.primary]
 
-    def verdict(self, run: ProcessRun, folder: Path) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path) -> SatVerdict:
         return read_competition(run.stdout, f"{self.name} output")
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
@@ -125,7 +125,7 @@ class Minisat(CommandLineSat):
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         return [self.executable() or "minisat", "-verb=1", model.primary, RESULT_FILE]
 
-    def verdict(self, run: ProcessRun, folder: Path) -> Verdict:
+    def verdict(self, run: ProcessRun, folder: Path) -> SatVerdict:
         result = folder / RESULT_FILE
         if not result.is_file() and not (run.timed_out or run.memout):
             raise InputError(f"{self.name} output", None, f"no result file (exit {run.returncode})")

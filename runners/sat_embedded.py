@@ -120,31 +120,31 @@ def _child(engine: str, formula: CNF, limits: Limits, sender) -> None:
     sender.close()
 
 
-class Cadical(EmbeddedSat):
+class EmbeddedCadical(EmbeddedSat):
     name = "sat"
     engine = "cadical"
     description = "the paper's CNF, CaDiCaL 1.9.5 inside PySAT (the default SAT solver)"
 
 
-class Glucose(EmbeddedSat):
+class EmbeddedGlucose(EmbeddedSat):
     name = "sat-glucose"
     engine = "glucose"
     description = "the paper's CNF, Glucose 4 inside PySAT"
 
 
-class Minisat(EmbeddedSat):
+class EmbeddedMinisat(EmbeddedSat):
     name = "sat-minisat"
     engine = "minisat"
     description = "the paper's CNF, MiniSat 2.2 inside PySAT"
 
 
-class Maplesat(EmbeddedSat):
+class EmbeddedMaplesat(EmbeddedSat):
     name = "sat-maplesat"
     engine = "maplesat"
     description = "the paper's CNF, MapleCOMSPS inside PySAT"
 
 
-class Lingeling(EmbeddedSat):
+class EmbeddedLingeling(EmbeddedSat):
     name = "sat-lingeling"
     engine = "lingeling"
     description = "the paper's CNF, Lingeling inside PySAT"

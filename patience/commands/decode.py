@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "4 the decoded sequence does not win.")
     model.add_argument("cnf", help="the CNF written by `gen cnf` (its header holds the deal and the map)")
     model.add_argument("output", help="solver output: competition format (`s`/`v` lines) or MiniSat's result file")
-    model.set_defaults(handler=run_model)
+    model.set_defaults(handler=run_decode_model)
     assignment = kinds.add_parser(
         "assignment", help="a won game of a `patience reduce` deal -> satisfying assignment (DIMACS v line)",
         description="Give an ANSWER file, or --solver to solve the deal first. Exit 0 with `s SATISFIABLE` and "
@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     assignment.set_defaults(handler=run_assignment)
 
 
-def run_model(args: argparse.Namespace) -> int:
+def run_decode_model(args: argparse.Namespace) -> int:
     decode_map = read_header(read_text(args.cnf), args.cnf)
     text = read_text(args.output)
     if any(line.startswith("s ") for line in text.splitlines()):

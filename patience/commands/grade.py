@@ -8,7 +8,7 @@ from pathlib import Path
 from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.exit_codes import GRADED_WRONG, ExitCode
-from patience.lbs.grader import WRONG, NativeVerdicts, grade_results, run_model, table
+from patience.lbs.grader import WRONG, NativeVerdicts, grade_model, grade_results, table
 from patience.lbs.solution import read_mapping
 
 
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--results grades existing files: give no MODEL and no --instances")
         rows = grade_results(args.results, mapping, native)
     elif args.model is not None and args.instances is not None:
-        rows = run_model(args.model, args.instances, mapping, native, args.timeout, args.level)
+        rows = grade_model(args.model, args.instances, mapping, native, args.timeout, args.level)
     else:
         raise UsageError("give MODEL --instances DIR, or --results DIR")
     print(table(rows), end="")

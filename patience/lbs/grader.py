@@ -115,7 +115,7 @@ def grade_results(folder: Path, mapping: Mapping | None, native: NativeVerdicts)
     return rows
 
 
-def run_model(model: Path, folder: Path, mapping: Mapping | None, native: NativeVerdicts,
+def grade_model(model: Path, folder: Path, mapping: Mapping | None, native: NativeVerdicts,
               timeout: float, level: int) -> list[Graded]:
     """Run the model through Savile Row + Minion at -O`level` on every instance and grade it."""
     if savilerow_command() is None or minion_path() is None:
