@@ -63,8 +63,8 @@ def main() -> None:
         agree_native = "-" if "unknown" in (verdict, native) else ("yes" if verdict == native else "NO")
         agree_course = "-" if known is None or verdict == "unknown" else ("yes" if verdict == known else "NO")
         disagreements += "NO" in (agree_native, agree_course) or result.status is Status.ERROR
-        figures = " ".join(f"{key}={value}" for key, value in
-                           ({"nodes": result.nodes} if result.nodes is not None else {}) | dict(result.stats).items())
+        counts = ({"nodes": result.nodes} if result.nodes is not None else {}) | dict(result.stats)
+        figures = " ".join(f"{key}={value}" for key, value in counts.items())
         print(f"{deal.name:10} {len(deal.cards):>3} {verdict:11} {result.wall:8.3f}  "
               f"{agree_native:6}  {agree_course:6}  {figures}")
         times.append(result.wall)
