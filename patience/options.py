@@ -34,9 +34,13 @@ class Option:
     def metavar(self) -> str:
         return "|".join(self.values) if self.values else "VALUE"
 
+    def explain(self) -> str:
+        """What it does and its default, for a `--flag`'s help."""
+        return f"{self.help} (default {'none' if self.default is None else self.default})"
+
     def describe(self) -> str:
-        default = "none" if self.default is None else self.default
-        return f"{self.metavar}: {self.help} (default {default})"
+        """Its values, what it does and its default, for `patience solvers`."""
+        return f"{self.metavar}: {self.explain()}"
 
 
 @dataclass(frozen=True)

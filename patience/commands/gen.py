@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             for option in module.OPTIONS:
                 if option.name not in seen:
                     seen.add(option.name)
-                    sub.add_argument(f"--{option.name}", metavar=option.metavar, help=option.describe())
+                    sub.add_argument(f"--{option.name}", metavar=option.metavar, help=option.explain())
             for flag, file in module.SHOW.items():
                 if flag not in seen:
                     seen.add(flag)
