@@ -14,7 +14,7 @@ from patience import __version__
 from patience.errors import InputError, UsageError
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
-            "lbs")
+            "lbs", "survey")
 
 
 def build_parser() -> argparse.ArgumentParser:
