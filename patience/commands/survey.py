@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
+from patience.campaign.progress import Progress
 from patience.campaign.specs import parse_seeds
 from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES
-from patience.survey import report
-from patience.survey.execute import runner
+from patience.survey import experiment, report
+from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
+from patience.survey.shuffles import play_batch
 from patience.survey.store import SurveyStore
 
 _LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
@@ -34,12 +37,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="how deal numbers become shuffles (default PySolFC's)")
     parser.add_argument("--seeds", default="1-1000", help="deal numbers: ranges and lists, 1-100000,200")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="search limit per deal in seconds (60)")
-    parser.add_argument("--batch", type=int, default=2000, help="deals per task (2000)")
+    parser.add_argument("--batch", type=int, help="deals per task (2000); shuffles: games per chain (1000)")
     parser.add_argument("--jobs", type=int, default=1, help="local worker processes (1)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
     parser.add_argument("--db", required=True, type=Path, help="SQLite store; rerunning with it resumes")
     parser.add_argument("--plot", type=Path, action="append", default=[],
                         help="report/shuffles: write the figure here (.png or .svg); repeatable")
+    parser.add_argument("--games", type=int, default=100_000, help="shuffles: games per point (100000)")
+    parser.add_argument("--riffles", default="1-7", help="shuffles: riffle counts (1-7)")
+    parser.add_argument("--seed", type=int, default=0, help="shuffles: seed of every chain's generator (0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run)
 
@@ -50,9 +56,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--plot {plot}: the figure must be a .png or .svg file")
     if args.action == "report":
         return _report(args)
-    if args.batch < 1:
+    if args.batch is not None and args.batch < 1:
         raise UsageError(f"--batch must be at least 1, not {args.batch}")
     run_batches = runner(args.jobs, args.scheduler)
+    if args.action == "shuffles":
+        return _shuffles(args, run_batches)
     seeds = parse_seeds(args.seeds, args.seeds)
     if min(seeds) < 1 or max(seeds) > _LAST_STORABLE_SEED:
         raise UsageError(f"--seeds {args.seeds}: deals are numbered from 1 to {_LAST_STORABLE_SEED} here")
@@ -61,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         store.fix_settings({"game": args.game, "numbering": args.numbering, "mode": "max-cards",
                             "timeout": args.timeout})
         try:
-            before, new = survey(store, args.game, args.numbering, seeds, args.batch, args.timeout, run_batches,
+            before, new = survey(store, args.game, args.numbering, seeds, args.batch or 2000, args.timeout, run_batches,
                                  not args.quiet)
         except KeyboardInterrupt:
             print(f"interrupted: the finished batches are in {args.db}; rerun the same command to continue",
@@ -85,4 +93,36 @@ def _report(args: argparse.Namespace) -> int:
     for plot in args.plot:
         report.plot_histogram(summary, settings, plot)
     print(report.render(summary, settings), end="")
+    return 0
+
+
+def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
+    riffles = parse_seeds(args.riffles, args.riffles)
+    if args.games < 1 or max(riffles) > 100:
+        raise UsageError("--games must be at least 1 and --riffles at most 100")
+    chain = args.batch or 1000
+    store = experiment.ShuffleStore(args.db)
+    try:
+        store.fix_settings({"seed": args.seed, "chain": chain, "timeout": args.timeout})
+        work = experiment.plan([args.game], riffles, args.games, chain, args.seed, args.timeout, store.stored())
+        progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet)
+        progress.show()
+        try:
+            for result in run_batches(play_batch, work):
+                store.add(result)
+                decided = result.batch.games - result.undecided
+                progress.counts.update(solved=result.won, unsolvable=decided - result.won, timeout=result.undecided)
+                progress.show()
+        except KeyboardInterrupt:
+            progress.finish()
+            print(f"interrupted: the finished chains are in {args.db}; rerun the same command to continue",
+                  file=sys.stderr)
+            return 130
+        progress.finish()
+        totals = store.totals()
+    finally:
+        store.close()
+    for plot in args.plot:
+        experiment.plot(totals, args.game, plot)
+    print(experiment.table(totals, args.game), end="")
     return 0

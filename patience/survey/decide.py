@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.deals import pysol_deal
 from patience.native import engine
@@ -32,17 +33,19 @@ class UntrustedPlay(RuntimeError):
     """The search reported a play that the validator rejects: the survey must stop, not store it."""
 
 
-def decide(deal: Deal, seconds: float | None) -> tuple[int, int, int]:
-    """(verdict, most cards removable, nodes) of one deal. The play the search reports (a win, or
-    the longest play) is replayed first: the survey trusts the search no more than any solver."""
-    outcome, _ = engine.run(deal, None, RULES, True, None, seconds)
+def decide(deal: Deal, seconds: float | None, max_cards: bool = True) -> tuple[int, int, int, tuple[Card, ...]]:
+    """(verdict, most cards removable, nodes, the play found) of one deal. The play the search
+    reports (a win, or in max-cards mode the longest play) is replayed first: the survey trusts the
+    search no more than any solver. A search cut short reports no play, only its longest length;
+    outside max-cards mode a lost deal has no play either."""
+    outcome, _ = engine.run(deal, None, RULES, max_cards, None, seconds)
     play = outcome.sequence or ()
     checked = replay(deal, list(play), complete=outcome.status == engine.SOLVED)
-    if not checked.valid or len(play) != outcome.max_cards:
+    if not checked.valid or (outcome.sequence is not None and max_cards and len(play) != outcome.max_cards):
         raise UntrustedPlay(f"the search's play of {len(play)} cards (claimed {outcome.max_cards}) "
                             f"does not replay: {checked.fault}")
     verdict = {engine.SOLVED: WON, engine.UNSOLVABLE: LOST}.get(outcome.status, UNDECIDED)
-    return verdict, outcome.max_cards, outcome.nodes
+    return verdict, outcome.max_cards, outcome.nodes, play
 
 
 def decide_batch(batch: Batch) -> list[Row]:
@@ -50,7 +53,7 @@ def decide_batch(batch: Batch) -> list[Row]:
     rows = []
     for seed in batch.seeds:
         started = time.perf_counter()
-        verdict, cards, nodes = decide(pysol_deal(batch.game, seed, batch.numbering), batch.seconds)
+        verdict, cards, nodes, _ = decide(pysol_deal(batch.game, seed, batch.numbering), batch.seconds)
         rows.append(Row(seed, verdict, cards, nodes, time.perf_counter() - started))
     return rows
 
