@@ -114,3 +114,16 @@ def test_bad_survey_arguments_end_in_one_line_and_status_2(argv, tmp_path, capsy
     assert main(["survey", *argv, "--db", str(tmp_path / "none.db")]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.splitlines()) == 1 and captured.err.startswith("error: ")
+
+
+def test_survey_on_a_dask_scheduler_on_loopback(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        db, here = tmp_path / "dask.db", tmp_path / "here.db"
+        done = subprocess.run([*PATIENCE, "survey", "--game", "all_in_a_row", "--seeds", "1-60", "--batch", "15",
+                               "--scheduler", cluster.scheduler_address, "--db", str(db)],
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert main(["survey", "--game", "all_in_a_row", "--seeds", "1-60", "--db", str(here), "--quiet"]) == 0
+    assert _rows(db) == _rows(here)
