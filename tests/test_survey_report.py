@@ -3,13 +3,16 @@ the report through the CLI with its plot."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
+from fractions import Fraction
 
 import pytest
 
 from patience.cli import main
-from patience.survey.report import no_move_chance, render, summarise, wilson
+from patience.survey.chances import stuck_after_first_chance
+from patience.survey.report import render, stop_chance, summarise, wilson
 from patience.survey.store import LOST, UNDECIDED, WON, Row, SurveyStore
 
 
@@ -40,9 +43,32 @@ def test_wilson_interval_covers_the_rate_about_95_percent_of_the_time():
 
 def test_no_move_chance_is_the_chance_of_no_two_and_no_king_on_top():
     by_product = math.prod((43 - i) / (51 - i) for i in range(17))
-    assert no_move_chance("black_hole") == pytest.approx(by_product)
-    assert round(no_move_chance("black_hole") * 1_000_000) == 28513
-    assert no_move_chance("all_in_a_row") is None
+    assert stop_chance("black_hole") == pytest.approx(by_product)
+    assert round(stop_chance("black_hole") * 1_000_000) == 28513
+
+
+def _stuck_by_brute_force(ranks: int, suits: int, piles: int) -> Fraction:
+    """Every ordered choice of top and second cards: stuck when no top card has a follower."""
+    cards = [(rank, suit) for rank in range(ranks) for suit in range(suits)]
+    def adjacent(a: int, b: int) -> bool:
+        return (a - b) % ranks in (1, ranks - 1)
+    stuck = total = 0
+    for chosen in itertools.permutations(cards, 2 * piles):
+        tops, seconds = chosen[:piles], chosen[piles:]
+        total += 1
+        stuck += all(not adjacent(tops[i][0], seconds[i][0])
+                     and not any(adjacent(tops[i][0], tops[j][0]) for j in range(piles) if j != i)
+                     for i in range(piles))
+    return Fraction(stuck, total)
+
+
+@pytest.mark.parametrize("shape", [(5, 2, 2), (7, 2, 2), (6, 2, 3)])
+def test_stuck_after_the_first_card_chance_equals_brute_force_on_small_decks(shape):
+    assert stuck_after_first_chance(*shape) == _stuck_by_brute_force(*shape)
+
+
+def test_all_in_a_row_stuck_chance_is_tiny_but_not_zero():
+    assert 0 < stop_chance("all_in_a_row") < 1e-5
 
 
 def _rows() -> list[Row]:
@@ -65,7 +91,7 @@ def test_summary_counts_histogram_mean_and_undecided():
 def test_all_in_a_row_counts_deals_stuck_after_the_free_first_card():
     summary = summarise("all_in_a_row", [Row(1, LOST, 1, 2, 0.0), Row(2, WON, 52, 9, 0.0)])
     assert summary.no_move == 1 and len(summary.histogram) == 53
-    assert "only that first card can be played: 1" in render(summary, {})
+    assert "only that first card playable: 1 deals" in render(summary, {})
 
 
 def test_report_prints_the_table_and_draws_the_plot(tmp_path, capsys):

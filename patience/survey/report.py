@@ -1,6 +1,6 @@
 """A survey summed up: win rate with its Wilson interval, the histogram of the most cards
-removable per deal, the mean, the deals where no card can be played against the exact chance of
-that, and the deals left undecided."""
+removable per deal, the mean, the deals that stop at once against the exact chance of that, and
+the deals left undecided."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patience.deal import BLACK_HOLE
+from patience.survey.chances import no_move_chance_black_hole, stuck_after_first_chance
 from patience.survey.store import LOST, UNDECIDED, WON, Row
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
@@ -28,14 +29,12 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def no_move_chance(game: str) -> float | None:
-    """The exact chance that a random deal allows no move at all. In Black Hole the hole holds the
-    ace of spades, so a move needs a 2 or a K among the 17 top cards: the top cards are 17 of the 51
-    others, and none of the eight 2s and Ks is among them with chance C(43,17)/C(51,17). In All in a
-    Row any top card may go first, so every deal allows a move (None: no such deals)."""
+def stop_chance(game: str) -> float:
+    """The exact chance that a random deal stops at once: no move at all in Black Hole, nothing
+    after the free first card in All in a Row (where every deal has a first move)."""
     if game == BLACK_HOLE:
-        return math.comb(43, 17) / math.comb(51, 17)
-    return None
+        return float(no_move_chance_black_hole())
+    return float(stuck_after_first_chance())
 
 
 @dataclass(frozen=True)
@@ -85,15 +84,15 @@ def render(summary: Summary, settings: Mapping[str, object]) -> str:
              + (f" (seeds {', '.join(map(str, summary.undecided[:20]))}"
                 f"{' ...' if len(summary.undecided) > 20 else ''})" if summary.undecided else ""),
              f"mean cards removable: {summary.mean_cards:.2f} of {TABLEAU_CARDS[summary.game]}"]
-    chance = no_move_chance(summary.game)
-    if chance is None:
-        lines.append(f"no playable card: impossible in All in a Row (any top card may go first); "
-                     f"deals where only that first card can be played: {summary.no_move}")
-    else:
-        expected = chance * summary.deals
-        spread = math.sqrt(summary.deals * chance * (1 - chance))
+    chance = stop_chance(summary.game)
+    expected = chance * summary.deals
+    spread = math.sqrt(summary.deals * chance * (1 - chance))
+    if summary.game == BLACK_HOLE:
         lines.append(f"no playable card: {summary.no_move} deals, expected {expected:.1f} "
                      f"(chance C(43,17)/C(51,17) = {chance:.5f}; binomial sd {spread:.1f})")
+    else:
+        lines.append(f"no playable card: impossible (any top card may go first); only that first card playable: "
+                     f"{summary.no_move} deals, expected {expected:.2f} (exact chance {chance:.4g}; sd {spread:.2f})")
     lines.append(f"search: {summary.nodes} nodes, {summary.seconds:.0f} s in all, "
                  f"{1000 * summary.seconds / summary.deals:.2f} ms per deal")
     lines += ["", "| most cards removable | deals | % |", "|---:|---:|---:|"]
