@@ -17,7 +17,8 @@ from patience.cli import main
 from patience.generators.deals import pysol_deal
 from patience.runners.process import Limits
 from patience.runners.solve import solve
-from patience.survey.store import LOST, WON, Row, SurveyStore
+from patience.survey.decide import decide
+from patience.survey.store import LOST, UNDECIDED, WON, Row, SurveyStore
 
 PATIENCE = [sys.executable, "-m", "patience"]
 
@@ -127,3 +128,9 @@ def test_survey_on_a_dask_scheduler_on_loopback(tmp_path):
     assert done.returncode == 0, done.stderr
     assert main(["survey", "--game", "all_in_a_row", "--seeds", "1-60", "--db", str(here), "--quiet"]) == 0
     assert _rows(db) == _rows(here)
+
+
+def test_a_search_cut_short_is_undecided_with_its_longest_length():
+    deal = pysol_deal("black_hole", 7)  # needs about 380,000 nodes
+    verdict, cards, nodes, play = decide(deal, 1e-6)
+    assert verdict == UNDECIDED and play == () and 0 <= cards <= 51 and nodes > 0

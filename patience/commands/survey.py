@@ -2,7 +2,8 @@
 SQLite store; `patience survey report` sums a store up; `patience survey shuffles` runs Wolter's
 riffle-shuffle experiments.
 
-Exit status: 0 finished, 2 bad input, 130 interrupted (rerun the same command to continue)."""
+Exit status: 0 finished, 2 bad input, 4 the search reported a play the validator rejects (nothing of
+that batch is stored), 130 interrupted (rerun the same command to continue)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES
 from patience.survey import experiment, report
+from patience.survey.decide import UntrustedPlay
 from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
 from patience.survey.shuffles import play_batch
@@ -75,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"interrupted: the finished batches are in {args.db}; rerun the same command to continue",
                   file=sys.stderr)
             return 130
+        except UntrustedPlay as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 4
     finally:
         store.close()
     print(f"{args.db}: {before + new} of {len(seeds)} {args.game} deals stored ({new} new)")
@@ -118,6 +123,10 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
             print(f"interrupted: the finished chains are in {args.db}; rerun the same command to continue",
                   file=sys.stderr)
             return 130
+        except UntrustedPlay as error:
+            progress.finish()
+            print(f"error: {error}", file=sys.stderr)
+            return 4
         progress.finish()
         totals = store.totals()
     finally:

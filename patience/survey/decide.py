@@ -53,7 +53,10 @@ def decide_batch(batch: Batch) -> list[Row]:
     rows = []
     for seed in batch.seeds:
         started = time.perf_counter()
-        verdict, cards, nodes, _ = decide(pysol_deal(batch.game, seed, batch.numbering), batch.seconds)
+        try:
+            verdict, cards, nodes, _ = decide(pysol_deal(batch.game, seed, batch.numbering), batch.seconds)
+        except UntrustedPlay as error:
+            raise UntrustedPlay(f"{batch.game} deal {seed}: {error}") from None
         rows.append(Row(seed, verdict, cards, nodes, time.perf_counter() - started))
     return rows
 
