@@ -48,6 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=int, default=100_000, help="shuffles: games per point (100000)")
     parser.add_argument("--riffles", default="1-7", help="shuffles: riffle counts (1-7)")
     parser.add_argument("--seed", type=int, default=0, help="shuffles: seed of every chain's generator (0)")
+    parser.add_argument("--reference", type=float, metavar="PERCENT",
+                        help="shuffles: draw a dotted line at this win rate (a survey's, say)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run)
 
@@ -128,10 +130,10 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 4
         progress.finish()
-        totals = store.totals()
+        totals = store.totals(experiment.chains_per_point(args.games, chain))
     finally:
         store.close()
     for plot in args.plot:
-        experiment.plot(totals, args.game, plot)
+        experiment.plot(totals, args.game, plot, None if args.reference is None else args.reference / 100)
     print(experiment.table(totals, args.game), end="")
     return 0

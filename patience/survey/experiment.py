@@ -61,18 +61,22 @@ class ShuffleStore:
     def stored(self) -> set[tuple[str, str, str, int, int]]:
         return set(self.connection.execute("SELECT game, deck, dealing, riffles, batch FROM chains"))
 
-    def totals(self) -> dict[Point, tuple[int, int, int, float]]:
-        """Per point: games, won, undecided, seconds."""
+    def totals(self, chains: int) -> dict[Point, tuple[int, int, int, float]]:
+        """Per point, over its first `chains` chains: games, won, undecided, seconds."""
         cursor = self.connection.execute(
             "SELECT game, deck, dealing, riffles, sum(games), sum(won), sum(undecided), sum(seconds) "
-            "FROM chains GROUP BY game, deck, dealing, riffles")
+            "FROM chains WHERE batch < ? GROUP BY game, deck, dealing, riffles", (chains,))
         return {tuple(row[:4]): tuple(row[4:]) for row in cursor}
+
+
+def chains_per_point(per_point: int, chain: int) -> int:
+    return -(-per_point // chain)
 
 
 def plan(games: Iterable[str], riffles: Iterable[int], per_point: int, chain: int, seed: int, seconds: float,
          stored: set[tuple[str, str, str, int, int]]) -> list[ShuffleBatch]:
     """The chains still to play, round by round (every point's chain 0, then every chain 1, ...)."""
-    rounds = -(-per_point // chain)
+    rounds = chains_per_point(per_point, chain)
     work = []
     for number in range(rounds):
         length = min(chain, per_point - number * chain)
@@ -125,14 +129,14 @@ def plot(totals: Mapping[Point, tuple[int, int, int, float]], game: str, path: P
             axes.plot(counts, rates, marker=marker, label=f"dealt by {dealing}")
             axes.fill_between(counts, [100 * low for low, _ in bands], [100 * high for _, high in bands], alpha=0.25)
         if reference is not None:
-            axes.axhline(100 * reference, color="grey", linestyle=":", label=f"random deals {100 * reference:.1f}%")
+            axes.axhline(100 * reference, color="grey", linestyle=":", label=f"reference {100 * reference:.1f}%")
         axes.set_title(f"{deck} deck")
         axes.set_xlabel("riffle shuffles (then one cut)")
         axes.grid(alpha=0.3)
     panels[0].set_ylabel("% of games won")
     panels[0].legend()
     games = min(value[0] for point, value in totals.items() if point[0] == game)
-    figure.suptitle(f"{game.replace('_', ' ').title()}: win rate after riffle shuffles ({games:,}+ games a point)")
+    figure.suptitle(f"{game.replace('_', ' ').title()}: win rate after riffle shuffles ({games:,} games a point)")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
