@@ -16,6 +16,7 @@ from patience.survey.store import LOST, UNDECIDED, WON, Row
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 TABLEAU_CARDS = {"black_hole": 51, "all_in_a_row": 52}
+TITLES = {"black_hole": "Black Hole", "all_in_a_row": "All in a Row"}
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -116,7 +117,7 @@ def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path)
     axes.set_xlabel("most cards removable from the tableau")
     axes.set_ylabel("% of deals")
     axes.set_xlim(-1, cards[-1] + 1)
-    axes.set_title(f"{summary.game.replace('_', ' ').title()}: {summary.deals:,} deals "
+    axes.set_title(f"{TITLES[summary.game]}: {summary.deals:,} deals "
                    f"({settings.get('numbering')} numbering), {100 * summary.rate:.2f}% won")
     axes.grid(axis="y", alpha=0.3)
     figure.tight_layout()
