@@ -14,21 +14,31 @@ from patience.formats import board
 
 PYSOL_GAMES = (BLACK_HOLE, ALL_IN_A_ROW)
 
-PYSOL_SEED_END = 2 ** 64  # pysol_cards deals seeds up to 2**64 - 1 (its 64-bit generator)
+# How a deal number becomes a shuffle. All three deal Microsoft's FreeCell shuffle up to 32,000;
+# above it PySolFC (the PySol played today, and Fish's range solving) uses a Mersenne Twister,
+# old PySol a 64-bit linear congruential generator, `ms` keeps Microsoft's shuffle.
+NUMBERINGS = {"pysolfc": RandomBase.DEALS_PYSOLFC, "pysol": RandomBase.DEALS_PYSOL, "ms": RandomBase.DEALS_MS}
+DEFAULT_NUMBERING = "pysolfc"
+# The largest deal number each generator takes (pysol_cards' own bounds).
+LAST_SEED = {"pysolfc": 10 ** 20, "pysol": 2 ** 64 - 1, "ms": 2 ** 33 - 1}
 
 
-def pysol_board(game: str, seed: int) -> str:
-    """The board text pysol_cards prints for PySol deal `seed` of `game`, byte for byte."""
+def pysol_board(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> str:
+    """The board text pysol_cards prints for deal `seed` of `game` (`-t`, and `-F` for PySolFC's
+    numbering), byte for byte."""
     if game not in PYSOL_GAMES:
         raise ValueError(f"unknown PySol game {game!r}; known: {', '.join(PYSOL_GAMES)}")
-    if not 1 <= seed < PYSOL_SEED_END:
-        raise ValueError(f"PySol deals are numbered 1 to {PYSOL_SEED_END - 1}, not {seed}")
-    dealer = Game(game, seed, RandomBase.DEALS_PYSOL, 13)
+    if numbering not in NUMBERINGS:
+        raise ValueError(f"unknown deal numbering {numbering!r}; known: {', '.join(NUMBERINGS)}")
+    if not 1 <= seed <= LAST_SEED[numbering]:
+        raise ValueError(f"{numbering} deals are numbered 1 to {LAST_SEED[numbering]}, not {seed}")
+    dealer = Game(game, seed, NUMBERINGS[numbering], 13)
     return dealer.calc_deal_string(seed, CardRenderer(True))
 
 
-def pysol_deal(game: str, seed: int) -> Deal:
-    return board.read(pysol_board(game, seed), f"pysol:{game}:{seed}")
+def pysol_deal(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> Deal:
+    """The deal; errors name it `NUMBERING:GAME:SEED`."""
+    return board.read(pysol_board(game, seed, numbering), f"{numbering}:{game}:{seed}")
 
 
 def random_deal(ranks: int, suits: int, pile_height: int, seed: int, empty_foundation: bool = False) -> Deal:

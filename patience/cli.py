@@ -15,7 +15,7 @@ from patience.errors import InputError, UsageError
 from patience.exit_codes import ExitCode
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
-            "lbs", "show")
+            "lbs", "show", "survey")
 
 
 def build_parser() -> argparse.ArgumentParser:

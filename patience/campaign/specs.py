@@ -1,6 +1,8 @@
 """Deal specs: which deals a campaign runs on, each with a stable name used as its key in the store.
 
-- `black_hole:1-1000`, `all_in_a_row:1-50,77`: PySol numbered deals (seeds, ranges and lists);
+- `black_hole:1-1000`, `all_in_a_row:1-50,77`: numbered deals as PySolFC deals them (seeds, ranges
+  and lists); `black_hole@pysol:...` or `black_hole@ms:...` for old PySol's or Microsoft's numbering,
+  which the deals' names keep (`black_hole@pysol:40000`);
 - `random:R,S,H:1-100`: seeded random generalised deals, R ranks x S suits in piles of height H;
 - a folder (every deal file in it, sorted) or a single deal file, of any game (LBS `.param` too).
 Several specs can be joined with `+`.
@@ -15,9 +17,10 @@ from typing import Any
 from patience.errors import UsageError
 from patience.games import Game, read_game_deal
 from patience.games.black_hole import BlackHoleFamily
-from patience.generators.deals import PYSOL_GAMES, pysol_deal, random_deal
+from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES, pysol_deal, random_deal
 
-SPEC_HELP = ("black_hole:1-1000, all_in_a_row:1-50, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files "
+SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
+             "random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files "
              "or a deal file; join several with +")
 _MAX_DEALS = 1_000_000
 BLACK_HOLE_FAMILY = BlackHoleFamily()
@@ -71,9 +74,11 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
     if path.is_file():
         return [NamedDeal(str(path), *read_game_deal(path))]
     kind, colon, rest = spec.partition(":")
-    if kind in PYSOL_GAMES and colon:
+    game, at, numbering = kind.partition("@")
+    if game in PYSOL_GAMES and colon and (not at or numbering in NUMBERINGS):
+        numbering = numbering or DEFAULT_NUMBERING
         try:
-            return [NamedDeal(f"{kind}:{seed}", BLACK_HOLE_FAMILY, pysol_deal(kind, seed))
+            return [NamedDeal(f"{kind}:{seed}", BLACK_HOLE_FAMILY, pysol_deal(game, seed, numbering))
                     for seed in parse_seeds(rest, spec)]
         except ValueError as error:
             raise UsageError(f"deal spec {spec!r}: {error}") from None

@@ -8,18 +8,21 @@ from pathlib import Path
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import yaml_form
-from patience.generators.deals import PYSOL_GAMES, pysol_board, random_deal
+from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES, pysol_board, random_deal
 from patience.lbs.deal import deal_text as lbs_deal_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "deal", help="print a deal: PySol seed N, or a random generalised deal",
-        description="Print PySol deal N exactly as pysol_cards deals it (board text), or with "
+        description="Print deal N exactly as PySolFC deals it (pysol_cards' make_pysol_freecell_board.py "
+                    "-F -t N GAME; --numbering picks old PySol's or Microsoft's numbers), or with "
                     "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML).")
     parser.add_argument("--game", default="black_hole", choices=(*PYSOL_GAMES, "lbs"))
     parser.add_argument("--cards", type=int, default=10, help="lbs: cards in the row (named LBS<cards>_<seed>)")
     parser.add_argument("--seed", type=int, default=1, help="PySol deal number, or the random seed")
+    parser.add_argument("--numbering", choices=tuple(NUMBERINGS), default=DEFAULT_NUMBERING,
+                        help="how deal numbers become shuffles (all agree up to 32000)")
     parser.add_argument("--count", type=int, help="write COUNT consecutive seeds as files into --dir")
     parser.add_argument("--dir", type=Path, help="folder for --count (created if missing)")
     parser.add_argument("--ranks", type=int, help="generalised deal: number of ranks on the cycle")
@@ -44,7 +47,8 @@ def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
             raise UsageError(str(error)) from None
         return f"random-r{args.ranks}-s{args.suits}-h{args.pile_height}-{seed}.yaml", yaml_form.write(deal)
     try:
-        return f"{args.game}-{seed}.txt", pysol_board(args.game, seed)
+        numbered = "" if args.numbering == DEFAULT_NUMBERING else f"{args.numbering}-"
+        return f"{args.game}-{numbered}{seed}.txt", pysol_board(args.game, seed, args.numbering)
     except ValueError as error:
         raise UsageError(str(error)) from None
 

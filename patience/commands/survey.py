@@ -1,0 +1,139 @@
+"""`patience survey`: decide every numbered deal of a range in max-cards mode into a resumable
+SQLite store; `patience survey report` sums a store up; `patience survey shuffles` runs Wolter's
+riffle-shuffle experiments.
+
+Exit status: 0 finished, 2 bad input, 4 the search reported a play the validator rejects (nothing of
+that batch is stored), 130 interrupted (rerun the same command to continue)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+from patience.campaign.progress import Progress
+from patience.campaign.specs import parse_seeds
+from patience.commands.limits import seconds
+from patience.errors import UsageError
+from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES
+from patience.survey import experiment, report
+from patience.survey.decide import UntrustedPlay
+from patience.survey.execute import Runner, runner
+from patience.survey.run import survey
+from patience.survey.shuffles import play_batch
+from patience.survey.store import SurveyStore
+
+_LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "survey", help="decide every deal of a numbered range (max-cards mode) into a resumable store",
+        description="Decide every deal of a range with the native search in max-cards mode, in batches, "
+                    "into a SQLite store that a rerun resumes; `survey report` sums a store up, "
+                    "`survey shuffles` runs Wolter's riffle-shuffle experiments.")
+    parser.add_argument("action", nargs="?", choices=("report", "shuffles"), help="default: run the survey")
+    parser.add_argument("--game", choices=PYSOL_GAMES, default="black_hole")
+    parser.add_argument("--numbering", choices=tuple(NUMBERINGS), default=DEFAULT_NUMBERING,
+                        help="how deal numbers become shuffles (default PySolFC's)")
+    parser.add_argument("--seeds", default="1-1000", help="deal numbers: ranges and lists, 1-100000,200")
+    parser.add_argument("--timeout", type=seconds, default=60.0, help="search limit per deal in seconds (60)")
+    parser.add_argument("--batch", type=int, help="deals per task (2000); shuffles: games per chain (1000)")
+    parser.add_argument("--jobs", type=int, default=1, help="local worker processes (1)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
+    parser.add_argument("--db", required=True, type=Path, help="SQLite store; rerunning with it resumes")
+    parser.add_argument("--plot", type=Path, action="append", default=[],
+                        help="report/shuffles: write the figure here (.png or .svg); repeatable")
+    parser.add_argument("--games", type=int, default=100_000, help="shuffles: games per point (100000)")
+    parser.add_argument("--riffles", default="1-7", help="shuffles: riffle counts (1-7)")
+    parser.add_argument("--seed", type=int, default=0, help="shuffles: seed of every chain's generator (0)")
+    parser.add_argument("--reference", type=float, metavar="PERCENT",
+                        help="shuffles: draw a dotted line at this win rate (a survey's, say)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for plot in args.plot:
+        if plot.suffix not in (".png", ".svg"):
+            raise UsageError(f"--plot {plot}: the figure must be a .png or .svg file")
+    if args.action == "report":
+        return _report(args)
+    if args.batch is not None and args.batch < 1:
+        raise UsageError(f"--batch must be at least 1, not {args.batch}")
+    run_batches = runner(args.jobs, args.scheduler)
+    if args.action == "shuffles":
+        return _shuffles(args, run_batches)
+    seeds = parse_seeds(args.seeds, args.seeds)
+    if min(seeds) < 1 or max(seeds) > _LAST_STORABLE_SEED:
+        raise UsageError(f"--seeds {args.seeds}: deals are numbered from 1 to {_LAST_STORABLE_SEED} here")
+    store = SurveyStore(args.db)
+    try:
+        store.fix_settings({"game": args.game, "numbering": args.numbering, "mode": "max-cards",
+                            "timeout": args.timeout})
+        try:
+            before, new = survey(store, args.game, args.numbering, seeds, args.batch or 2000, args.timeout, run_batches,
+                                 not args.quiet)
+        except KeyboardInterrupt:
+            print(f"interrupted: the finished batches are in {args.db}; rerun the same command to continue",
+                  file=sys.stderr)
+            return 130
+        except UntrustedPlay as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 4
+    finally:
+        store.close()
+    print(f"{args.db}: {before + new} of {len(seeds)} {args.game} deals stored ({new} new)")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    store = SurveyStore(args.db, create=False)
+    try:
+        settings, rows = store.settings(), store.rows()
+    finally:
+        store.close()
+    if not rows:
+        raise UsageError(f"{args.db} holds no decided deals yet")
+    summary = report.summarise(str(settings["game"]), rows)
+    for plot in args.plot:
+        report.plot_histogram(summary, settings, plot)
+    print(report.render(summary, settings), end="")
+    return 0
+
+
+def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
+    riffles = parse_seeds(args.riffles, args.riffles)
+    if args.games < 1 or max(riffles) > 100:
+        raise UsageError("--games must be at least 1 and --riffles at most 100")
+    chain = args.batch or 1000
+    store = experiment.ShuffleStore(args.db)
+    try:
+        store.fix_settings({"seed": args.seed, "chain": chain, "timeout": args.timeout})
+        work = experiment.plan([args.game], riffles, args.games, chain, args.seed, args.timeout, store.stored())
+        progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet)
+        progress.show()
+        try:
+            for result in run_batches(play_batch, work):
+                store.add(result)
+                decided = result.batch.games - result.undecided
+                progress.counts.update(solved=result.won, unsolvable=decided - result.won, timeout=result.undecided)
+                progress.show()
+        except KeyboardInterrupt:
+            progress.finish()
+            print(f"interrupted: the finished chains are in {args.db}; rerun the same command to continue",
+                  file=sys.stderr)
+            return 130
+        except UntrustedPlay as error:
+            progress.finish()
+            print(f"error: {error}", file=sys.stderr)
+            return 4
+        progress.finish()
+        totals = store.totals(experiment.chains_per_point(args.games, chain))
+    finally:
+        store.close()
+    for plot in args.plot:
+        experiment.plot(totals, args.game, plot, None if args.reference is None else args.reference / 100)
+    print(experiment.table(totals, args.game), end="")
+    return 0

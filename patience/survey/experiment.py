@@ -1,0 +1,142 @@
+"""Running and reporting the shuffle experiments: each finished chain of games is one SQLite row
+(one transaction), so a run killed at any moment resumes with the chains it lacks; the chains of
+every point are run round by round, so a run stopped early leaves all points with the same count."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from patience.errors import InputError, UsageError
+from patience.survey.report import TITLES, wilson
+from patience.survey.shuffles import DEALINGS, DECKS, BatchResult, ShuffleBatch
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS chains (
+    game TEXT NOT NULL, deck TEXT NOT NULL, dealing TEXT NOT NULL, riffles INTEGER NOT NULL,
+    batch INTEGER NOT NULL, games INTEGER NOT NULL, won INTEGER NOT NULL, undecided INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (game, deck, dealing, riffles, batch));
+"""
+
+Point = tuple[str, str, str, int]  # game, deck, dealing, riffles
+
+
+class ShuffleStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            self.connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise InputError(self.path, None, f"not a shuffle-experiment database: {error}") from None
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def fix_settings(self, settings: Mapping[str, object]) -> None:
+        """Seed, chain length and limit are fixed on first use: other values would deal other games."""
+        stored = {key: json.loads(value) for key, value in self.connection.execute("SELECT key, value FROM settings")}
+        clashes = [f"{key} {stored[key]} (asked {value})" for key, value in settings.items()
+                   if key in stored and stored[key] != value]
+        if clashes:
+            raise UsageError(f"{self.path} holds experiments with {', '.join(clashes)}; use another --db")
+        with self.connection:
+            self.connection.execute("BEGIN IMMEDIATE")
+            self.connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
+                                        [(key, json.dumps(value)) for key, value in settings.items()])
+
+    def add(self, result: BatchResult) -> None:
+        batch = result.batch
+        with self.connection:
+            self.connection.execute(
+                "INSERT INTO chains VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (batch.game, batch.deck, batch.dealing, batch.riffles, batch.batch, batch.games, result.won,
+                 result.undecided, result.seconds))
+
+    def stored(self) -> set[tuple[str, str, str, int, int]]:
+        return set(self.connection.execute("SELECT game, deck, dealing, riffles, batch FROM chains"))
+
+    def totals(self, chains: int) -> dict[Point, tuple[int, int, int, float]]:
+        """Per point, over its first `chains` chains: games, won, undecided, seconds."""
+        cursor = self.connection.execute(
+            "SELECT game, deck, dealing, riffles, sum(games), sum(won), sum(undecided), sum(seconds) "
+            "FROM chains WHERE batch < ? GROUP BY game, deck, dealing, riffles", (chains,))
+        return {tuple(row[:4]): tuple(row[4:]) for row in cursor}
+
+
+def chains_per_point(per_point: int, chain: int) -> int:
+    return -(-per_point // chain)
+
+
+def plan(games: Iterable[str], riffles: Iterable[int], per_point: int, chain: int, seed: int, seconds: float,
+         stored: set[tuple[str, str, str, int, int]]) -> list[ShuffleBatch]:
+    """The chains still to play, round by round (every point's chain 0, then every chain 1, ...)."""
+    rounds = chains_per_point(per_point, chain)
+    work = []
+    for number in range(rounds):
+        length = min(chain, per_point - number * chain)
+        for game in games:
+            for deck in DECKS:
+                for dealing in DEALINGS:
+                    for count in riffles:
+                        if (game, deck, dealing, count, number) not in stored:
+                            work.append(ShuffleBatch(game, deck, dealing, count, number, length, seed, seconds))
+    return work
+
+
+def table(totals: Mapping[Point, tuple[int, int, int, float]], game: str) -> str:
+    """Markdown: one row per riffle count, one column per deck and dealing (rate, 95% interval)."""
+    columns = [(deck, dealing) for deck in DECKS for dealing in DEALINGS]
+    lines = ["| riffles | " + " | ".join(f"{deck} deck, by {dealing}" for deck, dealing in columns) + " |",
+             "|---:|" + "---:|" * len(columns)]
+    for count in sorted({point[3] for point in totals if point[0] == game}):
+        cells = []
+        for deck, dealing in columns:
+            found = totals.get((game, deck, dealing, count))
+            if found is None:
+                cells.append("")
+                continue
+            games, won = found[0], found[1]
+            low, high = wilson(won, games)
+            cells.append(f"{100 * won / games:.1f}% ({100 * low:.1f}-{100 * high:.1f}) of {games}")
+        lines.append(f"| {count} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(totals: Mapping[Point, tuple[int, int, int, float]], game: str, path: Path,
+         reference: float | None = None) -> None:
+    """Win rate against riffles, one panel per deck, one line per dealing order, 95% Wilson bands."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, panels = plt.subplots(1, len(DECKS), figsize=(10, 4.2), sharey=True)
+    for axes, deck in zip(panels, DECKS, strict=True):
+        for dealing, marker in zip(DEALINGS, "os", strict=True):
+            points = sorted((point[3], value) for point, value in totals.items()
+                            if point[:3] == (game, deck, dealing))
+            if not points:
+                continue
+            counts = [count for count, _ in points]
+            rates = [100 * value[1] / value[0] for _, value in points]
+            bands = [wilson(value[1], value[0]) for _, value in points]
+            axes.plot(counts, rates, marker=marker, label=f"dealt by {dealing}")
+            axes.fill_between(counts, [100 * low for low, _ in bands], [100 * high for _, high in bands], alpha=0.25)
+        if reference is not None:
+            axes.axhline(100 * reference, color="grey", linestyle=":", label=f"reference {100 * reference:.1f}%")
+        axes.set_title(f"{deck} deck")
+        axes.set_xlabel("riffle shuffles (then one cut)")
+        axes.grid(alpha=0.3)
+    panels[0].set_ylabel("% of games won")
+    panels[0].legend()
+    games = min(value[0] for point, value in totals.items() if point[0] == game)
+    figure.suptitle(f"{TITLES[game]}: win rate after riffle shuffles ({games:,} games a point)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

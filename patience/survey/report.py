@@ -1,0 +1,125 @@
+"""A survey summed up: win rate with its Wilson interval, the histogram of the most cards
+removable per deal, the mean, the deals that stop at once against the exact chance of that, and
+the deals left undecided."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from patience.deal import BLACK_HOLE
+from patience.survey.chances import no_move_chance_black_hole, stuck_after_first_chance
+from patience.survey.store import LOST, UNDECIDED, WON, Row
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+TABLEAU_CARDS = {"black_hole": 51, "all_in_a_row": 52}
+TITLES = {"black_hole": "Black Hole", "all_in_a_row": "All in a Row"}
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a binomial proportion: unlike the normal approximation it stays
+    inside [0, 1] and keeps its coverage near 0 and 1."""
+    if trials == 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def stop_chance(game: str) -> float:
+    """The exact chance that a random deal stops at once: no move at all in Black Hole, nothing
+    after the free first card in All in a Row (where every deal has a first move)."""
+    if game == BLACK_HOLE:
+        return float(no_move_chance_black_hole())
+    return float(stuck_after_first_chance())
+
+
+@dataclass(frozen=True)
+class Summary:
+    game: str
+    deals: int
+    won: int
+    lost: int
+    undecided: tuple[int, ...]  # seeds
+    histogram: dict[int, int]  # most cards removable -> deals
+    mean_cards: float
+    seconds: float
+    nodes: int
+
+    @property
+    def decided(self) -> int:
+        return self.won + self.lost
+
+    @property
+    def rate(self) -> float:
+        return self.won / self.decided if self.decided else 0.0
+
+    @property
+    def no_move(self) -> int:
+        """Deals where no card can be played (All in a Row: where only the free first card can)."""
+        return self.histogram.get(0 if self.game == BLACK_HOLE else 1, 0)
+
+
+def summarise(game: str, rows: Sequence[Row]) -> Summary:
+    verdicts = Counter(row.verdict for row in rows)
+    histogram = Counter(row.cards for row in rows)
+    cards = TABLEAU_CARDS[game]
+    return Summary(game, len(rows), verdicts[WON], verdicts[LOST],
+                   tuple(row.seed for row in rows if row.verdict == UNDECIDED),
+                   {count: histogram.get(count, 0) for count in range(cards + 1)},
+                   sum(row.cards for row in rows) / len(rows), sum(row.seconds for row in rows),
+                   sum(row.nodes for row in rows))
+
+
+def render(summary: Summary, settings: Mapping[str, object]) -> str:
+    low, high = wilson(summary.won, summary.decided)
+    lines = [f"survey: {summary.game}, {summary.deals} deals ({settings.get('numbering')} numbering, "
+             f"max-cards mode, {settings.get('timeout')} s per deal)",
+             f"won: {summary.won} of {summary.decided} decided = {100 * summary.rate:.2f}% "
+             f"(95% Wilson interval {100 * low:.2f}-{100 * high:.2f}%)",
+             f"undecided: {len(summary.undecided)}"
+             + (f" (seeds {', '.join(map(str, summary.undecided[:20]))}"
+                f"{' ...' if len(summary.undecided) > 20 else ''})" if summary.undecided else ""),
+             f"mean cards removable: {summary.mean_cards:.2f} of {TABLEAU_CARDS[summary.game]}"]
+    chance = stop_chance(summary.game)
+    expected = chance * summary.deals
+    spread = math.sqrt(summary.deals * chance * (1 - chance))
+    if summary.game == BLACK_HOLE:
+        lines.append(f"no playable card: {summary.no_move} deals, expected {expected:.1f} "
+                     f"(chance C(43,17)/C(51,17) = {chance:.5f}; binomial sd {spread:.1f})")
+    else:
+        lines.append(f"no playable card: impossible (any top card may go first); only that first card playable: "
+                     f"{summary.no_move} deals, expected {expected:.2f} (exact chance {chance:.4g}; sd {spread:.2f})")
+    lines.append(f"search: {summary.nodes} nodes, {summary.seconds:.0f} s in all, "
+                 f"{1000 * summary.seconds / summary.deals:.2f} ms per deal")
+    lines += ["", "| most cards removable | deals | % |", "|---:|---:|---:|"]
+    lines += [f"| {cards} | {count} | {100 * count / summary.deals:.3f} |"
+              for cards, count in summary.histogram.items() if count]
+    return "\n".join(lines) + "\n"
+
+
+def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path) -> None:
+    """Bars of the share of deals by the most cards removable, on a log scale so that the spike of
+    won deals and the ripple of deals stuck early both show."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    cards = list(summary.histogram)
+    axes.bar(cards, [100 * summary.histogram[count] / summary.deals for count in cards], width=0.8)
+    axes.set_yscale("log")
+    axes.set_xlabel("most cards removable from the tableau")
+    axes.set_ylabel("% of deals")
+    axes.set_xlim(-1, cards[-1] + 1)
+    axes.set_title(f"{TITLES[summary.game]}: {summary.deals:,} deals "
+                   f"({settings.get('numbering')} numbering), {100 * summary.rate:.2f}% won")
+    axes.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

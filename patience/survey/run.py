@@ -1,0 +1,33 @@
+"""Running a survey: plan the batches of deals that have no row yet, run them, store each batch as
+it arrives, and keep the progress bar going."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from patience.campaign.progress import Progress
+from patience.survey.decide import batches, decide_batch
+from patience.survey.execute import Runner
+from patience.survey.store import VERDICT_NAMES, SurveyStore
+
+
+def survey(store: SurveyStore, game: str, numbering: str, seeds: Sequence[int], batch_size: int,
+           seconds: float, run: Runner, show_progress: bool = True) -> tuple[int, int]:
+    """Decide every seed without a row; returns (deals stored before, deals stored now)."""
+    wanted = set(seeds)
+    stored = store.stored_seeds(min(wanted), max(wanted)) & wanted
+    done = Counter({VERDICT_NAMES[verdict]: count for verdict, count in store.verdict_counts(wanted).items()})
+    todo = [seed for seed in seeds if seed not in stored]
+    progress = Progress(len(wanted), done, enabled=show_progress)
+    progress.show()
+    new = 0
+    try:
+        for rows in run(decide_batch, batches(game, numbering, todo, batch_size, seconds)):
+            new += store.add_batch(rows)
+            for row in rows:
+                progress.counts[VERDICT_NAMES[row.verdict]] += 1
+            progress.show()
+    finally:
+        progress.finish()
+    return len(stored), new

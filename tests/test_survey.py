@@ -1,0 +1,136 @@
+"""Surveys for real: a few hundred numbered deals decided in batches through the CLI, verdicts
+equal to `patience solve`, a SIGKILL in the middle and a resume that loses and repeats nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from patience.cli import main
+from patience.generators.deals import pysol_deal
+from patience.runners.process import Limits
+from patience.runners.solve import solve
+from patience.survey.decide import decide
+from patience.survey.store import LOST, UNDECIDED, WON, Row, SurveyStore
+
+PATIENCE = [sys.executable, "-m", "patience"]
+
+
+def _rows(db: Path) -> list[tuple]:
+    connection = sqlite3.connect(db)
+    rows = list(connection.execute("SELECT seed, verdict, cards, nodes FROM deals ORDER BY seed"))
+    connection.close()
+    return rows
+
+
+def _count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        connection = sqlite3.connect(db, timeout=5)
+        count = connection.execute("SELECT count(*) FROM deals").fetchone()[0]
+        connection.close()
+        return count
+    except sqlite3.OperationalError:  # the schema is not there yet
+        return 0
+
+
+@pytest.mark.parametrize("game", ["black_hole", "all_in_a_row"])
+def test_survey_verdicts_and_cards_equal_patience_solve(game, tmp_path, capsys):
+    db = tmp_path / "survey.db"
+    assert main(["survey", "--game", game, "--seeds", "1-120,32001-32030", "--batch", "40", "--jobs", "2",
+                 "--db", str(db)]) == 0
+    captured = capsys.readouterr()
+    assert "150 of 150" in captured.out and "ETA" in captured.err
+    rows = _rows(db)
+    assert [row[0] for row in rows] == [*range(1, 121), *range(32001, 32031)]
+    for seed, verdict, cards, _ in rows:
+        result = solve(pysol_deal(game, seed), "native", Limits(timeout=30), {"max-cards": "on"})
+        assert {WON: "solved", LOST: "unsolvable"}[verdict] == result.status.value
+        assert cards == result.stats["max_cards"]
+    assert {row[1] for row in rows} == {WON, LOST}
+
+
+def test_sigkill_in_the_middle_then_resume_loses_and_repeats_nothing(tmp_path):
+    db, whole = tmp_path / "killed.db", tmp_path / "whole.db"
+    command = [*PATIENCE, "survey", "--seeds", "1-400", "--batch", "25", "--jobs", "2", "--quiet"]
+    survey = subprocess.Popen([*command, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _count(db) < 75:
+        time.sleep(0.02)
+    os.kill(survey.pid, signal.SIGKILL)
+    survey.wait()
+    assert _group_gone(survey.pid, seconds=15), "workers of the killed survey kept running"
+    stored = _count(db)
+    assert 75 <= stored < 400 and stored % 25 == 0  # whole batches only
+    resumed = subprocess.run([*command, "--db", str(db)], capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"400 of 400 black_hole deals stored ({400 - stored} new)" in resumed.stdout
+    assert subprocess.run([*command, "--db", str(whole)], capture_output=True, timeout=300).returncode == 0
+    assert _rows(db) == _rows(whole)
+    again = subprocess.run([*command, "--db", str(db)], capture_output=True, text=True, timeout=60)
+    assert "(0 new)" in again.stdout and len(_rows(db)) == 400
+
+
+def _group_gone(group: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    os.killpg(group, signal.SIGKILL)
+    return False
+
+
+def test_a_batch_with_a_stored_seed_is_refused_whole(tmp_path):
+    store = SurveyStore(tmp_path / "s.db")
+    store.add_batch([Row(1, WON, 51, 10, 0.1), Row(2, LOST, 3, 5, 0.1)])
+    with pytest.raises(sqlite3.IntegrityError):
+        store.add_batch([Row(3, WON, 51, 10, 0.1), Row(2, LOST, 3, 5, 0.1)])
+    assert [row.seed for row in store.rows()] == [1, 2]
+    store.close()
+
+
+def test_a_store_keeps_its_game_and_numbering(tmp_path, capsys):
+    db = tmp_path / "s.db"
+    assert main(["survey", "--seeds", "1-3", "--db", str(db), "--quiet"]) == 0
+    assert main(["survey", "--seeds", "1-3", "--numbering", "pysol", "--db", str(db), "--quiet"]) == 2
+    assert "numbering" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--seeds", "0-5"], ["--seeds", "a-b"], ["--seeds", "5-1"], ["--jobs", "0"],
+                                  ["--batch", "0"], ["report", "--plot", "x.pdf"], ["report"],
+                                  ["shuffles", "--games", "0"]])
+def test_bad_survey_arguments_end_in_one_line_and_status_2(argv, tmp_path, capsys):
+    assert main(["survey", *argv, "--db", str(tmp_path / "none.db")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1 and captured.err.startswith("error: ")
+
+
+def test_survey_on_a_dask_scheduler_on_loopback(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        db, here = tmp_path / "dask.db", tmp_path / "here.db"
+        done = subprocess.run([*PATIENCE, "survey", "--game", "all_in_a_row", "--seeds", "1-60", "--batch", "15",
+                               "--scheduler", cluster.scheduler_address, "--db", str(db)],
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert main(["survey", "--game", "all_in_a_row", "--seeds", "1-60", "--db", str(here), "--quiet"]) == 0
+    assert _rows(db) == _rows(here)
+
+
+def test_a_search_cut_short_is_undecided_with_its_longest_length():
+    deal = pysol_deal("black_hole", 7)  # needs about 380,000 nodes
+    verdict, cards, nodes, play = decide(deal, 1e-6)
+    assert verdict == UNDECIDED and play == () and 0 <= cards <= 51 and nodes > 0
