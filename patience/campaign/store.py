@@ -30,21 +30,28 @@ CREATE TABLE IF NOT EXISTS runs (
 
 
 
+def open_database(path: str | Path, create: bool, schema: str, table: str, kind: str) -> sqlite3.Connection:
+    """A store's SQLite file in WAL mode (created with `schema` if `create`); InputError if it is
+    missing or is not a `kind` database (it has no `table`)."""
+    if not create and not Path(path).is_file():
+        raise InputError(str(path), None, "no such file")
+    try:
+        connection = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+        connection.execute("PRAGMA journal_mode=WAL")
+        if create:
+            connection.executescript(schema)
+        connection.execute(f"SELECT count(*) FROM {table}").fetchone()
+    except sqlite3.DatabaseError as error:
+        raise InputError(str(path), None, f"not a {kind} database: {error}") from None
+    return connection
+
+
 class Store:
     """An open campaign database."""
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = str(path)
-        if not create and not Path(path).is_file():
-            raise InputError(self.path, None, "no such file")
-        try:
-            self.connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self.connection.execute("PRAGMA journal_mode=WAL")
-            if create:
-                self.connection.executescript(_SCHEMA)
-            self.connection.execute("SELECT count(*) FROM runs").fetchone()
-        except sqlite3.DatabaseError as error:
-            raise InputError(self.path, None, f"not a campaign database: {error}") from None
+        self.connection = open_database(path, create, _SCHEMA, "runs", "campaign")
 
     def close(self) -> None:
         self.connection.close()

@@ -5,12 +5,12 @@ and a rerun of the same command decides exactly the deals that have no row."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from patience.errors import InputError, UsageError
+from patience.campaign.store import open_database
+from patience.errors import UsageError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,16 +40,7 @@ class SurveyStore:
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = str(path)
-        if not create and not Path(path).is_file():
-            raise InputError(self.path, None, "no such file")
-        try:
-            self.connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self.connection.execute("PRAGMA journal_mode=WAL")
-            if create:
-                self.connection.executescript(_SCHEMA)
-            self.connection.execute("SELECT count(*) FROM deals").fetchone()
-        except sqlite3.DatabaseError as error:
-            raise InputError(self.path, None, f"not a survey database: {error}") from None
+        self.connection = open_database(path, create, _SCHEMA, "deals", "survey")
 
     def close(self) -> None:
         self.connection.close()
