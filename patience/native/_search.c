@@ -44,6 +44,8 @@ typedef struct {
     unsigned char *unit;  /* only cards of its own rank lie beneath it */
     int *up, *down;       /* the ranks that may follow a rank; -1 when none */
     int small_ranks;      /* ranks fit in one 64-bit mask */
+    int by_masks;         /* one foundation, piles and ranks fit in 64-bit masks: moves_by_masks */
+    int tallest;
     uint64_t all_ranks;
     /* the key: sentinel bit, foundation tops, then one field per pile */
     int words, top_bits;
@@ -60,6 +62,8 @@ typedef struct {
     int tops[MAX_FOUNDATIONS];
     int *counts;      /* cards left per rank */
     uint64_t present; /* ranks with cards left, when ranks fit in a mask */
+    uint64_t *topped; /* by_masks: per rank, the piles whose top card has it */
+    uint64_t *high;   /* by_masks: per height, the piles with that many cards left */
     uint64_t *key;
     int *path, *path_foundation, *best, *best_foundation, best_length;
     uint64_t nodes, stamp;
@@ -334,6 +338,69 @@ static int moves_now(Search *s, Move *out)
     return kept;
 }
 
+/* The same for one foundation, from the masks of piles by top rank and by height. */
+static int moves_by_masks(Search *s, Move *out)
+{
+    int top = s->tops[0], count = 0;
+    uint64_t playable = 0;
+    if (top < 0) {
+        for (int r = 0; r < s->ranks; r++) playable |= s->topped[r];
+    } else if (s->up[top] >= 0) {
+        playable = s->topped[s->up[top]] | s->topped[s->down[top]];
+    }
+    uint64_t general = 0, tall = 0;
+    for (int h = s->tallest; playable && h >= 1; h--)
+        for (uint64_t piles = playable & s->high[h]; piles; piles &= piles - 1) {
+            int p = __builtin_ctzll(piles), card = s->pile_start[p] + s->taken[p];
+            uint64_t bit = 1ULL << s->rank[card];
+            if (!s->unit[card]) general |= bit;
+            if (h > 1) tall |= bit;
+            Move m = { card, p, 0, h, 0 };
+            out[count++] = m;
+            playable &= ~(1ULL << p);
+        }
+    if (!s->symmetry && !s->wolter) return count;
+    uint64_t unit_seen = 0, single_seen = 0;
+    int kept = 0;
+    for (int k = 0; k < count; k++) {
+        int card = out[k].card;
+        uint64_t bit = 1ULL << s->rank[card];
+        if (s->symmetry && s->unit[card]) {
+            if ((general | unit_seen) & bit) continue;
+            unit_seen |= bit;
+        }
+        if (s->wolter && out[k].height == 1) {
+            if ((tall | single_seen) & bit) continue;
+            single_seen |= bit;
+        }
+        out[kept++] = out[k];
+    }
+    return kept;
+}
+
+/* The masks of moves_by_masks after a card leaves pile p (taken: cards gone before it), or before it comes back. */
+static inline void uncover(Search *s, int p, int card, int height)
+{
+    uint64_t bit = 1ULL << p;
+    s->topped[s->rank[card]] &= ~bit;
+    s->high[height] &= ~bit;
+    if (height > 1) {
+        s->topped[s->rank[card + 1]] |= bit;
+        s->high[height - 1] |= bit;
+    }
+}
+
+static inline void cover(Search *s, int p, int card, int height)
+{
+    uint64_t bit = 1ULL << p;
+    if (height > 1) {
+        s->topped[s->rank[card + 1]] &= ~bit;
+        s->high[height - 1] &= ~bit;
+    }
+    s->topped[s->rank[card]] |= bit;
+    s->high[height] |= bit;
+}
+
 /* The child's key: one more card taken from the pile, the new foundation tops. */
 static inline void child_key(const Search *s, const Move *m, int rank, uint64_t *out, const int words)
 {
@@ -369,7 +436,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         s->moves = grown;
         s->moves_size = size;
     }
-    int count = moves_now(s, s->moves + base);
+    int count = s->by_masks ? moves_by_masks(s, s->moves + base) : moves_now(s, s->moves + base);
     s->moves_used = base + (size_t)count;
     uint64_t child[words];
     if (s->cache)
@@ -386,7 +453,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         s->tops[m.foundation] = rank;
         take(s, rank);
         int pruned = 0;
-        if (s->reach) {
+        if (s->reach && (s->present != s->all_ranks || s->ranks == 1)) { /* every rank left: all reachable */
             if (s->max_cards) {
                 int cards;
                 reach_test(s, &cards);
@@ -419,6 +486,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         *word += s->pile_step[m.pile];
         s->key[0] = (s->key[0] & ~s->tops_mask) | tops_field(s, s->tops);
         s->taken[m.pile]++;
+        if (s->by_masks) uncover(s, m.pile, m.card, m.height);
         s->path[depth] = m.card;
         s->path_foundation[depth] = m.foundation;
         if (depth + 1 > s->best_length) {
@@ -427,6 +495,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             memcpy(s->best_foundation, s->path_foundation, sizeof(int) * (size_t)(depth + 1));
         }
         result = recurse(s, depth + 1);
+        if (s->by_masks) cover(s, m.pile, m.card, m.height);
         s->taken[m.pile]--;
         *word -= s->pile_step[m.pile];
         s->key[0] = (s->key[0] & ~s->tops_mask) | old_tops;
@@ -450,7 +519,7 @@ static void search_free(Search *s)
     free(s->rank); free(s->pile_start); free(s->pile_size); free(s->unit); free(s->up); free(s->down);
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation);
-    free(s->marks); free(s->moves);
+    free(s->marks); free(s->moves); free(s->topped); free(s->high);
     free(s);
 }
 
@@ -565,6 +634,17 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
         used += width;
     }
     s->words = word + 1;
+    for (int p = 0; p < s->piles; p++) s->tallest = s->pile_size[p] > s->tallest ? s->pile_size[p] : s->tallest;
+    s->by_masks = s->foundations == 1 && s->piles <= 64 && s->small_ranks && s->tallest <= 64;
+    if (s->by_masks) {
+        s->topped = calloc(rank_count, sizeof(uint64_t));
+        s->high = calloc((size_t)s->tallest + 1, sizeof(uint64_t));
+        if (!s->topped || !s->high) { PyErr_NoMemory(); goto fail; }
+        for (int p = 0; p < s->piles; p++) {
+            s->topped[s->rank[s->pile_start[p]]] |= 1ULL << p;
+            s->high[s->pile_size[p]] |= 1ULL << p;
+        }
+    }
     s->key = calloc((size_t)s->words, sizeof(uint64_t));
     if (!s->key) { PyErr_NoMemory(); goto fail; }
     s->key[0] = 1 | tops_field(s, s->tops);
