@@ -18,7 +18,7 @@ from patience.result import Answer, Status
 from patience.runners.base import Solver, option_flag
 from patience.runners.process import Limits
 
-RULES = ("cache", "symmetry", "wolter", "reach")
+RULES = ("cache", "symmetry", "wolter", "reach", "restarts")
 
 
 class Native(Solver):
@@ -30,7 +30,10 @@ class Native(Solver):
         "cache": "on/off: the failure cache of (cards played, hole rank) states (default on)",
         "symmetry": "on/off: the paper's unit/general conditional symmetry rule (default on)",
         "wolter": "on/off: Wolter's last-card-of-a-pile and one-card-pile prunings (default on)",
-        "reach": "on/off: reject moves that strand a rank on the rank cycle (default on)",
+        "reach": "on/off: reject moves that strand a rank on the rank cycle; in max-cards mode, moves whose "
+                 "reachable cards cannot beat the longest play (default on)",
+        "restarts": "on/off: give a round up after a node budget (doubled each round) and start again with ties "
+                    "broken in another pile order, keeping the failure cache (default on)",
         "max-cards": "on/off: Wolter's analysis mode, report the most cards that can be played (default off)",
         "nodes": "node limit (default none); reaching it gives status unknown",
     }

@@ -67,7 +67,8 @@ def test_same_search_as_reference_on_pysol_deals():
     compared = 0
     for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 41)):
         deal = pysol_deal(game, seed)
-        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, node_limit=3000)
+        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True,
+                                  node_limit=3000)
         if python.status == reference.LIMIT:
             continue
         outcome = compiled(deal)
@@ -81,7 +82,7 @@ def test_same_search_as_reference_on_pysol_deals():
 def test_same_verdicts_as_reference_on_hundreds_of_pysol_deals():
     for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 151)):
         deal = pysol_deal(game, seed)
-        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True)
+        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True)
         outcome = compiled(deal)
         assert (outcome.status, outcome.nodes) == (python.status, python.nodes), (game, seed)
         check_win(deal, outcome)

@@ -6,7 +6,10 @@
  * just enough bits per pile) with the foundations' top ranks (sorted, since the foundations obey
  * the same rule and are interchangeable) into as few 64-bit words as it needs. A Black Hole deal's
  * key is one word, and the search is compiled twice: once for one-word keys, once for any width.
- * States that failed are kept in an open-addressing hash set so that they are never searched again.
+ * States that failed are kept in an open-addressing hash set so that they are never searched again,
+ * even after a restart: the search gives up a round after a budget of nodes (doubled each round) and
+ * starts again with its ties broken in another pile order, so one unlucky early choice does not
+ * cost the whole search (wins are heavy-tailed in nodes).
  * Pruning rules (conditional symmetry, Wolter's two rules, rank reachability) are switched by flags
  * so that their effect can be measured. The search runs without the GIL and stops itself at a node
  * or time limit.
@@ -23,8 +26,10 @@
 #define CLOCK_EVERY 4096
 #define TABLE_START_BITS 12
 #define TABLE_MAX_BITS 32
+#define FIRST_ROUND_NODES 2000 /* restarts: the first round's nodes; each round doubles it */
+#define ROTATION_STEP 7        /* restarts: each round starts its ties this many piles further on */
 
-enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3 };
+enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4 };
 
 typedef struct { int card, pile, foundation, height; uint64_t hash; } Move;
 
@@ -45,7 +50,8 @@ typedef struct {
     int *up, *down;       /* the ranks that may follow a rank; -1 when none */
     int small_ranks;      /* ranks fit in one 64-bit mask */
     int by_masks;         /* one foundation, piles and ranks fit in 64-bit masks: moves_by_masks */
-    int tallest;
+    int tallest, rotation;
+    uint64_t budget;
     uint64_t all_ranks;
     /* the key: sentinel bit, foundation tops, then one field per pile */
     int words, top_bits;
@@ -53,7 +59,7 @@ typedef struct {
     int *pile_word;
     uint64_t *pile_step;
     /* switches and limits */
-    int cache, symmetry, wolter, reach, max_cards;
+    int cache, symmetry, wolter, reach, max_cards, restarts;
     uint64_t node_limit;
     double deadline;
     PyThreadState *thread; /* saved while the search runs without the GIL */
@@ -292,8 +298,8 @@ static int reach_test(Search *s, int *cards)
 static int moves_now(Search *s, Move *out)
 {
     int count = 0;
-    for (int p = 0; p < s->piles; p++) {
-        int taken = s->taken[p];
+    for (int i = 0; i < s->piles; i++) {
+        int p = i + s->rotation < s->piles ? i + s->rotation : i + s->rotation - s->piles, taken = s->taken[p];
         if (taken == s->pile_size[p]) continue;
         int card = s->pile_start[p] + taken, rank = s->rank[card], height = s->pile_size[p] - taken;
         for (int f = 0; f < s->foundations; f++) {
@@ -350,8 +356,10 @@ static int moves_by_masks(Search *s, Move *out)
     }
     uint64_t general = 0, tall = 0;
     for (int h = s->tallest; playable && h >= 1; h--)
-        for (uint64_t piles = playable & s->high[h]; piles; piles &= piles - 1) {
-            int p = __builtin_ctzll(piles), card = s->pile_start[p] + s->taken[p];
+        for (uint64_t piles = playable & s->high[h]; piles;) {
+            uint64_t later = piles & ~((1ULL << s->rotation) - 1);
+            int p = __builtin_ctzll(later ? later : piles), card = s->pile_start[p] + s->taken[p];
+            piles &= ~(1ULL << p);
             uint64_t bit = 1ULL << s->rank[card];
             if (!s->unit[card]) general |= bit;
             if (h > 1) tall |= bit;
@@ -469,7 +477,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             pruned = cache_has(s->table, child, m.hash, words);
         }
         if (!pruned) {
-            int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : 0;
+            int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : s->budget && s->nodes >= s->budget ? RESTART : 0;
             if (!stop && s->nodes % CLOCK_EVERY == 0)
                 stop = s->deadline > 0 && now() > s->deadline ? LIMIT : interrupted(s) ? INTERRUPTED : 0;
             if (stop) result = stop;
@@ -552,7 +560,7 @@ static int bit_length(unsigned value)
     return bits;
 }
 
-typedef struct { int cache, symmetry, wolter, reach, max_cards; } Rules;
+typedef struct { int cache, symmetry, wolter, reach, max_cards, restarts; } Rules;
 
 /* A search of one deal: card ranks pile by pile (top first), pile sizes, the rank count and the
  * foundations' top ranks (-1: empty). Sets a Python exception and returns NULL on bad input. */
@@ -653,6 +661,7 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->wolter = rules.wolter;
     s->reach = rules.reach;
     s->max_cards = rules.max_cards;
+    s->restarts = rules.restarts;
     s->nodes = 1;
     return s;
 fail:
@@ -667,7 +676,14 @@ static int run(Search *s, Cache *table, uint64_t node_limit, double seconds)
     s->table = table;
     s->node_limit = node_limit;
     s->deadline = seconds > 0 ? now() + seconds : 0;
-    return s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
+    uint64_t budget = FIRST_ROUND_NODES;
+    for (int round = 0;; round++) {
+        s->budget = s->restarts ? s->nodes + budget : 0;
+        s->rotation = (int)(((uint64_t)round * ROTATION_STEP) % (uint64_t)(s->piles ? s->piles : 1));
+        int result = s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
+        if (result != RESTART) return result;
+        budget *= 2;
+    }
 }
 
 static const char *status_name(int result)
@@ -691,9 +707,9 @@ static PyObject *search(PyObject *self, PyObject *args)
     Rules rules;
     unsigned long long node_limit, cache_bytes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOiOpppppKdK", &ranks_of, &sizes_of, &ranks, &tops_of, &rules.cache,
-                          &rules.symmetry, &rules.wolter, &rules.reach, &rules.max_cards, &node_limit, &seconds,
-                          &cache_bytes))
+    if (!PyArg_ParseTuple(args, "OOiOppppppKdK", &ranks_of, &sizes_of, &ranks, &tops_of, &rules.cache,
+                          &rules.symmetry, &rules.wolter, &rules.reach, &rules.restarts, &rules.max_cards, &node_limit,
+                          &seconds, &cache_bytes))
         return NULL;
     Search *s = search_new(ranks_of, sizes_of, ranks, tops_of, rules);
     if (!s) return NULL;
@@ -741,8 +757,8 @@ static PyObject *batch(PyObject *self, PyObject *args)
     Rules rules;
     unsigned long long node_limit, cache_bytes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OpppppKdK", &deals, &rules.cache, &rules.symmetry, &rules.wolter, &rules.reach,
-                          &rules.max_cards, &node_limit, &seconds, &cache_bytes))
+    if (!PyArg_ParseTuple(args, "OppppppKdK", &deals, &rules.cache, &rules.symmetry, &rules.wolter, &rules.reach,
+                          &rules.restarts, &rules.max_cards, &node_limit, &seconds, &cache_bytes))
         return NULL;
     PyObject *fast = PySequence_Fast(deals, "deals");
     if (!fast) return NULL;
@@ -789,11 +805,12 @@ fail:
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(ranks, pile_sizes, rank_count, foundation_tops, cache, symmetry, wolter, reach, max_cards, "
+     "search(ranks, pile_sizes, rank_count, foundation_tops, cache, symmetry, wolter, reach, restarts, max_cards, "
      "node_limit, seconds, cache_bytes) -> (status, cards or None, foundations or None, nodes, longest play, "
      "cached states)"},
     {"batch", batch, METH_VARARGS,
-     "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, max_cards, "
+     "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, restarts, "
+     "max_cards, "
      "node_limit, seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
     {NULL, NULL, 0, NULL},
 };

@@ -65,7 +65,7 @@ def run_board(board: Board, choice: str | None, rules: Mapping[str, bool], max_c
     if choice != "python" and takes:
         return _compiled(board, rules, max_cards, node_limit, seconds, cache_bytes(memory_mb)), "c"
     outcome = reference.search(board, rules["cache"], rules["reach"], max_cards, node_limit, seconds,
-                               rules["symmetry"], rules["wolter"])
+                               rules["symmetry"], rules["wolter"], rules.get("restarts", True))
     return outcome, "python"
 
 
@@ -79,9 +79,8 @@ def decide_many(boards: Iterable[Board], rules: Mapping[str, bool], max_cards: b
         raise UsageError("the compiled search is not built (pip install -e .)")
     if not all(fits(board) for board in boards):
         raise UsageError("a board the compiled search does not take")
-    rows = _search.batch([_arrays(board) for board in boards], rules["cache"], rules["symmetry"],
-                         rules["wolter"], rules["reach"], max_cards, node_limit or 0, seconds or 0.0,
-                         cache_bytes(memory_mb))
+    rows = _search.batch([_arrays(board) for board in boards], *_switches(rules), max_cards, node_limit or 0,
+                         seconds or 0.0, cache_bytes(memory_mb))
     return [Decision(*row) for row in rows]
 
 
@@ -92,6 +91,11 @@ def cache_bytes(memory_mb: int | None) -> int:
     return memory_mb * 2**20 // 2 * 2 // 3
 
 
+def _switches(rules: Mapping[str, bool]) -> tuple[bool, ...]:
+    """The rules in the compiled search's order; restarts are on unless switched off."""
+    return rules["cache"], rules["symmetry"], rules["wolter"], rules["reach"], rules.get("restarts", True)
+
+
 def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]:
     return board.rank, board.pile_size, board.ranks, board.foundations
 
@@ -99,8 +103,7 @@ def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[
 def _compiled(board: Board, rules: Mapping[str, bool], max_cards: bool, node_limit: int | None,
               seconds: float | None, table_bytes: int) -> Outcome:
     status, order, onto, nodes, longest, cached = _search.search(
-        *_arrays(board), rules["cache"], rules["symmetry"], rules["wolter"], rules["reach"], max_cards,
-        node_limit or 0, seconds or 0.0, table_bytes)
+        *_arrays(board), *_switches(rules), max_cards, node_limit or 0, seconds or 0.0, table_bytes)
     if order is None:
         return Outcome(status, None, nodes, longest, cached)
     return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto))

@@ -17,6 +17,8 @@ from patience.native.board import Board, reachable_ranks
 
 SOLVED, UNSOLVABLE, LIMIT = "solved", "unsolvable", "limit"
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
+FIRST_ROUND_NODES = 2000  # restarts: the first round's node budget, doubled each round
+ROTATION_STEP = 7  # restarts: each round starts its ties this many piles further on
 
 
 @dataclass(frozen=True)
@@ -37,11 +39,13 @@ Move = tuple[int, int, int]  # (minus the pile's height, card, foundation)
 
 def search(board: Board, cache: bool = True, reach: bool = False, max_cards: bool = False,
            node_limit: int | None = None, seconds: float | None = None, symmetry: bool = False,
-           wolter: bool = False) -> Outcome:
+           wolter: bool = False, restarts: bool = False) -> Outcome:
     """Decide `board`. With `max_cards` the search never stops at a win it cannot find: it keeps
     the longest play, and `reach` then cuts only the plays whose reachable cards cannot make it
     longer. On a node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter`
-    switch on the same interchangeability rules as the compiled search (see `interchangeable`)."""
+    switch on the same interchangeability rules as the compiled search (see `interchangeable`).
+    With `restarts` a round gives up after a budget of nodes (doubled each round) and the next one
+    breaks ties between piles of one height in another order; failed states stay known."""
     size = len(board)
     every = (1 << size) - 1
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -51,7 +55,8 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
     failed: set[tuple[int, tuple[int, ...]]] = set()
     path: list[tuple[int, int, int]] = []  # (card, foundation, the top it covered)
     best: list[tuple[int, int, int]] = []
-    played, tops, nodes = 0, list(board.foundations), 1
+    played, tops, nodes, rotation = 0, list(board.foundations), 1, 0
+    piles = len(board.pile_size)
 
     def pruned(card: int, foundation: int) -> bool:
         """Whether the play leads to a failed state or, with `reach`, cannot help."""
@@ -71,7 +76,8 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
         return cache and (played | 1 << card, tuple(sorted(after))) in failed
 
     def moves() -> list[Move]:
-        """Plays possible now, tallest pile first, one foundation of each top rank."""
+        """Plays possible now, tallest pile first (ties: pile order from `rotation` on, wrapping),
+        one foundation of each top rank."""
         found = []
         for pile, start in enumerate(board.pile_start):
             left = board.pile_size[pile]
@@ -83,38 +89,53 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
                 continue
             for foundation, top in enumerate(tops):
                 if board.follows(top, board.rank[card]) and top not in tops[:foundation]:
-                    found.append((-left, card, foundation))
-        return interchangeable(board, sorted(found), symmetry, wolter)
+                    found.append((-left, (pile - rotation) % piles, card, foundation))
+        return interchangeable(board, [(height, card, foundation) for height, _, card, foundation in sorted(found)],
+                               symmetry, wolter)
 
-    stack = [moves()]
-    while stack:
-        if played == every:
-            return _outcome(board, SOLVED, path, nodes, size, len(failed))
-        if len(path) > len(best):
-            best = list(path)
-        options = stack[-1]
-        while options and pruned(options[0][1], options[0][2]):
-            options.pop(0)
-        if options:
-            if (node_limit is not None and nodes >= node_limit) or (
-                    deadline is not None and nodes % _CLOCK_EVERY == 0 and time.monotonic() > deadline):
-                return Outcome(LIMIT, None, nodes, len(best), len(failed))
-            _, card, foundation = options.pop(0)
-            nodes += 1
-            played |= 1 << card
-            path.append((card, foundation, tops[foundation]))
-            tops[foundation] = board.rank[card]
-            counts[board.rank[card]] -= 1
-            stack.append(moves())
-            continue
-        stack.pop()
-        if cache:
-            failed.add((played, tuple(sorted(tops))))
-        if path:
+    budget = FIRST_ROUND_NODES
+    while True:
+        stop_at = nodes + budget if restarts else None
+        stack = [moves()]
+        while stack:
+            if played == every:
+                return _outcome(board, SOLVED, path, nodes, size, len(failed))
+            if len(path) > len(best):
+                best = list(path)
+            options = stack[-1]
+            while options and pruned(options[0][1], options[0][2]):
+                options.pop(0)
+            if options:
+                if (node_limit is not None and nodes >= node_limit) or (
+                        deadline is not None and nodes % _CLOCK_EVERY == 0 and time.monotonic() > deadline):
+                    return Outcome(LIMIT, None, nodes, len(best), len(failed))
+                if stop_at is not None and nodes >= stop_at:
+                    break
+                _, card, foundation = options.pop(0)
+                nodes += 1
+                played |= 1 << card
+                path.append((card, foundation, tops[foundation]))
+                tops[foundation] = board.rank[card]
+                counts[board.rank[card]] -= 1
+                stack.append(moves())
+                continue
+            stack.pop()
+            if cache:
+                failed.add((played, tuple(sorted(tops))))
+            if path:
+                card, foundation, covered = path.pop()
+                played &= ~(1 << card)
+                counts[board.rank[card]] += 1
+                tops[foundation] = covered
+        else:
+            break
+        while path:  # a round given up: back to the start
             card, foundation, covered = path.pop()
             played &= ~(1 << card)
             counts[board.rank[card]] += 1
             tops[foundation] = covered
+        budget *= 2
+        rotation = (rotation + ROTATION_STEP) % piles
     if not max_cards:
         return Outcome(UNSOLVABLE, None, nodes, len(best), len(failed))
     return _outcome(board, UNSOLVABLE, best, nodes, len(best), len(failed))
