@@ -106,4 +106,5 @@ def _compiled(board: Board, rules: Mapping[str, bool], max_cards: bool, node_lim
         *_arrays(board), *_switches(rules), max_cards, node_limit or 0, seconds or 0.0, table_bytes)
     if order is None:
         return Outcome(status, None, nodes, longest, cached)
-    return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto))
+    return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto),
+                   tuple(board.pile[card] for card in order))

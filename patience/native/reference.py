@@ -24,7 +24,8 @@ ROTATION_STEP = 7  # restarts: each round starts its ties this many piles furthe
 @dataclass(frozen=True)
 class Outcome:
     """What a search found: `sequence` is a win (solved) or, in max-cards mode, a longest play;
-    `foundations` says which foundation each of its cards went onto."""
+    `piles` and `foundations` say where each of its cards came from and went (two decks may put
+    two equal cards on top of two piles)."""
 
     status: str
     sequence: tuple[Card, ...] | None
@@ -32,6 +33,7 @@ class Outcome:
     max_cards: int
     cached: int
     foundations: tuple[int, ...] | None = None
+    piles: tuple[int, ...] | None = None
 
 
 Move = tuple[int, int, int]  # (minus the pile's height, card, foundation)
@@ -144,7 +146,7 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
 def _outcome(board: Board, status: str, plays: list[tuple[int, int, int]], nodes: int, longest: int,
              cached: int) -> Outcome:
     return Outcome(status, tuple(board.cards[card] for card, _, _ in plays), nodes, longest, cached,
-                   tuple(foundation for _, foundation, _ in plays))
+                   tuple(foundation for _, foundation, _ in plays), tuple(board.pile[card] for card, _, _ in plays))
 
 
 def interchangeable(board: Board, moves: list[Move], symmetry: bool, wolter: bool) -> list[Move]:
