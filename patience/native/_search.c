@@ -273,24 +273,25 @@ static int reachable_walk(Search *s, uint64_t stamp, int *ranks_covered)
     return cards;
 }
 
-/* With the move just made: whether every rank with cards left is still reachable (a win stays
- * possible), or in max-cards mode how many cards could still be played at most. */
-static int reach_test(Search *s, int *cards)
+/* With the move just made (`left` cards still in the piles): whether every rank with cards left is
+ * still reachable (a win stays possible), or in max-cards mode how many cards could still be played
+ * at most. */
+static int reach_test(Search *s, int left, int *cards)
 {
     if (s->small_ranks) {
         uint64_t covered = 0;
         for (int f = 0; f < s->foundations; f++) covered |= reachable_mask(s, s->tops[f], s->present);
+        uint64_t stranded = s->present & ~covered;
         if (cards) {
-            int total = 0;
-            for (uint64_t bits = covered & s->present; bits; bits &= bits - 1) total += s->counts[__builtin_ctzll(bits)];
-            *cards = total;
+            for (uint64_t bits = stranded; bits; bits &= bits - 1) left -= s->counts[__builtin_ctzll(bits)];
+            *cards = left;
         }
-        return (s->present & ~covered) == 0;
+        return stranded == 0;
     }
-    int covered, left = 0, total = reachable_walk(s, ++s->stamp, &covered);
-    for (int k = 0; k < s->ranks; k++) left += s->counts[k] != 0;
+    int covered, ranks_left = 0, total = reachable_walk(s, ++s->stamp, &covered);
+    for (int k = 0; k < s->ranks; k++) ranks_left += s->counts[k] != 0;
     if (cards) *cards = total;
-    return covered == left;
+    return covered == ranks_left;
 }
 
 /* Playable (card, foundation) pairs, tallest pile first, one foundation of each top rank, less the
@@ -464,10 +465,10 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         if (s->reach && (s->present != s->all_ranks || s->ranks == 1)) { /* every rank left: all reachable */
             if (s->max_cards) {
                 int cards;
-                reach_test(s, &cards);
+                reach_test(s, s->n - depth - 1, &cards);
                 pruned = depth + 1 + cards <= s->best_length;
             } else {
-                pruned = !reach_test(s, NULL);
+                pruned = !reach_test(s, s->n - depth - 1, NULL);
             }
         }
         if (!pruned && s->cache) {
