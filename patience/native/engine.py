@@ -60,7 +60,8 @@ def run_board(board: Board, choice: str | None, rules: Mapping[str, bool], max_c
     takes = compiled() and fits(board)
     if choice == "c" and not takes:
         why = ("is not built (pip install -e .)" if not compiled() else
-               f"takes 1 to {COMPILED_MAX_FOUNDATIONS} foundations and at most {COMPILED_MAX_RANKS} ranks")
+               f"takes at least one card, 1 to {COMPILED_MAX_FOUNDATIONS} foundations and at most "
+               f"{COMPILED_MAX_RANKS} ranks")
         raise UsageError(f"the compiled search {why}")
     if choice != "python" and takes:
         return _compiled(board, rules, max_cards, node_limit, seconds, cache_bytes(memory_mb)), "c"
