@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from patience.formats import parse_deal, read_deal
+from patience.generators.deals import LAST_SEED
 from tests.helpers import INSTANCES
 
 PAPER = str(INSTANCES / "black_hole" / "paper-example.txt")
@@ -91,11 +92,14 @@ def test_bad_answer_and_missing_files_give_exit_2(tmp_path):
     assert missing.stderr == f"error: {tmp_path / 'nope.txt'}: no such file\n"
 
 
-@pytest.mark.parametrize("seed", ["0", "-1", str(2 ** 64)])
-def test_a_pysol_seed_outside_pysols_range_is_refused(seed):
-    run = patience("deal", "--game", "black_hole", "--seed", seed)
+@pytest.mark.parametrize(("numbering", "seed"), [
+    ("pysolfc", "0"), ("pysolfc", "-1"), ("pysolfc", str(LAST_SEED["pysolfc"] + 1)), ("pysol", str(2 ** 64)),
+    ("ms", "0"),
+])
+def test_a_seed_outside_its_numberings_range_is_refused(numbering, seed):
+    run = patience("deal", "--game", "black_hole", "--seed", seed, "--numbering", numbering)
     assert (run.returncode, run.stdout) == (2, "")
-    assert run.stderr == f"error: PySol deals are numbered 1 to {2 ** 64 - 1}, not {seed}\n"
+    assert run.stderr == f"error: {numbering} deals are numbered 1 to {LAST_SEED[numbering]}, not {seed}\n"
 
 
 def test_the_last_pysol_seed_is_dealt():
