@@ -4,12 +4,14 @@ test_tool_info and CPMpy's test_solvers do the same): a new solver gets these ch
 - an unknown option, or an unknown value, is a usage error (exit 2) and nothing runs;
 - output its reader cannot make sense of is a solver error (exit 4), never bad input;
 - a kill at the time limit is a timeout, and nothing of the run is left behind;
-- the paper's example is solved and the moves replay; so is an LBS deal, where the solver plays LBS.
+- the paper's example is solved, the moves replay and no temporary file is left; so is an LBS deal,
+  where the solver plays LBS.
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -111,13 +113,15 @@ def test_a_kill_at_the_limit_is_a_timeout_and_leaves_nothing_running(name, monke
 
 
 @pytest.mark.parametrize("name", EVERY)
-def test_the_paper_example_is_solved_and_replayed(name):
+def test_the_paper_example_is_solved_and_replayed(name, tmp_path, monkeypatch):
     if "black-hole" not in get_solver(name).games:
         pytest.skip(f"{name} plays no Black Hole deals")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # every temporary folder of the run lands here
     deal = a_deal_for(name)
     result = solve(deal, name, Limits(timeout=120))
     assert result.status is Status.SOLVED, result.message
     assert len(result.sequence) == len(deal.cards)  # judge() replayed it; every card is played
+    assert list(tmp_path.iterdir()) == []  # and the run left no file behind
 
 
 @pytest.mark.parametrize("name", EVERY)
