@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include <limits.h>
+#include <sys/mman.h>
 
 #define MAX_FOUNDATIONS 4
 #define MAX_CARDS 8192  /* the search recurses once per card played: a few hundred bytes of stack each */
@@ -128,6 +129,25 @@ static inline int same_key(const uint64_t *a, const uint64_t *b, int words)
 
 /* ---- the failure cache ---- */
 
+#define HUGE_PAGE (2u << 20)
+
+/* A zeroed table; a large one on huge pages where the system grants them, since probes land on
+ * random pages and would otherwise miss the TLB on most of them. */
+static uint64_t *table_alloc(uint64_t entries, int words)
+{
+    size_t bytes = (size_t)entries * (size_t)words * sizeof(uint64_t);
+#ifdef MADV_HUGEPAGE
+    if (bytes >= HUGE_PAGE) {
+        void *memory = NULL;
+        if (posix_memalign(&memory, HUGE_PAGE, bytes)) return NULL;
+        madvise(memory, bytes, MADV_HUGEPAGE);
+        memset(memory, 0, bytes);
+        return memory;
+    }
+#endif
+    return calloc(bytes / sizeof(uint64_t), sizeof(uint64_t));
+}
+
 static int cache_reset(Cache *c, int words, int max_bits)
 {
     size_t want = (size_t)1 << TABLE_START_BITS;
@@ -135,7 +155,7 @@ static int cache_reset(Cache *c, int words, int max_bits)
         if (c->used) memset(c->slots, 0, want * (size_t)words * sizeof(uint64_t));
     } else {
         free(c->slots);
-        c->slots = calloc(want * (size_t)words, sizeof(uint64_t));
+        c->slots = table_alloc(want, words);
         if (!c->slots) return -1;
     }
     c->words = words;
@@ -175,7 +195,7 @@ static void cache_add(Cache *c, const uint64_t *key, uint64_t hash, const int wo
 {
     if (!c->full && 2 * (c->used + 1) > c->mask + 1) {
         uint64_t mask = (c->mask << 1) | 1;
-        uint64_t *slots = c->bits < c->max_bits ? calloc((mask + 1) * (uint64_t)words, sizeof(uint64_t)) : NULL;
+        uint64_t *slots = c->bits < c->max_bits ? table_alloc(mask + 1, words) : NULL;
         if (slots) {
             for (uint64_t i = 0; i <= c->mask; i++) {
                 const uint64_t *old = c->slots + i * (uint64_t)words;
