@@ -11,6 +11,7 @@ runner (`runners/cpsat.py` loads it in a child process and prints the x values).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from patience.cards import Card
 from patience.deal import Deal
@@ -43,7 +44,7 @@ def model_text(deal: Deal, symmetry_breaking: bool = True) -> str:
     for step in range(n - 1):
         model.add_allowed_assignments([x[step], x[step + 1]], pairs)
     for pile in numbering.pile_numbers:
-        for above, card in zip(pile, pile[1:]):
+        for above, card in pairwise(pile):
             model.add(y[above] < y[card])
     if symmetry_breaking:
         for a, b, above_a, below_b in symmetry_pairs(numbering):
