@@ -22,7 +22,7 @@ from pathlib import Path
 
 from patience.formats import read_deal
 from patience.generators.deals import pysol_deal
-from patience.generators.lp import MODELS, lp_model
+from patience.generators.lp import FORMULATIONS, MODELS, lp_model
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 
@@ -64,7 +64,7 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--last", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=300.0)
-    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS)
+    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=FORMULATIONS)
     parser.add_argument("--solvers", nargs="+", default=["cbc", "highs", "cpsat-mip", "scip"])
     parser.add_argument("--objective", choices=("none", "paper"), default="none")
     parser.add_argument("--rows", type=Path, help="also write one JSON line per run here")
