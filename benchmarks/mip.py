@@ -1,6 +1,9 @@
-"""The paper's Table 3 on today's solvers: MIP-1..MIP-4 sizes, then CBC and HiGHS on PySol deals.
+"""The paper's Table 3 on today's solvers: MIP-1..MIP-4 sizes, then CBC, HiGHS, CP-SAT and SCIP
+(the last two through OR-Tools) on PySol deals.
 
     nice .venv/bin/python benchmarks/mip.py --last 10 --timeout 300      # the paper's setting
+    nice .venv/bin/python benchmarks/mip.py --last 10 --timeout 60 --models mip3 mip4 \
+        --solvers highs cbc cpsat-mip scip --rows mip-rows.jsonl           # resumable: reruns skip stored rows
     nice .venv/bin/python benchmarks/mip.py --last 10 --timeout 15 --rows mip-rows.jsonl
     .venv/bin/python benchmarks/mip.py --sizes-only
 
@@ -19,7 +22,7 @@ from pathlib import Path
 
 from patience.formats import read_deal
 from patience.generators.deals import pysol_deal
-from patience.generators.lp import MODELS, lp_model
+from patience.generators.lp import FORMULATIONS, MODELS, lp_model
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 
@@ -61,29 +64,42 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--last", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=300.0)
-    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS)
-    parser.add_argument("--solvers", nargs="+", default=["cbc", "highs"])
+    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=FORMULATIONS)
+    parser.add_argument("--solvers", nargs="+", default=["cbc", "highs", "cpsat-mip", "scip"])
+    parser.add_argument("--objective", choices=("none", "paper"), default="none")
     parser.add_argument("--rows", type=Path, help="also write one JSON line per run here")
     parser.add_argument("--sizes-only", action="store_true")
     args = parser.parse_args()
     print("\n".join(sizes()), flush=True)
     if args.sizes_only:
         return 0
+    stored = [json.loads(line) for line in args.rows.read_text().splitlines()] \
+        if args.rows and args.rows.exists() else []
+    done = {(row["seed"], row["solver"], row["model"], row.get("objective", "none"), row.get("timeout"))
+            for row in stored}
     rows, reference = [], {}
     for seed in range(args.first, args.last + 1):
         deal = pysol_deal("black_hole", seed)
         reference[seed] = solve(deal, "native", Limits(timeout=60)).status.value
         for solver in args.solvers:
             for model in args.models:
-                result = solve(deal, solver, Limits(timeout=args.timeout), {"model": model})
-                row = {"seed": seed, "solver": solver, "model": model, "status": result.status.value,
+                key = (seed, solver, model, args.objective, args.timeout)
+                if key in done:
+                    rows += [row for row in stored if (row["seed"], row["solver"], row["model"],
+                                                       row.get("objective", "none"), row.get("timeout")) == key]
+                    continue
+                options = {"model": model, "objective": args.objective}
+                result = solve(deal, solver, Limits(timeout=args.timeout), options)
+                row = {"seed": seed, "solver": solver, "model": model, "objective": args.objective,
+                       "timeout": args.timeout, "status": result.status.value,
                        "wall": round(result.wall, 2), "nodes": result.nodes, "native": reference[seed]}
                 rows.append(row)
                 print(json.dumps(row), flush=True)
                 if args.rows:
                     with args.rows.open("a") as out:
                         out.write(json.dumps(row) + "\n")
-    print(f"\nBlack Hole PySol seeds {args.first}..{args.last}, {args.timeout:g} s wall limit per run; "
+    print(f"\nBlack Hole PySol seeds {args.first}..{args.last}, {args.timeout:g} s wall limit per run, "
+          f"objective {args.objective}; "
           f"native: {Counter(reference.values())}")
     print("\n".join(summary(rows, reference)))
     return 0

@@ -20,6 +20,7 @@ MODEL_LANGUAGES: dict[str, dict[str, str]] = {
     "xcsp3": {"black-hole": "patience.generators.xcsp3", "lbs": "patience.generators.lbs_xcsp3"},
     "cnf": {"black-hole": "patience.generators.cnf", "lbs": "patience.generators.lbs_cnf"},
     "lp": {"black-hole": "patience.generators.lp"},
+    "cpsat": {"black-hole": "patience.generators.cpsat"},
 }
 
 

@@ -24,7 +24,8 @@ from patience.errors import UsageError
 from patience.generators.files import ModelFiles
 from patience.options import Option
 
-MODELS = ("mip1", "mip2", "mip3", "mip4")
+MODELS = ("mip1", "mip2", "mip3", "mip4")  # the paper's formulations
+FORMULATIONS = (*MODELS, "succ")  # and the successor model of `lp_successor.py`
 OBJECTIVES = ("paper", "none")
 BREADTH_WEIGHT = 100  # the paper's "A large": top cards weigh A times more than second cards
 FAMILIES = {
@@ -36,7 +37,8 @@ FAMILIES = {
 TITLE = "mixed integer program in CPLEX LP format (CBC, HiGHS)"
 OPTIONS = (
     Option("model", "mip3", "mip1: move numbers and values (1)-(17); mip2: look-ahead (18) with move numbers; "
-                            "mip3: look-ahead and prefix-sum precedence (18)-(21); mip4: both precedences", MODELS),
+                            "mip3: look-ahead and prefix-sum precedence (18)-(21); mip4: both precedences; "
+                            "succ: successor arcs and move numbers", FORMULATIONS),
     Option("objective", "paper", "paper: the artificial breadth-first objective; none: pure feasibility",
            OBJECTIVES),
 )
@@ -325,6 +327,10 @@ def build(deal: Deal, model: str = "mip3", objective: str = "paper") -> ModelFil
     """MODEL.lp; the decode map reads a solution's variable values back into cards."""
     from patience.runners.lp_solution import cards_played
 
+    if model == "succ":
+        from patience.generators import lp_successor
+
+        return lp_successor.build(deal, check_objective(objective))
     lp = lp_model(deal, model, objective)
     return ModelFiles({f"{model}.lp": lp.text}, f"{model}.lp",
                       lambda values, source: cards_played(deal, values, source),

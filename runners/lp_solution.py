@@ -93,6 +93,35 @@ def read_highs(text: str, source: str = "HiGHS solution") -> MipVerdict:
     raise InputError(source, 2, f"unknown HiGHS model status {status!r}")
 
 
+ORTOOLS_HEADER = "OR-Tools model_builder"
+ORTOOLS_VERDICTS = {"OPTIMAL": Status.SOLVED, "FEASIBLE": Status.SOLVED, "INFEASIBLE": Status.UNSOLVABLE,
+                    "TIME_LIMIT": Status.TIMEOUT, "NOT_SOLVED": Status.UNKNOWN, "CANCELLED_BY_USER": Status.UNKNOWN}
+
+
+def read_ortools(text: str, source: str = "OR-Tools solution") -> Verdict:
+    """The solution file `runners/ortools_mip.py` writes: `OR-Tools model_builder BACKEND STATUS`
+    (model_builder's SolveStatus, or TIME_LIMIT), then `name value` lines when there is a solution."""
+    lines = text.splitlines()
+    head = lines[0].split() if lines else []
+    if not lines or not lines[0].startswith(ORTOOLS_HEADER + " ") or len(head) != 4:
+        raise InputError(source, 1, f"expected `{ORTOOLS_HEADER} BACKEND STATUS`")
+    status = head[-1]
+    if status not in ORTOOLS_VERDICTS:
+        if status in ("UNBOUNDED", "ABNORMAL", "MODEL_INVALID", "INVALID_SOLVER_PARAMETERS",
+                      "SOLVER_TYPE_UNAVAILABLE", "INCOMPATIBLE_OPTIONS"):
+            return Verdict(Status.ERROR, message=f"the solver says {status}")
+        raise InputError(source, 1, f"unknown OR-Tools status {status!r}")
+    values = {}
+    for number, line in enumerate(lines[1:], 2):
+        parts = line.split()
+        if len(parts) != 2:
+            raise InputError(source, number, "expected `name value`")
+        values[parts[0]] = _float(parts[1], source, number)
+    if ORTOOLS_VERDICTS[status] is Status.SOLVED and not values:
+        raise InputError(source, 2, f"status {status} but no values")
+    return Verdict(ORTOOLS_VERDICTS[status], values, status)
+
+
 def cards_played(deal: Deal, values: Mapping[str, float], source: str) -> tuple[Card, ...]:
     """The card of every move from the `a_<card>_<move>` values (rounded at 1/2)."""
     numbered = card_numbers(deal)
@@ -128,4 +157,6 @@ ANSWER_READERS = [
     AnswerReader("cbc-solution", _is_cbc, lambda text, source, deal: _solution_cards(read_cbc, text, source, deal)),
     AnswerReader("highs-solution", lambda text: text.startswith("Model status\n"),
                  lambda text, source, deal: _solution_cards(read_highs, text, source, deal)),
+    AnswerReader("ortools-solution", lambda text: text.startswith(ORTOOLS_HEADER + " "),
+                 lambda text, source, deal: _solution_cards(read_ortools, text, source, deal)),
 ]

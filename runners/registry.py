@@ -17,6 +17,7 @@ SOLVERS: dict[str, str] = {
     "savilerow-sat": "patience.runners.savilerow:SavileRowSat",
     "ace": "patience.runners.ace:Ace",
     "choco": "patience.runners.choco:Choco",
+    "cpsat": "patience.runners.cpsat:CpSat",
     "native": "patience.runners.native:Native",
     "black-hole-solve": "patience.runners.black_hole_solve:BlackHoleSolve",
     "sat": "patience.runners.sat_embedded:EmbeddedCadical",
@@ -30,6 +31,8 @@ SOLVERS: dict[str, str] = {
     "cryptominisat": "patience.runners.sat_cli:CryptoMiniSat",
     "cbc": "patience.runners.cbc:Cbc",
     "highs": "patience.runners.highs:Highs",
+    "cpsat-mip": "patience.runners.ortools_mip:CpSatMip",
+    "scip": "patience.runners.ortools_mip:Scip",
 }
 
 # prefix -> "module:factory" for solvers named with a parameter, e.g. `sat:/path/to/binary`.

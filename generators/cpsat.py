@@ -1,0 +1,85 @@
+"""Deals as the paper's CP model in CP-SAT's own format (a `CpModelProto` in protobuf text).
+
+The model is the one `eprime.py` and `xcsp3.py` state, built with CP-SAT's Python API: x[i] is
+the card played at step i (x[0] the start card), y[card] its step, channelled by AddInverse;
+consecutive cards come from the table of following pairs (`Numbering.follows`), pile order is
+y[above] < y[card], and the conditional symmetry breaking is optional. The proto text is the
+model file, so the data flow is the same as for every other route: deal -> generator -> file ->
+runner (`runners/cpsat.py` loads it in a child process and prints the x values).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from patience.cards import Card
+from patience.deal import Deal
+from patience.errors import InputError
+from patience.generators.eprime import NO_CARD, Numbering
+from patience.generators.files import ModelFiles
+from patience.generators.xcsp3 import symmetry_pairs
+from patience.options import Switch
+
+MODEL_FILE = "deal.pbtxt"
+TITLE = "CP-SAT model (CpModelProto text, OR-Tools)"
+OPTIONS = (Switch("symmetry-breaking", "on", "post the paper's conditional symmetry breaking"),)
+SHOW: dict[str, str] = {}
+X_NAME = re.compile(r"x_(\d+)")
+
+
+def model_text(deal: Deal, symmetry_breaking: bool = True) -> str:
+    """The CpModelProto of one deal, in protobuf text."""
+    from ortools.sat.python import cp_model
+
+    numbering = Numbering(deal)
+    n = numbering.size
+    model = cp_model.CpModel()
+    model.name = f"{deal.game} deal, {len(deal.cards)} cards, {deal.ranks} ranks"
+    x = [model.new_int_var(0, n - 1, f"x_{step}") for step in range(n)]
+    y = [model.new_int_var(0, n - 1, f"y_{card}") for card in range(n)]
+    model.add(x[0] == 0)
+    model.add_inverse(x, y)
+    pairs = numbering.follows or ((0, 0),)  # x[1] = 0 is impossible, so a lone (0, 0) allows nothing
+    for step in range(n - 1):
+        model.add_allowed_assignments([x[step], x[step + 1]], pairs)
+    for pile in numbering.pile_numbers:
+        for above, card in pairwise(pile):
+            model.add(y[above] < y[card])
+    if symmetry_breaking:
+        for a, b, above_a, below_b in symmetry_pairs(numbering):
+            conditions = [_holds(model, y[above_a], y[b])] if above_a != NO_CARD else []
+            conditions += [_holds(model, y[a], y[below_b])] if below_b != NO_CARD else []
+            model.add(y[a] < y[b]).only_enforce_if(conditions)
+    return str(model.proto)
+
+
+def _holds(model, earlier, later):
+    """A literal true exactly when `earlier` < `later`."""
+    literal = model.new_bool_var("")
+    model.add(earlier < later).only_enforce_if(literal)
+    model.add(earlier >= later).only_enforce_if(~literal)
+    return literal
+
+
+def decode(values: dict[str, int], source: str, numbering: Numbering) -> tuple[Card, ...]:
+    """The x values (`x_<step>` -> card number) in step order -> cards, the start card dropped."""
+    steps: dict[int, int] = {}
+    for name, value in values.items():
+        match = X_NAME.fullmatch(name)
+        if match is None:
+            continue
+        if not 0 <= value < numbering.size:
+            raise InputError(source, None, f"{name} = {value}: no such card number")
+        steps[int(match.group(1))] = value
+    if sorted(steps) != list(range(numbering.size)):
+        raise InputError(source, None, f"expected x_0..x_{numbering.size - 1}, got {len(steps)} x values")
+    return numbering.decode([steps[step] for step in range(numbering.size)])
+
+
+def build(deal: Deal, symmetry_breaking: bool = True) -> ModelFiles:
+    """deal.pbtxt; the decode map reads the x values of a solution back into cards."""
+    numbering = Numbering(deal)
+    return ModelFiles({MODEL_FILE: model_text(deal, symmetry_breaking)}, MODEL_FILE,
+                      lambda values, source: decode(values, source, numbering),
+                      {"symmetry-breaking": "on" if symmetry_breaking else "off"})

@@ -1,0 +1,101 @@
+"""CP-SAT and SCIP (both in the OR-Tools wheel) on the paper's MIP formulations.
+
+OR-Tools' own LP reader takes only its own small dialect, not CPLEX LP, so the child process
+`python -m patience.runners.ortools_mip BACKEND MODEL SOLUTION [SECONDS]` reads the generated
+CPLEX LP file with HiGHS's reader (highspy, already a dependency), hands it over as MPS to
+OR-Tools' model_builder, solves it with the backend and writes its own solution file: the status,
+then `name value` per variable. Running in a child keeps the runner core's limits and group kill.
+One thread for both backends, so that figures compare with CBC and HiGHS.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import ClassVar
+
+from patience.errors import InputError
+from patience.result import Status
+from patience.runners.cpsat import OrToolsSolver
+from patience.runners.lp_solution import ORTOOLS_HEADER, Verdict, read_ortools
+from patience.runners.mip import MipSolver
+from patience.runners.process import ProcessRun
+
+STOPPED_EARLY = 0.95  # a run that ends undecided after this share of its time limit hit the limit
+
+
+class OrToolsMip(OrToolsSolver, MipSolver):
+    """One OR-Tools model_builder backend on the LP file."""
+
+    backend: ClassVar[str]  # model_builder's solver name
+
+    def solver_command(self, model: str, solution: str, seconds: float | None) -> list[str]:
+        limit = [] if seconds is None else [f"{seconds:g}"]
+        return [sys.executable, "-m", "patience.runners.ortools_mip", self.backend, model, solution, *limit]
+
+    def verdict(self, run: ProcessRun, solution: str) -> Verdict:
+        if not solution:
+            if run.timed_out or run.memout:
+                return Verdict(Status.UNKNOWN, message="killed before writing a solution file")
+            detail = (run.stderr.strip().splitlines() or run.stdout.strip().splitlines() or [""])[-1]
+            raise InputError(f"{self.name} output", None, f"no solution file (exit {run.returncode}): {detail}")
+        return read_ortools(solution, f"{self.name} solution")
+
+    def nodes(self, run: ProcessRun) -> int | None:
+        return None  # model_builder does not report a node count
+
+
+class CpSatMip(OrToolsMip):
+    name = "cpsat-mip"
+    backend = "sat"
+    description = "OR-Tools CP-SAT on the paper's MIP-1..MIP-4 (CPLEX LP file; --set model=mip3)"
+
+
+class Scip(OrToolsMip):
+    name = "scip"
+    backend = "scip"
+    description = "SCIP (in the OR-Tools wheel) on the paper's MIP-1..MIP-4 (CPLEX LP file; --set model=mip3)"
+
+
+def main(arguments: list[str]) -> int:
+    """Solve one CPLEX LP file with an OR-Tools backend; write the solution file."""
+    import highspy
+    from ortools.linear_solver.python import model_builder
+
+    backend, lp_file, solution = arguments[0], arguments[1], arguments[2]
+    seconds = float(arguments[3]) if len(arguments) > 3 else None
+    started = time.monotonic()
+    reader = highspy.Highs()
+    reader.setOptionValue("output_flag", False)
+    if reader.readModel(lp_file) != highspy.HighsStatus.kOk:
+        print(f"cannot read {lp_file}", file=sys.stderr)
+        return 1
+    model = model_builder.Model()
+    with tempfile.TemporaryDirectory(prefix="patience-") as folder:
+        mps = str(Path(folder, "model.mps"))
+        reader.writeModel(mps)
+        if not model.import_from_mps_file(mps):
+            print(f"OR-Tools cannot read the MPS form of {lp_file}", file=sys.stderr)
+            return 1
+    solver = model_builder.Solver(backend)
+    if backend == "sat":
+        solver.set_solver_specific_parameters("num_workers: 1")
+    if seconds is not None:
+        solver.set_time_limit_in_seconds(max(seconds - (time.monotonic() - started), 0.1))
+    status = solver.solve(model)
+    name = status.name
+    if status in (model_builder.SolveStatus.OPTIMAL, model_builder.SolveStatus.FEASIBLE):
+        values = solver.values(model.get_variables())
+        lines = [f"{variable.name} {values[variable]:g}" for variable in model.get_variables()]
+    else:
+        lines = []
+        if seconds is not None and time.monotonic() - started >= STOPPED_EARLY * seconds:
+            name = "TIME_LIMIT"
+    Path(solution).write_text("\n".join([f"{ORTOOLS_HEADER} {backend} {name}", *lines]) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
