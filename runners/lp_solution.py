@@ -98,7 +98,7 @@ ORTOOLS_VERDICTS = {"OPTIMAL": Status.SOLVED, "FEASIBLE": Status.SOLVED, "INFEAS
                     "TIME_LIMIT": Status.TIMEOUT, "NOT_SOLVED": Status.UNKNOWN, "CANCELLED_BY_USER": Status.UNKNOWN}
 
 
-def read_ortools(text: str, source: str = "OR-Tools solution") -> Verdict:
+def read_ortools(text: str, source: str = "OR-Tools solution") -> MipVerdict:
     """The solution file `runners/ortools_mip.py` writes: `OR-Tools model_builder BACKEND STATUS`
     (model_builder's SolveStatus, or TIME_LIMIT), then `name value` lines when there is a solution."""
     lines = text.splitlines()
@@ -109,7 +109,7 @@ def read_ortools(text: str, source: str = "OR-Tools solution") -> Verdict:
     if status not in ORTOOLS_VERDICTS:
         if status in ("UNBOUNDED", "ABNORMAL", "MODEL_INVALID", "INVALID_SOLVER_PARAMETERS",
                       "SOLVER_TYPE_UNAVAILABLE", "INCOMPATIBLE_OPTIONS"):
-            return Verdict(Status.ERROR, message=f"the solver says {status}")
+            return MipVerdict(Status.ERROR, message=f"the solver says {status}")
         raise InputError(source, 1, f"unknown OR-Tools status {status!r}")
     values = {}
     for number, line in enumerate(lines[1:], 2):
@@ -119,7 +119,7 @@ def read_ortools(text: str, source: str = "OR-Tools solution") -> Verdict:
         values[parts[0]] = _float(parts[1], source, number)
     if ORTOOLS_VERDICTS[status] is Status.SOLVED and not values:
         raise InputError(source, 2, f"status {status} but no values")
-    return Verdict(ORTOOLS_VERDICTS[status], values, status)
+    return MipVerdict(ORTOOLS_VERDICTS[status], values, status)
 
 
 def cards_played(deal: Deal, values: Mapping[str, float], source: str) -> tuple[Card, ...]:

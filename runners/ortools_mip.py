@@ -19,7 +19,7 @@ from typing import ClassVar
 from patience.errors import InputError
 from patience.result import Status
 from patience.runners.cpsat import OrToolsSolver
-from patience.runners.lp_solution import ORTOOLS_HEADER, Verdict, read_ortools
+from patience.runners.lp_solution import ORTOOLS_HEADER, MipVerdict, read_ortools
 from patience.runners.mip import MipSolver
 from patience.runners.process import ProcessRun
 
@@ -35,10 +35,10 @@ class OrToolsMip(OrToolsSolver, MipSolver):
         limit = [] if seconds is None else [f"{seconds:g}"]
         return [sys.executable, "-m", "patience.runners.ortools_mip", self.backend, model, solution, *limit]
 
-    def verdict(self, run: ProcessRun, solution: str) -> Verdict:
+    def verdict(self, run: ProcessRun, solution: str) -> MipVerdict:
         if not solution:
             if run.timed_out or run.memout:
-                return Verdict(Status.UNKNOWN, message="killed before writing a solution file")
+                return MipVerdict(Status.UNKNOWN, message="killed before writing a solution file")
             detail = (run.stderr.strip().splitlines() or run.stdout.strip().splitlines() or [""])[-1]
             raise InputError(f"{self.name} output", None, f"no solution file (exit {run.returncode}): {detail}")
         return read_ortools(solution, f"{self.name} solution")
