@@ -7,9 +7,12 @@ black-hole-solve on the same boards (same verdicts required).
     nice .venv/bin/python benchmarks/native.py --last 300 --set reach=off --set symmetry=off
     nice .venv/bin/python benchmarks/native.py --last 300 --bhs /tmp/tools/bhs/build/black-hole-solve
     nice .venv/bin/python benchmarks/native.py --last 500 --max-cards   # Wolter's analysis mode
+    nice .venv/bin/python benchmarks/native.py --max-cards --batch       # one compiled call for all deals
 
 Times are CPU seconds of this process (native) and of the child process (black-hole-solve), one
-deal at a time; on a shared machine they are only as steady as the machine.
+deal at a time; on a shared machine they are only as steady as the machine. With --batch the deals
+are searched in one call of the compiled engine (no runner, no replay: the throughput a survey
+gets), each timed by the search thread's CPU clock.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from collections import Counter
 
 from patience.commands.solve import parse_options
 from patience.generators.deals import PYSOL_GAMES, pysol_deal
+from patience.native import engine
+from patience.native.board import Board
 from patience.result import Status
 from patience.runners.black_hole_solve import BlackHoleSolve
 from patience.runners.process import Limits
@@ -55,6 +60,19 @@ def run_native(game: str, seeds: range, limits: Limits, options: dict[str, str])
                      "nodes": result.nodes or 0, "max_cards": result.stats.get("max_cards"),
                      "engine": result.stats.get("engine")})
     return rows
+
+
+def run_batch(game: str, seeds: range, timeout: float, options: dict[str, str]) -> list[dict]:
+    """All deals in one compiled call, the rules switched as the native solver's options say."""
+    switches = {rule: options.get(rule, "on") == "on" for rule in ("cache", "symmetry", "wolter", "reach", "restarts")}
+    boards = [Board.of(pysol_deal(game, seed)) for seed in seeds]
+    decisions = engine.decide_many(boards, switches, options.get("max-cards") == "on", seconds=timeout)
+    return [{"seed": seed, "status": _STATUS[row.status], "cpu": row.seconds, "nodes": row.nodes,
+             "max_cards": row.max_cards, "engine": "c, one batch"} for seed, row in zip(seeds, decisions, strict=True)]
+
+
+_STATUS = {engine.SOLVED: Status.SOLVED.value, engine.UNSOLVABLE: Status.UNSOLVABLE.value,
+           engine.LIMIT: Status.TIMEOUT.value}
 
 
 def run_bhs(binary: str, game: str, seeds: range, limits: Limits) -> list[dict]:
@@ -109,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], dest="options", metavar="OPTION=VALUE",
                         help="native solver option, e.g. reach=off (repeatable)")
     parser.add_argument("--max-cards", action="store_true", help="Wolter's analysis mode")
+    parser.add_argument("--batch", action="store_true", help="one compiled call for all deals (no replay)")
     parser.add_argument("--bhs", metavar="PATH", help="black-hole-solve binary to compare with")
     args = parser.parse_args(argv)
     seeds = range(args.first, args.last + 1)
@@ -116,10 +135,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_cards:
         options["max-cards"] = "on"
     limits = Limits(timeout=args.timeout)
-    rows = run_native(args.game, seeds, limits, options)
+    started = time.process_time()
+    rows = run_batch(args.game, seeds, args.timeout, options) if args.batch else run_native(args.game, seeds, limits,
+                                                                                           options)
+    spent = time.process_time() - started
     print(f"PySol {args.game} seeds {args.first}..{args.last}, options {options or 'default'}, "
           f"limit {args.timeout:g} s per deal")
-    lines = describe(f"native ({rows[0]['engine']})", rows) + max_cards_lines(rows)
+    searched = sum(row["cpu"] for row in rows)
+    lines = describe(f"native ({rows[0]['engine']})", rows) + max_cards_lines(rows) + [
+        f"  throughput: {len(rows) / max(searched, 1e-9):,.0f} deals per cpu second searching "
+        f"({1000 * searched / len(rows):.2f} ms per deal); {spent:.2f} cpu s in all with dealing"
+        + ("" if args.batch else ", running and replaying")]
     if args.bhs:
         theirs = run_bhs(args.bhs, args.game, seeds, limits)
         lines += describe("black-hole-solve", theirs)

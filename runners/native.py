@@ -21,7 +21,7 @@ from patience.result import Answer, Status
 from patience.runners.base import Solver
 from patience.runners.process import Limits
 
-RULES = ("cache", "symmetry", "wolter", "reach")
+RULES = ("cache", "symmetry", "wolter", "reach", "restarts")
 
 
 class Native(Solver):
@@ -35,7 +35,10 @@ class Native(Solver):
         Switch("cache", "on", "the failure cache of (cards played, hole rank) states"),
         Switch("symmetry", "on", "the paper's unit/general conditional symmetry rule"),
         Switch("wolter", "on", "Wolter's last-card-of-a-pile and one-card-pile prunings"),
-        Switch("reach", "on", "reject moves that strand a rank on the rank cycle"),
+        Switch("reach", "on", "reject moves that strand a rank on the rank cycle; in max-cards mode, moves whose "
+               "reachable cards cannot beat the longest play"),
+        Switch("restarts", "on", "give a round up after a node budget (doubled each round) and start again with "
+               "ties broken in another pile order, keeping the failure cache"),
         Switch("max-cards", "off", "Wolter's analysis mode: report the most cards that can be played"),
         Count("nodes", None, "node limit; reaching it gives status unknown"),
     )

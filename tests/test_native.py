@@ -70,13 +70,20 @@ def test_time_limit_gives_timeout():
     assert result.wall < 3
 
 
-def test_deals_over_64_cards_fall_back_to_the_reference():
+@pytest.mark.parametrize("choice", ENGINES)
+def test_deals_over_64_cards_are_solved_by_either_engine(choice):
     piles = tuple((Card(rank, suit),) for suit in range(2) for rank in range(35))[1:]
     deal = Deal(piles, Card(0, 0), ranks=35)
-    result = solve(deal, "native", Limits(timeout=30))
-    assert result.status is Status.SOLVED and result.stats["engine"] == "python"
+    result = solve(deal, "native", Limits(timeout=30), {"engine": choice})
+    assert result.status is Status.SOLVED and result.stats["engine"] == choice
     assert replay(deal, result.sequence).valid and len(deal.cards) == 69
-    if engine.compiled():
+
+
+def test_the_compiled_engine_is_the_default_when_built():
+    deal = pysol_deal("black_hole", 2)
+    result = solve(deal, "native", Limits(timeout=30))
+    assert result.stats["engine"] == ("c" if engine.compiled() else "python")
+    if not engine.compiled():
         with pytest.raises(UsageError):
             solve(deal, "native", Limits(timeout=30), {"engine": "c"})
 

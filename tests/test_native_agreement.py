@@ -4,6 +4,7 @@ pruning: same verdicts, same longest plays, and every win replays."""
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 import pytest
 
@@ -15,7 +16,7 @@ from patience.validator import replay
 
 pytestmark = pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
 
-RULES = ("cache", "symmetry", "wolter", "reach")
+RULES = ("cache", "symmetry", "wolter", "reach", "restarts")
 ALL_ON = dict.fromkeys(RULES, True)
 
 
@@ -66,8 +67,9 @@ def test_same_search_as_reference_on_pysol_deals():
     """Both engines run the same search, so verdicts and node counts agree exactly."""
     compared = 0
     for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 41)):
-        deal = pysol_deal(game, seed)
-        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, node_limit=3000)
+        deal = pysol_deal(game, seed)  # a limit past the first restart
+        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True,
+                                  node_limit=3000)
         if python.status == reference.LIMIT:
             continue
         outcome = compiled(deal)
@@ -81,7 +83,7 @@ def test_same_search_as_reference_on_pysol_deals():
 def test_same_verdicts_as_reference_on_hundreds_of_pysol_deals():
     for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 151)):
         deal = pysol_deal(game, seed)
-        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True)
+        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True)
         outcome = compiled(deal)
         assert (outcome.status, outcome.nodes) == (python.status, python.nodes), (game, seed)
         check_win(deal, outcome)
@@ -121,3 +123,57 @@ def test_a_full_cache_forgets_but_never_lies():
     assert cramped.status == roomy.status == reference.SOLVED
     assert cramped.nodes > roomy.nodes and cramped.cached < roomy.cached
     check_win(deal, cramped)
+
+
+# Shapes (ranks, suits, pile height) of 65 to 200 cards, some mostly won, some mostly lost; the last
+# has more ranks than a 64-bit mask holds.
+LARGE_SHAPES = [(13, 8, 3), (10, 15, 5), (8, 20, 2), (26, 4, 3), (6, 30, 4), (20, 6, 3), (13, 10, 4), (33, 2, 2),
+                (70, 2, 2)]
+
+
+def large_deals(count: int, first_seed: int = 0):
+    """Random generalised deals of 65 to 200 cards: more than one 64-bit word per state."""
+    shapes = itertools.cycle(LARGE_SHAPES)
+    for seed, (ranks, suits, height) in zip(range(first_seed, first_seed + count), shapes, strict=False):
+        yield random_deal(ranks, suits, height, seed, empty_foundation=seed % 7 == 3)
+
+
+def agree_on_large_deals(count: int, nodes: int, max_cards: bool = False) -> Counter:
+    """Both engines run the same search: equal status, nodes and longest play, a limit included."""
+    seen: Counter = Counter()
+    for deal in large_deals(count):
+        assert 65 <= len(deal.cards) <= 200
+        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True,
+                                  max_cards=max_cards, node_limit=nodes)
+        outcome = compiled(deal, max_cards=max_cards, nodes=nodes)
+        assert (outcome.status, outcome.nodes, outcome.max_cards) == (python.status, python.nodes,
+                                                                      python.max_cards), deal
+        check_win(deal, outcome)
+        seen[outcome.status] += 1
+    return seen
+
+
+def test_same_search_as_reference_on_large_generalised_deals():
+    seen = agree_on_large_deals(50, 5000)
+    assert seen[reference.SOLVED] >= 15 and seen[reference.UNSOLVABLE] >= 1
+
+
+@pytest.mark.slow
+def test_same_verdicts_as_reference_on_hundreds_of_large_generalised_deals():
+    seen = agree_on_large_deals(300, 20000)
+    assert seen[reference.SOLVED] + seen[reference.UNSOLVABLE] >= 150
+
+
+def test_same_longest_plays_as_reference_on_large_generalised_deals():
+    seen = agree_on_large_deals(24, 4000, max_cards=True)
+    assert seen[reference.UNSOLVABLE] >= 1 and seen[reference.SOLVED] >= 5
+
+
+def test_a_batch_gives_what_single_searches_give():
+    deals = [pysol_deal("black_hole", seed) for seed in range(1, 31)] + list(large_deals(6))
+    for max_cards in (False, True):
+        rows = engine.decide_many([Board.of(deal) for deal in deals], ALL_ON, max_cards, node_limit=50000)
+        for deal, row in zip(deals, rows, strict=True):
+            single = compiled(deal, max_cards=max_cards, nodes=50000)
+            assert (row.status, row.max_cards, row.nodes) == (single.status, single.max_cards, single.nodes)
+            assert row.seconds >= 0

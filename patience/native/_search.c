@@ -1,10 +1,18 @@
-/* The compiled native search: the same depth-first search as reference.py, in C.
+/* The compiled native search: the same depth-first search as reference.py, in C, for deals of any
+ * size and with one or more foundations.
  *
- * Cards are indices 0..n-1 (n <= 64), pile by pile, top card first; a state is the 64-bit set of
- * cards played plus the hole's rank, and states that failed are kept in an open-addressing hash
- * set so that they are never searched again. Pruning rules (conditional symmetry, Wolter's two
- * rules, rank reachability) are switched by flags so that their effect can be measured. The
- * search runs without the GIL and stops itself at a node or time limit.
+ * Cards are indices 0..n-1, pile by pile, top card first. Cards leave a pile in order, so the set
+ * of cards played is the number taken from each pile: a state's key packs those counts (a field of
+ * just enough bits per pile) with the foundations' top ranks (sorted, since the foundations obey
+ * the same rule and are interchangeable) into as few 64-bit words as it needs. A Black Hole deal's
+ * key is one word, and the search is compiled twice: once for one-word keys, once for any width.
+ * States that failed are kept in an open-addressing hash set so that they are never searched again,
+ * even after a restart: the search gives up a round after a budget of nodes (doubled each round) and
+ * starts again with its ties broken in another pile order, so one unlucky early choice does not
+ * cost the whole search (wins are heavy-tailed in nodes).
+ * Pruning rules (conditional symmetry, Wolter's two rules, rank reachability) are switched by flags
+ * so that their effect can be measured. The search runs without the GIL and stops itself at a node
+ * or time limit.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -12,46 +20,76 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
 
-#define MAX_CARDS 64
+#define MAX_FOUNDATIONS 4
 #define CLOCK_EVERY 4096
-#define TABLE_START_BITS 16
-#define TABLE_MAX_BITS 30
+#define TABLE_START_BITS 12
+#define TABLE_MAX_BITS 32
+#define FIRST_ROUND_NODES 2000 /* restarts: the first round's nodes; each round doubles it */
+#define ROTATION_STEP 7        /* restarts: each round starts its ties this many piles further on */
 
-enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2 };
+enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4 };
 
+typedef struct { int card, pile, foundation, height; uint64_t hash; } Move;
+
+typedef struct { uint64_t general, tall, unit, single; } RankMarks;
+
+/* The failure cache: keys of `words` words each, all-zero words marking an empty slot (every key
+ * has its lowest bit set). It outlives a search so that a batch of deals reuses it. */
 typedef struct {
-    uint64_t set;
-    uint32_t hole; /* hole rank + 1; 0 marks an empty slot */
-} Entry;
+    uint64_t *slots, mask, used;
+    int words, bits, max_bits, full;
+} Cache;
 
 typedef struct {
     /* the deal */
-    int n, ranks, piles, start_rank;
-    int rank[MAX_CARDS], pile_of[MAX_CARDS], unit[MAX_CARDS];
-    int pile_start[MAX_CARDS], pile_size[MAX_CARDS];
+    int n, ranks, piles, foundations;
+    int *rank, *pile_start, *pile_size;
+    unsigned char *unit;  /* only cards of its own rank lie beneath it */
+    int *up, *down;       /* the ranks that may follow a rank; -1 when none */
+    int small_ranks;      /* ranks fit in one 64-bit mask */
+    int by_masks;         /* one foundation, piles and ranks fit in 64-bit masks: moves_by_masks */
+    int tallest, rotation;
+    uint64_t budget;
+    uint64_t all_ranks;
+    /* the key: sentinel bit, foundation tops, then one field per pile */
+    int words, top_bits;
+    uint64_t tops_mask;
+    int *pile_word;
+    uint64_t *pile_step;
     /* switches and limits */
-    int cache, symmetry, wolter, reach, max_cards;
+    int cache, symmetry, wolter, reach, max_cards, restarts;
     uint64_t node_limit;
     double deadline;
     PyThreadState *thread; /* saved while the search runs without the GIL */
     /* the state */
-    uint64_t played, all;
-    int hole;
-    int top[MAX_CARDS];  /* depth of each pile's top card; pile_size = empty */
-    int *counts;         /* cards left per rank */
-    int path[MAX_CARDS], best[MAX_CARDS], best_length;
-    uint64_t nodes;
-    /* the failure cache */
-    Entry *table;
-    uint64_t mask, used;
-    int bits, max_bits, full;
+    int *taken; /* cards played from each pile */
+    int tops[MAX_FOUNDATIONS];
+    int *counts;      /* cards left per rank */
+    uint64_t present; /* ranks with cards left, when ranks fit in a mask */
+    uint64_t *topped; /* by_masks: per rank, the piles whose top card has it */
+    uint64_t *high;   /* by_masks: per height, the piles with that many cards left */
+    uint64_t *key;
+    int *path, *path_foundation, *best, *best_foundation, best_length;
+    uint64_t nodes, stamp;
+    RankMarks *marks;
+    Move *moves;
+    size_t moves_used, moves_size;
+    Cache *table;
 } Search;
 
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -64,107 +102,277 @@ static int interrupted(Search *s)
     return failed;
 }
 
-static uint64_t mix(uint64_t set, uint32_t hole)
+static inline uint64_t mix(uint64_t x)
 {
-    uint64_t x = set ^ ((uint64_t)hole * 0x9E3779B97F4A7C15ULL);
     x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ULL;
     x ^= x >> 27; x *= 0x94D049BB133111EBULL;
     return x ^ (x >> 31);
 }
 
-static int cache_has(const Search *s, uint64_t set, int rank)
+static inline uint64_t hash_key(const uint64_t *key, int words)
 {
-    uint32_t hole = (uint32_t)rank + 1;
-    for (uint64_t i = mix(set, hole) & s->mask;; i = (i + 1) & s->mask) {
-        const Entry *e = &s->table[i];
-        if (e->hole == 0) return 0;
-        if (e->hole == hole && e->set == set) return 1;
+    uint64_t h = key[0];
+    for (int i = 1; i < words; i++) h = mix(h) ^ key[i];
+    return mix(h);
+}
+
+static inline int same_key(const uint64_t *a, const uint64_t *b, int words)
+{
+    for (int i = 0; i < words; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
+/* ---- the failure cache ---- */
+
+static int cache_reset(Cache *c, int words, int max_bits)
+{
+    size_t want = (size_t)1 << TABLE_START_BITS;
+    if (c->slots && c->words == words && c->bits == TABLE_START_BITS) {
+        if (c->used) memset(c->slots, 0, want * (size_t)words * sizeof(uint64_t));
+    } else {
+        free(c->slots);
+        c->slots = calloc(want * (size_t)words, sizeof(uint64_t));
+        if (!c->slots) return -1;
+    }
+    c->words = words;
+    c->bits = TABLE_START_BITS;
+    c->mask = want - 1;
+    c->max_bits = max_bits < TABLE_START_BITS ? TABLE_START_BITS : max_bits > TABLE_MAX_BITS ? TABLE_MAX_BITS : max_bits;
+    c->used = 0;
+    c->full = 0;
+    return 0;
+}
+
+static inline int cache_has(const Cache *c, const uint64_t *key, uint64_t hash, const int words)
+{
+    for (uint64_t i = hash & c->mask;; i = (i + 1) & c->mask) {
+        const uint64_t *slot = c->slots + i * (uint64_t)words;
+        if (slot[0] == 0) return 0;
+        if (same_key(slot, key, words)) return 1;
     }
 }
 
-static void cache_put_raw(Entry *table, uint64_t mask, uint64_t set, uint32_t hole)
+static inline void prefetch_slot(const Cache *c, uint64_t hash, const int words)
 {
-    uint64_t i = mix(set, hole) & mask;
-    while (table[i].hole != 0) i = (i + 1) & mask;
-    table[i].set = set;
-    table[i].hole = hole;
+    __builtin_prefetch(c->slots + (hash & c->mask) * (uint64_t)words);
+}
+
+static void cache_put_raw(uint64_t *slots, uint64_t mask, const uint64_t *key, uint64_t hash, int words)
+{
+    uint64_t i = hash & mask;
+    while (slots[i * (uint64_t)words] != 0) i = (i + 1) & mask;
+    memcpy(slots + i * (uint64_t)words, key, sizeof(uint64_t) * (size_t)words);
 }
 
 /* Record a failed state. Once the table may not grow any more, a new state takes the place of
  * the one in its home slot (an empty home slot stays empty, so every probe still ends): the
  * cache forgets, but it never claims a state it does not hold. */
-static void cache_add(Search *s, uint64_t set, int rank)
+static void cache_add(Cache *c, const uint64_t *key, uint64_t hash, const int words)
 {
-    uint32_t hole = (uint32_t)rank + 1;
-    if (!s->full && 2 * (s->used + 1) > s->mask + 1) {
-        uint64_t mask = (s->mask << 1) | 1;
-        Entry *table = s->bits < s->max_bits ? calloc(mask + 1, sizeof(Entry)) : NULL;
-        if (table) {
-            for (uint64_t i = 0; i <= s->mask; i++)
-                if (s->table[i].hole) cache_put_raw(table, mask, s->table[i].set, s->table[i].hole);
-            free(s->table);
-            s->table = table;
-            s->mask = mask;
-            s->bits++;
+    if (!c->full && 2 * (c->used + 1) > c->mask + 1) {
+        uint64_t mask = (c->mask << 1) | 1;
+        uint64_t *slots = c->bits < c->max_bits ? calloc((mask + 1) * (uint64_t)words, sizeof(uint64_t)) : NULL;
+        if (slots) {
+            for (uint64_t i = 0; i <= c->mask; i++) {
+                const uint64_t *old = c->slots + i * (uint64_t)words;
+                if (old[0]) cache_put_raw(slots, mask, old, hash_key(old, words), words);
+            }
+            free(c->slots);
+            c->slots = slots;
+            c->mask = mask;
+            c->bits++;
         } else {
-            s->full = 1;
+            c->full = 1;
         }
     }
-    if (s->full) {
-        Entry *home = &s->table[mix(set, hole) & s->mask];
-        if (home->hole == 0) return;
-        home->set = set;
-        home->hole = hole;
+    if (c->full) {
+        uint64_t *home = c->slots + (hash & c->mask) * (uint64_t)words;
+        if (home[0] != 0) memcpy(home, key, sizeof(uint64_t) * (size_t)words);
         return;
     }
-    cache_put_raw(s->table, s->mask, set, hole);
-    s->used++;
+    cache_put_raw(c->slots, c->mask, key, hash, words);
+    c->used++;
 }
 
-static int follows(const Search *s, int hole, int rank)
+/* ---- rules ---- */
+
+static inline int follows(const Search *s, int top, int rank)
 {
-    if (hole < 0) return 1;
-    int difference = ((hole - rank) % s->ranks + s->ranks) % s->ranks;
-    return s->ranks > 1 && (difference == 1 || difference == s->ranks - 1);
+    return top < 0 || rank == s->up[top] || rank == s->down[top];
 }
 
-/* Every rank with cards left must lie on one unbroken run of the cycle through the hole. */
-static int ranks_reachable(const Search *s, int hole)
+/* The foundations' tops as a key field: sorted, each top rank + 1 (0: empty). */
+static inline uint64_t tops_field(const Search *s, const int *tops)
 {
-    int r = s->ranks, left = 0, forward = 0, backward = 0;
-    for (int k = 0; k < r; k++) left += s->counts[k] != 0;
-    while (forward < r - 1 && s->counts[(hole + forward + 1) % r]) forward++;
-    while (backward < r - 1 - forward && s->counts[((hole - backward - 1) % r + r) % r]) backward++;
-    int own = s->counts[hole] && forward + backward;
-    return forward + backward + own == left;
+    if (s->foundations == 1) return (uint64_t)(tops[0] + 1) << 1;
+    int sorted[MAX_FOUNDATIONS];
+    for (int f = 0; f < s->foundations; f++) {
+        int k = f;
+        while (k > 0 && sorted[k - 1] > tops[f]) { sorted[k] = sorted[k - 1]; k--; }
+        sorted[k] = tops[f];
+    }
+    uint64_t field = 0;
+    for (int f = 0; f < s->foundations; f++) field |= (uint64_t)(sorted[f] + 1) << (1 + f * s->top_bits);
+    return field;
 }
 
-typedef struct { int card, height; } Move;
+static inline uint64_t rotate_right(uint64_t x, int by, int width, uint64_t all)
+{
+    return by == 0 ? x : ((x >> by) | (x << (width - by))) & all;
+}
 
-/* Playable cards, tallest pile first, less those a kept same-rank move makes redundant. */
-static int moves_now(const Search *s, Move *out)
+/* The ranks a foundation with top `top` can still reach: the unbroken runs of ranks with cards left
+ * on either side of it on the cycle, and its own rank when it can step away and back. */
+static inline uint64_t reachable_mask(const Search *s, int top, uint64_t present)
+{
+    int r = s->ranks;
+    if (top < 0) return s->all_ranks;
+    if (r == 1) return 0;
+    uint64_t q = rotate_right(present, top, r, s->all_ranks); /* bit 0: the top's rank */
+    int forward = __builtin_ctzll(~(q >> 1));
+    if (forward > r - 1) forward = r - 1;
+    int backward = r - 1 - (63 - __builtin_clzll((~q & s->all_ranks) | 1));
+    if (backward > r - 1 - forward) backward = r - 1 - forward;
+    uint64_t around = ((1ULL << forward) - 1) << 1;
+    if (backward) around |= ((1ULL << backward) - 1) << (r - backward);
+    if ((q & 1) && forward + backward) around |= 1;
+    return rotate_right(around, (r - top) % r, r, s->all_ranks);
+}
+
+/* The same for any number of ranks: marks the reachable ranks with `stamp`, returns how many
+ * cards they hold and sets *ranks_covered. */
+static int reachable_walk(Search *s, uint64_t stamp, int *ranks_covered)
+{
+    int r = s->ranks, covered = 0, cards = 0;
+    for (int f = 0; f < s->foundations; f++) {
+        int top = s->tops[f];
+        if (top < 0) {
+            for (int k = 0; k < r; k++)
+                if (s->counts[k] && s->marks[k].general != stamp) {
+                    s->marks[k].general = stamp; covered++; cards += s->counts[k];
+                }
+            continue;
+        }
+        if (r == 1) continue;
+        int forward = 0, backward = 0, k = s->up[top];
+        while (forward < r - 1 && s->counts[k]) {
+            if (s->marks[k].general != stamp) { s->marks[k].general = stamp; covered++; cards += s->counts[k]; }
+            forward++; k = s->up[k];
+        }
+        k = s->down[top];
+        while (backward < r - 1 - forward && s->counts[k]) {
+            if (s->marks[k].general != stamp) { s->marks[k].general = stamp; covered++; cards += s->counts[k]; }
+            backward++; k = s->down[k];
+        }
+        if (s->counts[top] && forward + backward && s->marks[top].general != stamp) {
+            s->marks[top].general = stamp; covered++; cards += s->counts[top];
+        }
+    }
+    *ranks_covered = covered;
+    return cards;
+}
+
+/* With the move just made: whether every rank with cards left is still reachable (a win stays
+ * possible), or in max-cards mode how many cards could still be played at most. */
+static int reach_test(Search *s, int *cards)
+{
+    if (s->small_ranks) {
+        uint64_t covered = 0;
+        for (int f = 0; f < s->foundations; f++) covered |= reachable_mask(s, s->tops[f], s->present);
+        if (cards) {
+            int total = 0;
+            for (uint64_t bits = covered & s->present; bits; bits &= bits - 1) total += s->counts[__builtin_ctzll(bits)];
+            *cards = total;
+        }
+        return (s->present & ~covered) == 0;
+    }
+    int covered, left = 0, total = reachable_walk(s, ++s->stamp, &covered);
+    for (int k = 0; k < s->ranks; k++) left += s->counts[k] != 0;
+    if (cards) *cards = total;
+    return covered == left;
+}
+
+/* Playable (card, foundation) pairs, tallest pile first, one foundation of each top rank, less the
+ * cards that a kept same-rank move makes redundant. */
+static int moves_now(Search *s, Move *out)
 {
     int count = 0;
-    for (int p = 0; p < s->piles; p++) {
-        if (s->top[p] == s->pile_size[p]) continue;
-        int card = s->pile_start[p] + s->top[p];
-        if (!follows(s, s->hole, s->rank[card])) continue;
-        Move m = { card, s->pile_size[p] - s->top[p] };
-        int k = count++;
-        while (k > 0 && out[k - 1].height < m.height) { out[k] = out[k - 1]; k--; }
-        out[k] = m;
+    for (int i = 0; i < s->piles; i++) {
+        int p = i + s->rotation < s->piles ? i + s->rotation : i + s->rotation - s->piles, taken = s->taken[p];
+        if (taken == s->pile_size[p]) continue;
+        int card = s->pile_start[p] + taken, rank = s->rank[card], height = s->pile_size[p] - taken;
+        for (int f = 0; f < s->foundations; f++) {
+            if (!follows(s, s->tops[f], rank)) continue;
+            int twin = 0;
+            for (int g = 0; g < f; g++) twin |= s->tops[g] == s->tops[f];
+            if (twin) continue;
+            Move m = { card, p, f, height, 0 };
+            int k = count++;
+            while (k > 0 && out[k - 1].height < height) { out[k] = out[k - 1]; k--; }
+            out[k] = m;
+        }
     }
     if (!s->symmetry && !s->wolter) return count;
-    uint64_t general = 0, tall = 0, unit_seen = 0, single_seen = 0; /* by rank, ranks < 64 */
+    uint64_t stamp = ++s->stamp;
     for (int k = 0; k < count; k++) {
-        int r = s->rank[out[k].card] & 63;
-        if (!s->unit[out[k].card]) general |= 1ULL << r;
-        if (out[k].height > 1) tall |= 1ULL << r;
+        RankMarks *mark = &s->marks[s->rank[out[k].card]];
+        if (!s->unit[out[k].card]) mark->general = stamp;
+        if (out[k].height > 1) mark->tall = stamp;
     }
+    int kept = 0, last_card = -1, last_kept = 0;
+    for (int k = 0; k < count; k++) {
+        int card = out[k].card;
+        if (card == last_card) { /* the same card onto another foundation */
+            if (last_kept) out[kept++] = out[k];
+            continue;
+        }
+        last_card = card;
+        last_kept = 0;
+        RankMarks *mark = &s->marks[s->rank[card]];
+        if (s->symmetry && s->unit[card]) {
+            if (mark->general == stamp || mark->unit == stamp) continue;
+            mark->unit = stamp;
+        }
+        if (s->wolter && out[k].height == 1) {
+            if (mark->tall == stamp || mark->single == stamp) continue;
+            mark->single = stamp;
+        }
+        last_kept = 1;
+        out[kept++] = out[k];
+    }
+    return kept;
+}
+
+/* The same for one foundation, from the masks of piles by top rank and by height. */
+static int moves_by_masks(Search *s, Move *out)
+{
+    int top = s->tops[0], count = 0;
+    uint64_t playable = 0;
+    if (top < 0) {
+        for (int r = 0; r < s->ranks; r++) playable |= s->topped[r];
+    } else if (s->up[top] >= 0) {
+        playable = s->topped[s->up[top]] | s->topped[s->down[top]];
+    }
+    uint64_t general = 0, tall = 0;
+    for (int h = s->tallest; playable && h >= 1; h--)
+        for (uint64_t piles = playable & s->high[h]; piles;) {
+            uint64_t later = piles & ~((1ULL << s->rotation) - 1);
+            int p = __builtin_ctzll(later ? later : piles), card = s->pile_start[p] + s->taken[p];
+            piles &= ~(1ULL << p);
+            uint64_t bit = 1ULL << s->rank[card];
+            if (!s->unit[card]) general |= bit;
+            if (h > 1) tall |= bit;
+            Move m = { card, p, 0, h, 0 };
+            out[count++] = m;
+            playable &= ~(1ULL << p);
+        }
+    if (!s->symmetry && !s->wolter) return count;
+    uint64_t unit_seen = 0, single_seen = 0;
     int kept = 0;
     for (int k = 0; k < count; k++) {
         int card = out[k].card;
-        uint64_t bit = 1ULL << (s->rank[card] & 63);
+        uint64_t bit = 1ULL << s->rank[card];
         if (s->symmetry && s->unit[card]) {
             if ((general | unit_seen) & bit) continue;
             unit_seen |= bit;
@@ -178,154 +386,432 @@ static int moves_now(const Search *s, Move *out)
     return kept;
 }
 
-static int dfs(Search *s, int depth)
+/* The masks of moves_by_masks after a card leaves pile p (taken: cards gone before it), or before it comes back. */
+static inline void uncover(Search *s, int p, int card, int height)
 {
-    if (s->played == s->all) return SOLVED;
-    Move moves[MAX_CARDS];
-    int count = moves_now(s, moves);
+    uint64_t bit = 1ULL << p;
+    s->topped[s->rank[card]] &= ~bit;
+    s->high[height] &= ~bit;
+    if (height > 1) {
+        s->topped[s->rank[card + 1]] |= bit;
+        s->high[height - 1] |= bit;
+    }
+}
+
+static inline void cover(Search *s, int p, int card, int height)
+{
+    uint64_t bit = 1ULL << p;
+    if (height > 1) {
+        s->topped[s->rank[card + 1]] &= ~bit;
+        s->high[height - 1] &= ~bit;
+    }
+    s->topped[s->rank[card]] |= bit;
+    s->high[height] |= bit;
+}
+
+/* The child's key: one more card taken from the pile, the new foundation tops. */
+static inline void child_key(const Search *s, const Move *m, int rank, uint64_t *out, const int words)
+{
+    for (int i = 0; i < words; i++) out[i] = s->key[i];
+    out[s->pile_word[m->pile]] += s->pile_step[m->pile];
+    int tops[MAX_FOUNDATIONS];
+    for (int f = 0; f < s->foundations; f++) tops[f] = s->tops[f];
+    tops[m->foundation] = rank;
+    out[0] = (out[0] & ~s->tops_mask) | tops_field(s, tops);
+}
+
+static inline void take(Search *s, int rank)
+{
+    if (--s->counts[rank] == 0) s->present &= ~(1ULL << (rank & 63));
+}
+
+static inline void give_back(Search *s, int rank)
+{
+    if (s->counts[rank]++ == 0 && s->small_ranks) s->present |= 1ULL << rank;
+}
+
+/* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search). */
+static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, const int WORDS,
+                                                          int (*recurse)(Search *, int))
+{
+    const int words = WORDS ? WORDS : s->words;
+    if (depth == s->n) return SOLVED;
+    size_t base = s->moves_used, room = (size_t)s->piles * (size_t)s->foundations;
+    if (base + room > s->moves_size) {
+        size_t size = 2 * (base + room);
+        Move *grown = realloc(s->moves, size * sizeof(Move));
+        if (!grown) return NO_MEMORY;
+        s->moves = grown;
+        s->moves_size = size;
+    }
+    int count = s->by_masks ? moves_by_masks(s, s->moves + base) : moves_now(s, s->moves + base);
+    s->moves_used = base + (size_t)count;
+    uint64_t child[words];
+    if (s->cache)
+        for (int k = 0; k < count; k++) {
+            Move *m = &s->moves[base + k];
+            child_key(s, m, s->rank[m->card], child, words);
+            m->hash = hash_key(child, words);
+            prefetch_slot(s->table, m->hash, words);
+        }
+    int result = FAILED;
     for (int k = 0; k < count; k++) {
-        int card = moves[k].card, r = s->rank[card], p = s->pile_of[card];
-        uint64_t set = s->played | (1ULL << card);
-        if (s->cache && cache_has(s, set, r)) continue;
-        s->counts[r]--;
-        if (s->reach && !ranks_reachable(s, r)) { s->counts[r]++; continue; }
-        int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : 0;
-        if (!stop && s->nodes % CLOCK_EVERY == 0)
-            stop = s->deadline > 0 && now() > s->deadline ? LIMIT : interrupted(s) ? INTERRUPTED : 0;
-        if (stop) {
-            s->counts[r]++;
-            return stop;
+        Move m = s->moves[base + k];
+        int rank = s->rank[m.card], top = s->tops[m.foundation];
+        s->tops[m.foundation] = rank;
+        take(s, rank);
+        int pruned = 0;
+        if (s->reach && (s->present != s->all_ranks || s->ranks == 1)) { /* every rank left: all reachable */
+            if (s->max_cards) {
+                int cards;
+                reach_test(s, &cards);
+                pruned = depth + 1 + cards <= s->best_length;
+            } else {
+                pruned = !reach_test(s, NULL);
+            }
+        }
+        if (!pruned && s->cache) {
+            s->tops[m.foundation] = top;
+            child_key(s, &m, rank, child, words);
+            s->tops[m.foundation] = rank;
+            pruned = cache_has(s->table, child, m.hash, words);
+        }
+        if (!pruned) {
+            int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : s->budget && s->nodes >= s->budget ? RESTART : 0;
+            if (!stop && s->nodes % CLOCK_EVERY == 0)
+                stop = s->deadline > 0 && now() > s->deadline ? LIMIT : interrupted(s) ? INTERRUPTED : 0;
+            if (stop) result = stop;
+        }
+        if (pruned || result != FAILED) {
+            s->tops[m.foundation] = top;
+            give_back(s, rank);
+            if (result != FAILED) break;
+            continue;
         }
         s->nodes++;
-        int hole = s->hole;
-        s->played = set;
-        s->hole = r;
-        s->top[p]++;
-        s->path[depth] = card;
+        uint64_t *word = &s->key[s->pile_word[m.pile]];
+        uint64_t old_tops = s->key[0] & s->tops_mask;
+        *word += s->pile_step[m.pile];
+        s->key[0] = (s->key[0] & ~s->tops_mask) | tops_field(s, s->tops);
+        s->taken[m.pile]++;
+        if (s->by_masks) uncover(s, m.pile, m.card, m.height);
+        s->path[depth] = m.card;
+        s->path_foundation[depth] = m.foundation;
         if (depth + 1 > s->best_length) {
             s->best_length = depth + 1;
             memcpy(s->best, s->path, sizeof(int) * (size_t)(depth + 1));
+            memcpy(s->best_foundation, s->path_foundation, sizeof(int) * (size_t)(depth + 1));
         }
-        int result = dfs(s, depth + 1);
-        s->top[p]--;
-        s->hole = hole;
-        s->played &= ~(1ULL << card);
-        s->counts[r]++;
-        if (result != FAILED) return result;
+        result = recurse(s, depth + 1);
+        if (s->by_masks) cover(s, m.pile, m.card, m.height);
+        s->taken[m.pile]--;
+        *word -= s->pile_step[m.pile];
+        s->key[0] = (s->key[0] & ~s->tops_mask) | old_tops;
+        s->tops[m.foundation] = top;
+        give_back(s, rank);
+        if (result != FAILED) break;
     }
-    if (s->cache) cache_add(s, s->played, s->hole);
-    return FAILED;
+    s->moves_used = base;
+    if (result == FAILED && s->cache) cache_add(s->table, s->key, hash_key(s->key, words), words);
+    return result;
 }
 
-static int read_ints(PyObject *sequence, int *out, Py_ssize_t n, const char *what)
+static int dfs_one_word(Search *s, int depth) { return dfs_body(s, depth, 1, dfs_one_word); }
+static int dfs_any_width(Search *s, int depth) { return dfs_body(s, depth, 0, dfs_any_width); }
+
+/* ---- setting a search up ---- */
+
+static void search_free(Search *s)
+{
+    if (!s) return;
+    free(s->rank); free(s->pile_start); free(s->pile_size); free(s->unit); free(s->up); free(s->down);
+    free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key);
+    free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation);
+    free(s->marks); free(s->moves); free(s->topped); free(s->high);
+    free(s);
+}
+
+static int read_ints(PyObject *sequence, int **out, Py_ssize_t *length, const char *what)
 {
     PyObject *fast = PySequence_Fast(sequence, what);
     if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd numbers", what, n);
-        return -1;
-    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    *out = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!*out) { Py_DECREF(fast); PyErr_NoMemory(); return -1; }
     for (Py_ssize_t i = 0; i < n; i++) {
         long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
         if (value == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        out[i] = (int)value;
+        if (value < INT_MIN || value > INT_MAX) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: number out of range", what);
+            return -1;
+        }
+        (*out)[i] = (int)value;
     }
+    *length = n;
     Py_DECREF(fast);
     return 0;
+}
+
+static int bit_length(unsigned value)
+{
+    int bits = 0;
+    while (value) { bits++; value >>= 1; }
+    return bits;
+}
+
+typedef struct { int cache, symmetry, wolter, reach, max_cards, restarts; } Rules;
+
+/* A search of one deal: card ranks pile by pile (top first), pile sizes, the rank count and the
+ * foundations' top ranks (-1: empty). Sets a Python exception and returns NULL on bad input. */
+static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyObject *tops_of, Rules rules)
+{
+    Search *s = calloc(1, sizeof(Search));
+    if (!s) { PyErr_NoMemory(); return NULL; }
+    Py_ssize_t n, piles, foundations;
+    int *tops = NULL;
+    if (read_ints(ranks_of, &s->rank, &n, "ranks") || read_ints(sizes_of, &s->pile_size, &piles, "pile sizes")
+        || read_ints(tops_of, &tops, &foundations, "foundations"))
+        goto fail;
+    if (n < 1 || n > INT_MAX / 2 || ranks < 1 || ranks > (1 << 14) || foundations < 1 || foundations > MAX_FOUNDATIONS) {
+        PyErr_Format(PyExc_ValueError, "the compiled search takes at least one card, 1 to %d ranks and 1 to %d "
+                     "foundations", 1 << 14, MAX_FOUNDATIONS);
+        goto fail;
+    }
+    s->n = (int)n;
+    s->ranks = ranks;
+    s->piles = (int)piles;
+    s->foundations = (int)foundations;
+    Py_ssize_t total = 0;
+    for (int p = 0; p < s->piles; p++) {
+        if (s->pile_size[p] < 1) { PyErr_SetString(PyExc_ValueError, "a pile may not be empty"); goto fail; }
+        total += s->pile_size[p];
+    }
+    if (total != n) { PyErr_SetString(PyExc_ValueError, "pile sizes do not add up to the cards"); goto fail; }
+    for (int i = 0; i < s->n; i++)
+        if (s->rank[i] < 0 || s->rank[i] >= ranks) { PyErr_SetString(PyExc_ValueError, "card with a bad rank"); goto fail; }
+    for (int f = 0; f < s->foundations; f++) {
+        if (tops[f] < -1 || tops[f] >= ranks) { PyErr_SetString(PyExc_ValueError, "foundation with a bad rank"); goto fail; }
+        s->tops[f] = tops[f];
+    }
+    free(tops);
+    tops = NULL;
+    size_t cards = (size_t)s->n, pile_count = (size_t)(s->piles ? s->piles : 1), rank_count = (size_t)ranks;
+    s->pile_start = calloc(pile_count, sizeof(int));
+    s->unit = calloc(cards, 1);
+    s->up = malloc(rank_count * sizeof(int));
+    s->down = malloc(rank_count * sizeof(int));
+    s->pile_word = calloc(pile_count, sizeof(int));
+    s->pile_step = calloc(pile_count, sizeof(uint64_t));
+    s->taken = calloc(pile_count, sizeof(int));
+    s->counts = calloc(rank_count, sizeof(int));
+    s->path = malloc(cards * sizeof(int));
+    s->path_foundation = malloc(cards * sizeof(int));
+    s->best = malloc(cards * sizeof(int));
+    s->best_foundation = malloc(cards * sizeof(int));
+    s->marks = calloc(rank_count, sizeof(RankMarks));
+    s->moves_size = 64;
+    s->moves = malloc(s->moves_size * sizeof(Move));
+    if (!s->pile_start || !s->unit || !s->up || !s->down || !s->pile_word || !s->pile_step || !s->taken
+        || !s->counts || !s->path || !s->path_foundation || !s->best || !s->best_foundation || !s->marks || !s->moves) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (int p = 1; p < s->piles; p++) s->pile_start[p] = s->pile_start[p - 1] + s->pile_size[p - 1];
+    for (int p = 0; p < s->piles; p++) /* unit: only its own rank beneath it */
+        for (int i = s->pile_start[p] + s->pile_size[p] - 1; i >= s->pile_start[p]; i--)
+            s->unit[i] = i + 1 == s->pile_start[p] + s->pile_size[p] || (s->unit[i + 1] && s->rank[i + 1] == s->rank[i]);
+    for (int k = 0; k < ranks; k++) {
+        s->up[k] = ranks > 1 ? (k + 1) % ranks : -1;
+        s->down[k] = ranks > 1 ? (k + ranks - 1) % ranks : -1;
+    }
+    s->small_ranks = ranks <= 64;
+    s->all_ranks = ranks == 64 ? ~0ULL : (1ULL << (ranks & 63)) - 1;
+    for (int i = 0; i < s->n; i++) s->counts[s->rank[i]]++;
+    for (int k = 0; k < ranks && s->small_ranks; k++)
+        if (s->counts[k]) s->present |= 1ULL << k;
+    /* the key's layout: no field straddles two words */
+    s->top_bits = bit_length((unsigned)ranks);
+    int used = 1 + s->foundations * s->top_bits, word = 0;
+    s->tops_mask = ((s->foundations * s->top_bits == 64 ? 0 : 1ULL << (s->foundations * s->top_bits)) - 1) << 1;
+    for (int p = 0; p < s->piles; p++) {
+        int width = bit_length((unsigned)s->pile_size[p]);
+        if (used + width > 64) { word++; used = 0; }
+        s->pile_word[p] = word;
+        s->pile_step[p] = 1ULL << used;
+        used += width;
+    }
+    s->words = word + 1;
+    for (int p = 0; p < s->piles; p++) s->tallest = s->pile_size[p] > s->tallest ? s->pile_size[p] : s->tallest;
+    s->by_masks = s->foundations == 1 && s->piles <= 64 && s->small_ranks && s->tallest <= 64;
+    if (s->by_masks) {
+        s->topped = calloc(rank_count, sizeof(uint64_t));
+        s->high = calloc((size_t)s->tallest + 1, sizeof(uint64_t));
+        if (!s->topped || !s->high) { PyErr_NoMemory(); goto fail; }
+        for (int p = 0; p < s->piles; p++) {
+            s->topped[s->rank[s->pile_start[p]]] |= 1ULL << p;
+            s->high[s->pile_size[p]] |= 1ULL << p;
+        }
+    }
+    s->key = calloc((size_t)s->words, sizeof(uint64_t));
+    if (!s->key) { PyErr_NoMemory(); goto fail; }
+    s->key[0] = 1 | tops_field(s, s->tops);
+    s->cache = rules.cache;
+    s->symmetry = rules.symmetry;
+    s->wolter = rules.wolter;
+    s->reach = rules.reach;
+    s->max_cards = rules.max_cards;
+    s->restarts = rules.restarts;
+    s->nodes = 1;
+    return s;
+fail:
+    free(tops);
+    search_free(s);
+    return NULL;
+}
+
+/* Run a search already set up, the GIL released by the caller. */
+static int run(Search *s, Cache *table, uint64_t node_limit, double seconds)
+{
+    s->table = table;
+    s->node_limit = node_limit;
+    s->deadline = seconds > 0 ? now() + seconds : 0;
+    uint64_t budget = FIRST_ROUND_NODES;
+    for (int round = 0;; round++) {
+        s->budget = s->restarts ? s->nodes + budget : 0;
+        s->rotation = (int)(((uint64_t)round * ROTATION_STEP) % (uint64_t)(s->piles ? s->piles : 1));
+        int result = s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
+        if (result != RESTART) return result;
+        budget *= 2;
+    }
+}
+
+static const char *status_name(int result)
+{
+    return result == SOLVED ? "solved" : result == LIMIT ? "limit" : "unsolvable";
+}
+
+static int table_bits(unsigned long long bytes, int words)
+{
+    unsigned long long entries = bytes / (8ULL * (unsigned long long)words);
+    int bits = 0;
+    while (entries > 1) { bits++; entries >>= 1; }
+    return bits;
 }
 
 static PyObject *search(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *ranks_of, *above, *piles_of;
-    int ranks, start_rank, cache, symmetry, wolter, reach, max_cards, max_bits;
-    unsigned long long node_limit;
+    PyObject *ranks_of, *sizes_of, *tops_of;
+    int ranks;
+    Rules rules;
+    unsigned long long node_limit, cache_bytes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOOiipppppKdi", &ranks_of, &above, &piles_of, &ranks, &start_rank,
-                          &cache, &symmetry, &wolter, &reach, &max_cards, &node_limit, &seconds,
-                          &max_bits))
+    if (!PyArg_ParseTuple(args, "OOiOppppppKdK", &ranks_of, &sizes_of, &ranks, &tops_of, &rules.cache,
+                          &rules.symmetry, &rules.wolter, &rules.reach, &rules.restarts, &rules.max_cards, &node_limit,
+                          &seconds, &cache_bytes))
         return NULL;
-    Py_ssize_t n = PySequence_Size(ranks_of);
-    if (n < 0) return NULL;
-    if (n < 1 || n > MAX_CARDS || ranks < 1) {
-        PyErr_SetString(PyExc_ValueError, "the compiled search takes 1 to 64 cards");
-        return NULL;
-    }
-    Search *s = calloc(1, sizeof(Search));
-    if (!s) return PyErr_NoMemory();
-    int above_of[MAX_CARDS];
-    if (read_ints(ranks_of, s->rank, n, "ranks") || read_ints(above, above_of, n, "above")
-        || read_ints(piles_of, s->pile_of, n, "piles")) {
-        free(s);
-        return NULL;
-    }
-    s->n = (int)n;
-    s->ranks = ranks;
-    s->start_rank = start_rank;
-    for (int i = 0; i < s->n; i++) {
-        int p = s->pile_of[i];
-        if (p < 0 || p >= MAX_CARDS || s->rank[i] < 0 || s->rank[i] >= ranks) {
-            free(s);
-            PyErr_SetString(PyExc_ValueError, "card with a bad pile or rank");
-            return NULL;
-        }
-        if (above_of[i] < 0) { s->pile_start[p] = i; s->piles = p + 1 > s->piles ? p + 1 : s->piles; }
-        s->pile_size[p]++;
-    }
-    for (int i = s->n - 1; i >= 0; i--) /* unit: only its own rank beneath it */
-        s->unit[i] = (i + 1 == s->n || s->pile_of[i + 1] != s->pile_of[i])
-                     || (s->unit[i + 1] && s->rank[i + 1] == s->rank[i]);
-    s->cache = cache;
-    /* the symmetry rules keep per-rank bit masks of 64 bits; with more ranks they stay off */
-    s->symmetry = symmetry && ranks <= 64;
-    s->wolter = wolter && ranks <= 64;
-    s->reach = reach && !max_cards;
-    s->max_cards = max_cards;
-    s->node_limit = node_limit;
-    s->hole = start_rank;
-    s->all = s->n == 64 ? ~0ULL : (1ULL << s->n) - 1;
-    s->nodes = 1;
-    s->counts = calloc((size_t)ranks, sizeof(int));
-    s->mask = (1ULL << TABLE_START_BITS) - 1;
-    s->bits = TABLE_START_BITS;
-    s->max_bits = max_bits < TABLE_START_BITS ? TABLE_START_BITS : max_bits > TABLE_MAX_BITS ? TABLE_MAX_BITS : max_bits;
-    s->table = calloc(s->mask + 1, sizeof(Entry));
-    if (!s->counts || !s->table) {
-        free(s->counts); free(s->table); free(s);
+    Search *s = search_new(ranks_of, sizes_of, ranks, tops_of, rules);
+    if (!s) return NULL;
+    Cache table = {0};
+    if (cache_reset(&table, s->words, table_bits(cache_bytes, s->words))) {
+        search_free(s);
         return PyErr_NoMemory();
     }
-    for (int i = 0; i < s->n; i++) s->counts[s->rank[i]]++;
-    int result;
     s->thread = PyEval_SaveThread();
-    s->deadline = seconds > 0 ? now() + seconds : 0;
-    result = dfs(s, 0);
+    int result = run(s, &table, node_limit, seconds);
     PyEval_RestoreThread(s->thread);
-    if (result == INTERRUPTED) goto fail; /* the signal handler's exception is set */
-    const char *status = result == SOLVED ? "solved" : result == LIMIT ? "limit" : "unsolvable";
-    PyObject *order = Py_None;
+    PyObject *answer = NULL;
+    if (result == NO_MEMORY) PyErr_NoMemory();
+    if (result == INTERRUPTED || result == NO_MEMORY) goto done; /* the exception is set */
+    PyObject *order = Py_None, *onto = Py_None;
     int length = result == SOLVED ? s->n : s->best_length;
     int *cards = result == SOLVED ? s->path : s->best;
-    if (result == SOLVED || (result == FAILED && max_cards)) {
+    int *foundations = result == SOLVED ? s->path_foundation : s->best_foundation;
+    if (result == SOLVED || (result == FAILED && s->max_cards)) {
         order = PyList_New(length);
-        if (!order) goto fail;
-        for (int i = 0; i < length; i++) PyList_SET_ITEM(order, i, PyLong_FromLong(cards[i]));
+        onto = PyList_New(length);
+        if (!order || !onto) { Py_XDECREF(order); Py_XDECREF(onto); goto done; }
+        for (int i = 0; i < length; i++) {
+            PyList_SET_ITEM(order, i, PyLong_FromLong(cards[i]));
+            PyList_SET_ITEM(onto, i, PyLong_FromLong(foundations[i]));
+        }
     } else {
         Py_INCREF(order);
+        Py_INCREF(onto);
     }
-    PyObject *answer = Py_BuildValue("(sNKiK)", status, order, (unsigned long long)s->nodes, length,
-                                     (unsigned long long)s->used);
-    free(s->counts); free(s->table); free(s);
+    answer = Py_BuildValue("(sNNKiK)", status_name(result), order, onto, (unsigned long long)s->nodes, length,
+                           (unsigned long long)table.used);
+done:
+    free(table.slots);
+    search_free(s);
     return answer;
+}
+
+/* Many deals in one call: per deal (status, most cards played, nodes, CPU seconds). The cache's
+ * table is kept from deal to deal. */
+static PyObject *batch(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *deals;
+    Rules rules;
+    unsigned long long node_limit, cache_bytes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OppppppKdK", &deals, &rules.cache, &rules.symmetry, &rules.wolter, &rules.reach,
+                          &rules.restarts, &rules.max_cards, &node_limit, &seconds, &cache_bytes))
+        return NULL;
+    PyObject *fast = PySequence_Fast(deals, "deals");
+    if (!fast) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    PyObject *answers = PyList_New(count);
+    Cache table = {0};
+    if (!answers) goto fail;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *ranks_of, *sizes_of, *tops_of;
+        int ranks;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OOiO", &ranks_of, &sizes_of, &ranks, &tops_of))
+            goto fail;
+        Search *s = search_new(ranks_of, sizes_of, ranks, tops_of, rules);
+        if (!s) goto fail;
+        if (cache_reset(&table, s->words, table_bits(cache_bytes, s->words))) {
+            search_free(s);
+            PyErr_NoMemory();
+            goto fail;
+        }
+        s->thread = PyEval_SaveThread();
+        double started = cpu_now();
+        int result = run(s, &table, node_limit, seconds);
+        double spent = cpu_now() - started;
+        PyEval_RestoreThread(s->thread);
+        int length = result == SOLVED ? s->n : s->best_length;
+        uint64_t nodes = s->nodes;
+        search_free(s);
+        if (result == NO_MEMORY) PyErr_NoMemory();
+        if (result == INTERRUPTED || result == NO_MEMORY) goto fail;
+        PyObject *row = Py_BuildValue("(siKd)", status_name(result), length, (unsigned long long)nodes, spent);
+        if (!row) goto fail;
+        PyList_SET_ITEM(answers, i, row);
+        if (PyErr_CheckSignals()) goto fail;
+    }
+    free(table.slots);
+    Py_DECREF(fast);
+    return answers;
 fail:
-    free(s->counts); free(s->table); free(s);
+    free(table.slots);
+    Py_XDECREF(answers);
+    Py_DECREF(fast);
     return NULL;
 }
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(ranks, above, piles, rank_count, start_rank, cache, symmetry, wolter, reach, max_cards, "
-     "node_limit, seconds, cache_bits) -> (status, cards or None, nodes, longest play, cached states)"},
+     "search(ranks, pile_sizes, rank_count, foundation_tops, cache, symmetry, wolter, reach, restarts, max_cards, "
+     "node_limit, seconds, cache_bytes) -> (status, cards or None, foundations or None, nodes, longest play, "
+     "cached states)"},
+    {"batch", batch, METH_VARARGS,
+     "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, restarts, "
+     "max_cards, "
+     "node_limit, seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,8 +1,10 @@
 """A deal as flat arrays, the form both searches work on: cards are indices 0..n-1 pile by pile
-(top card first), each with its rank, its pile and the index of the card lying on it."""
+(top card first), each with its rank and its pile; one or more foundations, each with the rank of
+its top card. Any available card may go onto any foundation whose top rank is next to its own."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from patience.cards import Card
@@ -11,55 +13,80 @@ from patience.deal import Deal
 
 @dataclass(frozen=True)
 class Board:
-    """Card i is `cards[i]`; it can be played once `above[i]` (-1: none) has been played."""
+    """Card i is `cards[i]`, in pile `pile[i]`; a pile's cards leave it top first."""
 
     cards: tuple[Card, ...]
     rank: tuple[int, ...]
-    above: tuple[int, ...]
     pile: tuple[int, ...]
     pile_start: tuple[int, ...]
     pile_size: tuple[int, ...]
     ranks: int
-    start_rank: int  # rank on the foundation, -1 when it starts empty (any first card)
+    foundations: tuple[int, ...]  # each foundation's top rank, -1 when it starts empty (any card)
     unit: tuple[bool, ...]  # only cards of the same rank lie under it (the paper's "unit" card)
 
     @classmethod
     def of(cls, deal: Deal) -> Board:
-        rank, above, pile, starts, sizes = [], [], [], [], []
-        for number, cards in enumerate(deal.piles):
-            starts.append(len(rank))
-            sizes.append(len(cards))
-            for depth, card in enumerate(cards):
-                above.append(len(rank) - 1 if depth else -1)
-                rank.append(card.rank)
-                pile.append(number)
-        start = deal.foundation.rank if deal.foundation is not None else -1
-        unit = [all(card.rank == cards[depth].rank for card in cards[depth:])
-                for cards in deal.piles for depth in range(len(cards))]
-        return cls(deal.cards, tuple(rank), tuple(above), tuple(pile), tuple(starts), tuple(sizes),
-                   deal.ranks, start, tuple(unit))
+        """A deal's board: its one foundation."""
+        return cls.of_piles(deal.piles, [deal.foundation], deal.ranks)
+
+    @classmethod
+    def of_piles(cls, piles: Sequence[Sequence[Card]], foundations: Sequence[Card | None], ranks: int) -> Board:
+        """A board with any number of foundations (None: one that starts empty); piles top card
+        first. Cards may repeat (two decks)."""
+        if not foundations:
+            raise ValueError("a board needs at least one foundation")
+        if any(not pile for pile in piles):
+            raise ValueError("a pile may not be empty")
+        cards = tuple(card for pile in piles for card in pile)
+        if any(not 0 <= card.rank < ranks for card in cards + tuple(c for c in foundations if c is not None)):
+            raise ValueError(f"a card has no rank in 0..{ranks - 1}")
+        starts, sizes, pile = [], [], []
+        for number, cards_of_pile in enumerate(piles):
+            starts.append(len(pile))
+            sizes.append(len(cards_of_pile))
+            pile.extend([number] * len(cards_of_pile))
+        unit = [all(card.rank == cards_of_pile[depth].rank for card in cards_of_pile[depth:])
+                for cards_of_pile in piles for depth in range(len(cards_of_pile))]
+        tops = tuple(-1 if card is None else card.rank for card in foundations)
+        return cls(cards, tuple(card.rank for card in cards), tuple(pile), tuple(starts), tuple(sizes),
+                   ranks, tops, tuple(unit))
 
     def __len__(self) -> int:
         return len(self.cards)
 
-    def follows(self, hole: int, rank: int) -> bool:
-        """Whether a card of `rank` may go on the hole (`hole` -1: the empty foundation)."""
-        if hole < 0:
+    def follows(self, top: int, rank: int) -> bool:
+        """Whether a card of `rank` may go on a foundation topped by `top` (-1: empty, any card)."""
+        if top < 0:
             return True
-        difference = (hole - rank) % self.ranks
+        difference = (top - rank) % self.ranks
         return self.ranks > 1 and difference in (1, self.ranks - 1)
 
 
+def reachable_ranks(tops: Sequence[int], counts: Sequence[int], ranks: int) -> set[int]:
+    """The ranks with cards left that some foundation can still reach: a foundation steps only onto
+    ranks that still have cards, so from its top it reaches the unbroken runs of such ranks on either
+    side of it on the rank cycle (and its own rank when it can step away and back)."""
+    reached: set[int] = set()
+    for top in tops:
+        if top < 0:
+            reached.update(rank for rank in range(ranks) if counts[rank])
+            continue
+        if ranks == 1:
+            continue
+        forward = 0
+        while forward < ranks - 1 and counts[(top + forward + 1) % ranks]:
+            forward += 1
+            reached.add((top + forward) % ranks)
+        backward = 0
+        while backward < ranks - 1 - forward and counts[(top - backward - 1) % ranks]:
+            backward += 1
+            reached.add((top - backward) % ranks)
+        if counts[top] and forward + backward:
+            reached.add(top)
+    return reached
+
+
 def ranks_reachable(hole: int, counts: list[int], ranks: int) -> bool:
-    """Whether every rank with cards left lies on one unbroken run of the rank cycle through the
-    hole's rank: the hole can only step onto ranks that still have cards, so a gap (no 3s and no
-    7s left while 5s and 10s remain) strands the cards beyond it."""
-    left = sum(1 for count in counts if count)
-    forward = 0
-    while forward < ranks - 1 and counts[(hole + forward + 1) % ranks]:
-        forward += 1
-    backward = 0
-    while backward < ranks - 1 - forward and counts[(hole - backward - 1) % ranks]:
-        backward += 1
-    own = 1 if counts[hole] and forward + backward else 0
-    return forward + backward + own == left
+    """Whether every rank with cards left is reachable from the hole (one foundation): a gap (no 3s
+    and no 7s left while 5s and 10s remain) strands the cards beyond it."""
+    return len(reachable_ranks((hole,), counts, ranks)) == sum(1 for count in counts if count)

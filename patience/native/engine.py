@@ -1,9 +1,11 @@
-"""Choose and call a search engine: the compiled one when it is built and can take the deal,
-else the Python reference. Both return the same `Outcome`."""
+"""Choose and call a search engine: the compiled one when it is built, else the Python reference.
+Both return the same `Outcome`. `run` takes a deal (one foundation), `run_board` any board (one or
+more foundations), `decide_many` a batch of boards in one compiled call."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from patience.deal import Deal
 from patience.errors import UsageError
@@ -11,53 +13,98 @@ from patience.native import reference
 from patience.native.board import Board
 from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
 
-__all__ = ["LIMIT", "SOLVED", "UNSOLVABLE", "compiled", "run"]
+__all__ = ["LIMIT", "SOLVED", "UNSOLVABLE", "Decision", "compiled", "decide_many", "run", "run_board"]
 
 try:
     from patience.native import _search
 except ImportError:  # not built: the package still works through the reference
     _search = None
 
-COMPILED_MAX_CARDS = 64  # one 64-bit word per state in the compiled search
-CACHE_ENTRY_BYTES = 16
-DEFAULT_CACHE_BITS = 23  # 8M failed states, 128 MiB, when no memory limit is given
+COMPILED_MAX_FOUNDATIONS = 4
+COMPILED_MAX_RANKS = 2**14
+DEFAULT_CACHE_BYTES = 2**27  # the failure cache's table when no memory limit is given
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One deal of a batch: its status, the most cards played, nodes searched, CPU seconds."""
+
+    status: str
+    max_cards: int
+    nodes: int
+    seconds: float
 
 
 def compiled() -> bool:
     return _search is not None
 
 
+def fits(board: Board) -> bool:
+    """Whether the compiled search takes the board (any number of cards)."""
+    return (len(board) >= 1 and 1 <= len(board.foundations) <= COMPILED_MAX_FOUNDATIONS
+            and board.ranks <= COMPILED_MAX_RANKS)
+
+
 def run(deal: Deal, choice: str | None, rules: Mapping[str, bool], max_cards: bool,
         node_limit: int | None, seconds: float | None, memory_mb: int | None = None) -> tuple[Outcome, str]:
-    """Search `deal`; returns the outcome and the engine that ran (`c` or `python`). The compiled
-    cache stops growing at about half of `memory_mb` (a full cache only slows the search)."""
+    """Search `deal`; returns the outcome and the engine that ran (`c` or `python`)."""
+    return run_board(Board.of(deal), choice, rules, max_cards, node_limit, seconds, memory_mb)
+
+
+def run_board(board: Board, choice: str | None, rules: Mapping[str, bool], max_cards: bool,
+              node_limit: int | None, seconds: float | None, memory_mb: int | None = None) -> tuple[Outcome, str]:
+    """Search `board`; the compiled cache stops growing at about half of `memory_mb` (a full cache
+    only slows the search)."""
     if choice not in (None, "c", "python"):
         raise UsageError(f"option engine must be c or python, not {choice!r}")
-    board = Board.of(deal)
-    fits = 1 <= len(board) <= COMPILED_MAX_CARDS
-    if choice == "c" and not (compiled() and fits):
-        why = "is not built (pip install -e .)" if not compiled() else f"takes at most {COMPILED_MAX_CARDS} cards"
+    takes = compiled() and fits(board)
+    if choice == "c" and not takes:
+        why = ("is not built (pip install -e .)" if not compiled() else
+               f"takes 1 to {COMPILED_MAX_FOUNDATIONS} foundations and at most {COMPILED_MAX_RANKS} ranks")
         raise UsageError(f"the compiled search {why}")
-    if choice != "python" and compiled() and fits:
-        return _compiled(board, rules, max_cards, node_limit, seconds, cache_bits(memory_mb)), "c"
+    if choice != "python" and takes:
+        return _compiled(board, rules, max_cards, node_limit, seconds, cache_bytes(memory_mb)), "c"
     outcome = reference.search(board, rules["cache"], rules["reach"], max_cards, node_limit, seconds,
-                               rules["symmetry"], rules["wolter"])
+                               rules["symmetry"], rules["wolter"], rules.get("restarts", True))
     return outcome, "python"
 
 
-def cache_bits(memory_mb: int | None) -> int:
-    """log2 of the most cache entries: a table and its doubled successor fit in half the limit."""
+def decide_many(boards: Iterable[Board], rules: Mapping[str, bool], max_cards: bool,
+                node_limit: int | None = None, seconds: float | None = None,
+                memory_mb: int | None = None) -> list[Decision]:
+    """Search every board in one compiled call (no Python between deals; the cache's table is
+    reused); limits apply to each board. Needs the compiled search."""
+    boards = list(boards)
+    if not compiled():
+        raise UsageError("the compiled search is not built (pip install -e .)")
+    if not all(fits(board) for board in boards):
+        raise UsageError("a board the compiled search does not take")
+    rows = _search.batch([_arrays(board) for board in boards], *_switches(rules), max_cards, node_limit or 0,
+                         seconds or 0.0, cache_bytes(memory_mb))
+    return [Decision(*row) for row in rows]
+
+
+def cache_bytes(memory_mb: int | None) -> int:
+    """The largest table: it and the half-size table it grew from fit in half the limit."""
     if memory_mb is None:
-        return DEFAULT_CACHE_BITS
-    entries = memory_mb * 2**20 // 2 // (3 * CACHE_ENTRY_BYTES // 2)
-    return max(entries.bit_length() - 1, 0)
+        return DEFAULT_CACHE_BYTES
+    return memory_mb * 2**20 // 2 * 2 // 3
+
+
+def _switches(rules: Mapping[str, bool]) -> tuple[bool, ...]:
+    """The rules in the compiled search's order; restarts are on unless switched off."""
+    return rules["cache"], rules["symmetry"], rules["wolter"], rules["reach"], rules.get("restarts", True)
+
+
+def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]:
+    return board.rank, board.pile_size, board.ranks, board.foundations
 
 
 def _compiled(board: Board, rules: Mapping[str, bool], max_cards: bool, node_limit: int | None,
-              seconds: float | None, bits: int) -> Outcome:
-    status, order, nodes, longest, cached = _search.search(
-        board.rank, board.above, board.pile, board.ranks, board.start_rank,
-        rules["cache"], rules["symmetry"], rules["wolter"], rules["reach"], max_cards,
-        node_limit or 0, seconds or 0.0, bits)
-    sequence = tuple(board.cards[card] for card in order) if order is not None else None
-    return Outcome(status, sequence, nodes, longest, cached)
+              seconds: float | None, table_bytes: int) -> Outcome:
+    status, order, onto, nodes, longest, cached = _search.search(
+        *_arrays(board), *_switches(rules), max_cards, node_limit or 0, seconds or 0.0, table_bytes)
+    if order is None:
+        return Outcome(status, None, nodes, longest, cached)
+    return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto),
+                   tuple(board.pile[card] for card in order))

@@ -1,9 +1,10 @@
-"""The pure-Python reference of the native search: depth-first over the cards that can be played
-next, with the failure cache of Gent et al. (section 5.1). It is the oracle the compiled search is
-tested against, and the engine for deals the compiled search cannot take.
+"""The pure-Python reference of the native search: depth-first over the plays possible next, with
+the failure cache of Gent et al. (section 5.1). It is the oracle the compiled search is tested
+against, and the engine when the compiled search is not built.
 
-A state is the set of cards played (an int used as a bitset) and the hole's rank: whether a play
-can be completed depends on nothing else, so a state that failed once is never searched again.
+A state is the set of cards played (an int used as a bitset) and the foundations' top ranks
+(sorted: the foundations obey the same rule, so swapping two of them changes nothing): whether a
+play can be completed depends on nothing else, so a state that failed once is never searched again.
 """
 
 from __future__ import annotations
@@ -12,44 +13,73 @@ import time
 from dataclasses import dataclass
 
 from patience.cards import Card
-from patience.native.board import Board, ranks_reachable
+from patience.native.board import Board, reachable_ranks
 
 SOLVED, UNSOLVABLE, LIMIT = "solved", "unsolvable", "limit"
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
+FIRST_ROUND_NODES = 2000  # restarts: the first round's node budget, doubled each round
+ROTATION_STEP = 7  # restarts: each round starts its ties this many piles further on
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a search found: `sequence` is a win (solved) or, in max-cards mode, a longest play."""
+    """What a search found: `sequence` is a win (solved) or, in max-cards mode, a longest play;
+    `piles` and `foundations` say where each of its cards came from and went (two decks may put
+    two equal cards on top of two piles)."""
 
     status: str
     sequence: tuple[Card, ...] | None
     nodes: int
     max_cards: int
     cached: int
+    foundations: tuple[int, ...] | None = None
+    piles: tuple[int, ...] | None = None
+
+
+Move = tuple[int, int, int]  # (minus the pile's height, card, foundation)
 
 
 def search(board: Board, cache: bool = True, reach: bool = False, max_cards: bool = False,
            node_limit: int | None = None, seconds: float | None = None, symmetry: bool = False,
-           wolter: bool = False) -> Outcome:
+           wolter: bool = False, restarts: bool = False) -> Outcome:
     """Decide `board`. With `max_cards` the search never stops at a win it cannot find: it keeps
-    the longest play (rank reachability is then ignored, since it cuts partial plays short).
-    On a node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter` switch on
-    the same interchangeability rules as the compiled search (see `interchangeable`)."""
-    reach = reach and not max_cards
+    the longest play, and `reach` then cuts only the plays whose reachable cards cannot make it
+    longer. On a node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter`
+    switch on the same interchangeability rules as the compiled search (see `interchangeable`).
+    With `restarts` a round gives up after a budget of nodes (doubled each round) and the next one
+    breaks ties between piles of one height in another order; failed states stay known."""
     size = len(board)
     every = (1 << size) - 1
     deadline = None if seconds is None else time.monotonic() + seconds
     counts = [0] * board.ranks
     for rank in board.rank:
         counts[rank] += 1
-    failed: set[tuple[int, int]] = set()
-    path: list[int] = []
-    best: list[int] = []
-    played, hole, nodes = 0, board.start_rank, 1
+    failed: set[tuple[int, tuple[int, ...]]] = set()
+    path: list[tuple[int, int, int]] = []  # (card, foundation, the top it covered)
+    best: list[tuple[int, int, int]] = []
+    played, tops, nodes, rotation = 0, list(board.foundations), 1, 0
+    piles = len(board.pile_size)
 
-    def moves() -> list[int]:
-        """Cards playable now, not known to fail, tallest pile first (the move ordering)."""
+    def pruned(card: int, foundation: int) -> bool:
+        """Whether the play leads to a failed state or, with `reach`, cannot help."""
+        rank = board.rank[card]
+        after = list(tops)
+        after[foundation] = rank
+        if reach:
+            counts[rank] -= 1
+            reached = reachable_ranks(after, counts, board.ranks)
+            if max_cards:
+                hopeless = len(path) + 1 + sum(counts[r] for r in reached) <= len(best)
+            else:
+                hopeless = len(reached) < sum(1 for count in counts if count)
+            counts[rank] += 1
+            if hopeless:
+                return True
+        return cache and (played | 1 << card, tuple(sorted(after))) in failed
+
+    def moves() -> list[Move]:
+        """Plays possible now, tallest pile first (ties: pile order from `rotation` on, wrapping),
+        one foundation of each top rank."""
         found = []
         for pile, start in enumerate(board.pile_start):
             left = board.pile_size[pile]
@@ -59,58 +89,69 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
                 left -= 1
             else:
                 continue
-            rank = board.rank[card]
-            if not board.follows(hole, rank):
-                continue
-            found.append((-left, card))
-        kept = []
-        for _, card in interchangeable(board, sorted(found), symmetry, wolter):
-            rank = board.rank[card]
-            if cache and (played | 1 << card, rank) in failed:
-                continue
-            if reach:
-                counts[rank] -= 1
-                stranded = not ranks_reachable(rank, counts, board.ranks)
-                counts[rank] += 1
-                if stranded:
-                    continue
-            kept.append(card)
-        return kept
+            for foundation, top in enumerate(tops):
+                if board.follows(top, board.rank[card]) and top not in tops[:foundation]:
+                    found.append((-left, (pile - rotation) % piles, card, foundation))
+        return interchangeable(board, [(height, card, foundation) for height, _, card, foundation in sorted(found)],
+                               symmetry, wolter)
 
-    stack = [moves()]
-    while stack:
-        if played == every:
-            return Outcome(SOLVED, tuple(board.cards[card] for card in path), nodes, size, len(failed))
-        if len(path) > len(best):
-            best = list(path)
-        options = stack[-1]
-        if options:
-            if (node_limit is not None and nodes >= node_limit) or (
-                    deadline is not None and nodes % _CLOCK_EVERY == 0 and time.monotonic() > deadline):
-                return Outcome(LIMIT, None, nodes, len(best), len(failed))
-            card = options.pop(0)
-            nodes += 1
-            played |= 1 << card
-            hole = board.rank[card]
-            counts[hole] -= 1
-            path.append(card)
-            stack.append(moves())
-            continue
-        stack.pop()
-        if cache:
-            failed.add((played, hole))
-        if path:
-            card = path.pop()
+    budget = FIRST_ROUND_NODES
+    while True:
+        stop_at = nodes + budget if restarts else None
+        stack = [moves()]
+        while stack:
+            if played == every:
+                return _outcome(board, SOLVED, path, nodes, size, len(failed))
+            if len(path) > len(best):
+                best = list(path)
+            options = stack[-1]
+            while options and pruned(options[0][1], options[0][2]):
+                options.pop(0)
+            if options:
+                if (node_limit is not None and nodes >= node_limit) or (
+                        deadline is not None and nodes % _CLOCK_EVERY == 0 and time.monotonic() > deadline):
+                    return Outcome(LIMIT, None, nodes, len(best), len(failed))
+                if stop_at is not None and nodes >= stop_at:
+                    break
+                _, card, foundation = options.pop(0)
+                nodes += 1
+                played |= 1 << card
+                path.append((card, foundation, tops[foundation]))
+                tops[foundation] = board.rank[card]
+                counts[board.rank[card]] -= 1
+                stack.append(moves())
+                continue
+            stack.pop()
+            if cache:
+                failed.add((played, tuple(sorted(tops))))
+            if path:
+                card, foundation, covered = path.pop()
+                played &= ~(1 << card)
+                counts[board.rank[card]] += 1
+                tops[foundation] = covered
+        else:
+            break
+        while path:  # a round given up: back to the start
+            card, foundation, covered = path.pop()
             played &= ~(1 << card)
             counts[board.rank[card]] += 1
-            hole = board.rank[path[-1]] if path else board.start_rank
-    longest = tuple(board.cards[card] for card in best) if max_cards else None
-    return Outcome(UNSOLVABLE, longest, nodes, len(best), len(failed))
+            tops[foundation] = covered
+        budget *= 2
+        rotation = (rotation + ROTATION_STEP) % piles
+    if not max_cards:
+        return Outcome(UNSOLVABLE, None, nodes, len(best), len(failed))
+    return _outcome(board, UNSOLVABLE, best, nodes, len(best), len(failed))
 
 
-def interchangeable(board: Board, moves: list[tuple[int, int]], symmetry: bool,
-                    wolter: bool) -> list[tuple[int, int]]:
-    """Drop moves that some kept move of the same rank makes redundant, (minus height, card) pairs.
+def _outcome(board: Board, status: str, plays: list[tuple[int, int, int]], nodes: int, longest: int,
+             cached: int) -> Outcome:
+    return Outcome(status, tuple(board.cards[card] for card, _, _ in plays), nodes, longest, cached,
+                   tuple(foundation for _, foundation, _ in plays), tuple(board.pile[card] for card, _, _ in plays))
+
+
+def interchangeable(board: Board, moves: list[Move], symmetry: bool, wolter: bool) -> list[Move]:
+    """Drop the cards that some kept card of the same rank makes redundant (a card's plays onto
+    several foundations are kept or dropped together).
 
     A unit card (only its own rank beneath it) exposes no other rank, so any play of it can be
     swapped with a same-rank card still to be played: with symmetry, no unit card is tried while
@@ -119,18 +160,29 @@ def interchangeable(board: Board, moves: list[tuple[int, int]], symmetry: bool,
     and one card of each rank among the one-card piles."""
     if not (symmetry or wolter):
         return moves
-    general_ranks = {board.rank[card] for _, card in moves if not board.unit[card]}
-    tall_ranks = {board.rank[card] for height, card in moves if height < -1}
-    kept, unit_seen, single_seen = [], set(), set()
-    for height, card in moves:
-        rank = board.rank[card]
-        if symmetry and board.unit[card]:
-            if rank in general_ranks or rank in unit_seen:
-                continue
-            unit_seen.add(rank)
-        if wolter and height == -1:
-            if rank in tall_ranks or rank in single_seen:
-                continue
-            single_seen.add(rank)
-        kept.append((height, card))
+    general_ranks = {board.rank[card] for _, card, _ in moves if not board.unit[card]}
+    tall_ranks = {board.rank[card] for height, card, _ in moves if height < -1}
+    kept: list[Move] = []
+    unit_seen: set[int] = set()
+    single_seen: set[int] = set()
+    decided: dict[int, bool] = {}
+    for height, card, foundation in moves:
+        if card not in decided:
+            decided[card] = _keep(board.rank[card], board.unit[card], height, symmetry, wolter,
+                                  general_ranks, tall_ranks, unit_seen, single_seen)
+        if decided[card]:
+            kept.append((height, card, foundation))
     return kept
+
+
+def _keep(rank: int, unit: bool, height: int, symmetry: bool, wolter: bool, general_ranks: set[int],
+          tall_ranks: set[int], unit_seen: set[int], single_seen: set[int]) -> bool:
+    if symmetry and unit:
+        if rank in general_ranks or rank in unit_seen:
+            return False
+        unit_seen.add(rank)
+    if wolter and height == -1:
+        if rank in tall_ranks or rank in single_seen:
+            return False
+        single_seen.add(rank)
+    return True
