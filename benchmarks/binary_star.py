@@ -7,7 +7,8 @@ in the validator, and find the most cards a lost deal lets one play (Wolter's an
 
 Each deal is one JSON line in --out (seed, status, cards played, nodes, CPU seconds of the search,
 replay verdict); a run started again skips the seeds already there, so it can be stopped and
-resumed. A deal is searched in decision mode with a node limit (so that verdicts do not depend on
+resumed, except deals left undecided with fewer nodes than --nodes now allows (searched again;
+the last row of a seed counts). A deal is searched in decision mode with a node limit (so that verdicts do not depend on
 the machine's load); a deal proved lost is searched again in max-cards mode (same limit) for the
 longest play. --report prints the figures of every
 line in the file and draws the histogram of cards played.
@@ -46,15 +47,19 @@ def decide(seed: int, nodes: int, seconds: float | None) -> dict[str, object]:
     elif outcome.status == engine.UNSOLVABLE:
         longest, _ = engine.run_board(board, "c", RULES, True, nodes, seconds)
         row.update(cards=longest.max_cards, exact=longest.status != engine.LIMIT, nodes_max=longest.nodes)
+    else:  # the longest play met before the limit: a lower bound
+        row.update(cards=outcome.max_cards, exact=False)
     row["seconds"] = round(time.process_time() - started, 3)
     return row
 
 
 def run(first: int, last: int, out: Path, nodes: int, seconds: float | None) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = {row["seed"]: row for row in read_rows(out)}
-    seeds = [seed for seed in range(first, last + 1) if seed not in done]
-    progress = Progress(last - first + 1, Counter(_shown(row) for seed, row in done.items() if first <= seed <= last))
+    done = latest(read_rows(out))
+    seeds = [seed for seed in range(first, last + 1)
+             if seed not in done or (done[seed]["status"] == engine.LIMIT and done[seed]["nodes"] < nodes)]
+    progress = Progress(last - first + 1, Counter(_shown(row) for seed, row in done.items()
+                                                  if first <= seed <= last and seed not in seeds))
     with out.open("a") as stream:
         for seed in seeds:
             row = decide(seed, nodes, seconds)
@@ -66,6 +71,11 @@ def run(first: int, last: int, out: Path, nodes: int, seconds: float | None) -> 
 
 def _shown(row: dict) -> str:
     return {"limit": "timeout"}.get(row["status"], row["status"])
+
+
+def latest(rows: list[dict]) -> dict[int, dict]:
+    """Each seed's last row (a deal left undecided may be searched again with more nodes)."""
+    return {row["seed"]: row for row in rows}
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -80,7 +90,7 @@ def report(rows: list[dict], plot: Path | None) -> None:
     bad = [row["seed"] for row in rows
            if row["status"] == engine.SOLVED and row.get("replay", "").startswith("invalid")]
     cards = [row["cards"] for row in rows if row.get("cards") is not None]
-    inexact = sum(1 for row in rows if row["status"] == engine.UNSOLVABLE and not row.get("exact", True))
+    inexact = sum(1 for row in rows if row.get("cards") is not None and not row.get("exact", True))
     seconds = [row["seconds"] for row in rows]
     print(f"deals {min(row['seed'] for row in rows)}..{max(row['seed'] for row in rows)}: {total}")
     for status in (engine.SOLVED, engine.UNSOLVABLE, engine.LIMIT):
@@ -88,7 +98,7 @@ def report(rows: list[dict], plot: Path | None) -> None:
     print(f"  wins rejected by the replay: {len(bad)} {bad[:10]}")
     print(f"  mean pile cards played: {statistics.mean(cards):.2f} of 102 "
           f"({statistics.mean(cards) + START_CARDS:.2f} of 104 with the start cards; {len(cards)} deals, "
-          f"{inexact} lost deals whose longest play is a lower bound)")
+          f"{inexact} of them with a lower bound: the longest play met before the node limit)")
     print(f"  CPU seconds: total {sum(seconds):.1f}, mean {statistics.mean(seconds):.3f}, "
           f"max {max(seconds):.1f} (seed {max(rows, key=lambda row: row['seconds'])['seed']})")
     if plot is not None:
@@ -129,7 +139,9 @@ def main() -> None:
     parser.add_argument("--plot", type=Path, help="with --report: histogram PNG")
     args = parser.parse_args()
     if args.report:
-        report([row for row in read_rows(args.out) if args.first <= row["seed"] <= args.last], args.plot)
+        rows = latest(read_rows(args.out)).values()
+        report(sorted((row for row in rows if args.first <= row["seed"] <= args.last), key=lambda row: row["seed"]),
+               args.plot)
     else:
         run(args.first, args.last, args.out, args.nodes, args.seconds)
 
