@@ -21,6 +21,8 @@ from patience.cards import Card, parse_card
 from patience.cli import main
 from patience.errors import InputError
 from patience.games import parse_game_deal
+from patience.generators.binary_star_pddl import plan_plays
+from patience.generators.pddl import Action
 from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve
@@ -175,3 +177,21 @@ def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):
     (tmp_path / "answer.txt").write_text(sequence + "\n")
     assert main(["validate", str(tmp_path / "deal.txt"), str(tmp_path / "answer.txt")]) == 0
     assert [named.name for named in resolve("binary_star:1-2")] == ["binary_star:1", "binary_star:2"]
+
+
+def test_fast_downward_plays_the_pddl_model():
+    verdicts = Counter()
+    for seed in range(8):
+        deal = small_deal(seed)
+        result = solve(deal, "fd-ff", Limits(timeout=60))
+        truth = exhaustive(deal)
+        assert result.status is (Status.SOLVED if truth else Status.UNSOLVABLE), seed
+        verdicts[truth] += 1
+    assert verdicts[True] and verdicts[False]
+
+
+def test_a_plan_naming_no_position_is_a_one_line_error():
+    with pytest.raises(InputError, match="plan:3: the deal has no position c9-1"):
+        plan_plays(TINY, [Action("play", ("c9-1", "c9-2", "f1", "ace", "two"), 3)])
+    with pytest.raises(InputError, match="plan:4: not a Binary Star play"):
+        plan_plays(TINY, [Action("move-one", ("p1", "p2"), 4)])
