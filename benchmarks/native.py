@@ -66,9 +66,11 @@ def run_batch(game: str, seeds: range, timeout: float, options: dict[str, str]) 
     """All deals in one compiled call, the rules switched as the native solver's options say."""
     switches = {rule: options.get(rule, "on") == "on" for rule in ("cache", "symmetry", "wolter", "reach", "restarts")}
     boards = [Board.of(pysol_deal(game, seed)) for seed in seeds]
-    decisions = engine.decide_many(boards, switches, options.get("max-cards") == "on", seconds=timeout)
+    max_cards = options.get("max-cards") == "on"
+    decisions = engine.decide_many(boards, switches, max_cards, seconds=timeout)
     return [{"seed": seed, "status": _STATUS[row.status], "cpu": row.seconds, "nodes": row.nodes,
-             "max_cards": row.max_cards, "engine": "c, one batch"} for seed, row in zip(seeds, decisions, strict=True)]
+             "max_cards": row.max_cards if max_cards else None, "engine": "c, one batch"}
+            for seed, row in zip(seeds, decisions, strict=True)]
 
 
 _STATUS = {engine.SOLVED: Status.SOLVED.value, engine.UNSOLVABLE: Status.UNSOLVABLE.value,

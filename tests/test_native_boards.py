@@ -148,3 +148,6 @@ def test_boards_the_compiled_search_refuses_go_to_the_reference():
     board = Board.of_piles([[Card(1, 0)], [Card(2, 0)]], [Card(0, 0)] * 5, 3)  # five foundations
     outcome, used = engine.run_board(board, None, ALL_ON, False, None, None)
     assert used == "python" and outcome.status == reference.SOLVED
+    cards = [Card(rank, suit) for suit in range(820) for rank in range(10)]
+    assert engine.fits(Board.of_piles([cards[:8192]], [None], 10))
+    assert not engine.fits(Board.of_piles([cards[:8193]], [None], 10))

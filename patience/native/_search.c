@@ -6,6 +6,7 @@
  * just enough bits per pile) with the foundations' top ranks (sorted, since the foundations obey
  * the same rule and are interchangeable) into as few 64-bit words as it needs. A Black Hole deal's
  * key is one word, and the search is compiled twice: once for one-word keys, once for any width.
+ * Deals of up to MAX_CARDS cards, any number of piles.
  * States that failed are kept in an open-addressing hash set so that they are never searched again,
  * even after a restart: the search gives up a round after a budget of nodes (doubled each round) and
  * starts again with its ties broken in another pile order, so one unlucky early choice does not
@@ -23,6 +24,8 @@
 #include <limits.h>
 
 #define MAX_FOUNDATIONS 4
+#define MAX_CARDS 8192  /* the search recurses once per card played: a few hundred bytes of stack each */
+#define MAX_RANKS (1 << 14)
 #define CLOCK_EVERY 4096
 #define TABLE_START_BITS 12
 #define TABLE_MAX_BITS 32
@@ -70,7 +73,7 @@ typedef struct {
     uint64_t present; /* ranks with cards left, when ranks fit in a mask */
     uint64_t *topped; /* by_masks: per rank, the piles whose top card has it */
     uint64_t *high;   /* by_masks: per height, the piles with that many cards left */
-    uint64_t *key;
+    uint64_t *key, *scratch;
     int *path, *path_foundation, *best, *best_foundation, best_length;
     uint64_t nodes, stamp;
     RankMarks *marks;
@@ -273,24 +276,25 @@ static int reachable_walk(Search *s, uint64_t stamp, int *ranks_covered)
     return cards;
 }
 
-/* With the move just made: whether every rank with cards left is still reachable (a win stays
- * possible), or in max-cards mode how many cards could still be played at most. */
-static int reach_test(Search *s, int *cards)
+/* With the move just made (`left` cards still in the piles): whether every rank with cards left is
+ * still reachable (a win stays possible), or in max-cards mode how many cards could still be played
+ * at most. */
+static int reach_test(Search *s, int left, int *cards)
 {
     if (s->small_ranks) {
         uint64_t covered = 0;
         for (int f = 0; f < s->foundations; f++) covered |= reachable_mask(s, s->tops[f], s->present);
+        uint64_t stranded = s->present & ~covered;
         if (cards) {
-            int total = 0;
-            for (uint64_t bits = covered & s->present; bits; bits &= bits - 1) total += s->counts[__builtin_ctzll(bits)];
-            *cards = total;
+            for (uint64_t bits = stranded; bits; bits &= bits - 1) left -= s->counts[__builtin_ctzll(bits)];
+            *cards = left;
         }
-        return (s->present & ~covered) == 0;
+        return stranded == 0;
     }
-    int covered, left = 0, total = reachable_walk(s, ++s->stamp, &covered);
-    for (int k = 0; k < s->ranks; k++) left += s->counts[k] != 0;
+    int covered, ranks_left = 0, total = reachable_walk(s, ++s->stamp, &covered);
+    for (int k = 0; k < s->ranks; k++) ranks_left += s->counts[k] != 0;
     if (cards) *cards = total;
-    return covered == left;
+    return covered == ranks_left;
 }
 
 /* Playable (card, foundation) pairs, tallest pile first, one foundation of each top rank, less the
@@ -446,7 +450,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
     }
     int count = s->by_masks ? moves_by_masks(s, s->moves + base) : moves_now(s, s->moves + base);
     s->moves_used = base + (size_t)count;
-    uint64_t child[words];
+    uint64_t one_word[1], *child = WORDS ? one_word : s->scratch; /* used before any recursion */
     if (s->cache)
         for (int k = 0; k < count; k++) {
             Move *m = &s->moves[base + k];
@@ -464,10 +468,10 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         if (s->reach && (s->present != s->all_ranks || s->ranks == 1)) { /* every rank left: all reachable */
             if (s->max_cards) {
                 int cards;
-                reach_test(s, &cards);
+                reach_test(s, s->n - depth - 1, &cards);
                 pruned = depth + 1 + cards <= s->best_length;
             } else {
-                pruned = !reach_test(s, NULL);
+                pruned = !reach_test(s, s->n - depth - 1, NULL);
             }
         }
         if (!pruned && s->cache) {
@@ -525,7 +529,7 @@ static void search_free(Search *s)
 {
     if (!s) return;
     free(s->rank); free(s->pile_start); free(s->pile_size); free(s->unit); free(s->up); free(s->down);
-    free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key);
+    free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation);
     free(s->marks); free(s->moves); free(s->topped); free(s->high);
     free(s);
@@ -573,9 +577,9 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     if (read_ints(ranks_of, &s->rank, &n, "ranks") || read_ints(sizes_of, &s->pile_size, &piles, "pile sizes")
         || read_ints(tops_of, &tops, &foundations, "foundations"))
         goto fail;
-    if (n < 1 || n > INT_MAX / 2 || ranks < 1 || ranks > (1 << 14) || foundations < 1 || foundations > MAX_FOUNDATIONS) {
-        PyErr_Format(PyExc_ValueError, "the compiled search takes at least one card, 1 to %d ranks and 1 to %d "
-                     "foundations", 1 << 14, MAX_FOUNDATIONS);
+    if (n < 1 || n > MAX_CARDS || ranks < 1 || ranks > MAX_RANKS || foundations < 1 || foundations > MAX_FOUNDATIONS) {
+        PyErr_Format(PyExc_ValueError, "the compiled search takes 1 to %d cards, 1 to %d ranks and 1 to %d "
+                     "foundations", MAX_CARDS, MAX_RANKS, MAX_FOUNDATIONS);
         goto fail;
     }
     s->n = (int)n;
@@ -654,7 +658,8 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
         }
     }
     s->key = calloc((size_t)s->words, sizeof(uint64_t));
-    if (!s->key) { PyErr_NoMemory(); goto fail; }
+    s->scratch = calloc((size_t)s->words, sizeof(uint64_t));
+    if (!s->key || !s->scratch) { PyErr_NoMemory(); goto fail; }
     s->key[0] = 1 | tops_field(s, s->tops);
     s->cache = rules.cache;
     s->symmetry = rules.symmetry;

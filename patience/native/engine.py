@@ -20,6 +20,7 @@ try:
 except ImportError:  # not built: the package still works through the reference
     _search = None
 
+COMPILED_MAX_CARDS = 8192  # the recursion takes a few hundred bytes of stack per card: well within 8 MiB
 COMPILED_MAX_FOUNDATIONS = 4
 COMPILED_MAX_RANKS = 2**14
 DEFAULT_CACHE_BYTES = 2**27  # the failure cache's table when no memory limit is given
@@ -40,8 +41,8 @@ def compiled() -> bool:
 
 
 def fits(board: Board) -> bool:
-    """Whether the compiled search takes the board (any number of cards)."""
-    return (len(board) >= 1 and 1 <= len(board.foundations) <= COMPILED_MAX_FOUNDATIONS
+    """Whether the compiled search takes the board."""
+    return (1 <= len(board) <= COMPILED_MAX_CARDS and 1 <= len(board.foundations) <= COMPILED_MAX_FOUNDATIONS
             and board.ranks <= COMPILED_MAX_RANKS)
 
 
@@ -60,7 +61,8 @@ def run_board(board: Board, choice: str | None, rules: Mapping[str, bool], max_c
     takes = compiled() and fits(board)
     if choice == "c" and not takes:
         why = ("is not built (pip install -e .)" if not compiled() else
-               f"takes 1 to {COMPILED_MAX_FOUNDATIONS} foundations and at most {COMPILED_MAX_RANKS} ranks")
+               f"takes 1 to {COMPILED_MAX_CARDS} cards, 1 to {COMPILED_MAX_FOUNDATIONS} foundations and at "
+               f"most {COMPILED_MAX_RANKS} ranks")
         raise UsageError(f"the compiled search {why}")
     if choice != "python" and takes:
         return _compiled(board, rules, max_cards, node_limit, seconds, cache_bytes(memory_mb)), "c"
