@@ -113,14 +113,16 @@ def _histogram(rows: list[dict], plot: Path) -> None:
     import matplotlib.pyplot as plt
 
     lost = [row["cards"] + START_CARDS for row in rows if row["status"] == engine.UNSOLVABLE]
+    undecided = [row["cards"] + START_CARDS for row in rows if row["status"] == engine.LIMIT and "cards" in row]
     won = sum(1 for row in rows if row["status"] == engine.SOLVED)
     figure, axes = plt.subplots(figsize=(7, 4))
-    axes.hist(lost, bins=range(min(lost, default=0), 106), color="tab:red", label="lost: most cards played")
+    axes.hist([lost, undecided], bins=range(0, 106), color=["tab:red", "tab:grey"], stacked=True,
+              label=["lost: most cards playable", "undecided: longest play found (a lower bound)"])
     axes.bar(104, won, width=1, color="tab:green", label="won (104)")
     axes.set_yscale("log")
     axes.set_xlabel("cards on the foundations at the end (of 104)")
     axes.set_ylabel("deals")
-    axes.set_title(f"Binary Star, PySolFC deals 1..{max(row['seed'] for row in rows)}")
+    axes.set_title(f"Binary Star: {len(rows)} PySolFC deals")
     axes.legend()
     figure.tight_layout()
     plot.parent.mkdir(parents=True, exist_ok=True)
