@@ -28,7 +28,7 @@ from patience.binary_star.rules import replay
 from patience.campaign.progress import Progress
 from patience.native import engine
 from patience.native.board import Board
-from patience.runners.native import _plays
+from patience.runners.native import binary_star_plays
 
 RULES = dict.fromkeys(("cache", "symmetry", "wolter", "reach", "restarts"), True)
 START_CARDS = 2  # A♠ and K♥ begin on the foundations: Wolter counts them among the 104
@@ -42,7 +42,7 @@ def decide(seed: int, nodes: int, seconds: float | None) -> dict[str, object]:
     outcome, _ = engine.run_board(board, "c", RULES, False, nodes, seconds)
     row: dict[str, object] = {"seed": seed, "status": outcome.status, "nodes": outcome.nodes}
     if outcome.status == engine.SOLVED:
-        verdict = replay(deal, _plays(outcome))
+        verdict = replay(deal, binary_star_plays(outcome))
         row.update(cards=len(deal.cards) if verdict.valid else None, replay=verdict.describe())
     elif outcome.status == engine.UNSOLVABLE:
         longest, _ = engine.run_board(board, "c", RULES, True, nodes, seconds)

@@ -55,7 +55,7 @@ class Native(Solver):
             return _solve_lbs(deal, seconds, options["nodes"])
         if isinstance(deal, BinaryStarDeal):
             board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
-            return _solve_board(board, deal.name, _plays, seconds, limits.memory_mb, options)
+            return _solve_board(board, deal.name, binary_star_plays, seconds, limits.memory_mb, options)
         return _solve_board(Board.of(deal), deal.name, _cards, seconds, limits.memory_mb, options)
 
 
@@ -64,7 +64,7 @@ def _cards(outcome: Outcome) -> tuple[Any, ...]:
     return outcome.sequence or ()
 
 
-def _plays(outcome: Outcome) -> tuple[Any, ...]:
+def binary_star_plays(outcome: Outcome) -> tuple[Any, ...]:
     """A Binary Star win: each card with the foundation it went onto and the pile it left."""
     return tuple(Play(card, foundation, pile) for card, foundation, pile
                  in zip(outcome.sequence or (), outcome.foundations or (), outcome.piles or (), strict=True))
