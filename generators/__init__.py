@@ -15,7 +15,8 @@ from patience.errors import UsageError
 
 # gen FORMAT -> game -> generator module
 MODEL_LANGUAGES: dict[str, dict[str, str]] = {
-    "pddl": {"black-hole": "patience.generators.pddl", "lbs": "patience.generators.lbs_pddl"},
+    "pddl": {"black-hole": "patience.generators.pddl", "lbs": "patience.generators.lbs_pddl",
+             "binary-star": "patience.generators.binary_star_pddl"},
     "eprime": {"black-hole": "patience.generators.eprime", "lbs": "patience.generators.lbs_eprime"},
     "xcsp3": {"black-hole": "patience.generators.xcsp3", "lbs": "patience.generators.lbs_xcsp3"},
     "cnf": {"black-hole": "patience.generators.cnf", "lbs": "patience.generators.lbs_cnf"},

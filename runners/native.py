@@ -1,6 +1,7 @@
 """The specialised solvers (the paper's fifth paradigm), run in this process: for the Black Hole
-family a depth-first search, compiled (patience.native._search, built by setup.py) when available,
-else the Python reference; for Late Binding Solitaire a search over rows with a failure cache.
+family and Binary Star (two foundations) a depth-first search, compiled (patience.native._search,
+built by setup.py) when available, else the Python reference; for Late Binding Solitaire a search
+over rows with a failure cache.
 
 Every pruning rule can be switched off so its effect can be measured; limits end the search with
 timeout/unknown, never a verdict the search did not prove.
@@ -9,13 +10,15 @@ timeout/unknown, never a verdict the search did not prove.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from patience.deal import Deal
+from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.lbs import solver as lbs_search
 from patience.lbs.deal import LBSDeal
 from patience.native import engine
+from patience.native.board import Board
+from patience.native.reference import Outcome
 from patience.options import Count, Option, Schema, Switch
 from patience.result import Answer, Status
 from patience.runners.base import Solver
@@ -28,7 +31,7 @@ class Native(Solver):
     name = "native"
     paradigm = "native"
     description = "specialised depth-first search with failure cache and symmetry/rank pruning (C, or Python)"
-    games = ("black-hole", "lbs")
+    games = ("black-hole", "binary-star", "lbs")
     options: ClassVar[Schema] = (
         Option("engine", None, "the Black Hole search: c, or the python reference (default: c when built)",
                ("c", "python")),
@@ -50,15 +53,30 @@ class Native(Solver):
         seconds = min((limit for limit in (limits.timeout, limits.cpu_limit) if limit is not None), default=None)
         if isinstance(deal, LBSDeal):
             return _solve_lbs(deal, seconds, options["nodes"])
-        return _solve_black_hole(deal, seconds, limits.memory_mb, options)
+        if isinstance(deal, BinaryStarDeal):
+            board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
+            return _solve_board(board, deal.name, binary_star_plays, seconds, limits.memory_mb, options)
+        return _solve_board(Board.of(deal), deal.name, _cards, seconds, limits.memory_mb, options)
 
 
-def _solve_black_hole(deal: Deal, seconds: float | None, memory_mb: int | None,
-                      options: Mapping[str, Any]) -> Answer:
+def _cards(outcome: Outcome) -> tuple[Any, ...]:
+    """A Black Hole win: the cards in the order played."""
+    return outcome.sequence or ()
+
+
+def binary_star_plays(outcome: Outcome) -> tuple[Any, ...]:
+    """A Binary Star win: each card with the foundation it went onto and the pile it left."""
+    return tuple(Play(card, foundation, pile) for card, foundation, pile
+                 in zip(outcome.sequence or (), outcome.foundations or (), outcome.piles or (), strict=True))
+
+
+def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outcome], tuple[Any, ...]],
+                 seconds: float | None, memory_mb: int | None, options: Mapping[str, Any]) -> Answer:
     rules = {rule: options[rule] for rule in RULES}
     node_limit = options["nodes"]
     started, cpu_started = time.monotonic(), time.process_time()
-    outcome, used = engine.run(deal, options["engine"], rules, options["max-cards"], node_limit, seconds, memory_mb)
+    outcome, used = engine.run_board(board, options["engine"], rules, options["max-cards"], node_limit, seconds,
+                                     memory_mb)
     wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
     stats: dict[str, float | int | str] = {
         "engine": used, "nodes_per_s": round(outcome.nodes / wall) if wall > 0 else 0,
@@ -67,10 +85,10 @@ def _solve_black_hole(deal: Deal, seconds: float | None, memory_mb: int | None,
     if options["max-cards"]:
         stats["max_cards"] = outcome.max_cards
     if outcome.status == engine.SOLVED:
-        return Answer(Status.SOLVED, outcome.sequence, wall, cpu, outcome.nodes, stats)
+        return Answer(Status.SOLVED, moves(outcome), wall, cpu, outcome.nodes, stats)
     if outcome.status == engine.UNSOLVABLE:
         if outcome.sequence:
-            stats["longest_play"] = " ".join(deal.name(card) for card in outcome.sequence)
+            stats["longest_play"] = " ".join(name(card) for card in outcome.sequence)
         return Answer(Status.UNSOLVABLE, None, wall, cpu, outcome.nodes, stats)
     hit_nodes = node_limit is not None and outcome.nodes >= node_limit
     status = Status.UNKNOWN if hit_nodes else Status.TIMEOUT

@@ -136,7 +136,7 @@ class Planner(ProcessSolver):
 
     paradigm = "planning"
     language = "pddl"
-    games = ("black-hole", "lbs")
+    games = ("black-hole", "lbs", "binary-star")
     options: ClassVar[Schema] = pddl.OPTIONS
 
     @abstractmethod

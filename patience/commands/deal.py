@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from patience.binary_star.deal import BINARY_STAR, pysolfc_deal
+from patience.binary_star.forms import write_board
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import yaml_form
@@ -16,9 +18,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "deal", help="print a deal: PySol seed N, or a random generalised deal",
         description="Print deal N exactly as PySolFC deals it (pysol_cards' make_pysol_freecell_board.py "
-                    "-F -t N GAME; --numbering picks old PySol's or Microsoft's numbers), or with "
+                    "-F -t N GAME; --numbering picks old PySol's or Microsoft's numbers; binary_star: as "
+                    "PySolFC deals game number N), or with "
                     "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML).")
-    parser.add_argument("--game", default="black_hole", choices=(*PYSOL_GAMES, "lbs"))
+    parser.add_argument("--game", default="black_hole", choices=(*PYSOL_GAMES, BINARY_STAR, "lbs"))
     parser.add_argument("--cards", type=int, default=10, help="lbs: cards in the row (named LBS<cards>_<seed>)")
     parser.add_argument("--seed", type=int, default=1, help="PySol deal number, or the random seed")
     parser.add_argument("--numbering", choices=tuple(NUMBERINGS), default=DEFAULT_NUMBERING,
@@ -38,6 +41,11 @@ def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
     if args.game == "lbs":
         try:
             return lbs_deal_text(args.cards, seed, args.ranks or 13, args.suits)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    if args.game == BINARY_STAR:
+        try:
+            return f"{BINARY_STAR}-{seed}.txt", write_board(pysolfc_deal(seed))
         except ValueError as error:
             raise UsageError(str(error)) from None
     if args.ranks is not None:

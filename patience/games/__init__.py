@@ -56,8 +56,10 @@ class Game(Protocol):
         """The moves as text, in the form read_answer reads back."""
 
 
-# name -> "module:Class"; the first whose `detect` accepts a file's text reads it.
+# name -> "module:Class"; the first whose `detect` accepts a file's text reads it (Binary Star's
+# two-foundation board text before Black Hole's).
 GAMES: dict[str, str] = {
+    "binary-star": "patience.games.binary_star:BinaryStar",
     "lbs": "patience.games.late_binding:LateBinding",
     "black-hole": "patience.games.black_hole:BlackHoleFamily",
 }

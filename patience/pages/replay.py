@@ -15,6 +15,7 @@ import jinja2
 
 from patience.cards import RANK_LETTERS, STANDARD_RANKS, Card
 from patience.deal import Deal
+from patience.errors import UsageError
 from patience.lbs import rules as lbs_rules
 from patience.lbs.deal import LBSDeal
 from patience.validator import replay, without_start_card
@@ -102,6 +103,9 @@ PAGE_BUILDERS = {"black-hole": black_hole_game, "lbs": lbs_game}
 
 def game_page(game_name: str, deal: object, moves: Sequence | None, source: str = "") -> dict[str, object]:
     """The page's description of a deal of any game and of the answer's moves (None: play by hand)."""
+    if game_name not in PAGE_BUILDERS:
+        raise UsageError(f"there is no replay page for {game_name} deals yet; pages exist for: "
+                         f"{', '.join(PAGE_BUILDERS)}")
     return PAGE_BUILDERS[game_name](deal, moves, source)
 
 

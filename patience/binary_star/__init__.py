@@ -1,0 +1,1 @@
+"""Binary Star: two decks, two foundations (deal, forms, answers and replay)."""

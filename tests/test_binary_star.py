@@ -1,0 +1,203 @@
+"""Binary Star: PySolFC's dealing, board text and YAML round trips, answers, replay faults, and the
+native search against the Python reference and an exhaustive search."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+from pysol_cards.cards import CardRenderer
+from pysol_cards.deal_game import Game
+from pysol_cards.random import RandomBase
+
+from patience.binary_star import deal as binary_star_deal
+from patience.binary_star import forms
+from patience.binary_star.deal import BINARY_STAR, START_CARDS, BinaryStarDeal, Play, pysolfc_deal
+from patience.binary_star.rules import play_names, read_plays, replay
+from patience.campaign.specs import resolve
+from patience.cards import Card, parse_card
+from patience.cli import main
+from patience.errors import InputError
+from patience.games import parse_game_deal
+from patience.generators.binary_star_pddl import plan_plays
+from patience.generators.pddl import Action
+from patience.result import Status
+from patience.runners.process import Limits
+from patience.runners.solve import solve
+
+
+def pysol_cards_board(seed: int) -> str:
+    return Game("binary_star", seed, RandomBase.DEALS_PYSOLFC, 13).calc_deal_string(seed, CardRenderer(True))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 617, 31998, 31999, 32001, 32002, 10**6, 2**40])
+def test_deals_are_byte_equal_to_pysol_cards(seed):
+    assert forms.write_board(pysolfc_deal(seed)) == pysol_cards_board(seed)
+
+
+def test_game_32000_is_dealt_by_the_mersenne_twister_as_pysolfc_does(monkeypatch):
+    # pysol_cards deals 32000 with the LCG too; PySolFC takes the LCG for game numbers below 32000 only
+    assert forms.write_board(pysolfc_deal(32000)) != pysol_cards_board(32000)
+    monkeypatch.setattr(binary_star_deal, "PYSOLFC_LCG_END", 32001)
+    assert forms.write_board(pysolfc_deal(32000)) == pysol_cards_board(32000)
+
+
+def test_a_deal_holds_two_decks_without_the_start_cards():
+    deal = pysolfc_deal(7)
+    assert deal.game == BINARY_STAR and deal.foundations == START_CARDS
+    counts = Counter(deal.cards)
+    assert len(deal.cards) == 102 and len(deal.piles) == 17 and {len(pile) for pile in deal.piles} == {6}
+    assert counts[Card(0, 0)] == counts[Card(12, 1)] == 1 and set(counts.values()) == {1, 2} and len(counts) == 52
+    assert pysolfc_deal(7) == deal != pysolfc_deal(8)
+
+
+def test_board_and_yaml_round_trip_and_are_told_from_black_hole():
+    deal = pysolfc_deal(3)
+    for form in forms.FORMS:
+        text = forms.write(deal, form)
+        game, read = parse_game_deal(text, "deal")
+        assert game.name == "binary-star" and read == deal
+    black_hole = "Foundations: AS\n" + "\n".join(["2H 3H 4H"] * 1) + "\n"
+    assert parse_game_deal(black_hole, "bh")[0].name == "black-hole"
+    small = BinaryStarDeal(((Card(14, 5), Card(3, 0)),), (Card(0, 0), Card(7, 2)), 20)
+    assert forms.read_yaml(forms.write_yaml(small), "s") == small and small.game != BINARY_STAR
+    with pytest.raises(ValueError, match="board text"):
+        forms.write_board(small)
+
+
+@pytest.mark.parametrize(("text", "fault"), [
+    ("Foundations: AS KH\n3D ZZ\n", "d.txt:2: unknown card"),
+    ("Foundations: AS KH\n", "no piles"),
+    ("game: binary_star\nfoundations: [AS]\n", "needs 'foundations' and 'piles'"),
+    ("foundations: [AS, KH]\nranks: 0\npiles: [[2S]]\n", "'ranks'"),
+    ("foundations: [AS, KH]\npiles: [[2S], []]\n", "non-empty"),
+])
+def test_bad_deals_are_one_line_errors(text, fault):
+    with pytest.raises(InputError) as error:
+        forms.read(text, "d.txt")
+    assert fault in str(error.value) and "d.txt" in str(error.value)
+
+
+TINY = BinaryStarDeal(((Card(1, 0), Card(2, 0)), (Card(1, 0), Card(5, 1))), (Card(0, 0), Card(4, 0)), 13)
+
+
+def test_answers_are_read_in_both_forms_and_named_back():
+    plays = read_plays("# a win\n2S 1 1\nsequence: 3S>1@1 2S>1 6H>2@2\n", "a")
+    assert plays == (Play(parse_card("2S"), 0, 0), Play(parse_card("3S"), 0, 0), Play(parse_card("2S"), 0, None),
+                     Play(parse_card("6H"), 1, 1))
+    assert read_plays(" ".join(play_names(TINY, plays)), "a") == plays
+    assert replay(TINY, plays).valid
+    for bad in ("2S", "2S x", "2S>0", "QQ 1", "2S 1 2 3"):
+        with pytest.raises(InputError, match="a:1:"):
+            read_plays(bad, "a")
+
+
+@pytest.mark.parametrize(("answer", "fault"), [
+    ("2S>3@1", "move 1: there is no foundation 3 (the deal has 2)"),
+    ("2S>1@9", "move 1: there is no pile 9 (the deal has 2)"),
+    ("3S>1@1", "move 1: 3S is not on top of pile 1 (2S is)"),
+    ("2S>1", "move 1: 2S is on top of piles 1 and 2: name the pile"),
+    ("KD>1", "move 1: KD is on top of no pile"),
+    ("2S>2@1", "move 1: 2S does not follow 5S on foundation 2"),
+    ("2S>1@1 3S>1@1 2S>1@2 6H>2@2 2S>1@1", "move 5: pile 1 is empty"),
+    ("2S>1@1 3S>1@1", "2 cards left"),
+])
+def test_replay_faults_name_the_move(answer, fault):
+    verdict = replay(TINY, read_plays(answer, "a"))
+    assert not verdict.valid and verdict.fault == fault
+
+
+def small_deal(seed: int) -> BinaryStarDeal:
+    """Two decks of 7 to 10 ranks of one suit, two of the cards on the foundations, piles of 3 or 4
+    (about as many won as lost)."""
+    rng = random.Random(seed)
+    ranks = rng.randint(7, 10)
+    cards = [Card(rank, 0) for _ in range(2) for rank in range(ranks)]
+    rng.shuffle(cards)
+    foundations = (cards.pop(), cards.pop())
+    height = rng.choice((3, 4))
+    return BinaryStarDeal(tuple(tuple(cards[i:i + height]) for i in range(0, len(cards), height)), foundations, ranks)
+
+
+def exhaustive(deal: BinaryStarDeal) -> bool:
+    """Whether some order of plays wins, trying every play at every step (with memory)."""
+
+    @cache
+    def wins(taken: tuple[int, ...], tops: tuple[Card, ...]) -> bool:
+        if all(count == len(pile) for count, pile in zip(taken, deal.piles, strict=True)):
+            return True
+        for index, pile in enumerate(deal.piles):
+            if taken[index] == len(pile):
+                continue
+            card = pile[taken[index]]
+            for foundation, top in enumerate(tops):
+                if deal.follows(top, card):
+                    after = list(tops)
+                    after[foundation] = card
+                    more = taken[:index] + (taken[index] + 1,) + taken[index + 1:]
+                    if wins(more, tuple(after)):
+                        return True
+        return False
+
+    return wins((0,) * len(deal.piles), deal.foundations)
+
+
+def test_native_agrees_with_the_reference_and_an_exhaustive_search():
+    seen = Counter()
+    for seed in range(120):
+        deal = small_deal(seed)
+        c = solve(deal, "native", Limits(timeout=30), {"engine": "c"})
+        python = solve(deal, "native", Limits(timeout=30), {"engine": "python"})
+        truth = exhaustive(deal)
+        assert c.status == python.status == (Status.SOLVED if truth else Status.UNSOLVABLE), seed
+        if truth:
+            assert replay(deal, c.sequence).valid and replay(deal, python.sequence).valid
+        seen[truth] += 1
+    assert seen[True] > 10 and seen[False] > 10
+
+
+def test_max_cards_mode_reports_the_longest_play():
+    for seed in range(40):
+        deal = small_deal(seed)
+        c = solve(deal, "native", Limits(timeout=30), {"engine": "c", "max-cards": "on"})
+        python = solve(deal, "native", Limits(timeout=30), {"engine": "python", "max-cards": "on"})
+        assert c.stats["max_cards"] == python.stats["max_cards"]
+        assert (c.stats["max_cards"] == len(deal.cards)) == (c.status is Status.SOLVED)
+
+
+def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):
+    assert main(["deal", "--game", "binary_star", "--seed", "1"]) == 0
+    board = capsys.readouterr().out
+    assert board == pysol_cards_board(1)
+    (tmp_path / "deal.txt").write_text(board)
+    assert main(["solve", str(tmp_path / "deal.txt"), "--solver", "native", "--timeout", "60"]) == 0
+    sequence = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("sequence:"))
+    (tmp_path / "answer.txt").write_text(sequence + "\n")
+    assert main(["validate", str(tmp_path / "deal.txt"), str(tmp_path / "answer.txt")]) == 0
+    assert [named.name for named in resolve("binary_star:1-2")] == ["binary_star:1", "binary_star:2"]
+
+
+def test_fast_downward_plays_the_pddl_model():
+    verdicts = Counter()
+    for seed in range(8):
+        deal = small_deal(seed)
+        result = solve(deal, "fd-ff", Limits(timeout=60))
+        truth = exhaustive(deal)
+        assert result.status is (Status.SOLVED if truth else Status.UNSOLVABLE), seed
+        verdicts[truth] += 1
+    assert verdicts[True] and verdicts[False]
+
+
+def test_a_plan_naming_no_position_is_a_one_line_error():
+    with pytest.raises(InputError, match="plan:3: the deal has no position c9-1"):
+        plan_plays(TINY, [Action("play", ("c9-1", "c9-2", "f1", "ace", "two"), 3)])
+    with pytest.raises(InputError, match="plan:4: not a Binary Star play"):
+        plan_plays(TINY, [Action("move-one", ("p1", "p2"), 4)])
+
+
+def test_show_refuses_binary_star_in_one_line(tmp_path, capsys):
+    (tmp_path / "deal.txt").write_text(forms.write_board(pysolfc_deal(2)))
+    assert main(["show", str(tmp_path / "deal.txt"), "-o", str(tmp_path / "page.html")]) == 2
+    assert "no replay page for binary-star" in capsys.readouterr().err and not (tmp_path / "page.html").exists()
