@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -30,3 +34,31 @@ def process_alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state not in ("Z", "X")
+
+
+def group_gone(group: int, seconds: float) -> bool:
+    """Whether every process of the group ends within `seconds` (orphaned workers finish their run);
+    whatever is left then is killed, so that a failing test leaves nothing running."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    os.killpg(group, signal.SIGKILL)
+    return False
+
+
+def stored_rows(db: Path, table: str) -> int:
+    """Rows of a store's table so far (0 before the store or its schema exists)."""
+    if not db.exists():
+        return 0
+    try:
+        connection = sqlite3.connect(db, timeout=5)
+        count = connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        connection.close()
+        return count
+    except sqlite3.OperationalError:  # the schema is not there yet
+        return 0
+

@@ -25,7 +25,7 @@ from patience.games import read_game_deal
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.validator import replay
-from tests.helpers import INSTANCES, process_alive
+from tests.helpers import INSTANCES, group_gone, process_alive, stored_rows
 
 PATIENCE = [sys.executable, "-m", "patience"]
 
@@ -129,12 +129,12 @@ def test_sigkill_in_the_middle_then_resume_loses_and_duplicates_nothing(tmp_path
     campaign = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True)
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and _count(db) < 3:
+    while time.monotonic() < deadline and stored_rows(db, "runs") < 3:
         time.sleep(0.05)
     os.kill(campaign.pid, signal.SIGKILL)
     campaign.wait()
-    assert _group_gone(campaign.pid, seconds=15), "workers of the killed campaign kept running"
-    stored = _count(db)
+    assert group_gone(campaign.pid, seconds=15), "workers of the killed campaign kept running"
+    stored = stored_rows(db, "runs")
     assert 3 <= stored < 16
     resumed = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
@@ -159,35 +159,10 @@ def test_killed_campaign_leaves_no_solver_running(tmp_path):
         time.sleep(0.05)
     os.kill(campaign.pid, signal.SIGKILL)
     campaign.wait()
-    assert _group_gone(campaign.pid, seconds=15), "workers of the killed campaign kept running"
+    assert group_gone(campaign.pid, seconds=15), "workers of the killed campaign kept running"
     time.sleep(2)  # a solver started by a stray task would have written its pid by now
     pids = [int(line) for line in started.read_text().split()]
     assert pids and not [pid for pid in pids if process_alive(pid)], "a solver outlived its campaign"
-
-
-def _group_gone(group: int, seconds: float) -> bool:
-    """Whether every process of the group ends within `seconds` (orphaned workers finish their run)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    os.killpg(group, signal.SIGKILL)
-    return False
-
-
-def _count(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        connection = sqlite3.connect(db, timeout=5)
-        count = connection.execute("SELECT count(*) FROM runs").fetchone()[0]
-        connection.close()
-        return count
-    except sqlite3.OperationalError:  # the schema is not there yet
-        return 0
 
 
 def test_dask_scheduler_on_loopback(tmp_path):

@@ -19,6 +19,7 @@ from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.survey.decide import decide
 from patience.survey.store import LOST, UNDECIDED, WON, Row, SurveyStore
+from tests.helpers import group_gone, stored_rows
 
 PATIENCE = [sys.executable, "-m", "patience"]
 
@@ -28,18 +29,6 @@ def _rows(db: Path) -> list[tuple]:
     rows = list(connection.execute("SELECT seed, verdict, cards, nodes FROM deals ORDER BY seed"))
     connection.close()
     return rows
-
-
-def _count(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        connection = sqlite3.connect(db, timeout=5)
-        count = connection.execute("SELECT count(*) FROM deals").fetchone()[0]
-        connection.close()
-        return count
-    except sqlite3.OperationalError:  # the schema is not there yet
-        return 0
 
 
 @pytest.mark.parametrize("game", ["black_hole", "all_in_a_row"])
@@ -64,12 +53,12 @@ def test_sigkill_in_the_middle_then_resume_loses_and_repeats_nothing(tmp_path):
     survey = subprocess.Popen([*command, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               start_new_session=True)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _count(db) < 75:
+    while time.monotonic() < deadline and stored_rows(db, "deals") < 75:
         time.sleep(0.02)
     os.kill(survey.pid, signal.SIGKILL)
     survey.wait()
-    assert _group_gone(survey.pid, seconds=15), "workers of the killed survey kept running"
-    stored = _count(db)
+    assert group_gone(survey.pid, seconds=15), "workers of the killed survey kept running"
+    stored = stored_rows(db, "deals")
     assert 75 <= stored < 400 and stored % 25 == 0  # whole batches only
     resumed = subprocess.run([*command, "--db", str(db)], capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
@@ -79,17 +68,6 @@ def test_sigkill_in_the_middle_then_resume_loses_and_repeats_nothing(tmp_path):
     again = subprocess.run([*command, "--db", str(db)], capture_output=True, text=True, timeout=60)
     assert "(0 new)" in again.stdout and len(_rows(db)) == 400
 
-
-def _group_gone(group: int, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    os.killpg(group, signal.SIGKILL)
-    return False
 
 
 def test_a_batch_with_a_stored_seed_is_refused_whole(tmp_path):
