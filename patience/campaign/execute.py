@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from multiprocessing import get_context
 
 from patience.campaign.config import Configuration
-from patience.campaign.record import RunRecord
+from patience.campaign.record import RunRecord, stored_moves
 from patience.campaign.specs import NamedDeal
 from patience.errors import InputError, UsageError
 from patience.result import SolverResult, Status, to_record
@@ -66,7 +66,7 @@ def recheck(task: Task, record: RunRecord) -> RunRecord:
         return record
     named = task.deal
     try:
-        moves = named.game.read_answer("\n".join(str(record.sequence).split()), f"{named.name} sequence", named.deal)
+        moves = stored_moves(named.game, named.deal, str(record.sequence), f"{named.name} sequence")
         outcome = named.game.replay(named.deal, moves)
         fault = None if outcome.valid else outcome.fault
     except InputError as error:

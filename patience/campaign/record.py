@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from patience.games import Game, Move
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,12 @@ class RunRecord:
     def values(self) -> tuple:
         """The columns the store writes (all but `finished`)."""
         return astuple(self)[:-1]
+
+
+def stored_moves(game: Game, deal: Any, sequence: str, source: str) -> tuple[Move, ...]:
+    """A stored sequence (move names, space-separated) read back into the game's moves, one name a line
+    as its answer reader takes them; InputError if a name is not a move of the deal."""
+    return game.read_answer("\n".join(sequence.split()), source, deal)
 
 
 RUN_COLUMNS = tuple(field.name for field in fields(RunRecord))[:-1]

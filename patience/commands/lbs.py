@@ -11,9 +11,9 @@ from patience.commands import solve
 from patience.commands.limits import seconds
 from patience.exit_codes import INVALID_ANSWER, STATUS_EXIT, ExitCode
 from patience.formats import read_text
-from patience.games.late_binding import LateBinding, read_pairs
+from patience.games.late_binding import LateBinding, read_lbs_answer
 from patience.lbs.rules import play
-from patience.lbs.solution import read_mapping, read_moves
+from patience.lbs.solution import read_mapping
 from patience.result import to_record
 from patience.runners.process import Limits
 from patience.runners.solve import solve as solve_deal
@@ -67,10 +67,8 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_validate(args: argparse.Namespace) -> int:
     game = LateBinding()
     deal = game.parse_deal(read_text(args.deal), args.deal)
-    text = read_text(args.solution)
     mapping = read_mapping(args.mapping) if args.mapping else None
-    moves = (read_moves(text, str(args.solution), mapping) if "letting" in text
-             else read_pairs(text, str(args.solution)))
+    moves = read_lbs_answer(read_text(args.solution), str(args.solution), mapping)
     result = game.replay(deal, moves)
     print(result.describe())
     return ExitCode.SOLVED if result.valid else INVALID_ANSWER

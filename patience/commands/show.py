@@ -11,7 +11,8 @@ from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import read_text
 from patience.games import GAMES, read_game_deal
-from patience.lbs.solution import read_mapping, read_moves
+from patience.games.late_binding import read_lbs_answer
+from patience.lbs.solution import read_mapping
 from patience.pages import replay
 from patience.runners.process import Limits
 from patience.runners.solve import solve
@@ -47,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
     notes, moves, source = [], None, ""
     if args.answer is not None:
         text = read_text(args.answer)
-        if args.mapping is not None and "letting" in text:
-            moves = read_moves(text, args.answer, read_mapping(args.mapping))
+        if args.mapping is not None:
+            moves = read_lbs_answer(text, args.answer, read_mapping(args.mapping))
         else:
             moves = game.read_answer(text, args.answer, deal)
         source = Path(args.answer).name
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         if result.sequence is not None:
             moves, source = result.sequence, f"{result.solver}'s answer"
     page_game = replay.game_page(game.name, deal, moves, source)
-    heading = getattr(deal, "name", "") or Path(args.deal).name if game.name == "lbs" else Path(args.deal).name
+    heading = (game.name == "lbs" and deal.name) or Path(args.deal).name  # an LBS deal knows its instance name
     page = replay.render(page_game, heading, notes)
     try:
         args.output.write_text(page, encoding="utf-8")

@@ -8,6 +8,7 @@ convert | compare | show` then find it from the file's content, or take `--game`
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Hashable, Sequence
 from pathlib import Path
@@ -65,6 +66,7 @@ GAMES: dict[str, str] = {
 }
 
 
+@functools.cache
 def get_game(name: str) -> Game:
     if name not in GAMES:
         raise UsageError(f"unknown game {name!r}; known: {', '.join(GAMES)}")

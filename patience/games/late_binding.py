@@ -9,7 +9,7 @@ from typing import ClassVar
 from patience.errors import InputError
 from patience.lbs.deal import LBSDeal, read_param, write_param
 from patience.lbs.rules import Move, replay
-from patience.lbs.solution import read_moves
+from patience.lbs.solution import Mapping, read_moves
 from patience.validator import Replay
 
 _CARDS_LETTING = re.compile(r"^\s*letting\s+cards\s+(?:be|=)", re.MULTILINE)
@@ -26,6 +26,13 @@ def read_pairs(text: str, source: str) -> tuple[Move, ...]:
             raise InputError(source, number, "expected `FROM TO` (two positions)")
         pairs.append((int(fields[0]), int(fields[1])))
     return tuple(pairs)
+
+
+def read_lbs_answer(text: str, source: str, mapping: Mapping | None = None) -> tuple[Move, ...]:
+    """A Savile Row `.solution` (its move variables named by `mapping`, or inferred), else `FROM TO` lines."""
+    if "letting" in text:
+        return read_moves(text, source, mapping)
+    return read_pairs(text, source)
 
 
 class LateBinding:
@@ -55,9 +62,7 @@ class LateBinding:
         return f"lbs, {len(deal.cards)} cards in a row"
 
     def read_answer(self, text: str, source: str, deal: LBSDeal) -> tuple[Move, ...]:
-        if "letting" in text:
-            return read_moves(text, source)
-        return read_pairs(text, source)
+        return read_lbs_answer(text, source)
 
     def replay(self, deal: LBSDeal, moves: Sequence[Move], complete: bool = True) -> Replay:
         return replay(deal, moves, complete)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patience.campaign import analysis, tables
-from patience.campaign.record import RunRecord
+from patience.campaign.record import RunRecord, stored_moves
 from patience.campaign.specs import resolve
 from patience.campaign.store import Store
 from patience.errors import InputError, UsageError
@@ -68,8 +68,7 @@ def deal_pages(rows: Sequence[RunRecord], clock: str) -> dict[str, str]:
                  for run in sorted(runs, key=lambda run: run.configuration)]
         moves, source = None, ""
         if solved:
-            stored = "\n".join(str(solved[0].sequence).split())
-            moves = named.game.read_answer(stored, f"{name} stored sequence", named.deal)
+            moves = stored_moves(named.game, named.deal, str(solved[0].sequence), f"{name} stored sequence")
             source = f"{solved[0].configuration}'s stored sequence"
         page = replay.game_page(named.game.name, named.deal, moves, source)
         pages[name] = replay.render(page, name, notes, back="../index.html")
