@@ -12,11 +12,14 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+from pathlib import Path
+from typing import Any
 
 from patience.errors import InputError
+from patience.generators.lp_start import read_start
 from patience.result import Status
 from patience.runners.lp_solution import MipVerdict, read_highs
-from patience.runners.mip import MipSolver
+from patience.runners.mip import START_OPTION, MipSolver, split_start
 from patience.runners.process import ProcessRun
 
 _NODES = re.compile(r"^nodes: (\d+)$", re.MULTILINE)
@@ -25,6 +28,7 @@ _NODES = re.compile(r"^nodes: (\d+)$", re.MULTILINE)
 class Highs(MipSolver):
     name = "highs"
     description = "HiGHS branch and cut on the paper's MIP-1..MIP-4 (CPLEX LP file; --set model=mip3)"
+    options = (*MipSolver.options, START_OPTION)
 
     def available(self) -> bool:
         return importlib.util.find_spec("highspy") is not None
@@ -60,6 +64,7 @@ def main(arguments: list[str]) -> int:
     """Solve one LP file with highspy; write the raw solution file and print the node count."""
     import highspy
 
+    arguments, start = split_start(arguments)
     model, solution = arguments[0], arguments[1]
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
@@ -69,11 +74,22 @@ def main(arguments: list[str]) -> int:
     if highs.readModel(model) != highspy.HighsStatus.kOk:
         print(f"HiGHS cannot read {model}", file=sys.stderr)
         return 1
+    if start is not None:
+        set_start(highs, read_start(Path(start).read_text()))
     highs.run()
     highs.writeSolution(solution, 0)
     print(f"status: {highs.modelStatusToString(highs.getModelStatus())}")
     print(f"nodes: {highs.getInfo().mip_node_count}")
     return 0
+
+
+def set_start(highs: Any, values: dict[str, float]) -> None:
+    """Hand HiGHS a partial MIP start (it completes the other columns itself, or drops the start)."""
+    import numpy
+
+    columns = [highs.getColByName(name)[1] for name in values]
+    highs.setSolution(len(columns), numpy.array(columns, dtype=numpy.int32),
+                      numpy.array(list(values.values()), dtype=numpy.float64))
 
 
 if __name__ == "__main__":

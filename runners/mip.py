@@ -4,12 +4,14 @@ private folder under the runner core's limits, its solution file read back into 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.generators import lp
 from patience.generators.files import ModelFiles
+from patience.generators.lp_start import START_FILE, start_text
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
@@ -18,6 +20,15 @@ from patience.runners.process import Limits, ProcessRun
 
 SOLUTION_FILE = "solution.txt"
 GRACE_SECONDS = 5.0  # the solver stops itself at the time limit; the hard kill comes this much later
+START_OPTION = Option("start", "none", "greedy: give the solver the first moves of a greedy play as a (partial) "
+                                       "MIP start; none: no start", ("none", "greedy"))
+START_ARGUMENT = "--start="
+
+
+def split_start(arguments: Sequence[str]) -> tuple[list[str], str | None]:
+    """A solver child's arguments without its `--start=FILE`, and that file (None if not given)."""
+    start = next((item.removeprefix(START_ARGUMENT) for item in arguments if item.startswith(START_ARGUMENT)), None)
+    return [item for item in arguments if not item.startswith(START_ARGUMENT)], start
 
 
 class MipSolver(ProcessSolver):
@@ -48,8 +59,16 @@ class MipSolver(ProcessSolver):
         return Limits(None if limits.timeout is None else limits.timeout + GRACE_SECONDS,
                       None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
 
+    def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+        model = super().build(deal, options)
+        if options.get("start", "none") == "none":
+            return model
+        start = start_text(deal, options.get("model", "mip3"))
+        return replace(model, files={**model.files, START_FILE: start})
+
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
-        return self.solver_command(model.primary, SOLUTION_FILE, limits.timeout)
+        command = self.solver_command(model.primary, SOLUTION_FILE, limits.timeout)
+        return command + ([START_ARGUMENT + START_FILE] if START_FILE in model.files else [])
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         solution = folder / SOLUTION_FILE

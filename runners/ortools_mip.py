@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import ClassVar
 
 from patience.errors import InputError
+from patience.generators.lp_start import read_start
 from patience.result import Status
 from patience.runners.cpsat import OrToolsSolver
 from patience.runners.lp_solution import ORTOOLS_HEADER, MipVerdict, read_ortools
-from patience.runners.mip import MipSolver
+from patience.runners.mip import START_OPTION, MipSolver, split_start
 from patience.runners.process import ProcessRun
 
 STOPPED_EARLY = 0.95  # a run that ends undecided after this share of its time limit hit the limit
@@ -30,6 +31,7 @@ class OrToolsMip(OrToolsSolver, MipSolver):
     """One OR-Tools model_builder backend on the LP file."""
 
     backend: ClassVar[str]  # model_builder's solver name
+    options = (*MipSolver.options, START_OPTION)
 
     def solver_command(self, model: str, solution: str, seconds: float | None) -> list[str]:
         limit = [] if seconds is None else [f"{seconds:g}"]
@@ -64,6 +66,7 @@ def main(arguments: list[str]) -> int:
     import highspy
     from ortools.linear_solver.python import model_builder
 
+    arguments, start = split_start(arguments)
     backend, lp_file, solution = arguments[0], arguments[1], arguments[2]
     seconds = float(arguments[3]) if len(arguments) > 3 else None
     started = time.monotonic()
@@ -79,6 +82,10 @@ def main(arguments: list[str]) -> int:
         if not model.import_from_mps_file(mps):
             print(f"OR-Tools cannot read the MPS form of {lp_file}", file=sys.stderr)
             return 1
+    if start is not None:
+        by_name = {variable.name: variable for variable in model.get_variables()}
+        for name, value in read_start(Path(start).read_text()).items():
+            model.add_hint(by_name[name], value)
     solver = model_builder.Solver(backend)
     if backend == "sat":
         solver.set_solver_specific_parameters("num_workers: 1")
