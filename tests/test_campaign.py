@@ -113,6 +113,13 @@ def test_table4_buckets_statistics_and_fastest_share():
     assert table["a"]["fastest %"] == pytest.approx(200 / 3) and table["b"]["fastest %"] == pytest.approx(100 / 3)
 
 
+def test_a_verdict_after_the_limit_counts_as_a_timeout():
+    rows = [_row("d1", "a", "solved", 59.0), _row("d2", "a", "solved", 62.5), _row("d3", "a", "unsolvable", 61.0)]
+    table = analysis.table4(analysis.grid(rows, stop=60.0), ["a"])
+    assert (table["a"]["solved"], table["a"]["unsolvable"], table["a"]["timeout"]) == (1, 0, 2)
+    assert analysis.table4(analysis.grid(rows), ["a"])["a"]["timeout"] == 0
+
+
 def test_wilson_interval_matches_the_textbook_values():
     low, high = analysis.wilson(8, 10)
     assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)

@@ -43,11 +43,15 @@ class Run:
 Grid = Mapping[str, Mapping[str, Run]]  # deal -> configuration -> run
 
 
-def grid(rows: Sequence[RunRecord], clock: str = "cpu") -> dict[str, dict[str, Run]]:
-    """Stored rows as deal -> configuration -> Run, timed by `clock` (cpu or wall)."""
+def grid(rows: Sequence[RunRecord], clock: str = "cpu", stop: float | None = None) -> dict[str, dict[str, Run]]:
+    """Stored rows as deal -> configuration -> Run, timed by `clock` (cpu or wall). A verdict
+    reached after the limit `stop` counts as a timeout: solvers that stop themselves get a few
+    seconds of grace before the kill, and what they decide then is not decided within the limit."""
     table: dict[str, dict[str, Run]] = {}
     for row in rows:
-        table.setdefault(str(row.deal), {})[str(row.configuration)] = Run(str(row.status), float(getattr(row, clock)))
+        seconds = float(getattr(row, clock))
+        status = "timeout" if stop is not None and row.status in DECIDED and seconds > stop else str(row.status)
+        table.setdefault(str(row.deal), {})[str(row.configuration)] = Run(status, seconds)
     return table
 
 

@@ -27,13 +27,13 @@ def build(store: Store, clock: str) -> tuple[dict[str, object], list[Table]]:
     """The report's data (for JSON) and its tables (for the other formats)."""
     rows = store.runs()
     labels = [label for label, _, _ in store.configurations()]
-    runs = analysis.grid(rows, clock)
+    settings = store.settings()
+    runs = analysis.grid(rows, clock, analysis.limit(settings, clock))
     table4 = analysis.table4(runs, labels)
     correlations = analysis.correlations(runs, labels)
     win_rates = analysis.win_rates(runs, labels)
     disagreements = analysis.disagreements(rows)
     errors = analysis.errors(rows)
-    settings = store.settings()
     data = {"settings": settings, "clock": clock, "deals": len(runs), "runs": len(rows),
             "configurations": [{"label": label, "solver": solver, "options": json.loads(options),
                                 "versions": sorted({str(row.version) for row in rows

@@ -41,9 +41,9 @@ def run(args: argparse.Namespace) -> int:
             from patience.campaign import plots  # matplotlib: half a second, so only when drawing
 
             args.plots.mkdir(parents=True, exist_ok=True)
-            runs = analysis.grid(store.runs(), args.clock)
-            labels = [label for label, _, _ in store.configurations()]
             timeout = analysis.limit(data["settings"], args.clock)
+            runs = analysis.grid(store.runs(), args.clock, timeout)
+            labels = [label for label, _, _ in store.configurations()]
             paths = plots.cactus(runs, labels, timeout, args.clock, args.plots)
             paths += plots.effort(runs, labels, timeout, args.clock, args.plots)
         if args.html is not None:

@@ -196,8 +196,9 @@ def write(store: Store, clock: str, directory: Path) -> list[Path]:
     def link(deal: str) -> str | None:
         return f"{DEALS_FOLDER}/{files[deal]}" if deal in pages else None
 
-    runs = analysis.grid(rows, clock)
-    drawn = plots(runs, labels, analysis.limit(data["settings"], clock), clock, link)
+    stop = analysis.limit(data["settings"], clock)
+    runs = analysis.grid(rows, clock, stop)
+    drawn = plots(runs, labels, stop, clock, link)
     shown = [table for table in built if table.name != "configurations" or table.rows]
     summary = (f"{data['runs']} runs on {data['deals']} deals; hosts: {', '.join(data['hosts']) or '-'}; limits: "
                + ", ".join(f"{key} {value}" for key, value in data["settings"].items()))
