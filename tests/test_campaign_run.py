@@ -165,6 +165,34 @@ def test_killed_campaign_leaves_no_solver_running(tmp_path):
     assert pids and not [pid for pid in pids if process_alive(pid)], "a solver outlived its campaign"
 
 
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_the_campaign_alone_stops_the_run_in_flight(tmp_path, number):
+    """`kill -INT PID` reaches the campaign but not its workers: it must not wait out their runs."""
+    started = tmp_path / "started"
+    solver = tmp_path / "slow-sat"
+    solver.write_text(f"#!/bin/sh\necho $$ >> {started}\nsleep 60\n")
+    solver.chmod(0o755)
+    db = tmp_path / "runs.sqlite"
+    command = [*PATIENCE, "compare", "--deals", "black_hole:1-4", "--solvers", f"sat:{solver}",
+               "--timeout", "120", "--jobs", "2", "--db", str(db), "--quiet"]
+    campaign = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True,  # Ctrl-C as a shell delivers it, even if ignored here
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(started.read_text().split() if started.exists() else []) < 2:
+        time.sleep(0.05)
+    campaign.send_signal(number)
+    try:
+        _, err = campaign.communicate(timeout=20)
+    finally:
+        campaign.kill()
+    assert campaign.returncode in (128 + number, -number), err  # SIGTERM may end it before Python sees it
+    assert group_gone(campaign.pid, seconds=15), "workers of the stopped campaign kept running"
+    pids = [int(line) for line in started.read_text().split()]
+    assert len(pids) == 2 and not [pid for pid in pids if process_alive(pid)], "a solver outlived its campaign"
+    assert stored_rows(db, "runs") == 0
+
+
 def test_dask_scheduler_on_loopback(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://",

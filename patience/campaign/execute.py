@@ -124,8 +124,15 @@ def run_local(tasks: Sequence[Task], jobs: int) -> Iterator[tuple[Task, RunRecor
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
-        finally:
+        except BaseException:
+            # Stopped early (Ctrl-C, SIGTERM, an error): leaving the pool would wait for the runs in
+            # flight, up to their whole time limit. SIGTERM makes each worker unwind its run, which
+            # kills the solver's process group, and exit.
+            workers = list(pool._processes.values())  # the pool has no public handle on its workers
             pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
+            raise
 
 
 def connect(scheduler: str):
