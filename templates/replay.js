@@ -12,53 +12,75 @@
   const RECENT = 3; // foundation cards shown under the current one
   const last = (list) => list[list.length - 1];
 
+  // Black Hole and Binary Star: cards lie in piles (top card first) and go one by one onto foundations.
+  const where = {}; // card -> [pile, depth]
+  if (game.piles) game.piles.forEach((pile, index) => pile.forEach((card, depth) => { where[card] = [index, depth]; }));
+  const pileCards = game.piles ? game.piles.reduce((sum, pile) => sum + pile.length, 0) : 0;
+  // one rank apart, the highest rank and the lowest adjacent
+  function follows(first, second) {
+    const ranks = game.ranks;
+    const difference = (((game.values[first] - game.values[second]) % ranks) + ranks) % ranks;
+    return ranks > 1 && (difference === 1 || difference === ranks - 1);
+  }
+  const tops = (state) => game.piles.map((pile, index) => pile[state.depth[index]]).filter((card) => card !== undefined);
+  const taken = (state, card) => {
+    const depth = state.depth.slice();
+    depth[where[card][0]] += 1;
+    return depth;
+  };
+  const left = (state) => game.piles.reduce((sum, pile, index) => sum + pile.length - state.depth[index], 0);
+  const covered = (state, card) => { // why a card that is not a top card cannot move, or null for a top card
+    const [index, depth] = where[card];
+    return depth > state.depth[index] ? `${cardName(card)} is under ${cardName(game.piles[index][state.depth[index]])}` : null;
+  };
+  const piled = {
+    left: left,
+    won: (state) => left(state) === 0,
+    wonText: () => `Won: all ${pileCards} cards played.`,
+    stuckText(state) {
+      const count = left(state);
+      return `Stuck: no legal play; ${count} card${count === 1 ? "" : "s"} left.`;
+    },
+  };
+
   // Black Hole, All in a Row and generalised deals: a move is the card played onto the foundation.
-  const blackHole = {
-    where: (function () {
-      const where = {};
-      game.piles && game.piles.forEach((pile, index) => pile.forEach((card, depth) => { where[card] = [index, depth]; }));
-      return where;
-    })(),
+  const blackHole = Object.assign({}, piled, {
     start() {
       return {depth: game.piles.map(() => 0), foundation: game.foundation === null ? [] : [game.foundation]};
     },
-    follows(first, second) {
-      const ranks = game.ranks;
-      const difference = (((game.values[first] - game.values[second]) % ranks) + ranks) % ranks;
-      return ranks > 1 && (difference === 1 || difference === ranks - 1);
-    },
     legal(state) {
       const hole = state.foundation.length ? last(state.foundation) : null;
-      const moves = [];
-      game.piles.forEach((pile, index) => {
-        const top = pile[state.depth[index]];
-        if (top !== undefined && (hole === null || this.follows(hole, top))) moves.push(top);
-      });
-      return moves;
+      return tops(state).filter((top) => hole === null || follows(hole, top));
     },
-    apply(state, card) {
-      const depth = state.depth.slice();
-      depth[this.where[card][0]] += 1;
-      return {depth: depth, foundation: state.foundation.concat([card])};
-    },
-    left(state) {
-      return game.piles.reduce((sum, pile, index) => sum + pile.length - state.depth[index], 0);
-    },
-    won(state) { return this.left(state) === 0; },
+    apply: (state, card) => ({depth: taken(state, card), foundation: state.foundation.concat([card])}),
     same: (first, second) => first === second,
     label: (move) => cardName(move),
     explain: (state, move) => cardName(move),
-    whyNot(state, card) {
-      const [index, depth] = this.where[card]; // a card on the table: a top card, or one under it
-      if (depth > state.depth[index]) return `${cardName(card)} is under ${cardName(game.piles[index][state.depth[index]])}`;
-      return `${cardName(card)} does not follow ${cardName(last(state.foundation))}`;
+    whyNot: (state, card) => covered(state, card) || `${cardName(card)} does not follow ${cardName(last(state.foundation))}`,
+  });
+
+  // Binary Star: a move [card, foundation] plays a top card onto one of two (or more) foundations.
+  const binaryStar = Object.assign({}, piled, {
+    start() { return {depth: game.piles.map(() => 0), foundations: game.foundations.map((card) => [card])}; },
+    legal(state) {
+      const moves = [];
+      tops(state).forEach((top) => state.foundations.forEach((stack, foundation) => {
+        if (follows(last(stack), top)) moves.push([top, foundation]);
+      }));
+      return moves;
     },
-    wonText: (state) => `Won: all ${state.foundation.length - (game.foundation === null ? 0 : 1)} cards played.`,
-    stuckText(state) {
-      const left = this.left(state);
-      return `Stuck: no legal play; ${left} card${left === 1 ? "" : "s"} left.`;
+    apply(state, move) {
+      const foundations = state.foundations.slice();
+      foundations[move[1]] = foundations[move[1]].concat([move[0]]);
+      return {depth: taken(state, move[0]), foundations: foundations};
     },
-  };
+    same: (first, second) => first[0] === second[0] && first[1] === second[1],
+    label: (move) => `${cardName(move[0])}>${move[1] + 1}@${where[move[0]][0] + 1}`, // as answers write it
+    explain: (state, move) => `${cardName(move[0])} from pile ${where[move[0]][0] + 1} onto `
+      + `${cardName(last(state.foundations[move[1]]))} on foundation ${move[1] + 1}`,
+    whyNot: (state, card) => covered(state, card) || `${cardName(card)} follows no foundation's top card `
+      + `(${state.foundations.map((stack) => cardName(last(stack))).join(", ")})`,
+  });
 
   // Late Binding Solitaire: a move (from, to) puts the pile at position `from` onto the one at `to`.
   const lbs = {
@@ -92,7 +114,7 @@
     stuckText: (state) => `Stuck: no legal move; ${state.piles.length} piles left.`,
   };
 
-  const rules = game.game === "lbs" ? lbs : blackHole;
+  const rules = game.game === "lbs" ? lbs : game.foundations ? binaryStar : blackHole;
 
   // The validator found these moves legal; the page's own rules must agree (a console error if not).
   (function checkAnswer() {
@@ -155,24 +177,27 @@
     return element;
   }
 
-  function drawBlackHole(state, legal) {
-    const area = byId("foundation-area");
-    area.replaceChildren();
-    const hole = state.foundation.length ? last(state.foundation) : null;
+  // A foundation: its top card, the few cards played before it peeking out above (so each step up or down
+  // shows), and a caption; `top` is the top card's element id.
+  function foundationStack(cards, top, caption, classes) {
+    const column = document.createElement("div");
+    column.className = "foundation";
     const stack = document.createElement("div");
     stack.className = "foundation-stack";
-    // the few cards played before the current one peek out above it, so each step up or down shows
-    state.foundation.slice(-1 - RECENT, -1).forEach((card) => stack.append(cardElement(card, "recent")));
-    const foundation = hole === null ? slot("any card") : cardElement(hole, "foundation-card");
-    foundation.id = "foundation";
-    stack.append(foundation);
-    const played = state.foundation.length - (game.foundation === null ? 0 : 1);
-    const caption = document.createElement("div");
-    caption.className = "caption";
-    caption.innerHTML = "foundation<br>";
-    caption.append(`${played} of ${game.piles.reduce((sum, pile) => sum + pile.length, 0)} played`);
-    area.append(caption, stack);
-    const illegal = faultShown() ? answer.fault.card : null;
+    cards.slice(-1 - RECENT, -1).forEach((card) => stack.append(cardElement(card, "recent")));
+    const topCard = cards.length ? cardElement(last(cards), `foundation-card ${classes}`) : slot("any card");
+    topCard.id = top;
+    topCard.classList.add("top");
+    stack.append(topCard);
+    const label = document.createElement("div");
+    label.className = "caption";
+    label.innerHTML = caption;
+    column.append(label, stack);
+    return column;
+  }
+
+  // The piles, bottom card first and the top card drawn last; `classes(card)` marks a card.
+  function drawPiles(state, classes) {
     const piles = byId("piles");
     piles.replaceChildren();
     const tallest = Math.max(...game.piles.map((pile) => pile.length));
@@ -181,17 +206,50 @@
       column.className = "pile";
       column.dataset.pile = index + 1;
       column.style.minHeight = `calc(var(--card-height) + ${tallest - 1} * var(--fan))`;
-      const remaining = pile.slice(state.depth[index]).reverse(); // bottom card first, the top card drawn last
+      const remaining = pile.slice(state.depth[index]).reverse();
       if (!remaining.length) column.append(slot(""));
       remaining.forEach((card) => {
-        const classes = [legal.includes(card) ? "legal" : "", card === illegal ? "illegal" : "",
-          card === nextMove() ? "next" : ""].join(" ");
-        const element = cardElement(card, classes);
+        const element = cardElement(card, classes(card));
         clickable(element, () => clickCard(card));
         column.append(element);
       });
       piles.append(column);
     });
+  }
+
+  const playedText = (count) => `${count} of ${pileCards} played`;
+
+  function drawBlackHole(state, legal) {
+    const played = state.foundation.length - (game.foundation === null ? 0 : 1);
+    byId("foundation-area").replaceChildren(
+      foundationStack(state.foundation, "foundation", `foundation<br>${playedText(played)}`, ""));
+    const illegal = faultShown() ? answer.fault.card : null;
+    drawPiles(state, (card) => [legal.includes(card) ? "legal" : "", card === illegal ? "illegal" : "",
+      card === nextMove() ? "next" : ""].join(" "));
+  }
+
+  function drawBinaryStar(state, legal) {
+    const fault = faultShown() ? answer.fault : {};
+    const next = nextMove() || [];
+    const targets = legal.filter((move) => move[0] === view.selected).map((move) => move[1]);
+    const area = byId("foundation-area");
+    area.replaceChildren(...state.foundations.map((cards, index) => {
+      const classes = [targets.includes(index) ? "target" : "", next[1] === index ? "next" : "",
+        fault.foundation === index ? "illegal" : ""].join(" ");
+      const column = foundationStack(cards, `foundation-${index + 1}`,
+        `foundation ${index + 1}<br>${cards.length - 1} played`, classes);
+      column.dataset.foundation = index + 1;
+      clickable(column.querySelector(".foundation-card"), () => clickFoundation(index));
+      return column;
+    }));
+    const played = pileCards - left(state);
+    const caption = document.createElement("div");
+    caption.className = "caption";
+    caption.textContent = playedText(played);
+    area.append(caption);
+    drawPiles(state, (card) => [legal.some((move) => move[0] === card) ? "legal" : "",
+      view.selected === card ? "selected" : "", card === fault.card ? "illegal" : "",
+      card === next[0] ? "next" : ""].join(" "));
   }
 
   function drawLbs(state, legal) {
@@ -254,16 +312,17 @@
     }
     if (rules.won(state)) return rules.wonText(state);
     if (!legal.length) return rules.stuckText(state);
-    const where = view.cursor === 0 ? "Start"
+    const position = view.cursor === 0 ? "Start"
       : `Move ${view.cursor}: ${rules.explain(stateAt(view.cursor - 1), view.script[view.cursor - 1])}`;
     const plays = legal.map(rules.label).join(", ");
-    return `${where}. ${legal.length} legal ${game.game === "lbs" ? "move" : "play"}${legal.length === 1 ? "" : "s"}: ${plays}.`;
+    return `${position}. ${legal.length} legal ${game.game === "lbs" ? "move" : "play"}${legal.length === 1 ? "" : "s"}: ${plays}.`;
   }
 
   function draw() {
     const state = stateAt(view.cursor);
     const legal = rules.legal(state);
-    if (game.game === "lbs") drawLbs(state, legal);
+    if (rules === lbs) drawLbs(state, legal);
+    else if (rules === binaryStar) drawBinaryStar(state, legal);
     else drawBlackHole(state, legal);
     drawMoves();
     const status = byId("status");
@@ -304,11 +363,34 @@
 
   function clickCard(card) {
     const state = stateAt(view.cursor);
-    if (rules.legal(state).includes(card)) {
+    const legal = rules.legal(state);
+    if (rules === binaryStar) {
+      // a card can go onto more than one foundation: pick it, then click the foundation
+      if (legal.some((move) => move[0] === card)) {
+        view.selected = view.selected === card ? null : card;
+        if (view.selected !== null) view.message = `${cardName(card)} picked: click a highlighted foundation to put it on.`;
+        draw();
+        return;
+      }
+    } else if (legal.includes(card)) {
       play(card);
       return;
     }
+    view.selected = null;
     view.message = `${rules.whyNot(state, card)}: nothing moves.`;
+    draw();
+  }
+
+  function clickFoundation(foundation) {
+    const state = stateAt(view.cursor);
+    const move = [view.selected, foundation];
+    if (view.selected !== null && rules.legal(state).some((legal) => rules.same(legal, move))) {
+      play(move);
+      return;
+    }
+    view.message = view.selected === null ? "Pick a highlighted card first: nothing moves."
+      : `${cardName(view.selected)} does not follow ${cardName(last(state.foundations[foundation]))} `
+        + `on foundation ${foundation + 1}: nothing moves.`;
     draw();
   }
 

@@ -13,6 +13,8 @@ from importlib import resources
 
 import jinja2
 
+from patience.binary_star import rules as binary_star_rules
+from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.cards import RANK_LETTERS, STANDARD_RANKS, Card
 from patience.deal import Deal
 from patience.errors import UsageError
@@ -25,7 +27,8 @@ RED = ("H", "D")
 # suits beyond the four standard ones (generalised deals) get their own colours
 EXTRA_COLOURS = ("blue", "green", "purple", "orange", "teal", "brown")
 GAME_TITLES = {"black_hole": "Black Hole", "all_in_a_row": "All in a Row", "generalised": "Generalised Black Hole",
-               "lbs": "Late Binding Solitaire"}
+               "lbs": "Late Binding Solitaire", "binary_star": "Binary Star",
+               "binary_star_generalised": "Generalised Binary Star"}
 
 
 def face(name: str, rank_label: str, suit_letter: str | None, suit: int) -> dict[str, str]:
@@ -97,8 +100,49 @@ def lbs_game(deal: LBSDeal, moves: Sequence[lbs_rules.Move] | None, source: str 
     return game
 
 
+def binary_star_game(deal: BinaryStarDeal, plays: Sequence[Play] | None, source: str = "") -> dict[str, object]:
+    """Binary Star: cards are numbered by position (two decks repeat every card), the pile cards pile by
+    pile, then the foundations' start cards; a move is [card, foundation] (0-based), its pile the card's."""
+    cards = list(deal.cards) + list(deal.foundations)
+    starts = range(len(deal.cards), len(cards))
+    positions = [[sum(map(len, deal.piles[:index])) + depth for depth in range(len(pile))]
+                 for index, pile in enumerate(deal.piles)]
+    game: dict[str, object] = {
+        "game": deal.game, "title": GAME_TITLES[deal.game], "ranks": deal.ranks,
+        "cards": [black_hole_face(card, deal.ranks) for card in cards], "values": [card.rank for card in cards],
+        "piles": positions, "foundations": list(starts), "answer": None,
+    }
+    if plays is None:
+        return game
+    outcome = binary_star_rules.replay(deal, plays)  # as `patience validate` calls it: the same words
+    legal = binary_star_rules.resolved(deal, plays)[:outcome.moves]
+    taken, moves = [0] * len(deal.piles), []
+    for play in legal:
+        moves.append([positions[play.pile][taken[play.pile]], play.foundation])
+        taken[play.pile] += 1
+    answer: dict[str, object] = {"source": source, "moves": moves, "verdict": outcome.describe(), "fault": None}
+    if outcome.fault is not None:
+        illegal = plays[outcome.moves] if outcome.moves < len(plays) else None
+        answer["fault"] = {"text": outcome.describe(), "move": outcome.moves + 1 if illegal else None,
+                           "name": binary_star_rules.play_names(deal, [illegal])[0] if illegal else None,
+                           "card": _played_card(deal, positions, taken, illegal) if illegal else None,
+                           "foundation": illegal.foundation if illegal and illegal.foundation < len(deal.foundations)
+                           else None}
+    game["answer"] = answer
+    return game
+
+
+def _played_card(deal: BinaryStarDeal, positions: list[list[int]], taken: list[int], play: Play) -> int | None:
+    """The position of the card an illegal play names, when exactly one pile it may come from has it on top
+    (to mark it on the table)."""
+    piles = range(len(deal.piles)) if play.pile is None else [play.pile] if play.pile < len(deal.piles) else []
+    tops = [pile for pile in piles
+            if taken[pile] < len(deal.piles[pile]) and deal.piles[pile][taken[pile]] == play.card]
+    return positions[tops[0]][taken[tops[0]]] if len(tops) == 1 else None
+
+
 # game name -> its page description; a new game adds its function here
-PAGE_BUILDERS = {"black-hole": black_hole_game, "lbs": lbs_game}
+PAGE_BUILDERS = {"black-hole": black_hole_game, "lbs": lbs_game, "binary-star": binary_star_game}
 
 
 def game_page(game_name: str, deal: object, moves: Sequence | None, source: str = "") -> dict[str, object]:
