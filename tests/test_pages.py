@@ -177,3 +177,91 @@ def test_replay_page_names_are_files_and_never_clash():
     names = page_names(["black_hole:17", "random:6,3,3:2", "a/b.txt", "a_b.txt", "a:b.txt"])
     assert names == {"black_hole:17": "black_hole_17.html", "random:6,3,3:2": "random_6_3_3_2.html",
                      "a/b.txt": "a_b.txt.html", "a_b.txt": "a_b.txt-2.html", "a:b.txt": "a_b.txt-3.html"}
+
+
+@pytest.fixture(scope="module")
+def binary_star_answer(tmp_path_factory):
+    """PySolFC's Binary Star deal 1 as board text and the native solver's answer to it, as files."""
+    from patience.binary_star import forms
+    from patience.binary_star.deal import pysolfc_deal
+    from patience.binary_star.rules import play_names
+    from patience.runners.process import Limits
+    from patience.runners.solve import solve
+
+    folder = tmp_path_factory.mktemp("binary-star")
+    deal = pysolfc_deal(1)
+    (folder / "deal.txt").write_text(forms.write_board(deal))
+    result = solve(deal, "native", Limits(timeout=60), {})
+    assert result.sequence is not None
+    (folder / "answer.txt").write_text(" ".join(play_names(deal, result.sequence)) + "\n")
+    return deal, folder / "deal.txt", folder / "answer.txt"
+
+
+def test_binary_star_page_replays_a_native_answer(tmp_path, capsys, binary_star_answer):
+    from patience.binary_star.rules import read_plays
+
+    deal, deal_file, answer_file = binary_star_answer
+    said = validate(capsys, "validate", str(deal_file), str(answer_file))
+    code, game, out, _ = show(tmp_path, capsys, str(deal_file), str(answer_file))
+    assert code == 0 and said == "valid: 102 moves" and out.strip().endswith(said)
+    assert game["game"] == "binary_star" and game["title"] == "Binary Star" and len(game["piles"]) == 17
+    names = [card["name"] for card in game["cards"]]
+    assert names == [deal.name(card) for card in deal.cards + deal.foundations]
+    assert [names[card] for card in game["foundations"]] == ["AS", "KH"]
+    assert game["answer"]["verdict"] == said and game["answer"]["fault"] is None
+    plays = read_plays(answer_file.read_text(), "answer")
+    pile_of = {card: index for index, pile in enumerate(game["piles"]) for card in pile}
+    assert [(names[card], foundation, pile_of[card]) for card, foundation in game["answer"]["moves"]] == \
+        [(deal.name(play.card), play.foundation, play.pile) for play in plays]
+    assert len({card for card, _ in game["answer"]["moves"]}) == 102  # every position played once
+
+
+@pytest.mark.parametrize("index, foundation, pile, words", [
+    (0, "other", None, "does not follow"),  # at the start no card follows both A and K: move 1 is illegal
+    (6, None, "99", "there is no pile 99"),
+    (10, "5", None, "there is no foundation 5"),
+])
+def test_binary_star_invalid_answer_stops_where_validate_says(tmp_path, capsys, binary_star_answer,
+                                                              index, foundation, pile, words):
+    deal, deal_file, answer_file = binary_star_answer
+    plays = answer_file.read_text().split()
+    card, named_foundation, named_pile = re.match(r"(\w+)>(\d+)@(\d+)$", plays[index]).groups()
+    foundation = str(3 - int(named_foundation)) if foundation == "other" else foundation or named_foundation
+    plays[index] = f"{card}>{foundation}@{pile or named_pile}"
+    bad = tmp_path / "bad.txt"
+    bad.write_text(" ".join(plays))
+    said = validate(capsys, "validate", str(deal_file), str(bad))
+    code, game, out, _ = show(tmp_path, capsys, str(deal_file), str(bad))
+    fault = game["answer"]["fault"]
+    assert code == 0 and said.startswith(f"invalid: move {index + 1}: ") and words in said
+    assert out.strip().endswith(said) and fault["text"] == said and fault["move"] == index + 1
+    assert fault["name"] == plays[index] and len(game["answer"]["moves"]) == index
+    marked = (fault["card"] is not None, fault["foundation"] is not None)
+    assert marked == {"does not follow": (True, True), "there is no pile 99": (False, True),
+                      "there is no foundation 5": (True, False)}[words]
+    if fault["card"] is not None:
+        assert game["cards"][fault["card"]]["name"] == card
+
+
+def test_generalised_binary_star_has_every_foundation_and_a_short_answer_leaves_cards():
+    from patience.binary_star.deal import BinaryStarDeal, Play
+
+    piles = ((Card(1, 0), Card(2, 0)), (Card(5, 1),), (Card(3, 0), Card(1, 1)))
+    deal = BinaryStarDeal(piles, (Card(0, 0), Card(6, 1), Card(4, 2)), ranks=7)
+    game = replay.binary_star_game(deal, [Play(Card(1, 0), 0, 0), Play(Card(5, 1), 2), Play(Card(2, 0), 0)])
+    assert game["game"] == "binary_star_generalised" and game["ranks"] == 7
+    assert [game["cards"][card]["name"] for card in game["foundations"]] == ["r0s0", "r6s1", "r4s2"]
+    assert game["piles"] == [[0, 1], [2], [3, 4]] and game["answer"]["moves"] == [[0, 0], [2, 2], [1, 0]]
+    assert game["answer"]["fault"] == {"text": "invalid: 2 cards left", "move": None, "name": None, "card": None,
+                                       "foundation": None}
+
+
+def test_report_html_replays_binary_star_deals(tmp_path, capsys):
+    db = tmp_path / "runs.sqlite"
+    assert main(["compare", "--deals", "binary_star:1", "--solvers", "native", "--timeout", "60", "--jobs", "1",
+                 "--db", str(db)]) == 0
+    assert main(["report", str(db), "--html", str(tmp_path / "html")]) == 0
+    assert capsys.readouterr().out.strip().endswith("(1 replay pages)")
+    game = embedded((tmp_path / "html" / "deals" / "binary_star_1.html").read_text())
+    assert game["game"] == "binary_star" and game["answer"]["verdict"] == "valid: 102 moves"
+    assert "native" in game["answer"]["source"] and len(game["answer"]["moves"]) == 102
