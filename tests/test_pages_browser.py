@@ -3,6 +3,8 @@ Each test opens a page from file://, clicks and types as a person would, and rea
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from patience.campaign import tables
@@ -36,14 +38,38 @@ def pages(tmp_path_factory):
     from patience.generators.deals import pysol_deal, random_deal
 
     (folder / "general.yaml").write_text(write_deal(random_deal(7, 6, 4, 1), "yaml"))
+    star, star_bad = binary_star_files(folder)
     (folder / "row.txt").write_text(write_deal(pysol_deal("all_in_a_row", 1), "board"))
     made = {"general": [str(folder / "general.yaml"), "--solver", "native"], "row": [str(folder / "row.txt")],
             "paper": [str(PAPER), str(PAPER_SOLUTION)], "play": [str(PAPER)], "bad": [str(PAPER), str(bad)],
             "lbs": [str(LBS_DEAL), str(LBS_DEAL) + ".solution"], "lbs-play": [str(LBS_DEAL)],
-            "lbs-bad": [str(LBS_DEAL), str(bad_lbs)]}
+            "lbs-bad": [str(LBS_DEAL), str(bad_lbs)], "star": [str(star), "--solver", "native"],
+            "star-play": [str(star)], "star-bad": [str(star), str(star_bad)]}
     for name, arguments in made.items():
         assert main(["show", *arguments, "-o", str(folder / f"{name}.html")]) == 0
     return {name: folder / f"{name}.html" for name in made}
+
+
+def binary_star_files(folder):
+    """PySolFC's Binary Star deal 1 and the native answer with one play, from move 6 on, sent to the
+    other foundation where it does not follow: (deal file, answer file)."""
+    from patience.binary_star import forms
+    from patience.binary_star.deal import pysolfc_deal
+    from patience.binary_star.rules import play_names
+    from patience.binary_star.rules import replay as replay_plays
+    from patience.runners.process import Limits
+    from patience.runners.solve import solve
+
+    deal = pysolfc_deal(1)
+    (folder / "star.txt").write_text(forms.write_board(deal))
+    result = solve(deal, "native", Limits(timeout=60), {})
+    for index in range(5, len(result.sequence)):
+        plays = list(result.sequence)
+        plays[index] = replace(plays[index], foundation=1 - plays[index].foundation)
+        if replay_plays(deal, plays).moves == index:
+            (folder / "star-bad.txt").write_text(" ".join(play_names(deal, plays)))
+            break
+    return folder / "star.txt", folder / "star-bad.txt"
 
 
 def open_page(browser, path):
@@ -278,3 +304,110 @@ def test_page_rules_check_the_validators_moves(browser, pages, tmp_path):
     open_page(browser, tampered)
     logged = [entry["message"] for entry in errors(browser)]
     assert len(logged) == 2 and "rules reject move 4 (6S)" in logged[0] and "move 6 (7S)" in logged[1]
+
+
+def tops(browser) -> list[str]:
+    """The foundations' top cards, foundation 1 first."""
+    return [card.get_attribute("data-card") for card in browser.find_elements("css selector", ".foundation .top")]
+
+
+def test_binary_star_replays_to_a_win_and_shows_an_invalid_answer(browser, pages):
+    open_page(browser, pages["star"])
+    assert text(browser, "#verdict") == "valid: 102 moves" and tops(browser) == ["AS", "KH"]
+    assert text(browser, "#counter") == "0 / 102"
+    browser.find_element("id", "forward").click()
+    first = text(browser, "#moves li.current")
+    card, foundation = first.split(">")[0], int(first.split(">")[1].split("@")[0])
+    assert tops(browser)[foundation - 1] == card and text(browser, "#status").startswith(f"Move 1: {card} from pile ")
+    key(browser, "END")
+    assert text(browser, "#status") == "Won: all 102 cards played."
+    assert not browser.find_elements("css selector", ".pile .card:not(.slot)")
+    open_page(browser, pages["star-bad"])
+    verdict = text(browser, "#verdict")
+    move = int(verdict.split()[2].rstrip(":"))
+    assert verdict.startswith("invalid: move ") and " does not follow " in verdict
+    key(browser, "END")
+    assert text(browser, "#fault") == verdict and text(browser, "#counter") == f"{move - 1} / {move - 1}"
+    illegal = browser.find_element("css selector", "#moves li.illegal-move")
+    assert illegal.get_attribute("data-move") == str(move)
+    name = illegal.text.split()[0]
+    assert text(browser, "#status") == f"Stopped after {move - 1} legal moves: move {move} ({name}) is illegal."
+    marked = browser.find_element("css selector", ".pile .card.illegal")
+    assert marked.get_attribute("data-card") == name.split(">")[0]
+    assert browser.find_element("css selector", ".foundation .top.illegal").get_attribute("id") == \
+        f"foundation-{name.split('>')[1].split('@')[0]}"
+    assert errors(browser) == []
+
+
+def test_binary_star_hand_play_picks_a_card_then_its_foundation(browser, pages):
+    open_page(browser, pages["star-play"])
+    piles_before = browser.find_element("id", "piles").get_attribute("innerHTML")
+    stuck = next(pile for pile in range(1, 18) if pile not in legal_piles(browser))
+    top_card(browser, stuck).click()  # a top card that follows neither A nor K
+    assert text(browser, "#status").endswith("follows no foundation's top card (AS, KH): nothing moves.")
+    browser.find_element("id", "foundation-1").click()  # a foundation with no card picked
+    assert text(browser, "#status") == "Pick a highlighted card first: nothing moves."
+    assert browser.find_element("id", "piles").get_attribute("innerHTML") == piles_before
+    assert tops(browser) == ["AS", "KH"] and text(browser, "#counter") == "0 / 0"
+    # play the first legal card onto its foundation until a card may go onto both
+    for played in range(1, 30):
+        both = [pile for pile in legal_piles(browser) if len(pick(browser, pile)) == 2]
+        if both:
+            break
+        pile = legal_piles(browser)[0]
+        name = top_card(browser, pile).get_attribute("data-card")
+        target = pick(browser, pile)[0]
+        browser.find_element("id", f"foundation-{3 - target}").click()  # the other foundation does not take it
+        assert text(browser, "#status") == (f"{name} does not follow {tops(browser)[2 - target]} on foundation "
+                                            f"{3 - target}: nothing moves.")
+        assert text(browser, "#counter").startswith(f"{played - 1} / ")
+        pick(browser, pile)  # picked again, it goes where it may
+        browser.find_element("id", f"foundation-{target}").click()
+        assert tops(browser)[target - 1] == name and text(browser, "#counter") == f"{played} / {played} (your play)"
+    assert both
+    name = top_card(browser, both[0]).get_attribute("data-card")
+    assert pick(browser, both[0]) == [1, 2]
+    browser.find_element("id", "foundation-2").click()
+    assert tops(browser)[1] == name and text(browser, "#counter") == f"{played} / {played} (your play)"
+    browser.find_element("id", "undo").click()
+    assert tops(browser)[1] != name and text(browser, "#counter") == f"{played - 1} / {played - 1} (your play)"
+    browser.find_element("id", "restart").click()
+    assert tops(browser) == ["AS", "KH"]
+    assert browser.find_element("id", "piles").get_attribute("innerHTML") == piles_before
+    assert errors(browser) == []
+
+
+def top_card(browser, pile: int):
+    return browser.find_element("css selector", f'.pile[data-pile="{pile}"] .card:last-child')
+
+
+def legal_piles(browser) -> list[int]:
+    """The piles whose top card has a legal play."""
+    return [int(card.find_element("xpath", "..").get_attribute("data-pile"))
+            for card in browser.find_elements("css selector", ".pile .card.legal")]
+
+
+def pick(browser, pile: int) -> list[int]:
+    """Click the top card of `pile` to pick it (clicking a picked card drops it, so it is dropped first);
+    the foundations it may go onto, as the page highlights them."""
+    if "selected" in top_card(browser, pile).get_attribute("class"):
+        top_card(browser, pile).click()
+    top_card(browser, pile).click()
+    assert text(browser, "#status").endswith("picked: click a highlighted foundation to put it on.")
+    return [int(top.get_attribute("id").split("-")[1])
+            for top in browser.find_elements("css selector", ".foundation .top.target")]
+
+
+def test_binary_star_page_rules_check_the_validators_plays(browser, pages, tmp_path):
+    import json
+    import re
+
+    page = pages["star"].read_text()
+    data = re.search(r'(?<=id="game-data">)(.*?)(?=</script>)', page, re.S)
+    game = json.loads(data.group(1))
+    game["answer"]["moves"][0][1] = 1 - game["answer"]["moves"][0][1]  # move 1 onto the other foundation
+    tampered = tmp_path / "tampered.html"
+    tampered.write_text(page[:data.start()] + json.dumps(game) + page[data.end():])
+    open_page(browser, tampered)
+    logged = [entry["message"] for entry in errors(browser)]
+    assert logged and "rules reject move 1 (" in logged[0]
