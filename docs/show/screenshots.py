@@ -1,6 +1,6 @@
 """Remake the screenshots in docs/show from real pages: the paper example's replay at its start and
-end, a wrong answer stopped at its first illegal move, an LBS deal, the tutorial's deals, and a
-campaign report.
+end, a wrong answer stopped at its first illegal move, an LBS deal, the tutorial's deals, a Binary
+Star deal with a card picked, and a campaign report.
 
     .venv/bin/python docs/show/screenshots.py --db bh.sqlite   # a store of `patience compare`
 """
@@ -76,6 +76,13 @@ def main() -> None:
         shoot(session, pages / "bh2.html", "tutorial-rules.png")
         shoot(session, pages / "bh2-bad.html", "tutorial-wrong.png")
         shoot(session, pages / "lbs8.html", "tutorial-lbs.png", click='.pile[data-pile="6"] .card')
+        # PySolFC's Binary Star deal 1: the native answer at move 30, a card picked to show its foundations
+        (pages / "star.txt").write_text(subprocess.run(
+            [sys.executable, "-m", "patience", "deal", "--game", "binary_star", "--seed", "1"],
+            check=True, capture_output=True, text=True).stdout)
+        patience("show", str(pages / "star.txt"), "--solver", "native", "-o", str(pages / "star.html"))
+        shoot(session, pages / "star.html", "binary-star.png", " ".join(["ARROW_RIGHT"] * 30), width=1400,
+              click=".pile .card.legal")
         if args.db:
             patience("report", args.db, "--html", str(pages / "report"))
             shoot(session, pages / "report" / "index.html", "report.png", width=1400, hover="#plot-effort .point")

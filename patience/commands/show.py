@@ -21,11 +21,11 @@ from patience.runners.solve import solve
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "show", help="write a self-contained HTML page that replays an answer on a deal, or lets you play it",
-        description="Draw the deal (Black Hole, All in a Row, a generalised deal, or a Late Binding Solitaire "
-                    ".param) as cards in one HTML file that works offline. With ANSWER (any form `patience "
-                    "validate` or `patience lbs validate` reads) or --solver, step through its moves; an invalid "
-                    "answer stops at its first illegal move with the validator's words. Without either, play "
-                    "by clicking the legal cards.")
+        description="Draw the deal (Black Hole, All in a Row, a generalised deal, Binary Star, or a Late Binding "
+                    "Solitaire .param) as cards in one HTML file that works offline. With ANSWER (any form "
+                    "`patience validate` or `patience lbs validate` reads) or --solver, step through its moves; an "
+                    "invalid answer stops at its first illegal move with the validator's words. Without either, "
+                    "play by clicking the legal cards.")
     parser.add_argument("deal", help="deal file in any known form, or an LBS .param file")
     parser.add_argument("answer", nargs="?", help="card list, solver output, or for LBS a .solution / FROM TO file")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="PAGE", help="the HTML file to write")
