@@ -196,8 +196,3 @@ def test_a_plan_naming_no_position_is_a_one_line_error():
     with pytest.raises(InputError, match="plan:4: not a Binary Star play"):
         plan_plays(TINY, [Action("move-one", ("p1", "p2"), 4)])
 
-
-def test_show_refuses_binary_star_in_one_line(tmp_path, capsys):
-    (tmp_path / "deal.txt").write_text(forms.write_board(pysolfc_deal(2)))
-    assert main(["show", str(tmp_path / "deal.txt"), "-o", str(tmp_path / "page.html")]) == 2
-    assert "no replay page for binary-star" in capsys.readouterr().err and not (tmp_path / "page.html").exists()
