@@ -22,7 +22,8 @@
     const difference = (((game.values[first] - game.values[second]) % ranks) + ranks) % ranks;
     return ranks > 1 && (difference === 1 || difference === ranks - 1);
   }
-  const tops = (state) => game.piles.map((pile, index) => pile[state.depth[index]]).filter((card) => card !== undefined);
+  const tops = (state) => game.piles.map((pile, index) => pile[state.depth[index]])
+    .filter((card) => card !== undefined);
   const taken = (state, card) => {
     const depth = state.depth.slice();
     depth[where[card][0]] += 1;
@@ -31,10 +32,10 @@
   const left = (state) => game.piles.reduce((sum, pile, index) => sum + pile.length - state.depth[index], 0);
   const covered = (state, card) => { // why a card that is not a top card cannot move, or null for a top card
     const [index, depth] = where[card];
-    return depth > state.depth[index] ? `${cardName(card)} is under ${cardName(game.piles[index][state.depth[index]])}` : null;
+    const top = game.piles[index][state.depth[index]];
+    return depth > state.depth[index] ? `${cardName(card)} is under ${cardName(top)}` : null;
   };
   const piled = {
-    left: left,
     won: (state) => left(state) === 0,
     wonText: () => `Won: all ${pileCards} cards played.`,
     stuckText(state) {
@@ -56,7 +57,8 @@
     same: (first, second) => first === second,
     label: (move) => cardName(move),
     explain: (state, move) => cardName(move),
-    whyNot: (state, card) => covered(state, card) || `${cardName(card)} does not follow ${cardName(last(state.foundation))}`,
+    whyNot: (state, card) => covered(state, card)
+      || `${cardName(card)} does not follow ${cardName(last(state.foundation))}`,
   });
 
   // Binary Star: a move [card, foundation] plays a top card onto one of two (or more) foundations.
@@ -368,7 +370,9 @@
       // a card can go onto more than one foundation: pick it, then click the foundation
       if (legal.some((move) => move[0] === card)) {
         view.selected = view.selected === card ? null : card;
-        if (view.selected !== null) view.message = `${cardName(card)} picked: click a highlighted foundation to put it on.`;
+        if (view.selected !== null) {
+          view.message = `${cardName(card)} picked: click a highlighted foundation to put it on.`;
+        }
         draw();
         return;
       }
