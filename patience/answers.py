@@ -78,12 +78,34 @@ def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...
     return tuple(cards)
 
 
+def is_solve_transcript(text: str) -> bool:
+    """`patience solve`'s own output: `deal: ...` first, a `status: ...` line after it."""
+    lines = text.lstrip().splitlines()
+    return bool(lines) and lines[0].startswith("deal: ") and any(line.startswith("status: ") for line in lines)
+
+
+def transcript_sequence(text: str, source: str) -> str:
+    """The moves of `patience solve`'s output (its `sequence:` line), at their own line number so
+    that an error still names the right line; InputError when the status was not solved."""
+    lines = text.splitlines()
+    number, status = next((number, line.removeprefix("status: ").strip())
+                          for number, line in enumerate(lines, 1) if line.startswith("status: "))
+    if status != "solved":
+        raise InputError(source, number, f"the answer says status {status}: there is no sequence to replay")
+    for number, line in enumerate(lines, 1):
+        if line.startswith("sequence: "):
+            return "\n" * (number - 1) + line.removeprefix("sequence: ")
+    raise InputError(source, number, "status solved but no `sequence:` line")
+
+
 PLAIN = AnswerReader("cards", lambda text: True, read_plain)
+SOLVE_TRANSCRIPT = AnswerReader("patience solve", is_solve_transcript,
+                                lambda text, source, deal: read_plain(transcript_sequence(text, source), source, deal))
 BLACK_HOLE_SOLVE = AnswerReader("black-hole-solve", detect_black_hole_solve, read_black_hole_solve)
 
 
 def answer_readers() -> list[AnswerReader]:
-    readers = [BLACK_HOLE_SOLVE]
+    readers = [SOLVE_TRANSCRIPT, BLACK_HOLE_SOLVE]
     for module_name in READER_MODULES:
         readers.extend(importlib.import_module(module_name).ANSWER_READERS)
     return readers + [PLAIN]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from patience.answers import read_answer
 from patience.cards import Card, parse_card
+from patience.cli import main
 from patience.deal import Deal
 from patience.validator import replay
 from tests.helpers import INSTANCES
@@ -77,3 +80,18 @@ def test_black_hole_solve_transcript_is_read(paper_deal):
         pile = paper_deal.position[card][0]
         lines += [f"Move a card from stack {pile} to the foundations", "", f"Info: Card moved is {card}", ""]
     assert read_answer("\n".join(lines), "bhs.txt", paper_deal) == tuple(sequence)
+
+
+@pytest.mark.parametrize("game", ["black_hole", "binary_star"])
+def test_the_output_of_solve_validates_as_an_answer(tmp_path, capsys, game):
+    deal, answer = tmp_path / "deal.txt", tmp_path / "answer.txt"
+    assert main(["deal", "--game", game, "--seed", "3"]) == 0
+    deal.write_text(capsys.readouterr().out)
+    assert main(["solve", str(deal), "--solver", "native"]) == 0
+    transcript = capsys.readouterr().out
+    answer.write_text(transcript)
+    assert main(["validate", str(deal), str(answer)]) == 0
+    assert capsys.readouterr().out.startswith("valid: ")
+    answer.write_text(transcript.replace("status: solved", "status: unknown"))
+    assert main(["validate", str(deal), str(answer)]) == 2
+    assert f"{answer}:3: the answer says status unknown" in capsys.readouterr().err
