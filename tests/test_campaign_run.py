@@ -241,3 +241,15 @@ def test_cli_error_has_no_traceback(tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"error: {tmp_path / 'bad.yaml'}: configuration a: expected")
     assert done.stderr.count("\n") == 1
+
+
+def test_report_on_a_part_of_the_deals(tmp_path, capsys):
+    db = tmp_path / "runs.sqlite"
+    assert main(["compare", "--deals", "black_hole:1-4", "--solvers", "native", "--timeout", "20",
+                 "--db", str(db), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(db), "--format", "json", "--deals", "black_hole:2-3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["deals"], data["runs"]) == (2, 2)
+    assert main(["report", str(db), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["deals"] == 4

@@ -52,6 +52,7 @@ class Store:
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = str(path)
         self.connection = open_database(path, create, _SCHEMA, "runs", "campaign")
+        self.kept: frozenset[str] | None = None
 
     def close(self) -> None:
         self.connection.close()
@@ -112,8 +113,13 @@ class Store:
         return list(self.connection.execute("SELECT label, solver, options FROM configurations ORDER BY rowid"))
 
     def runs(self) -> list[RunRecord]:
+        """The stored runs, only those on the deals of `keep_deals` once it was called."""
         cursor = self.connection.execute(f"SELECT {', '.join(RUN_COLUMNS)}, finished FROM runs ORDER BY rowid")
-        return [RunRecord(*row) for row in cursor]
+        return [RunRecord(*row) for row in cursor if self.kept is None or row[0] in self.kept]
+
+    def keep_deals(self, names: Iterable[str]) -> None:
+        """Report on these deals only (a part of a campaign still running, say)."""
+        self.kept = frozenset(names)
 
     def deals(self) -> dict[str, tuple[str, int, int]]:
         return {name: (game, cards, piles) for name, game, cards, piles

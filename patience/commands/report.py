@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from patience.campaign import analysis, tables
+from patience.campaign import analysis, specs, tables
 from patience.campaign.store import Store
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
@@ -23,6 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--format", choices=tables.FORMATS, default="text", help="table format (default text)")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="which time the tables and plots use (default cpu, as the paper)")
+    parser.add_argument("--deals", metavar="SPEC", help="only the runs on these deals (a deal spec, as compare's)")
     parser.add_argument("--plots", type=Path, metavar="DIR", help="write cactus and effort plots (PNG, SVG) here")
     parser.add_argument("--html", type=Path, metavar="DIR",
                         help="write the report as a page (DIR/index.html, sortable tables, plots with hover) "
@@ -33,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     store = Store(args.db, create=False)
     try:
+        if args.deals:
+            store.keep_deals(item.name for item in specs.resolve(args.deals))
         if not store.finished():
             raise InputError(args.db, None, "no runs stored yet")
         data, built = tables.build(store, args.clock)
