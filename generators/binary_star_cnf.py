@@ -27,6 +27,7 @@ The header holds the deal and maps every take and on variable to its step, pile 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ from pysat.formula import CNF, IDPool
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError, UsageError
-from patience.generators.cnf import CARDINALITY, DEFAULT_CARDINALITY
+from patience.generators.cnf import CARDINALITY, DEFAULT_CARDINALITY, Literal, negate, simplified
 from patience.generators.files import ModelFiles
 from patience.generators.lp import reachable
 from patience.options import Option, Switch
@@ -44,20 +45,19 @@ CNF_FILE = "deal.cnf"
 HEADER_TAG = "c patience-models binary-star cnf"
 TITLE = "DIMACS CNF (time-indexed: a pile and a foundation per step)"
 OPTIONS = (
-    Switch("symmetry-breaking", "on", "the next card goes on the lower-numbered of two foundations showing "
-                                      "the same rank"),
+    Switch("symmetry-breaking", "on", "of two foundations showing the same rank, play on the lower-numbered; "
+                                      "never play on a lower-numbered foundation right after a higher one from "
+                                      "another pile"),
     Option("cardinality", DEFAULT_CARDINALITY, "PySAT encoding of the exactly-one constraints", tuple(CARDINALITY)),
 )
 SHOW: dict[str, str] = {}
-
-Literal = int | bool  # True / False stand for constants that simplify clauses away
-
 
 def neighbours(rank: int, ranks: int) -> set[int]:
     """The ranks a card of `rank` may be played on (and that may follow it), K-A adjacent."""
     return {(rank + step) % ranks for step in (1, -1)} if ranks > 1 else set()
 
 
+@functools.cache
 def reachable_tops(start: int, steps: int, ranks: int) -> frozenset[int]:
     """Ranks a foundation starting at `start` can show after at most `steps` plays on it."""
     return frozenset({start}.union(*(reachable(start, m, ranks) for m in range(1, steps + 1))))
@@ -154,25 +154,15 @@ class _Builder:
         return self.var("top", t, g, r) if r in self.reach[g][t] else False
 
     def add(self, clause: Iterable[Literal]) -> None:
-        literals = []
-        for literal in clause:
-            if literal is True:
-                return
-            if literal is not False:
-                literals.append(literal)
-        if not literals:
-            raise ValueError("the encoding produced an empty clause")
-        self.cnf.append(literals)
+        literals = simplified(clause)
+        if literals is not None:
+            self.cnf.append(literals)
 
     def exactly_one(self, literals: list[int]) -> None:
         self.cnf.extend(CardEnc.equals(literals, 1, vpool=self.pool, encoding=self.cardinality).clauses)
 
     def at_most_one(self, literals: list[int]) -> None:
         self.cnf.extend(CardEnc.atmost(literals, 1, vpool=self.pool, encoding=self.cardinality).clauses)
-
-
-def negate(literal: Literal) -> Literal:
-    return not literal if isinstance(literal, bool) else -literal
 
 
 def encode(deal: BinaryStarDeal, symmetry_breaking: bool = True,
