@@ -19,8 +19,9 @@ MODEL_LANGUAGES: dict[str, dict[str, str]] = {
              "binary-star": "patience.generators.binary_star_pddl"},
     "eprime": {"black-hole": "patience.generators.eprime", "lbs": "patience.generators.lbs_eprime"},
     "xcsp3": {"black-hole": "patience.generators.xcsp3", "lbs": "patience.generators.lbs_xcsp3"},
-    "cnf": {"black-hole": "patience.generators.cnf", "lbs": "patience.generators.lbs_cnf"},
-    "lp": {"black-hole": "patience.generators.lp"},
+    "cnf": {"black-hole": "patience.generators.cnf", "lbs": "patience.generators.lbs_cnf",
+            "binary-star": "patience.generators.binary_star_cnf"},
+    "lp": {"black-hole": "patience.generators.lp", "binary-star": "patience.generators.binary_star_lp"},
     "cpsat": {"black-hole": "patience.generators.cpsat"},
 }
 

@@ -103,19 +103,26 @@ class _Builder:
         return self.var("O", card, position)
 
     def add(self, clause: Iterable[Literal]) -> None:
-        literals = []
-        for literal in clause:
-            if literal is True:
-                return
-            if literal is not False:
-                literals.append(literal)
-        if not literals:
-            raise ValueError("the encoding produced an empty clause")
-        self.cnf.append(literals)
+        literals = simplified(clause)
+        if literals is not None:
+            self.cnf.append(literals)
 
     def exactly_one(self, literals: list[int], encoding: int) -> None:
         for clause in CardEnc.equals(literals, 1, vpool=self.pool, encoding=encoding).clauses:
             self.cnf.append(clause)
+
+
+def simplified(clause: Iterable[Literal]) -> list[int] | None:
+    """The clause without its false constants; None when a true constant satisfies it."""
+    literals = []
+    for literal in clause:
+        if literal is True:
+            return None
+        if literal is not False:
+            literals.append(literal)
+    if not literals:
+        raise ValueError("the encoding produced an empty clause")
+    return literals
 
 
 def negate(literal: Literal) -> Literal:

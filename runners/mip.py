@@ -9,6 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+from patience.errors import UsageError
+from patience.games import game_of
 from patience.generators import lp
 from patience.generators.files import ModelFiles
 from patience.generators.lp_start import START_FILE, start_text
@@ -23,6 +25,7 @@ GRACE_SECONDS = 5.0  # the solver stops itself at the time limit; the hard kill 
 START_OPTION = Option("start", "none", "greedy: give the solver the first moves of a greedy play as a (partial) "
                                        "MIP start; none: no start", ("none", "greedy"))
 START_ARGUMENT = "--start="
+BLACK_HOLE_ONLY = ("model", "start")  # options that choose among Black Hole's MIPs and start them
 
 
 def split_start(arguments: Sequence[str]) -> tuple[list[str], str | None]:
@@ -37,6 +40,7 @@ class MipSolver(ProcessSolver):
 
     paradigm = "mip"
     language = "lp"
+    games = ("black-hole", "binary-star")
     options: ClassVar[Schema] = (
         lp.OPTIONS[0],
         Option("objective", "none", "none: stop at the first solution; paper: also prove the paper's breadth-first "
@@ -60,6 +64,13 @@ class MipSolver(ProcessSolver):
                       None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
 
     def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+        game = game_of(deal).name
+        if game != "black-hole":
+            chosen = [f"{option.name}={options[option.name]}" for option in self.options
+                      if option.name in BLACK_HOLE_ONLY and options.get(option.name, option.default) != option.default]
+            if chosen:
+                raise UsageError(f"{self.name} has one model of {game} deals and no MIP start for them: "
+                                 f"drop --set {chosen[0]}")
         model = super().build(deal, options)
         if options.get("start", "none") == "none":
             return model

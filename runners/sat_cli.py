@@ -43,7 +43,7 @@ class CommandLineSat(ProcessSolver, ExecutableSolver):
 
     paradigm = "sat"
     language = "cnf"
-    games = ("black-hole", "lbs")
+    games = ("black-hole", "lbs", "binary-star")
     options: ClassVar[Schema] = cnf.OPTIONS
     package: ClassVar[str] = ""
 

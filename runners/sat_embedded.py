@@ -41,7 +41,7 @@ class EmbeddedSat(Solver):
     """One PySAT engine; `sat` is CaDiCaL, the project's default SAT solver."""
 
     paradigm = "sat"
-    games = ("black-hole", "lbs")
+    games = ("black-hole", "lbs", "binary-star")
     options: ClassVar[Schema] = cnf.OPTIONS
     engine: ClassVar[str] = "cadical"
 
