@@ -199,7 +199,13 @@ def all_assignments(formula: Formula):
         yield dict(zip(range(1, formula.variables + 1), values, strict=True))
 
 
-@pytest.mark.parametrize("formula", ROUND_TRIP + THREE_SAT, ids=_label)
+# Edge cases of the construction: a tautological clause (both literal fans hold its c_i), a variable
+# in no clause (a fan of one card), clauses of one to three literals, no clauses at all.
+ODD_FORMULAS = [Formula(3, ((1, -1), (2, 3), (-2, -3), (-2, 3))), Formula(4, ((1, 2, 3), (-1,), (-3, 2))),
+                Formula(2, ())]
+
+
+@pytest.mark.parametrize("formula", ROUND_TRIP + THREE_SAT + ODD_FORMULAS, ids=_label)
 def test_the_proofs_play_wins_exactly_for_satisfying_assignments(formula):
     """Every assignment of each formula: its play replays to a win iff it satisfies every clause."""
     deal = reduce_formula(formula)
