@@ -154,3 +154,36 @@ def dimacs_assignment(formula: Formula, assignment: dict[int, bool]) -> str:
     literals = [variable if assignment.get(variable, False) else -variable
                 for variable in range(1, formula.variables + 1)]
     return "s SATISFIABLE\nv " + " ".join(map(str, [*literals, 0])) + "\n"
+
+
+def winning_sequence(formula: Formula, assignment: dict[int, bool]) -> tuple[Card, ...]:
+    """The proof's constructive direction: the play of the reduced deal that an assignment dictates.
+
+    Two passes round the ranks. The first plays sf's successor literal of each variable (the
+    assignment's), then for each clause i in turn every c_i its true literals' fans expose, each
+    followed by the next g_i off the top of the gate fan, then o1 o2 o3 sf from the trap fan. The
+    second plays the other literals, the c_i left in their fans (each with the next top g_i), then
+    the gate fan's own c_i and bottom g_i, then o1 o2 o3 sf again. Clause i's step of the first pass
+    needs a c_i to follow g_{i-1} (or the last variable), so the play wins exactly when the
+    assignment satisfies every clause; callers replay it rather than trust this argument.
+    A variable the assignment omits is taken as true.
+    """
+    chosen = [variable if assignment.get(variable, True) else -variable
+              for variable in range(1, formula.variables + 1)]
+    sequence: list[Card] = []
+    for first_pass in (True, False):
+        literals = set(chosen) if first_pass else {-literal for literal in chosen}
+        sequence += [literal_card(formula, literal) for literal in sorted(literals, key=abs)]
+        for index, clause in enumerate(formula.clauses):
+            clause_card, gate = clause_rank(formula, index), clause_rank(formula, index) + 1
+            gates_taken = 0 if first_pass else sum(literal in chosen for literal in clause)
+            for suit, literal in enumerate(clause):
+                if literal in literals:
+                    sequence += [Card(clause_card, suit), Card(gate, gates_taken)]
+                    gates_taken += 1
+            if not first_pass:
+                sequence += [Card(clause_card, len(clause)), Card(gate, len(clause))]
+        trap_suit = 0 if first_pass else 1
+        sequence += [Card(rank, trap_suit) for rank in trap_ranks(formula)]
+        sequence.append(Card(START_RANK, trap_suit + 1))
+    return tuple(sequence)

@@ -3,6 +3,7 @@ pysat, the native search and the CNF path, and bad DIMACS input."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
@@ -21,10 +22,12 @@ from patience.generators.reduction import (
     meta,
     read_formula,
     reduce_formula,
+    winning_sequence,
 )
 from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runners.via_formula import solve_via_formula
 from patience.validator import replay
 from tests.helpers import EVERY_CLAUSE
 
@@ -189,3 +192,75 @@ def test_decode_assignment_needs_a_reduced_deal(tmp_path, capsys, paper_deal, fo
     plain.write_text(write_deal(paper_deal, form))
     assert main(["decode", "assignment", str(plain), "--solver", "native"]) == 2
     assert "not a reduced deal" in capsys.readouterr().err
+
+
+def all_assignments(formula: Formula):
+    for values in itertools.product((True, False), repeat=formula.variables):
+        yield dict(zip(range(1, formula.variables + 1), values, strict=True))
+
+
+# Edge cases of the construction: a tautological clause (both literal fans hold its c_i), a variable
+# in no clause (a fan of one card), clauses of one to three literals, no clauses at all.
+ODD_FORMULAS = [Formula(3, ((1, -1), (2, 3), (-2, -3), (-2, 3))), Formula(4, ((1, 2, 3), (-1,), (-3, 2))),
+                Formula(2, ())]
+
+
+@pytest.mark.parametrize("formula", ROUND_TRIP + THREE_SAT + ODD_FORMULAS, ids=_label)
+def test_the_proofs_play_wins_exactly_for_satisfying_assignments(formula):
+    """Every assignment of each formula: its play replays to a win iff it satisfies every clause."""
+    deal = reduce_formula(formula)
+    for assignment in all_assignments(formula):
+        outcome = replay(deal, winning_sequence(formula, assignment))
+        assert outcome.valid == formula.satisfied_by(assignment), (assignment, outcome.fault)
+
+
+def reduced_file(tmp_path, formula: Formula):
+    deal_file = tmp_path / "f.yaml"
+    deal_file.write_text(write(reduce_formula(formula), meta(formula)))
+    return deal_file
+
+
+def test_via_formula_wins_and_prints_the_replayed_play(tmp_path, capsys):
+    formula = Formula(2, ((1, 2), (-1, 2), (1, -2)))  # only a = b = true
+    deal_file = reduced_file(tmp_path, formula)
+    assert main(["decode", "assignment", str(deal_file), "--via-formula"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("s SATISFIABLE\nv 1 2 0\n")
+    answer = tmp_path / "play.txt"
+    answer.write_text(out.split("(replayed): ")[1])
+    assert main(["decode", "assignment", str(deal_file), str(answer)]) == 0
+
+
+def test_via_formula_refutes_with_the_theorem_named(tmp_path, capsys):
+    deal_file = reduced_file(tmp_path, EVERY_CLAUSE)
+    assert main(["decode", "assignment", str(deal_file), "--via-formula"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("s UNSATISFIABLE") and "reduction theorem" in out and "not searched" in out
+
+
+def test_via_formula_refuses_a_deal_its_meta_does_not_describe(tmp_path, capsys):
+    """A meta block over another deal must not lend that deal the formula's verdict."""
+    formula = Formula(2, ((1, 2), (-1, 2), (1, -2)))
+    deal_file = tmp_path / "f.yaml"
+    deal_file.write_text(write(reduce_formula(EVERY_CLAUSE), meta(formula)))
+    assert main(["decode", "assignment", str(deal_file), "--via-formula"]) == 2
+    assert "not `patience reduce`'s deal" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra", [["--solver", "native"], ["answer.txt"]])
+def test_via_formula_is_one_route_of_three(tmp_path, capsys, extra):
+    deal_file = reduced_file(tmp_path, EVERY_CLAUSE)
+    assert main(["decode", "assignment", str(deal_file), *extra, "--via-formula"]) == 2
+    assert "give one of" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_via_formula_round_trips_20_variable_3sat(seed):
+    """Random 3-SAT at ratio 4.26 over 20 variables (seeds 0-3: two satisfiable, two not): the formula route
+    decides them where the searches of the deal time out."""
+    rng = random.Random(seed)
+    formula = random_formula(rng, 20, 85, (3,))
+    result = solve_via_formula(reduce_formula(formula), formula, LIMITS, "f.yaml")
+    assert result.status is (Status.SOLVED if pysat_says(formula) else Status.UNSOLVABLE)
+    if result.sequence is not None:
+        assert formula.satisfied_by(assignment_from_sequence(formula, result.sequence))

@@ -1,6 +1,7 @@
 """`patience decode`: read SAT answers back. `decode model` turns a SAT solver's output on a
 `gen cnf` formula into the card sequence (through the CNF's header map) and validates it;
-`decode assignment` turns a won game of a reduced deal into the formula's satisfying assignment."""
+`decode assignment` turns a won game of a reduced deal into the formula's satisfying assignment
+(or, with --via-formula, decides the recorded formula and builds the win by the reduction's proof)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from patience.result import Status
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, read_competition, read_minisat_result
 from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runners.via_formula import ROUTE, solve_via_formula
 from patience.validator import replay
 
 
@@ -33,12 +35,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     model.set_defaults(handler=run_decode_model)
     assignment = kinds.add_parser(
         "assignment", help="a won game of a `patience reduce` deal -> satisfying assignment (DIMACS v line)",
-        description="Give an ANSWER file, or --solver to solve the deal first. Exit 0 with `s SATISFIABLE` and "
-                    "a checked `v ... 0` line; 1 `s UNSATISFIABLE` when the solver proved the deal unsolvable; "
-                    "3 no verdict; 4 the assignment fails the formula.")
+        description="Give an ANSWER file, --solver to solve the deal first, or --via-formula. Exit 0 with "
+                    "`s SATISFIABLE` and a checked `v ... 0` line; 1 `s UNSATISFIABLE` when the solver proved the "
+                    "deal unsolvable (with --via-formula: CaDiCaL refuted the recorded formula, so the deal is "
+                    "unsolvable by the reduction theorem); 3 no verdict; 4 the assignment fails the formula.")
     assignment.add_argument("deal", help="YAML deal made by `patience reduce`")
     assignment.add_argument("answer", nargs="?", help="winning card sequence in any answer format")
     assignment.add_argument("--solver", help="solve the deal with this solver instead of reading an answer")
+    assignment.add_argument("--via-formula", action="store_true",
+                            help="not a search of the deal: CaDiCaL on the formula the deal records, a model "
+                                 "turned into a win by the reduction's proof and replayed")
     assignment.add_argument("--timeout", type=seconds, default=60.0, help="the solver's wall-clock limit (s)")
     assignment.set_defaults(handler=run_assignment)
 
@@ -73,15 +79,20 @@ def run_assignment(args: argparse.Namespace) -> int:
     text = read_text(args.deal)
     deal = parse_deal(text, args.deal)
     formula = formula_from_meta(text, args.deal)
-    if (args.answer is None) == (args.solver is None):
-        raise InputError(args.deal, None, "give either an ANSWER file or --solver NAME")
-    if args.solver is not None:
-        result = solve(deal, args.solver, Limits(timeout=args.timeout))
+    if [args.answer is not None, args.solver is not None, args.via_formula].count(True) != 1:
+        raise InputError(args.deal, None, "give one of an ANSWER file, --solver NAME or --via-formula")
+    if args.answer is None:
+        if args.via_formula:
+            result = solve_via_formula(deal, formula, Limits(timeout=args.timeout), args.deal)
+        else:
+            result = solve(deal, args.solver, Limits(timeout=args.timeout))
         if result.status is Status.UNSOLVABLE:
-            print(f"s UNSATISFIABLE ({args.solver} proved the reduced deal unsolvable)")
+            print("s UNSATISFIABLE (the deal is unsolvable by the reduction theorem: CaDiCaL refuted the formula "
+                  "the deal was built from; the deal itself was not searched)" if args.via_formula else
+                  f"s UNSATISFIABLE ({args.solver} proved the reduced deal unsolvable)")
             return ExitCode.UNSOLVABLE
         if result.status is not Status.SOLVED:
-            print(f"s UNKNOWN ({args.solver}: {result.status.value} {result.message})".rstrip())
+            print(f"s UNKNOWN ({args.solver or ROUTE}: {result.status.value} {result.message})".rstrip())
             return ExitCode.UNDECIDED
         sequence = result.sequence
     else:
@@ -95,4 +106,6 @@ def run_assignment(args: argparse.Namespace) -> int:
         print("c the assignment does NOT satisfy the formula")
         return ExitCode.SOLVER_ERROR
     print(f"c checked: satisfies all {len(formula.clauses)} clauses")
+    if args.via_formula:
+        print("c won by the reduction's play (replayed): " + " ".join(deal.name(card) for card in sequence))
     return ExitCode.SOLVED
