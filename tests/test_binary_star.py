@@ -23,7 +23,10 @@ from patience.errors import InputError
 from patience.games import parse_game_deal
 from patience.generators.binary_star_pddl import plan_plays
 from patience.generators.pddl import Action
+from patience.native import engine, reference
+from patience.native.board import Board
 from patience.result import Status
+from patience.runners.native import binary_star_plays
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 
@@ -165,6 +168,46 @@ def test_max_cards_mode_reports_the_longest_play():
         python = solve(deal, "native", Limits(timeout=30), {"engine": "python", "max-cards": "on"})
         assert c.stats["max_cards"] == python.stats["max_cards"]
         assert (c.stats["max_cards"] == len(deal.cards)) == (c.status is Status.SOLVED)
+
+
+def board_of(deal: BinaryStarDeal) -> Board:
+    return Board.of_piles(deal.piles, deal.foundations, deal.ranks)
+
+
+ALL_RULES = dict.fromkeys(("cache", "symmetry", "wolter", "reach", "restarts"), True)
+
+
+def test_restarts_follow_lubys_sequence():
+    assert [reference.luby(term) for term in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_shuffled_restarts_keep_the_verdicts(monkeypatch):
+    """Rounds of a few nodes each (many restarts, each in another pile order) still decide every
+    small deal as the exhaustive search does, and every win replays."""
+    monkeypatch.setattr(reference, "LUBY_UNIT", 2)
+    seen, restarted = Counter(), 0
+    for seed in range(120):
+        deal = small_deal(seed)
+        outcome = reference.search(board_of(deal), reach=True, symmetry=True, wolter=True, restarts=True)
+        assert (outcome.status == reference.SOLVED) == exhaustive(deal), seed
+        if outcome.status == reference.SOLVED:
+            assert replay(deal, binary_star_plays(outcome)).valid, seed
+        restarted += outcome.nodes > 8  # past the first rounds' budgets of 2, 2, 4
+        seen[outcome.status] += 1
+    assert seen[reference.SOLVED] > 10 and seen[reference.UNSOLVABLE] > 10 and restarted > 20
+
+
+@pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
+@pytest.mark.parametrize(("seed", "max_cards"), [(3, False), (12, False), (37, True), (5, True)])
+def test_the_compiled_search_runs_the_references_rounds(seed, max_cards):
+    """Twenty rounds and more of restarts on a PySolFC deal: the same nodes, longest play and plays
+    in C and Python, so the shuffles and budgets are the same."""
+    board = board_of(pysolfc_deal(seed))
+    c = engine.run_board(board, "c", ALL_RULES, max_cards, 20000, None)[0]
+    python = reference.search(board, reach=True, max_cards=max_cards, node_limit=20000, symmetry=True, wolter=True,
+                              restarts=True)
+    assert (c.status, c.nodes, c.max_cards, c.sequence, c.piles) == (python.status, python.nodes, python.max_cards,
+                                                                      python.sequence, python.piles)
 
 
 def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):

@@ -10,7 +10,8 @@
  * States that failed are kept in an open-addressing hash set so that they are never searched again,
  * even after a restart: the search gives up a round after a budget of nodes (doubled each round) and
  * starts again with its ties broken in another pile order, so one unlucky early choice does not
- * cost the whole search (wins are heavy-tailed in nodes).
+ * cost the whole search (wins are heavy-tailed in nodes). With several foundations the rounds' budgets
+ * follow Luby's sequence and each round shuffles the pile order (next_round).
  * Pruning rules (conditional symmetry, Wolter's two rules, rank reachability) are switched by flags
  * so that their effect can be measured. The search runs without the GIL and stops itself at a node
  * or time limit.
@@ -32,6 +33,8 @@
 #define TABLE_MAX_BITS 32
 #define FIRST_ROUND_NODES 2000 /* restarts: the first round's nodes; each round doubles it */
 #define ROTATION_STEP 7        /* restarts: each round starts its ties this many piles further on */
+#define LUBY_UNIT 1000         /* restarts with several foundations: rounds of Luby's sequence times this */
+#define RANDOM_STEP 0x9E3779B97F4A7C15ULL /* several foundations: the shuffles' stream (splitmix64) */
 
 enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4 };
 
@@ -55,6 +58,7 @@ typedef struct {
     int small_ranks;      /* ranks fit in one 64-bit mask */
     int by_masks;         /* one foundation, piles and ranks fit in 64-bit masks: moves_by_masks */
     int tallest, rotation;
+    int *order;           /* several foundations: the piles in this round's tie-break order */
     uint64_t budget;
     uint64_t all_ranks;
     /* the key: sentinel bit, foundation tops, then one field per pile */
@@ -323,7 +327,8 @@ static int moves_now(Search *s, Move *out)
 {
     int count = 0;
     for (int i = 0; i < s->piles; i++) {
-        int p = i + s->rotation < s->piles ? i + s->rotation : i + s->rotation - s->piles, taken = s->taken[p];
+        int p = s->order ? s->order[i] : i + s->rotation < s->piles ? i + s->rotation : i + s->rotation - s->piles;
+        int taken = s->taken[p];
         if (taken == s->pile_size[p]) continue;
         int card = s->pile_start[p] + taken, rank = s->rank[card], height = s->pile_size[p] - taken;
         for (int f = 0; f < s->foundations; f++) {
@@ -551,7 +556,7 @@ static void search_free(Search *s)
     free(s->rank); free(s->pile_start); free(s->pile_size); free(s->unit); free(s->up); free(s->down);
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation);
-    free(s->marks); free(s->moves); free(s->topped); free(s->high);
+    free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order);
     free(s);
 }
 
@@ -677,6 +682,10 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
             s->high[s->pile_size[p]] |= 1ULL << p;
         }
     }
+    if (s->foundations > 1) {
+        s->order = calloc(pile_count, sizeof(int));
+        if (!s->order) { PyErr_NoMemory(); goto fail; }
+    }
     s->key = calloc((size_t)s->words, sizeof(uint64_t));
     s->scratch = calloc((size_t)s->words, sizeof(uint64_t));
     if (!s->key || !s->scratch) { PyErr_NoMemory(); goto fail; }
@@ -695,14 +704,42 @@ fail:
     return NULL;
 }
 
+/* The Luby sequence 1 1 2 1 1 2 4 1 1 2 ...: term i >= 1. */
+static uint64_t luby(uint64_t i)
+{
+    for (;;) {
+        int k = 1;
+        while ((1ULL << k) - 1 < i) k++;
+        if ((1ULL << k) - 1 == i) return 1ULL << (k - 1);
+        i -= (1ULL << (k - 1)) - 1;
+    }
+}
+
+/* Several foundations: a round's tie-break order of the piles (the first round in pile order,
+ * every later one shuffled by a fixed pseudo-random stream, so that a search is repeatable) and
+ * its budget of nodes (Luby's sequence in LUBY_UNIT nodes: most rounds short, a few ever longer,
+ * since the wins of a two-deck deal are many but one early choice can bury them deep). */
+static uint64_t next_round(Search *s, int round, uint64_t *random)
+{
+    for (int p = 0; p < s->piles; p++) s->order[p] = p;
+    for (int p = s->piles - 1; round > 0 && p > 0; p--) {
+        *random += RANDOM_STEP;
+        int q = (int)(mix(*random) % (uint64_t)(p + 1)), swapped = s->order[p];
+        s->order[p] = s->order[q];
+        s->order[q] = swapped;
+    }
+    return LUBY_UNIT * luby((uint64_t)round + 1);
+}
+
 /* Run a search already set up, the GIL released by the caller. */
 static int run(Search *s, Cache *table, uint64_t node_limit, double seconds)
 {
     s->table = table;
     s->node_limit = node_limit;
     s->deadline = seconds > 0 ? now() + seconds : 0;
-    uint64_t budget = FIRST_ROUND_NODES;
+    uint64_t budget = FIRST_ROUND_NODES, random = 0;
     for (int round = 0;; round++) {
+        if (s->order) budget = next_round(s, round, &random);
         s->budget = s->restarts ? s->nodes + budget : 0;
         s->rotation = (int)(((uint64_t)round * ROTATION_STEP) % (uint64_t)(s->piles ? s->piles : 1));
         int result = s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
