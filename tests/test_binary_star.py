@@ -198,10 +198,11 @@ def test_shuffled_restarts_keep_the_verdicts(monkeypatch):
 
 
 @pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
-@pytest.mark.parametrize(("seed", "max_cards"), [(3, False), (12, False), (37, True), (5, True)])
+@pytest.mark.parametrize(("seed", "max_cards"), [(3, False), (37, False), (185, True), (5, True)])
 def test_the_compiled_search_runs_the_references_rounds(seed, max_cards):
-    """Twenty rounds and more of restarts on a PySolFC deal: the same nodes, longest play and plays
-    in C and Python, so the shuffles and budgets are the same."""
+    """Up to a dozen rounds of restarts on a PySolFC deal (37 is won in the sixth): the same
+    nodes, longest play and plays in C and Python, so the shuffles, raised piles and budgets are
+    the same."""
     board = board_of(pysolfc_deal(seed))
     c = engine.run_board(board, "c", ALL_RULES, max_cards, 20000, None)[0]
     python = reference.search(board, reach=True, max_cards=max_cards, node_limit=20000, symmetry=True, wolter=True,

@@ -11,7 +11,7 @@
  * even after a restart: the search gives up a round after a budget of nodes (doubled each round) and
  * starts again with its ties broken in another pile order, so one unlucky early choice does not
  * cost the whole search (wins are heavy-tailed in nodes). With several foundations the rounds' budgets
- * follow Luby's sequence and each round shuffles the pile order (next_round).
+ * follow Luby's sequence and each round shuffles the pile order and raises a few piles (next_round).
  * Pruning rules (conditional symmetry, Wolter's two rules, rank reachability) are switched by flags
  * so that their effect can be measured. The search runs without the GIL and stops itself at a node
  * or time limit.
@@ -34,6 +34,7 @@
 #define FIRST_ROUND_NODES 2000 /* restarts: the first round's nodes; each round doubles it */
 #define ROTATION_STEP 7        /* restarts: each round starts its ties this many piles further on */
 #define LUBY_UNIT 1000         /* restarts with several foundations: rounds of Luby's sequence times this */
+#define BONUS_ONE_IN 4         /* restarts with several foundations: the share of piles counted one card taller */
 #define RANDOM_STEP 0x9E3779B97F4A7C15ULL /* several foundations: the shuffles' stream (splitmix64) */
 
 enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4 };
@@ -59,6 +60,7 @@ typedef struct {
     int by_masks;         /* one foundation, piles and ranks fit in 64-bit masks: moves_by_masks */
     int tallest, rotation;
     int *order;           /* several foundations: the piles in this round's tie-break order */
+    int *bonus;           /* several foundations: this round's extra height of each pile in the move order */
     uint64_t budget;
     uint64_t all_ranks;
     /* the key: sentinel bit, foundation tops, then one field per pile */
@@ -331,6 +333,7 @@ static int moves_now(Search *s, Move *out)
         int taken = s->taken[p];
         if (taken == s->pile_size[p]) continue;
         int card = s->pile_start[p] + taken, rank = s->rank[card], height = s->pile_size[p] - taken;
+        int rise = s->bonus ? height + s->bonus[p] : height; /* the height the move order sees */
         for (int f = 0; f < s->foundations; f++) {
             if (!follows(s, s->tops[f], rank)) continue;
             int twin = 0;
@@ -338,7 +341,10 @@ static int moves_now(Search *s, Move *out)
             if (twin) continue;
             Move m = { card, p, f, height, 0 };
             int k = count++;
-            while (k > 0 && out[k - 1].height < height) { out[k] = out[k - 1]; k--; }
+            while (k > 0 && (s->bonus ? out[k - 1].height + s->bonus[out[k - 1].pile] : out[k - 1].height) < rise) {
+                out[k] = out[k - 1];
+                k--;
+            }
             out[k] = m;
         }
     }
@@ -556,7 +562,7 @@ static void search_free(Search *s)
     free(s->rank); free(s->pile_start); free(s->pile_size); free(s->unit); free(s->up); free(s->down);
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation);
-    free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order);
+    free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus);
     free(s);
 }
 
@@ -684,7 +690,8 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     }
     if (s->foundations > 1) {
         s->order = calloc(pile_count, sizeof(int));
-        if (!s->order) { PyErr_NoMemory(); goto fail; }
+        s->bonus = calloc(pile_count, sizeof(int));
+        if (!s->order || !s->bonus) { PyErr_NoMemory(); goto fail; }
     }
     s->key = calloc((size_t)s->words, sizeof(uint64_t));
     s->scratch = calloc((size_t)s->words, sizeof(uint64_t));
@@ -715,10 +722,11 @@ static uint64_t luby(uint64_t i)
     }
 }
 
-/* Several foundations: a round's tie-break order of the piles (the first round in pile order,
- * every later one shuffled by a fixed pseudo-random stream, so that a search is repeatable) and
- * its budget of nodes (Luby's sequence in LUBY_UNIT nodes: most rounds short, a few ever longer,
- * since the wins of a two-deck deal are many but one early choice can bury them deep). */
+/* Several foundations: a round's move order and its budget of nodes. The first round takes the
+ * tallest pile first, ties in pile order; every later one shuffles the tie order and counts one
+ * pile in BONUS_ONE_IN one card taller than it is, both from a fixed pseudo-random stream so that
+ * a search is repeatable. Budgets follow Luby's sequence in LUBY_UNIT nodes: most rounds short, a
+ * few ever longer, since the wins of a two-deck deal are many but one early choice can bury them. */
 static uint64_t next_round(Search *s, int round, uint64_t *random)
 {
     for (int p = 0; p < s->piles; p++) s->order[p] = p;
@@ -727,6 +735,10 @@ static uint64_t next_round(Search *s, int round, uint64_t *random)
         int q = (int)(mix(*random) % (uint64_t)(p + 1)), swapped = s->order[p];
         s->order[p] = s->order[q];
         s->order[q] = swapped;
+    }
+    for (int p = 0; round > 0 && p < s->piles; p++) {
+        *random += RANDOM_STEP;
+        s->bonus[p] = mix(*random) % BONUS_ONE_IN == 0;
     }
     return LUBY_UNIT * luby((uint64_t)round + 1);
 }

@@ -20,6 +20,7 @@ _CLOCK_EVERY = 1024  # nodes between looks at the clock
 FIRST_ROUND_NODES = 2000  # restarts: the first round's node budget, doubled each round
 ROTATION_STEP = 7  # restarts: each round starts its ties this many piles further on
 LUBY_UNIT = 1000  # restarts with several foundations: rounds of Luby's sequence times this many nodes
+BONUS_ONE_IN = 4  # restarts with several foundations: the share of piles counted one card taller
 RANDOM_STEP = 0x9E3779B97F4A7C15  # several foundations: the shuffles' stream (splitmix64)
 _WORD = (1 << 64) - 1
 
@@ -97,8 +98,8 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
                 continue
             for foundation, top in enumerate(tops):
                 if board.follows(top, board.rank[card]) and top not in tops[:foundation]:
-                    found.append((-left, rounds.position[pile], card, foundation))
-        return interchangeable(board, [(height, card, foundation) for height, _, card, foundation in sorted(found)],
+                    found.append((-left - rounds.bonus[pile], rounds.position[pile], card, foundation, -left))
+        return interchangeable(board, [(height, card, foundation) for _, _, card, foundation, height in sorted(found)],
                                symmetry, wolter)
 
     while True:
@@ -149,16 +150,18 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
 
 class Rounds:
     """The restarts' rounds as the compiled search runs them: each round's node budget and the
-    position of each pile in its tie-break order. One foundation: budgets double from
-    FIRST_ROUND_NODES and the order rotates by ROTATION_STEP piles. Several foundations: budgets
-    follow Luby's sequence (1 1 2 1 1 2 4 ...) times LUBY_UNIT and every round after the first
-    shuffles the piles (Fisher-Yates on a splitmix64 stream), since a two-deck deal has many wins
-    but one early choice can bury them deep."""
+    move order: the piles' positions in its tie-break order and the height each pile is counted
+    above its own. One foundation: budgets double from FIRST_ROUND_NODES and the order rotates by
+    ROTATION_STEP piles. Several foundations: budgets follow Luby's sequence (1 1 2 1 1 2 4 ...)
+    times LUBY_UNIT, and every round after the first shuffles the piles (Fisher-Yates on a
+    splitmix64 stream) and counts one pile in BONUS_ONE_IN one card taller (the same stream), since
+    a two-deck deal has many wins but one early choice can bury them deep."""
 
     def __init__(self, piles: int, shuffled: bool) -> None:
         self.piles, self.shuffled, self.round, self.random = piles, shuffled, 0, 0
         self.budget = LUBY_UNIT * luby(1) if shuffled else FIRST_ROUND_NODES
         self.position = list(range(piles))
+        self.bonus = [0] * piles
 
     def next(self) -> None:
         self.round += 1
@@ -175,6 +178,9 @@ class Rounds:
             order[pile], order[other] = order[other], order[pile]
         for place, pile in enumerate(order):
             self.position[pile] = place
+        for pile in range(self.piles):
+            self.random = (self.random + RANDOM_STEP) & _WORD
+            self.bonus[pile] = int(_mix(self.random) % BONUS_ONE_IN == 0)
 
 
 def luby(term: int) -> int:
