@@ -24,7 +24,7 @@ from patience.games import parse_game_deal
 from patience.generators.binary_star_pddl import plan_plays
 from patience.generators.pddl import Action
 from patience.native import engine, reference
-from patience.native.board import Board
+from patience.native.board import Board, balanced
 from patience.result import Status
 from patience.runners.native import binary_star_plays
 from patience.runners.process import Limits
@@ -195,6 +195,55 @@ def test_shuffled_restarts_keep_the_verdicts(monkeypatch):
         restarted += outcome.nodes > 8  # past the first rounds' budgets of 2, 2, 4
         seen[outcome.status] += 1
     assert seen[reference.SOLVED] > 10 and seen[reference.UNSOLVABLE] > 10 and restarted > 20
+
+
+def test_the_balance_test_never_refutes_a_state_that_can_be_won():
+    """Every state met on small random deals (two foundations, 7 to 10 ranks) that the balance
+    test calls hopeless is lost by an exhaustive search, and the test does refute some."""
+    refuted = 0
+    for seed in range(60):
+        board = board_of(small_deal(seed))
+        wins = winner(board)
+        seen, stack = set(), [((0,) * len(board.pile_size), tuple(board.foundations))]
+        while stack:
+            state = stack.pop()
+            if state in seen:
+                continue
+            seen.add(state)
+            taken, tops = state
+            left = [0] * board.ranks
+            for pile, start in enumerate(board.pile_start):
+                for card in range(start + taken[pile], start + board.pile_size[pile]):
+                    left[board.rank[card]] += 1
+            if not balanced(tops, left, board.ranks):
+                assert not wins(taken, tops), (seed, state)
+                refuted += 1
+            stack.extend(successors(board, taken, tops))
+    assert refuted > 100
+
+
+def winner(board: Board):
+    """Whether a state (cards taken per pile, foundation top ranks) can be won: every play tried."""
+
+    @cache
+    def wins(taken: tuple[int, ...], tops: tuple[int, ...]) -> bool:
+        if all(count == size for count, size in zip(taken, board.pile_size, strict=True)):
+            return True
+        return any(wins(after, played) for after, played in successors(board, taken, tops))
+
+    return wins
+
+
+def successors(board: Board, taken: tuple[int, ...], tops: tuple[int, ...]):
+    """The states one play away: (cards taken per pile, foundation top ranks)."""
+    for pile, start in enumerate(board.pile_start):
+        if taken[pile] == board.pile_size[pile]:
+            continue
+        rank = board.rank[start + taken[pile]]
+        for foundation, top in enumerate(tops):
+            if board.follows(top, rank):
+                yield (taken[:pile] + (taken[pile] + 1,) + taken[pile + 1:],
+                       tops[:foundation] + (rank,) + tops[foundation + 1:])
 
 
 @pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")

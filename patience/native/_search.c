@@ -70,6 +70,7 @@ typedef struct {
     uint64_t *pile_step;
     /* switches and limits */
     int cache, symmetry, wolter, reach, max_cards, restarts;
+    int balance;          /* several foundations, decision mode, reach on: the balance test */
     uint64_t node_limit;
     double deadline;
     PyThreadState *thread; /* saved while the search runs without the GIL */
@@ -323,6 +324,37 @@ static int reach_test(Search *s, int left, int *cards)
     return covered == ranks_left;
 }
 
+/* The cards of `rank` and the foundation tops of that rank: each can come just before one card. */
+static inline int predecessors(const Search *s, int rank)
+{
+    int count = s->counts[rank];
+    for (int f = 0; f < s->foundations; f++) count += s->tops[f] == rank;
+    return count;
+}
+
+/* Several foundations: whether the cards left can still all be played, counted by rank. In a win
+ * every card left comes right after a card of a neighbouring rank or onto a foundation top of a
+ * neighbouring rank (or an empty foundation), and no card or top comes before two cards, so for
+ * every set of ranks S the cards of S are at most the cards and tops of the ranks next to S (plus
+ * the empty foundations). Tested on the sets r, r+2, ..., r+2k whose neighbours r-1, ..., r+2k+1
+ * are all distinct ranks: three 3s left with no 2 or 4 and one foundation on 4 cannot all go. */
+static int balanced(const Search *s)
+{
+    if (s->ranks < 3) return 1; /* no set with distinct neighbours */
+    int empty = 0;
+    for (int f = 0; f < s->foundations; f++) empty += s->tops[f] < 0;
+    for (int start = 0; start < s->ranks; start++) {
+        if (!s->counts[start]) continue; /* a set from an empty rank is weaker than from the next */
+        int cards = 0, before = empty + predecessors(s, s->down[start]);
+        for (int k = 0, rank = start; 2 * k + 3 <= s->ranks; k++, rank = s->up[s->up[rank]]) {
+            cards += s->counts[rank];
+            before += predecessors(s, s->up[rank]);
+            if (cards > before) return 0;
+        }
+    }
+    return 1;
+}
+
 /* Playable (card, foundation) pairs, tallest pile first, one foundation of each top rank, less the
  * cards that a kept same-rank move makes redundant. */
 static int moves_now(Search *s, Move *out)
@@ -505,6 +537,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
                 pruned = !reach_test(s, s->n - depth - 1, NULL);
             }
         }
+        if (!pruned && s->balance) pruned = !balanced(s);
         if (!pruned && s->cache) {
             s->tops[m.foundation] = top;
             child_key(s, &m, rank, child, words);
@@ -701,6 +734,7 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->symmetry = rules.symmetry;
     s->wolter = rules.wolter;
     s->reach = rules.reach;
+    s->balance = rules.reach && !rules.max_cards && s->foundations > 1;
     s->max_cards = rules.max_cards;
     s->restarts = rules.restarts;
     s->nodes = 1;

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from patience.cards import Card
-from patience.native.board import Board, reachable_ranks
+from patience.native.board import Board, balanced, reachable_ranks
 
 SOLVED, UNSOLVABLE, LIMIT = "solved", "unsolvable", "limit"
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
@@ -78,7 +78,8 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
             if max_cards:
                 hopeless = len(path) + 1 + sum(counts[r] for r in reached) <= len(best)
             else:
-                hopeless = len(reached) < sum(1 for count in counts if count)
+                hopeless = len(reached) < sum(1 for count in counts if count) or (
+                    len(tops) > 1 and not balanced(after, counts, board.ranks))
             counts[rank] += 1
             if hopeless:
                 return True
