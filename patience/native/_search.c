@@ -497,9 +497,10 @@ static inline void give_back(Search *s, int rank)
     if (s->counts[rank]++ == 0 && s->small_ranks) s->present |= 1ULL << rank;
 }
 
-/* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search). */
+/* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search);
+ * `BALANCE` is whether the balance test runs (a constant, so Black Hole's search does not test it). */
 static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, const int WORDS,
-                                                          int (*recurse)(Search *, int))
+                                                          const int BALANCE, int (*recurse)(Search *, int))
 {
     const int words = WORDS ? WORDS : s->words;
     if (depth == s->n) return SOLVED;
@@ -537,7 +538,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
                 pruned = !reach_test(s, s->n - depth - 1, NULL);
             }
         }
-        if (!pruned && s->balance) pruned = !balanced(s);
+        if (BALANCE && !pruned) pruned = !balanced(s);
         if (!pruned && s->cache) {
             s->tops[m.foundation] = top;
             child_key(s, &m, rank, child, words);
@@ -584,8 +585,9 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
     return result;
 }
 
-static int dfs_one_word(Search *s, int depth) { return dfs_body(s, depth, 1, dfs_one_word); }
-static int dfs_any_width(Search *s, int depth) { return dfs_body(s, depth, 0, dfs_any_width); }
+static int dfs_one_word(Search *s, int depth) { return dfs_body(s, depth, 1, 0, dfs_one_word); }
+static int dfs_any_width(Search *s, int depth) { return dfs_body(s, depth, 0, 0, dfs_any_width); }
+static int dfs_balanced(Search *s, int depth) { return dfs_body(s, depth, 0, 1, dfs_balanced); }
 
 /* ---- setting a search up ---- */
 
@@ -788,7 +790,7 @@ static int run(Search *s, Cache *table, uint64_t node_limit, double seconds)
         if (s->order) budget = next_round(s, round, &random);
         s->budget = s->restarts ? s->nodes + budget : 0;
         s->rotation = (int)(((uint64_t)round * ROTATION_STEP) % (uint64_t)(s->piles ? s->piles : 1));
-        int result = s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
+        int result = s->balance ? dfs_balanced(s, 0) : s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
         if (result != RESTART) return result;
         budget *= 2;
     }
