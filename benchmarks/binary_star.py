@@ -10,13 +10,15 @@ replay verdict); a run started again skips the seeds already there, so it can be
 resumed, except deals left undecided with fewer nodes than --nodes now allows (searched again;
 the last row of a seed counts). A deal is searched in decision mode with a node limit (so that verdicts do not depend on
 the machine's load); a deal proved lost is searched again in max-cards mode (same limit) for the
-longest play. --report prints the figures of every
-line in the file and draws the histogram of cards played.
+longest play. --report prints the figures of each seed's last line in the file (and the CPU time
+of every line, retries included) and draws the histogram of cards played; it reads a
+gzip-compressed copy (a name ending in .gz) as well.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import statistics
 import time
@@ -79,12 +81,14 @@ def latest(rows: list[dict]) -> dict[int, dict]:
 
 
 def read_rows(path: Path) -> list[dict]:
+    """The rows of a results file, gzip-compressed when its name ends in .gz (the committed copy)."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def report(rows: list[dict], plot: Path | None) -> None:
+def report(rows: list[dict], plot: Path | None, every_search: float) -> None:
     total = len(rows)
     counts = Counter(row["status"] for row in rows)
     bad = [row["seed"] for row in rows
@@ -100,7 +104,8 @@ def report(rows: list[dict], plot: Path | None) -> None:
           f"({statistics.mean(cards) + START_CARDS:.2f} of 104 with the start cards; {len(cards)} deals, "
           f"{inexact} of them with a lower bound: the longest play met before the node limit)")
     print(f"  CPU seconds: total {sum(seconds):.1f}, mean {statistics.mean(seconds):.3f}, "
-          f"max {max(seconds):.1f} (seed {max(rows, key=lambda row: row['seconds'])['seed']})")
+          f"max {max(seconds):.1f} (seed {max(rows, key=lambda row: row['seconds'])['seed']}); "
+          f"{every_search:.1f} with the searches of deals searched again")
     if plot is not None:
         _histogram(rows, plot)
         print(f"  histogram: {plot}")
@@ -141,9 +146,9 @@ def main() -> None:
     parser.add_argument("--plot", type=Path, help="with --report: histogram PNG")
     args = parser.parse_args()
     if args.report:
-        rows = latest(read_rows(args.out)).values()
-        report(sorted((row for row in rows if args.first <= row["seed"] <= args.last), key=lambda row: row["seed"]),
-               args.plot)
+        every = [row for row in read_rows(args.out) if args.first <= row["seed"] <= args.last]
+        report(sorted(latest(every).values(), key=lambda row: row["seed"]), args.plot,
+               sum(row["seconds"] for row in every))
     else:
         run(args.first, args.last, args.out, args.nodes, args.seconds)
 

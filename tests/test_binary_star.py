@@ -23,7 +23,10 @@ from patience.errors import InputError
 from patience.games import parse_game_deal
 from patience.generators.binary_star_pddl import plan_plays
 from patience.generators.pddl import Action
+from patience.native import engine, reference
+from patience.native.board import Board, balanced
 from patience.result import Status
+from patience.runners.native import binary_star_plays
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 
@@ -165,6 +168,96 @@ def test_max_cards_mode_reports_the_longest_play():
         python = solve(deal, "native", Limits(timeout=30), {"engine": "python", "max-cards": "on"})
         assert c.stats["max_cards"] == python.stats["max_cards"]
         assert (c.stats["max_cards"] == len(deal.cards)) == (c.status is Status.SOLVED)
+
+
+def board_of(deal: BinaryStarDeal) -> Board:
+    return Board.of_piles(deal.piles, deal.foundations, deal.ranks)
+
+
+ALL_RULES = dict.fromkeys(("cache", "symmetry", "wolter", "reach", "restarts"), True)
+
+
+def test_restarts_follow_lubys_sequence():
+    assert [reference.luby(term) for term in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_shuffled_restarts_keep_the_verdicts(monkeypatch):
+    """Rounds of a few nodes each (many restarts, each in another pile order) still decide every
+    small deal as the exhaustive search does, and every win replays."""
+    monkeypatch.setattr(reference, "LUBY_UNIT", 2)
+    seen, restarted = Counter(), 0
+    for seed in range(120):
+        deal = small_deal(seed)
+        outcome = reference.search(board_of(deal), reach=True, symmetry=True, wolter=True, restarts=True)
+        assert (outcome.status == reference.SOLVED) == exhaustive(deal), seed
+        if outcome.status == reference.SOLVED:
+            assert replay(deal, binary_star_plays(outcome)).valid, seed
+        restarted += outcome.nodes > 8  # past the first rounds' budgets of 2, 2, 4
+        seen[outcome.status] += 1
+    assert seen[reference.SOLVED] > 10 and seen[reference.UNSOLVABLE] > 10 and restarted > 20
+
+
+def test_the_balance_test_never_refutes_a_state_that_can_be_won():
+    """Every state met on small random deals (two foundations, 7 to 10 ranks) that the balance
+    test calls hopeless is lost by an exhaustive search, and the test does refute some."""
+    refuted = 0
+    for seed in range(60):
+        board = board_of(small_deal(seed))
+        wins = winner(board)
+        seen, stack = set(), [((0,) * len(board.pile_size), tuple(board.foundations))]
+        while stack:
+            state = stack.pop()
+            if state in seen:
+                continue
+            seen.add(state)
+            taken, tops = state
+            left = [0] * board.ranks
+            for pile, start in enumerate(board.pile_start):
+                for card in range(start + taken[pile], start + board.pile_size[pile]):
+                    left[board.rank[card]] += 1
+            if not balanced(tops, left, board.ranks):
+                assert not wins(taken, tops), (seed, state)
+                refuted += 1
+            stack.extend(successors(board, taken, tops))
+    assert refuted > 100
+
+
+def winner(board: Board):
+    """Whether a state (cards taken per pile, foundation top ranks) can be won: every play tried."""
+
+    @cache
+    def wins(taken: tuple[int, ...], tops: tuple[int, ...]) -> bool:
+        if all(count == size for count, size in zip(taken, board.pile_size, strict=True)):
+            return True
+        return any(wins(after, played) for after, played in successors(board, taken, tops))
+
+    return wins
+
+
+def successors(board: Board, taken: tuple[int, ...], tops: tuple[int, ...]):
+    """The states one play away: (cards taken per pile, foundation top ranks)."""
+    for pile, start in enumerate(board.pile_start):
+        if taken[pile] == board.pile_size[pile]:
+            continue
+        rank = board.rank[start + taken[pile]]
+        for foundation, top in enumerate(tops):
+            if board.follows(top, rank):
+                yield (taken[:pile] + (taken[pile] + 1,) + taken[pile + 1:],
+                       tops[:foundation] + (rank,) + tops[foundation + 1:])
+
+
+@pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
+@pytest.mark.parametrize(("seed", "max_cards"), [(3, False), (37, False), (185, True), (5, True)])
+def test_the_compiled_search_runs_the_references_rounds(seed, max_cards):
+    """Up to a dozen rounds of restarts on a PySolFC deal (37 is won in the sixth): the same
+    nodes, longest play and plays in C and Python, so the shuffles, raised piles and budgets are
+    the same."""
+    board = board_of(pysolfc_deal(seed))
+    c = engine.run_board(board, "c", ALL_RULES, max_cards, 20000, None)[0]
+    python = reference.search(board, reach=True, max_cards=max_cards, node_limit=20000, symmetry=True, wolter=True,
+                              restarts=True)
+    assert (c.status, c.nodes, c.max_cards, c.sequence, c.piles) == (python.status, python.nodes, python.max_cards,
+                                                                      python.sequence, python.piles)
 
 
 def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):

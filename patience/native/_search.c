@@ -10,7 +10,8 @@
  * States that failed are kept in an open-addressing hash set so that they are never searched again,
  * even after a restart: the search gives up a round after a budget of nodes (doubled each round) and
  * starts again with its ties broken in another pile order, so one unlucky early choice does not
- * cost the whole search (wins are heavy-tailed in nodes).
+ * cost the whole search (wins are heavy-tailed in nodes). With several foundations the rounds' budgets
+ * follow Luby's sequence and each round shuffles the pile order and raises a few piles (next_round).
  * Pruning rules (conditional symmetry, Wolter's two rules, rank reachability) are switched by flags
  * so that their effect can be measured. The search runs without the GIL and stops itself at a node
  * or time limit.
@@ -32,6 +33,9 @@
 #define TABLE_MAX_BITS 32
 #define FIRST_ROUND_NODES 2000 /* restarts: the first round's nodes; each round doubles it */
 #define ROTATION_STEP 7        /* restarts: each round starts its ties this many piles further on */
+#define LUBY_UNIT 1000         /* restarts with several foundations: rounds of Luby's sequence times this */
+#define BONUS_ONE_IN 4         /* restarts with several foundations: the share of piles counted one card taller */
+#define RANDOM_STEP 0x9E3779B97F4A7C15ULL /* several foundations: the shuffles' stream (splitmix64) */
 
 enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4 };
 
@@ -55,6 +59,8 @@ typedef struct {
     int small_ranks;      /* ranks fit in one 64-bit mask */
     int by_masks;         /* one foundation, piles and ranks fit in 64-bit masks: moves_by_masks */
     int tallest, rotation;
+    int *order;           /* several foundations: the piles in this round's tie-break order */
+    int *bonus;           /* several foundations: this round's extra height of each pile in the move order */
     uint64_t budget;
     uint64_t all_ranks;
     /* the key: sentinel bit, foundation tops, then one field per pile */
@@ -64,6 +70,7 @@ typedef struct {
     uint64_t *pile_step;
     /* switches and limits */
     int cache, symmetry, wolter, reach, max_cards, restarts;
+    int balance;          /* several foundations, decision mode, reach on: the balance test */
     uint64_t node_limit;
     double deadline;
     PyThreadState *thread; /* saved while the search runs without the GIL */
@@ -317,15 +324,48 @@ static int reach_test(Search *s, int left, int *cards)
     return covered == ranks_left;
 }
 
+/* The cards of `rank` and the foundation tops of that rank: each can come just before one card. */
+static inline int predecessors(const Search *s, int rank)
+{
+    int count = s->counts[rank];
+    for (int f = 0; f < s->foundations; f++) count += s->tops[f] == rank;
+    return count;
+}
+
+/* Several foundations: whether the cards left can still all be played, counted by rank. In a win
+ * every card left comes right after a card of a neighbouring rank or onto a foundation top of a
+ * neighbouring rank (or an empty foundation), and no card or top comes before two cards, so for
+ * every set of ranks S the cards of S are at most the cards and tops of the ranks next to S (plus
+ * the empty foundations). Tested on the sets r, r+2, ..., r+2k whose neighbours r-1, ..., r+2k+1
+ * are all distinct ranks: three 3s left with no 2 or 4 and one foundation on 4 cannot all go. */
+static int balanced(const Search *s)
+{
+    if (s->ranks < 3) return 1; /* no set with distinct neighbours */
+    int empty = 0;
+    for (int f = 0; f < s->foundations; f++) empty += s->tops[f] < 0;
+    for (int start = 0; start < s->ranks; start++) {
+        if (!s->counts[start]) continue; /* a set from an empty rank is weaker than from the next */
+        int cards = 0, before = empty + predecessors(s, s->down[start]);
+        for (int k = 0, rank = start; 2 * k + 3 <= s->ranks; k++, rank = s->up[s->up[rank]]) {
+            cards += s->counts[rank];
+            before += predecessors(s, s->up[rank]);
+            if (cards > before) return 0;
+        }
+    }
+    return 1;
+}
+
 /* Playable (card, foundation) pairs, tallest pile first, one foundation of each top rank, less the
  * cards that a kept same-rank move makes redundant. */
 static int moves_now(Search *s, Move *out)
 {
     int count = 0;
     for (int i = 0; i < s->piles; i++) {
-        int p = i + s->rotation < s->piles ? i + s->rotation : i + s->rotation - s->piles, taken = s->taken[p];
+        int p = s->order ? s->order[i] : i + s->rotation < s->piles ? i + s->rotation : i + s->rotation - s->piles;
+        int taken = s->taken[p];
         if (taken == s->pile_size[p]) continue;
         int card = s->pile_start[p] + taken, rank = s->rank[card], height = s->pile_size[p] - taken;
+        int rise = s->bonus ? height + s->bonus[p] : height; /* the height the move order sees */
         for (int f = 0; f < s->foundations; f++) {
             if (!follows(s, s->tops[f], rank)) continue;
             int twin = 0;
@@ -333,7 +373,10 @@ static int moves_now(Search *s, Move *out)
             if (twin) continue;
             Move m = { card, p, f, height, 0 };
             int k = count++;
-            while (k > 0 && out[k - 1].height < height) { out[k] = out[k - 1]; k--; }
+            while (k > 0 && (s->bonus ? out[k - 1].height + s->bonus[out[k - 1].pile] : out[k - 1].height) < rise) {
+                out[k] = out[k - 1];
+                k--;
+            }
             out[k] = m;
         }
     }
@@ -454,9 +497,10 @@ static inline void give_back(Search *s, int rank)
     if (s->counts[rank]++ == 0 && s->small_ranks) s->present |= 1ULL << rank;
 }
 
-/* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search). */
+/* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search);
+ * `BALANCE` is whether the balance test runs (a constant, so Black Hole's search does not test it). */
 static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, const int WORDS,
-                                                          int (*recurse)(Search *, int))
+                                                          const int BALANCE, int (*recurse)(Search *, int))
 {
     const int words = WORDS ? WORDS : s->words;
     if (depth == s->n) return SOLVED;
@@ -494,6 +538,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
                 pruned = !reach_test(s, s->n - depth - 1, NULL);
             }
         }
+        if (BALANCE && !pruned) pruned = !balanced(s);
         if (!pruned && s->cache) {
             s->tops[m.foundation] = top;
             child_key(s, &m, rank, child, words);
@@ -540,8 +585,9 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
     return result;
 }
 
-static int dfs_one_word(Search *s, int depth) { return dfs_body(s, depth, 1, dfs_one_word); }
-static int dfs_any_width(Search *s, int depth) { return dfs_body(s, depth, 0, dfs_any_width); }
+static int dfs_one_word(Search *s, int depth) { return dfs_body(s, depth, 1, 0, dfs_one_word); }
+static int dfs_any_width(Search *s, int depth) { return dfs_body(s, depth, 0, 0, dfs_any_width); }
+static int dfs_balanced(Search *s, int depth) { return dfs_body(s, depth, 0, 1, dfs_balanced); }
 
 /* ---- setting a search up ---- */
 
@@ -551,7 +597,7 @@ static void search_free(Search *s)
     free(s->rank); free(s->pile_start); free(s->pile_size); free(s->unit); free(s->up); free(s->down);
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation);
-    free(s->marks); free(s->moves); free(s->topped); free(s->high);
+    free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus);
     free(s);
 }
 
@@ -677,6 +723,11 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
             s->high[s->pile_size[p]] |= 1ULL << p;
         }
     }
+    if (s->foundations > 1) {
+        s->order = calloc(pile_count, sizeof(int));
+        s->bonus = calloc(pile_count, sizeof(int));
+        if (!s->order || !s->bonus) { PyErr_NoMemory(); goto fail; }
+    }
     s->key = calloc((size_t)s->words, sizeof(uint64_t));
     s->scratch = calloc((size_t)s->words, sizeof(uint64_t));
     if (!s->key || !s->scratch) { PyErr_NoMemory(); goto fail; }
@@ -685,6 +736,7 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->symmetry = rules.symmetry;
     s->wolter = rules.wolter;
     s->reach = rules.reach;
+    s->balance = rules.reach && !rules.max_cards && s->foundations > 1;
     s->max_cards = rules.max_cards;
     s->restarts = rules.restarts;
     s->nodes = 1;
@@ -695,17 +747,50 @@ fail:
     return NULL;
 }
 
+/* The Luby sequence 1 1 2 1 1 2 4 1 1 2 ...: term i >= 1. */
+static uint64_t luby(uint64_t i)
+{
+    for (;;) {
+        int k = 1;
+        while ((1ULL << k) - 1 < i) k++;
+        if ((1ULL << k) - 1 == i) return 1ULL << (k - 1);
+        i -= (1ULL << (k - 1)) - 1;
+    }
+}
+
+/* Several foundations: a round's move order and its budget of nodes. The first round takes the
+ * tallest pile first, ties in pile order; every later one shuffles the tie order and counts one
+ * pile in BONUS_ONE_IN one card taller than it is, both from a fixed pseudo-random stream so that
+ * a search is repeatable. Budgets follow Luby's sequence in LUBY_UNIT nodes: most rounds short, a
+ * few ever longer, since the wins of a two-deck deal are many but one early choice can bury them. */
+static uint64_t next_round(Search *s, int round, uint64_t *random)
+{
+    for (int p = 0; p < s->piles; p++) s->order[p] = p;
+    for (int p = s->piles - 1; round > 0 && p > 0; p--) {
+        *random += RANDOM_STEP;
+        int q = (int)(mix(*random) % (uint64_t)(p + 1)), swapped = s->order[p];
+        s->order[p] = s->order[q];
+        s->order[q] = swapped;
+    }
+    for (int p = 0; round > 0 && p < s->piles; p++) {
+        *random += RANDOM_STEP;
+        s->bonus[p] = mix(*random) % BONUS_ONE_IN == 0;
+    }
+    return LUBY_UNIT * luby((uint64_t)round + 1);
+}
+
 /* Run a search already set up, the GIL released by the caller. */
 static int run(Search *s, Cache *table, uint64_t node_limit, double seconds)
 {
     s->table = table;
     s->node_limit = node_limit;
     s->deadline = seconds > 0 ? now() + seconds : 0;
-    uint64_t budget = FIRST_ROUND_NODES;
+    uint64_t budget = FIRST_ROUND_NODES, random = 0;
     for (int round = 0;; round++) {
+        if (s->order) budget = next_round(s, round, &random);
         s->budget = s->restarts ? s->nodes + budget : 0;
         s->rotation = (int)(((uint64_t)round * ROTATION_STEP) % (uint64_t)(s->piles ? s->piles : 1));
-        int result = s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
+        int result = s->balance ? dfs_balanced(s, 0) : s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
         if (result != RESTART) return result;
         budget *= 2;
     }

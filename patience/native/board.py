@@ -86,6 +86,30 @@ def reachable_ranks(tops: Sequence[int], counts: Sequence[int], ranks: int) -> s
     return reached
 
 
+def balanced(tops: Sequence[int], counts: Sequence[int], ranks: int) -> bool:
+    """Whether the cards left can still all be played, counted by rank (several foundations). In a
+    win every card left comes right after a card of a neighbouring rank or onto a foundation top of
+    a neighbouring rank (or an empty foundation), and no card or top comes before two cards, so for
+    every set of ranks S the cards of S are at most the cards and tops of the ranks next to S (plus
+    the empty foundations). Tested, as the compiled search does, on the sets r, r+2, ..., r+2k whose
+    neighbours r-1, ..., r+2k+1 are all distinct ranks."""
+    empty = sum(1 for top in tops if top < 0)
+
+    def predecessors(rank: int) -> int:
+        return counts[rank % ranks] + sum(1 for top in tops if top == rank % ranks)
+
+    for start in range(ranks):
+        if not counts[start]:
+            continue
+        cards, before = 0, empty + predecessors(start - 1)
+        for k in range((ranks - 1) // 2):
+            cards += counts[(start + 2 * k) % ranks]
+            before += predecessors(start + 2 * k + 1)
+            if cards > before:
+                return False
+    return True
+
+
 def ranks_reachable(hole: int, counts: list[int], ranks: int) -> bool:
     """Whether every rank with cards left is reachable from the hole (one foundation): a gap (no 3s
     and no 7s left while 5s and 10s remain) strands the cards beyond it."""

@@ -13,12 +13,16 @@ import time
 from dataclasses import dataclass
 
 from patience.cards import Card
-from patience.native.board import Board, reachable_ranks
+from patience.native.board import Board, balanced, reachable_ranks
 
 SOLVED, UNSOLVABLE, LIMIT = "solved", "unsolvable", "limit"
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
 FIRST_ROUND_NODES = 2000  # restarts: the first round's node budget, doubled each round
 ROTATION_STEP = 7  # restarts: each round starts its ties this many piles further on
+LUBY_UNIT = 1000  # restarts with several foundations: rounds of Luby's sequence times this many nodes
+BONUS_ONE_IN = 4  # restarts with several foundations: the share of piles counted one card taller
+RANDOM_STEP = 0x9E3779B97F4A7C15  # several foundations: the shuffles' stream (splitmix64)
+_WORD = (1 << 64) - 1
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,9 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
     longer. On a node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter`
     switch on the same interchangeability rules as the compiled search (see `interchangeable`).
     With `restarts` a round gives up after a budget of nodes (doubled each round) and the next one
-    breaks ties between piles of one height in another order; failed states stay known."""
+    breaks ties between piles of one height in another order; failed states stay known. With
+    several foundations (see `Rounds`) the budgets follow Luby's sequence and the orders are
+    shuffled."""
     size = len(board)
     every = (1 << size) - 1
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -57,8 +63,9 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
     failed: set[tuple[int, tuple[int, ...]]] = set()
     path: list[tuple[int, int, int]] = []  # (card, foundation, the top it covered)
     best: list[tuple[int, int, int]] = []
-    played, tops, nodes, rotation = 0, list(board.foundations), 1, 0
+    played, tops, nodes = 0, list(board.foundations), 1
     piles = len(board.pile_size)
+    rounds = Rounds(piles, len(board.foundations) > 1)
 
     def pruned(card: int, foundation: int) -> bool:
         """Whether the play leads to a failed state or, with `reach`, cannot help."""
@@ -71,15 +78,16 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
             if max_cards:
                 hopeless = len(path) + 1 + sum(counts[r] for r in reached) <= len(best)
             else:
-                hopeless = len(reached) < sum(1 for count in counts if count)
+                hopeless = len(reached) < sum(1 for count in counts if count) or (
+                    len(tops) > 1 and not balanced(after, counts, board.ranks))
             counts[rank] += 1
             if hopeless:
                 return True
         return cache and (played | 1 << card, tuple(sorted(after))) in failed
 
     def moves() -> list[Move]:
-        """Plays possible now, tallest pile first (ties: pile order from `rotation` on, wrapping),
-        one foundation of each top rank."""
+        """Plays possible now, tallest pile first (ties: this round's pile order), one foundation
+        of each top rank."""
         found = []
         for pile, start in enumerate(board.pile_start):
             left = board.pile_size[pile]
@@ -91,13 +99,12 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
                 continue
             for foundation, top in enumerate(tops):
                 if board.follows(top, board.rank[card]) and top not in tops[:foundation]:
-                    found.append((-left, (pile - rotation) % piles, card, foundation))
-        return interchangeable(board, [(height, card, foundation) for height, _, card, foundation in sorted(found)],
+                    found.append((-left - rounds.bonus[pile], rounds.position[pile], card, foundation, -left))
+        return interchangeable(board, [(height, card, foundation) for _, _, card, foundation, height in sorted(found)],
                                symmetry, wolter)
 
-    budget = FIRST_ROUND_NODES
     while True:
-        stop_at = nodes + budget if restarts else None
+        stop_at = nodes + rounds.budget if restarts else None
         stack = [moves()]
         while stack:
             if played == every:
@@ -136,11 +143,65 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
             played &= ~(1 << card)
             counts[board.rank[card]] += 1
             tops[foundation] = covered
-        budget *= 2
-        rotation = (rotation + ROTATION_STEP) % piles
+        rounds.next()
     if not max_cards:
         return Outcome(UNSOLVABLE, None, nodes, len(best), len(failed))
     return _outcome(board, UNSOLVABLE, best, nodes, len(best), len(failed))
+
+
+class Rounds:
+    """The restarts' rounds as the compiled search runs them: each round's node budget and the
+    move order: the piles' positions in its tie-break order and the height each pile is counted
+    above its own. One foundation: budgets double from FIRST_ROUND_NODES and the order rotates by
+    ROTATION_STEP piles. Several foundations: budgets follow Luby's sequence (1 1 2 1 1 2 4 ...)
+    times LUBY_UNIT, and every round after the first shuffles the piles (Fisher-Yates on a
+    splitmix64 stream) and counts one pile in BONUS_ONE_IN one card taller (the same stream), since
+    a two-deck deal has many wins but one early choice can bury them deep."""
+
+    def __init__(self, piles: int, shuffled: bool) -> None:
+        self.piles, self.shuffled, self.round, self.random = piles, shuffled, 0, 0
+        self.budget = LUBY_UNIT * luby(1) if shuffled else FIRST_ROUND_NODES
+        self.position = list(range(piles))
+        self.bonus = [0] * piles
+
+    def next(self) -> None:
+        self.round += 1
+        if not self.shuffled:
+            self.budget *= 2
+            rotation = self.round * ROTATION_STEP % self.piles
+            self.position = [(pile - rotation) % self.piles for pile in range(self.piles)]
+            return
+        self.budget = LUBY_UNIT * luby(self.round + 1)
+        order = list(range(self.piles))
+        for pile in range(self.piles - 1, 0, -1):
+            self.random = (self.random + RANDOM_STEP) & _WORD
+            other = _mix(self.random) % (pile + 1)
+            order[pile], order[other] = order[other], order[pile]
+        for place, pile in enumerate(order):
+            self.position[pile] = place
+        for pile in range(self.piles):
+            self.random = (self.random + RANDOM_STEP) & _WORD
+            self.bonus[pile] = int(_mix(self.random) % BONUS_ONE_IN == 0)
+
+
+def luby(term: int) -> int:
+    """Term `term` >= 1 of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    while True:
+        k = 1
+        while (1 << k) - 1 < term:
+            k += 1
+        if (1 << k) - 1 == term:
+            return 1 << (k - 1)
+        term -= (1 << (k - 1)) - 1
+
+
+def _mix(x: int) -> int:
+    """splitmix64's finaliser, as the compiled search's `mix`."""
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & _WORD
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & _WORD
+    return x ^ (x >> 31)
 
 
 def _outcome(board: Board, status: str, plays: list[tuple[int, int, int]], nodes: int, longest: int,
