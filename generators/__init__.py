@@ -17,8 +17,10 @@ from patience.errors import UsageError
 MODEL_LANGUAGES: dict[str, dict[str, str]] = {
     "pddl": {"black-hole": "patience.generators.pddl", "lbs": "patience.generators.lbs_pddl",
              "binary-star": "patience.generators.binary_star_pddl"},
-    "eprime": {"black-hole": "patience.generators.eprime", "lbs": "patience.generators.lbs_eprime"},
-    "xcsp3": {"black-hole": "patience.generators.xcsp3", "lbs": "patience.generators.lbs_xcsp3"},
+    "eprime": {"black-hole": "patience.generators.eprime", "lbs": "patience.generators.lbs_eprime",
+               "binary-star": "patience.generators.binary_star_eprime"},
+    "xcsp3": {"black-hole": "patience.generators.xcsp3", "lbs": "patience.generators.lbs_xcsp3",
+              "binary-star": "patience.generators.binary_star_xcsp3"},
     "cnf": {"black-hole": "patience.generators.cnf", "lbs": "patience.generators.lbs_cnf",
             "binary-star": "patience.generators.binary_star_cnf"},
     "lp": {"black-hole": "patience.generators.lp", "binary-star": "patience.generators.binary_star_lp"},

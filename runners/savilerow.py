@@ -80,7 +80,7 @@ class SavileRow(ProcessSolver):
 
     paradigm = "cp"
     language = "eprime"
-    games = ("black-hole", "lbs")
+    games = ("black-hole", "lbs", "binary-star")
     options: ClassVar[Schema] = (
         *eprime.OPTIONS,
         Option("optimisation", "2", "Savile Row's -O level (2 and 3 need Minion)", ("0", "1", "2", "3")),

@@ -154,7 +154,7 @@ class XcspSolver(ProcessSolver):
 
     paradigm = "cp"
     language = "xcsp3"
-    games = ("black-hole", "lbs")
+    games = ("black-hole", "lbs", "binary-star")
     jar_folder: ClassVar[str]
     jar_prefix: ClassVar[str]
 
