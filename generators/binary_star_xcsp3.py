@@ -17,7 +17,7 @@ from patience.binary_star.deal import BinaryStarDeal
 from patience.generators import binary_star_eprime
 from patience.generators.binary_star_eprime import NO_POSITION, Positions, stats
 from patience.generators.files import ModelFiles
-from patience.generators.xcsp3 import compile_in_fresh_process
+from patience.generators.xcsp3 import compile_in_fresh_process, post_symmetry_breaking
 
 INSTANCE_FILE = "binary-star.xml"
 TITLE = "XCSP3 instance built with pycsp3 (ACE, Choco)"
@@ -64,16 +64,7 @@ def build_from_stdin() -> None:
     if data["foundation_symmetry"] and k > 1:
         csp.satisfy([csp.imply(top[i * k + j1] == top[i * k + j2], f[i] != j2)
                      for i in range(n) for j1 in range(k) for j2 in range(j1 + 1, k)])
-    breaking = []
-    for a, b, above_a, below_b in data["symmetry"]:
-        conditions = ([y[above_a] < y[b]] if above_a != NO_POSITION else []) + \
-                     ([y[a] < y[below_b]] if below_b != NO_POSITION else [])
-        if not conditions:
-            breaking.append(y[a] < y[b])
-        else:
-            breaking.append(csp.imply(csp.both(*conditions) if len(conditions) == 2 else conditions[0], y[a] < y[b]))
-    if breaking:
-        csp.satisfy(breaking)
+    post_symmetry_breaking(y, data["symmetry"], NO_POSITION)
     csp.compile(INSTANCE_FILE, verbose=-1)
 
 

@@ -75,17 +75,25 @@ def build_from_stdin() -> None:
         [(x[i], x[i + 1]) in follows for i in range(n - 1)],
         [csp.Increasing([y[card] for card in pile], strict=True) for pile in data["piles"] if len(pile) > 1],
     )
+    post_symmetry_breaking(y, data["symmetry"], NO_CARD)
+    csp.compile(INSTANCE_FILE, verbose=-1)
+
+
+def post_symmetry_breaking(y, pairs, nothing: int) -> None:
+    """The paper's conditional symmetry breaking in pycsp3, for (a, b, above a, below b) of
+    interchangeable cards (`nothing`: no card there): y[a] < y[b] when the cards around allow it."""
+    import pycsp3 as csp
+
     breaking = []
-    for a, b, above_a, below_b in data["symmetry"]:
-        conditions = ([y[above_a] < y[b]] if above_a != NO_CARD else []) + \
-                     ([y[a] < y[below_b]] if below_b != NO_CARD else [])
+    for a, b, above_a, below_b in pairs:
+        conditions = ([y[above_a] < y[b]] if above_a != nothing else []) + \
+                     ([y[a] < y[below_b]] if below_b != nothing else [])
         if not conditions:
             breaking.append(y[a] < y[b])
         else:
             breaking.append(csp.imply(csp.both(*conditions) if len(conditions) == 2 else conditions[0], y[a] < y[b]))
     if breaking:
         csp.satisfy(breaking)
-    csp.compile(INSTANCE_FILE, verbose=-1)
 
 
 def build(deal: Deal, symmetry_breaking: bool = True) -> ModelFiles:
