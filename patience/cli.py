@@ -1,14 +1,19 @@
 """The `patience` command (and `gen`, its shortcut for `patience gen`).
 
 Each subcommand lives in its own module under patience/commands with a `register(subparsers)`
-function. Bad input ends in one line `error: FILE:LINE: what`, exit status 2, nothing on stdout.
+function. Bad input ends in one line `error: FILE:LINE: what`, exit status 2, nothing on stdout;
+an unexpected exception (a bug) in one line `internal error: ...`, exit status 70, so that a
+crash is never read as a verdict (1 means unsolvable or invalid). `--debug` or PATIENCE_DEBUG=1
+shows its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 
 from patience import __version__
 from patience.errors import InputError, UsageError
@@ -16,6 +21,8 @@ from patience.exit_codes import ExitCode
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
             "lbs", "show", "survey")
+DEBUG_VARIABLE = "PATIENCE_DEBUG"
+_MESSAGE_LIMIT = 300  # characters of an exception's message kept on the one line
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,12 +31,25 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"patience.commands.{name}").register(subparsers)
+    _add_debug(parser)
     return parser
 
 
+def _add_debug(parser: argparse.ArgumentParser) -> None:
+    """`--debug` on every parser of the tree, so that it may stand before or after any subcommand."""
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help=f"show the traceback of an internal error (also: {DEBUG_VARIABLE}=1)")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for subparser in dict.fromkeys(action.choices.values()):  # aliases share a parser
+                _add_debug(subparser)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    args = None
     try:
+        args = build_parser().parse_args(arguments)
         return args.handler(args)
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -40,6 +60,41 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `patience ... | head` closed the pipe early
         sys.stderr.close()
         return ExitCode.SOLVED
+    except MemoryError:  # solvers run in child processes: here only reading input allocates without bound
+        _traceback_if_debugging(args, arguments)
+        print("error: out of memory: the input is too large for the memory available", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    except OSError as error:
+        if error.filename is None:
+            return _internal_error(error, args, arguments)
+        _traceback_if_debugging(args, arguments)
+        print(f"error: {error.filename}: {error.strerror or error}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    except Exception as error:  # noqa: BLE001  (the one place every unforeseen exception ends)
+        return _internal_error(error, args, arguments)
+
+
+def _internal_error(error: BaseException, args: argparse.Namespace | None, arguments: list[str]) -> int:
+    """One line (and the traceback when debugging) for a bug; its own exit status."""
+    _traceback_if_debugging(args, arguments)
+    message = " ".join(str(error).split())
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[:_MESSAGE_LIMIT] + "..."
+    hint = "" if debugging(args, arguments) else " (--debug shows the traceback)"
+    print(f"internal error: {type(error).__name__}: {message}{hint}", file=sys.stderr)
+    return ExitCode.INTERNAL_ERROR
+
+
+def debugging(args: argparse.Namespace | None, arguments: list[str]) -> bool:
+    """--debug was given (or, if parsing never finished, appears among the arguments), or PATIENCE_DEBUG=1."""
+    if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
+        return True
+    return getattr(args, "debug", False) if args is not None else "--debug" in arguments
+
+
+def _traceback_if_debugging(args: argparse.Namespace | None, arguments: list[str]) -> None:
+    if debugging(args, arguments):
+        traceback.print_exc(file=sys.stderr)
 
 
 def gen_main(argv: list[str] | None = None) -> int:

@@ -44,6 +44,10 @@ class Solver(ABC):
     def version(self) -> str | None:
         return None
 
+    def version_of(self, answer: Answer) -> str | None:
+        """The version that produced `answer` (a solver with several engines names the one that ran)."""
+        return self.version()
+
     def install_hint(self) -> str:
         """How to get the solver when it is missing."""
         return ""

@@ -1,7 +1,8 @@
-"""The specialised solvers (the paper's fifth paradigm), run in this process: for the Black Hole
-family and Binary Star (two foundations) a depth-first search, compiled (patience.native._search,
-built by setup.py) when available, else the Python reference; for Late Binding Solitaire a search
-over rows with a failure cache.
+"""The specialised solvers (the paper's fifth paradigm): for the Black Hole family and Binary Star
+(two foundations) a depth-first search, compiled (patience.native._search, built by setup.py, run
+in this process) when available and the board fits it, else the Python reference; for Late Binding
+Solitaire a search over rows with a failure cache. The Python searches run in a child process under
+the runner core's limits (patience.runners.python_search); the result names the engine that ran.
 
 Every pruning rule can be switched off so its effect can be measured; limits end the search with
 timeout/unknown, never a verdict the search did not prove.
@@ -14,15 +15,15 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from patience.binary_star.deal import BinaryStarDeal, Play
-from patience.lbs import solver as lbs_search
 from patience.lbs.deal import LBSDeal
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.reference import Outcome
 from patience.options import Count, Option, Schema, Switch
 from patience.result import Answer, Status
+from patience.runners import python_search
 from patience.runners.base import Solver
-from patience.runners.process import Limits
+from patience.runners.process import Limits, ProcessRun
 
 RULES = ("cache", "symmetry", "wolter", "reach", "restarts")
 
@@ -51,14 +52,21 @@ class Native(Solver):
     def version(self) -> str | None:
         return "c" if engine.compiled() else "python"
 
+    def version_of(self, answer: Answer) -> str | None:
+        return str(answer.stats.get("engine", self.version()))
+
     def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
-        seconds = min((limit for limit in (limits.timeout, limits.cpu_limit) if limit is not None), default=None)
         if isinstance(deal, LBSDeal):
-            return _solve_lbs(deal, seconds, options["nodes"])
+            return _solve_lbs(deal, limits, options["nodes"])
         if isinstance(deal, BinaryStarDeal):
             board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
-            return _solve_board(board, deal.name, binary_star_plays, seconds, limits.memory_mb, options)
-        return _solve_board(Board.of(deal), deal.name, _cards, seconds, limits.memory_mb, options)
+            return _solve_board(board, deal.name, binary_star_plays, limits, options)
+        return _solve_board(Board.of(deal), deal.name, _cards, limits, options)
+
+
+def _seconds(limits: Limits) -> float | None:
+    """The time the search gives itself: the tighter of the wall-clock and CPU limits."""
+    return min((limit for limit in (limits.timeout, limits.cpu_limit) if limit is not None), default=None)
 
 
 def _cards(outcome: Outcome) -> tuple[Any, ...]:
@@ -73,13 +81,24 @@ def binary_star_plays(outcome: Outcome) -> tuple[Any, ...]:
 
 
 def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outcome], tuple[Any, ...]],
-                 seconds: float | None, memory_mb: int | None, options: Mapping[str, Any]) -> Answer:
+                 limits: Limits, options: Mapping[str, Any]) -> Answer:
+    """The compiled search runs here (it keeps its own clock and bounds its cache by the memory
+    limit); the Python search runs in a child process under the runner core."""
     rules = {rule: options[rule] for rule in RULES}
     node_limit = options["nodes"]
-    started, cpu_started = time.monotonic(), time.process_time()
-    outcome, used = engine.run_board(board, options["engine"], rules, options["max-cards"], node_limit, seconds,
-                                     memory_mb)
-    wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
+    used = engine.choose(board, options["engine"])
+    if used == "c":
+        started, cpu_started = time.monotonic(), time.process_time()
+        outcome = engine.run_compiled(board, rules, options["max-cards"], node_limit, _seconds(limits),
+                                      limits.memory_mb)
+        wall, cpu, command = time.monotonic() - started, time.process_time() - cpu_started, ""
+    else:
+        found, run = python_search.search_board(board, rules, options["max-cards"], node_limit, _seconds(limits),
+                                                limits)
+        wall, cpu, command = run.wall, run.cpu, run.command_line
+        if found is None:
+            return _killed(run, {"engine": used})
+        outcome = found
     stats: dict[str, float | int | str] = {
         "engine": used, "nodes_per_s": round(outcome.nodes / wall) if wall > 0 else 0,
         "cached_states": outcome.cached,
@@ -87,25 +106,33 @@ def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outc
     if options["max-cards"]:
         stats["max_cards"] = outcome.max_cards
     if outcome.status == engine.SOLVED:
-        return Answer(Status.SOLVED, moves(outcome), wall, cpu, outcome.nodes, stats)
+        return Answer(Status.SOLVED, moves(outcome), wall, cpu, outcome.nodes, stats, command)
     if outcome.status == engine.UNSOLVABLE:
         if outcome.sequence:
             stats["longest_play"] = " ".join(name(card) for card in outcome.sequence)
-        return Answer(Status.UNSOLVABLE, None, wall, cpu, outcome.nodes, stats)
+        return Answer(Status.UNSOLVABLE, None, wall, cpu, outcome.nodes, stats, command)
     hit_nodes = node_limit is not None and outcome.nodes >= node_limit
     status = Status.UNKNOWN if hit_nodes else Status.TIMEOUT
-    return Answer(status, None, wall, cpu, outcome.nodes, stats,
+    return Answer(status, None, wall, cpu, outcome.nodes, stats, command,
                   message="node limit reached" if hit_nodes else "time limit reached")
 
 
-def _solve_lbs(deal: LBSDeal, seconds: float | None, node_limit: int | None) -> Answer:
-    cpu_started = time.process_time()
-    search = lbs_search.solve(deal, seconds, node_limit)
-    cpu = time.process_time() - cpu_started
+def _killed(run: ProcessRun, stats: dict[str, float | int | str]) -> Answer:
+    """A search the runner core stopped at a limit."""
+    status, limit = (Status.MEMOUT, "memory") if run.memout else (Status.TIMEOUT, "time")
+    return Answer(status, None, run.wall, run.cpu, None, stats, run.command_line,
+                  message=f"killed at the {limit} limit")
+
+
+def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None) -> Answer:
+    search, run = python_search.search_lbs(deal, _seconds(limits), node_limit, limits)
+    stats: dict[str, float | int | str] = {"engine": "python"}
+    if search is None:
+        return _killed(run, stats)
     if search.moves is not None:
-        return Answer(Status.SOLVED, search.moves, search.seconds, cpu, search.nodes)
+        return Answer(Status.SOLVED, search.moves, run.wall, run.cpu, search.nodes, stats, run.command_line)
     if search.complete:
-        return Answer(Status.UNSOLVABLE, None, search.seconds, cpu, search.nodes)
+        return Answer(Status.UNSOLVABLE, None, run.wall, run.cpu, search.nodes, stats, run.command_line)
     hit_nodes = node_limit is not None and search.nodes >= node_limit
-    return Answer(Status.UNKNOWN if hit_nodes else Status.TIMEOUT, None, search.seconds, cpu, search.nodes,
-                  message="node limit reached" if hit_nodes else "time limit reached")
+    return Answer(Status.UNKNOWN if hit_nodes else Status.TIMEOUT, None, run.wall, run.cpu, search.nodes, stats,
+                  run.command_line, message="node limit reached" if hit_nodes else "time limit reached")

@@ -57,5 +57,12 @@ def get_solver(name: str) -> Solver:
     raise UsageError(f"unknown solver {name!r}; known: {known}")
 
 
+def names_a_program(name: str) -> bool:
+    """Whether `name` runs a program it names (`sat:PATH`) rather than a registered solver: whoever
+    wrote the name chooses what runs."""
+    prefix, _, parameter = name.partition(":")
+    return name not in SOLVERS and bool(parameter) and prefix in PREFIXED
+
+
 def all_solvers() -> list[Solver]:
     return [get_solver(name) for name in SOLVERS]

@@ -33,4 +33,4 @@ def solve(deal: Any, solver_name: str, limits: Limits, options: Mapping[str, str
         answer = solver.solve(deal, limits, typed)
     except InputError as error:  # the solver's output, not the user's input, was unreadable
         answer = Answer(Status.ERROR, message=f"unreadable solver output: {error}")
-    return judge(deal, solver_name, answer, solver.version())
+    return judge(deal, solver_name, answer, solver.version_of(answer))

@@ -23,7 +23,7 @@ import yaml
 from patience.errors import InputError, UsageError
 from patience.formats import read_text
 from patience.options import check_options
-from patience.runners.registry import get_solver
+from patience.runners.registry import get_solver, names_a_program
 
 EXPERIMENT_KEYS = ("deals", "timeout", "cpu", "memory", "jobs", "configurations")
 
@@ -82,8 +82,10 @@ def from_config_argument(text: str) -> Configuration:
     return make(label, solver_name, options)
 
 
-def read_experiment(path: str | Path) -> tuple[dict[str, object], list[Configuration]]:
-    """An experiment file: its settings (deals, timeout, cpu, memory, jobs) and configurations."""
+def read_experiment(path: str | Path, allow_executables: bool = False) -> tuple[dict[str, object], list[Configuration]]:
+    """An experiment file: its settings (deals, timeout, cpu, memory, jobs) and configurations. A
+    file that names a program to run (`solver: sat:PATH`) is code, not data: it is refused unless
+    `allow_executables` (compare --allow-executables) says its author is trusted."""
     source = str(path)
     try:
         data = yaml.safe_load(read_text(path))
@@ -107,8 +109,13 @@ def read_experiment(path: str | Path) -> tuple[dict[str, object], list[Configura
         entry = entry or {}
         if not isinstance(entry, dict) or not isinstance(entry.get("options") or {}, dict):
             raise InputError(source, None, f"configuration {label}: expected {{solver: NAME, options: {{...}}}}")
+        solver_name = str(entry.get("solver", label))
+        if names_a_program(solver_name) and not allow_executables:
+            raise InputError(source, None, f"configuration {label}: solver {solver_name} runs the program "
+                                           f"{solver_name.partition(':')[2]}; an experiment file that names a program "
+                                           "is code: run it only if you trust its author, with --allow-executables")
         try:
-            configurations.append(make(str(label), str(entry.get("solver", label)), entry.get("options")))
+            configurations.append(make(str(label), solver_name, entry.get("options")))
         except UsageError as error:
             raise InputError(source, None, str(error)) from None
     return settings, configurations

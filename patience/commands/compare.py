@@ -27,12 +27,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "compare", help="run many solver configurations on many deals into a resumable SQLite store",
         description="Run configurations on many deals, store each validated run in SQLite, and resume "
                     "where a killed campaign stopped. Exit status: 0 finished, 2 bad input, "
-                    "4 contradicting verdicts found, 130 interrupted (rerun the same command to continue).")
+                    "4 contradicting verdicts found, 130 interrupted (rerun the same command to continue). "
+                    "An experiment file that names a program (solver: sat:PATH) runs it: such a file is code, "
+                    "refused unless --allow-executables is given.")
     parser.add_argument("--deals", metavar="SPEC", help=specs.SPEC_HELP)
     parser.add_argument("--solvers", metavar="LIST", help="comma-separated solver names from `patience solvers`")
     parser.add_argument("--config", action="append", default=[], metavar="'LABEL=SOLVER OPTION=VALUE ...'",
                         help="a labelled configuration with options; repeatable")
     parser.add_argument("--experiment", metavar="FILE", help="YAML file with deals, limits and configurations")
+    parser.add_argument("--allow-executables", action="store_true",
+                        help="run the programs an experiment file names (solver: sat:PATH); such a file is code, "
+                             "not data, and is refused without this flag: give it only for files you trust")
     parser.add_argument("--timeout", type=seconds, help="wall-clock limit per run in seconds (default 60)")
     parser.add_argument("--cpu", type=seconds, help="CPU-time limit per run (default: the timeout)")
     parser.add_argument("--memory", type=mebibytes, help="memory limit per run in MiB")
@@ -49,7 +54,7 @@ def _campaign(args: argparse.Namespace) -> tuple[dict[str, object], list[config.
     settings: dict[str, object] = dict(_DEFAULTS)
     configurations: list[config.Configuration] = []
     if args.experiment:
-        from_file, configurations = config.read_experiment(args.experiment)
+        from_file, configurations = config.read_experiment(args.experiment, args.allow_executables)
         settings.update(from_file)
     for key in ("deals", "timeout", "cpu", "memory", "jobs"):
         if getattr(args, key) is not None:

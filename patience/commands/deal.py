@@ -12,6 +12,7 @@ from patience.exit_codes import ExitCode
 from patience.formats import yaml_form
 from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES, pysol_board, random_deal
 from patience.lbs.deal import deal_text as lbs_deal_text
+from patience.outputs import output_folder, write_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if args.dir is None or args.count < 1:
         raise UsageError("--count needs a positive COUNT and --dir FOLDER")
     files = [_text(args, seed) for seed in range(args.seed, args.seed + args.count)]
-    args.dir.mkdir(parents=True, exist_ok=True)
+    output_folder(args.dir)
     for name, text in files:
-        (args.dir / name).write_text(text)
+        write_text(args.dir / name, text)
     print(f"wrote {len(files)} deals to {args.dir}")
     return ExitCode.SOLVED

@@ -17,6 +17,7 @@ from patience.exit_codes import ExitCode
 from patience.games import GAMES, get_game, read_game_deal
 from patience.generators import MODEL_LANGUAGES, generator
 from patience.options import check_options, option_keywords
+from patience.outputs import output_folder, write_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -90,8 +91,8 @@ def emit(files: Mapping[str, str], primary: str, output_dir: Path | None) -> int
     if output_dir is None:
         print(files[primary], end="")
         return ExitCode.SOLVED
-    output_dir.mkdir(parents=True, exist_ok=True)
+    output_folder(output_dir)
     for name, text in files.items():
-        (output_dir / name).write_text(text)
+        write_text(output_dir / name, text)
     print("\n".join(str(output_dir / name) for name in files))
     return ExitCode.SOLVED

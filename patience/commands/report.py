@@ -11,6 +11,7 @@ from patience.campaign import analysis, specs, tables
 from patience.campaign.store import Store
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
+from patience.outputs import output_folder
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    for folder in (args.plots, args.html):  # every output checked before anything is written
+        if folder is not None:
+            output_folder(folder)
     store = Store(args.db, create=False)
     try:
         if args.deals:
@@ -43,7 +47,6 @@ def run(args: argparse.Namespace) -> int:
         if args.plots is not None:
             from patience.campaign import plots  # matplotlib: half a second, so only when drawing
 
-            args.plots.mkdir(parents=True, exist_ok=True)
             timeout = analysis.limit(data["settings"], args.clock)
             runs = analysis.grid(store.runs(), args.clock, timeout)
             labels = [label for label, _, _ in store.configurations()]

@@ -13,6 +13,7 @@ from patience.formats import read_text
 from patience.games import GAMES, read_game_deal
 from patience.games.late_binding import read_lbs_answer
 from patience.lbs.solution import read_mapping
+from patience.outputs import output_file, write_text
 from patience.pages import replay
 from patience.runners.process import Limits
 from patience.runners.solve import solve
@@ -42,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.answer is not None and args.solver is not None:
         raise UsageError("give an ANSWER or --solver, not both")
+    output_file(args.output)
     game, deal = read_game_deal(args.deal, args.game)
     if args.mapping is not None and game.name != "lbs":
         raise UsageError("--mapping names the move variables of an LBS .solution; this is not an LBS deal")
@@ -62,10 +64,7 @@ def run(args: argparse.Namespace) -> int:
     page_game = replay.game_page(game.name, deal, moves, source)
     heading = (game.name == "lbs" and deal.name) or Path(args.deal).name  # an LBS deal knows its instance name
     page = replay.render(page_game, heading, notes)
-    try:
-        args.output.write_text(page, encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot write {args.output}: {error.strerror}") from None
+    write_text(args.output, page)
     answer = page_game["answer"]
     print(f"{args.output}: " + (answer["verdict"] if answer else "no answer: play by hand"))
     return ExitCode.SOLVED

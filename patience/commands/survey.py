@@ -17,6 +17,7 @@ from patience.campaign.specs import parse_seeds
 from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES
+from patience.outputs import output_file
 from patience.survey import experiment, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.execute import Runner, runner
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     for plot in args.plot:
         if plot.suffix not in (".png", ".svg"):
             raise UsageError(f"--plot {plot}: the figure must be a .png or .svg file")
+        output_file(plot)
     if args.action == "report":
         return _report(args)
     if args.batch is not None and args.batch < 1:

@@ -13,7 +13,8 @@ from patience.native import reference
 from patience.native.board import Board
 from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
 
-__all__ = ["LIMIT", "SOLVED", "UNSOLVABLE", "Decision", "compiled", "decide_many", "run", "run_board"]
+__all__ = ["LIMIT", "SOLVED", "UNSOLVABLE", "Decision", "choose", "compiled", "decide_many", "run", "run_board",
+           "run_compiled"]
 
 try:
     from patience.native import _search
@@ -54,8 +55,20 @@ def run(deal: Deal, choice: str | None, rules: Mapping[str, bool], max_cards: bo
 
 def run_board(board: Board, choice: str | None, rules: Mapping[str, bool], max_cards: bool,
               node_limit: int | None, seconds: float | None, memory_mb: int | None = None) -> tuple[Outcome, str]:
-    """Search `board`; the compiled cache stops growing at about half of `memory_mb` (a full cache
-    only slows the search)."""
+    """Search `board` in this process; the compiled cache stops growing at about half of `memory_mb`
+    (a full cache only slows the search). The `native` solver runs the Python search in a child
+    process instead (patience.runners.python_search), under the runner core's limits."""
+    used = choose(board, choice)
+    if used == "c":
+        return run_compiled(board, rules, max_cards, node_limit, seconds, memory_mb), "c"
+    outcome = reference.search(board, rules["cache"], rules["reach"], max_cards, node_limit, seconds,
+                               rules["symmetry"], rules["wolter"], rules.get("restarts", True))
+    return outcome, "python"
+
+
+def choose(board: Board, choice: str | None) -> str:
+    """The engine that searches `board`: `c` when built and it takes the board (or when asked for,
+    else a usage error), `python` otherwise."""
     if choice not in (None, "c", "python"):
         raise UsageError(f"option engine must be c or python, not {choice!r}")
     takes = compiled() and fits(board)
@@ -64,11 +77,13 @@ def run_board(board: Board, choice: str | None, rules: Mapping[str, bool], max_c
                f"takes 1 to {COMPILED_MAX_CARDS} cards, 1 to {COMPILED_MAX_FOUNDATIONS} foundations and at "
                f"most {COMPILED_MAX_RANKS} ranks")
         raise UsageError(f"the compiled search {why}")
-    if choice != "python" and takes:
-        return _compiled(board, rules, max_cards, node_limit, seconds, cache_bytes(memory_mb)), "c"
-    outcome = reference.search(board, rules["cache"], rules["reach"], max_cards, node_limit, seconds,
-                               rules["symmetry"], rules["wolter"], rules.get("restarts", True))
-    return outcome, "python"
+    return "c" if choice != "python" and takes else "python"
+
+
+def run_compiled(board: Board, rules: Mapping[str, bool], max_cards: bool, node_limit: int | None,
+                 seconds: float | None, memory_mb: int | None = None) -> Outcome:
+    """The compiled search on a board it takes (see `choose`)."""
+    return _compiled(board, rules, max_cards, node_limit, seconds, cache_bytes(memory_mb))
 
 
 def decide_many(boards: Iterable[Board], rules: Mapping[str, bool], max_cards: bool,

@@ -8,6 +8,7 @@ library inlined into the page; hover text and links are added to the SVG's point
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import re
@@ -21,12 +22,14 @@ from patience.campaign.record import RunRecord, stored_moves
 from patience.campaign.specs import resolve
 from patience.campaign.store import Store
 from patience.errors import InputError, UsageError
+from patience.outputs import output_folder, write_text
 from patience.pages import replay
 
 SVG, XLINK = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
 ElementTree.register_namespace("", SVG)
 ElementTree.register_namespace("xlink", XLINK)
 DEALS_FOLDER = "deals"
+_STEM_LIMIT = 100  # characters of a deal name kept in its page's file name
 
 
 @dataclass(frozen=True)
@@ -38,10 +41,14 @@ class Plot:
 
 def page_names(deals: Sequence[str]) -> dict[str, str]:
     """Each deal's replay page file name (`black_hole:17` -> `black_hole_17.html`), made unique where
-    two names differ only in the characters a file name cannot keep (`a/b.txt`, `a_b.txt`)."""
+    two names differ only in the characters a file name cannot keep (`a/b.txt`, `a_b.txt`). A long
+    name (a deal file deep in folders) keeps its end and a hash of the whole: every file system takes
+    it (255 bytes at most), and two long names never meet."""
     names: dict[str, str] = {}
     for deal in deals:
         stem = re.sub(r"[^A-Za-z0-9._-]+", "_", deal).strip("_")
+        if len(stem) > _STEM_LIMIT:
+            stem = f"{stem[-_STEM_LIMIT:].lstrip('._-')}-{hashlib.sha256(deal.encode()).hexdigest()[:16]}"
         name, copy = f"{stem}.html", 1
         while name in names.values():
             copy += 1
@@ -206,11 +213,11 @@ def write(store: Store, clock: str, directory: Path) -> list[Path]:
         heading=f"Campaign report: {Path(store.path).name}", summary=summary, plots=drawn,
         tables=[html_table(table, link) for table in [*shown, deals_table(rows, labels, clock)]],
         style=replay.asset("report.css"), script=replay.asset("report.js"))
-    (directory / DEALS_FOLDER).mkdir(parents=True, exist_ok=True)
-    written = [directory / "index.html"]
-    written[0].write_text(html, encoding="utf-8")
-    for deal, page in pages.items():
-        path = directory / DEALS_FOLDER / files[deal]
-        path.write_text(page, encoding="utf-8")
+    folder = output_folder(directory / DEALS_FOLDER)
+    written = []
+    for deal, page in pages.items():  # the pages before the index, so that it never links to a page not written
+        path = folder / files[deal]
+        write_text(path, page)
         written.append(path)
-    return written
+    write_text(directory / "index.html", html)
+    return [directory / "index.html", *written]

@@ -1,0 +1,137 @@
+"""The Python searches (the Black Hole family's reference search, the LBS search) as a child process
+under the runner core, like every other solver: the same wall-clock, CPU and memory limits, its
+process group killed at the limit, and nothing of it left in this process (a search that outgrows
+memory or ignores its clock cannot take the command with it).
+
+The parent sends the task pickled (it is this program's own data, in its private folder) on standard
+input; the child prints the result as JSON, read back with every field checked. The search stops
+itself at the time limit; the hard kill comes a grace period later.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickle
+import sys
+from typing import Any
+
+from patience.cards import Card
+from patience.errors import InputError
+from patience.lbs.deal import LBSDeal
+from patience.lbs.solver import Search
+from patience.native.board import Board
+from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
+from patience.runners.process import Limits, ProcessRun, run_process
+
+GRACE_SECONDS = 1.0  # the search checks its clock every few thousand nodes; the kill comes this much later
+_SOURCE = "Python search output"
+
+
+def search_board(board: Board, rules: dict[str, bool], max_cards: bool, node_limit: int | None,
+                 seconds: float | None, limits: Limits) -> tuple[Outcome | None, ProcessRun]:
+    """The reference search on `board` in a child process; no outcome when a limit killed it."""
+    run = _run(("board", board, rules, max_cards, node_limit, seconds), limits)
+    return (None if _killed(run) else _outcome(_result(run))), run
+
+
+def search_lbs(deal: LBSDeal, seconds: float | None, node_limit: int | None,
+               limits: Limits) -> tuple[Search | None, ProcessRun]:
+    """The LBS search on `deal` in a child process; no verdict when a limit killed it."""
+    run = _run(("lbs", deal, seconds, node_limit), limits)
+    return (None if _killed(run) else _search(_result(run))), run
+
+
+def _run(task: tuple[Any, ...], limits: Limits) -> ProcessRun:
+    hard = Limits(None if limits.timeout is None else limits.timeout + GRACE_SECONDS,
+                  None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
+    payload = base64.b64encode(pickle.dumps(task)).decode("ascii")
+    return run_process([sys.executable, "-m", "patience.runners.python_search"], hard, stdin_text=payload)
+
+
+def _killed(run: ProcessRun) -> bool:
+    return run.timed_out or run.memout
+
+
+def _result(run: ProcessRun) -> dict[str, Any]:
+    lines = run.stdout.splitlines()
+    if run.returncode != 0 or not lines:
+        detail = (run.stderr.strip().splitlines() or [f"exit {run.returncode}"])[-1]
+        raise InputError(_SOURCE, None, f"the search failed: {detail[:200]}")
+    try:
+        result = json.loads(lines[-1])
+    except ValueError:
+        raise InputError(_SOURCE, None, "not JSON") from None
+    if not isinstance(result, dict):
+        raise InputError(_SOURCE, None, "not a JSON object")
+    return result
+
+
+def _field(result: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    value = result.get(name)
+    if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
+        raise InputError(_SOURCE, None, f"{name} is missing or of the wrong type")
+    return value
+
+
+def _numbers(value: Any, width: int, name: str) -> list[tuple[int, ...]]:
+    """A list of `width`-number lists (a card's rank and suit, an LBS move's two piles)."""
+    if not isinstance(value, list) or not all(isinstance(item, list) and len(item) == width
+                                              and all(type(number) is int for number in item) for item in value):
+        raise InputError(_SOURCE, None, f"{name} is not a list of {width}-number lists")
+    return [tuple(item) for item in value]
+
+
+def _optional_ints(result: dict[str, Any], name: str) -> tuple[int, ...] | None:
+    value = result.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(type(number) is int for number in value):
+        raise InputError(_SOURCE, None, f"{name} is not a list of numbers")
+    return tuple(value)
+
+
+def _outcome(result: dict[str, Any]) -> Outcome:
+    status = _field(result, "status", str)
+    if status not in (SOLVED, UNSOLVABLE, LIMIT):
+        raise InputError(_SOURCE, None, f"unknown status {status[:40]!r}")
+    sequence = result.get("sequence")
+    cards = None if sequence is None else tuple(Card(rank, suit) for rank, suit in _numbers(sequence, 2, "sequence"))
+    return Outcome(status, cards, _field(result, "nodes", int), _field(result, "max_cards", int),
+                   _field(result, "cached", int), _optional_ints(result, "foundations"),
+                   _optional_ints(result, "piles"))
+
+
+def _search(result: dict[str, Any]) -> Search:
+    moves = result.get("moves")
+    return Search(None if moves is None else tuple(_numbers(moves, 2, "moves")), _field(result, "complete", bool),
+                  _field(result, "nodes", int), float(_field(result, "seconds", (int, float))))
+
+
+def main() -> int:
+    """The child: run the pickled task from standard input, print its result as one JSON line."""
+    task = pickle.loads(base64.b64decode(sys.stdin.read()))
+    if task[0] == "board":
+        from patience.native import reference
+
+        _, board, rules, max_cards, node_limit, seconds = task
+        outcome = reference.search(board, rules["cache"], rules["reach"], max_cards, node_limit, seconds,
+                                   rules["symmetry"], rules["wolter"], rules.get("restarts", True))
+        played = outcome.sequence
+        result = {"status": outcome.status, "nodes": outcome.nodes, "max_cards": outcome.max_cards,
+                  "cached": outcome.cached,
+                  "sequence": None if played is None else [[card.rank, card.suit] for card in played],
+                  "foundations": outcome.foundations, "piles": outcome.piles}
+    else:
+        from patience.lbs import solver
+
+        _, deal, seconds, node_limit = task
+        found = solver.solve(deal, seconds, node_limit)
+        result = {"moves": None if found.moves is None else [list(move) for move in found.moves],
+                  "complete": found.complete, "nodes": found.nodes, "seconds": found.seconds}
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
