@@ -13,16 +13,27 @@ from pathlib import Path
 from patience.errors import InputError
 
 
-def output_folder(path: Path) -> Path:
-    """`path` as a folder to write into, created with its parents if missing."""
+def check_folder(path: Path) -> Path:
+    """That `path` can be a folder to write into, without creating it: it is a folder, or its
+    nearest existing ancestor is a writable folder (a command with several outputs checks them all
+    before writing any)."""
     if path.exists() and not path.is_dir():
         raise InputError(str(path), None, "not a folder (the output goes into a folder)")
+    ancestor = next(folder for folder in (path.absolute(), *path.absolute().parents) if folder.exists())
+    if not ancestor.is_dir():
+        raise InputError(str(path), None, f"cannot create the folder: {ancestor} is not a folder")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise InputError(str(path), None, f"cannot write into {ancestor}: permission denied")
+    return path
+
+
+def output_folder(path: Path) -> Path:
+    """`path` as a folder to write into, created with its parents if missing."""
+    check_folder(path)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise InputError(str(path), None, f"cannot create the folder: {_reason(error)}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise InputError(str(path), None, "cannot write into the folder: permission denied")
     return path
 
 

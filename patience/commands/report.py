@@ -11,7 +11,7 @@ from patience.campaign import analysis, specs, tables
 from patience.campaign.store import Store
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
-from patience.outputs import output_folder
+from patience.outputs import check_folder, output_folder
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,9 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for folder in (args.plots, args.html):  # every output checked before anything is written
-        if folder is not None:
-            output_folder(folder)
+    folders = [folder for folder in (args.plots, args.html) if folder is not None]
+    for folder in folders:  # all checked before any is made or written
+        check_folder(folder)
+    for folder in folders:
+        output_folder(folder)
     store = Store(args.db, create=False)
     try:
         if args.deals:
