@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         _traceback_if_debugging(args, arguments)
         print(f"error: {error.filename}: {error.strerror or error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
-    except Exception as error:  # noqa: BLE001  (the one place every unforeseen exception ends)
+    except Exception as error:  # the one place every unforeseen exception ends
         return _internal_error(error, args, arguments)
 
 
