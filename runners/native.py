@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from patience.binary_star.deal import BinaryStarDeal, Play
+from patience.errors import InputError
 from patience.lbs.deal import LBSDeal
 from patience.native import engine
 from patience.native.board import Board
@@ -93,12 +94,14 @@ def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outc
                                       limits.memory_mb)
         wall, cpu, command = time.monotonic() - started, time.process_time() - cpu_started, ""
     else:
-        found, run = python_search.search_board(board, rules, options["max-cards"], node_limit, _seconds(limits),
-                                                limits)
+        run = python_search.run_board(board, rules, options["max-cards"], node_limit, _seconds(limits), limits)
         wall, cpu, command = run.wall, run.cpu, run.command_line
-        if found is None:
-            return _killed(run, {"engine": used})
-        outcome = found
+        if run.timed_out or run.memout:
+            return _failed(run, {"engine": used})
+        try:
+            outcome = python_search.read_outcome(run)
+        except InputError as error:
+            return _failed(run, {"engine": used}, error)
     stats: dict[str, float | int | str] = {
         "engine": used, "nodes_per_s": round(outcome.nodes / wall) if wall > 0 else 0,
         "cached_states": outcome.cached,
@@ -117,18 +120,25 @@ def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outc
                   message="node limit reached" if hit_nodes else "time limit reached")
 
 
-def _killed(run: ProcessRun, stats: dict[str, float | int | str]) -> Answer:
-    """A search the runner core stopped at a limit."""
+def _failed(run: ProcessRun, stats: dict[str, float | int | str], error: InputError | None = None) -> Answer:
+    """A child search the runner core stopped at a limit, or (`error`) whose output was unreadable."""
+    if error is not None:
+        return Answer(Status.ERROR, None, run.wall, run.cpu, None, stats, run.command_line,
+                      message=f"unreadable solver output: {error}")
     status, limit = (Status.MEMOUT, "memory") if run.memout else (Status.TIMEOUT, "time")
     return Answer(status, None, run.wall, run.cpu, None, stats, run.command_line,
                   message=f"killed at the {limit} limit")
 
 
 def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None) -> Answer:
-    search, run = python_search.search_lbs(deal, _seconds(limits), node_limit, limits)
+    run = python_search.run_lbs(deal, _seconds(limits), node_limit, limits)
     stats: dict[str, float | int | str] = {"engine": "python"}
-    if search is None:
-        return _killed(run, stats)
+    if run.timed_out or run.memout:
+        return _failed(run, stats)
+    try:
+        search = python_search.read_search(run)
+    except InputError as error:
+        return _failed(run, stats, error)
     if search.moves is not None:
         return Answer(Status.SOLVED, search.moves, run.wall, run.cpu, search.nodes, stats, run.command_line)
     if search.complete:

@@ -28,18 +28,25 @@ GRACE_SECONDS = 0.5  # the search checks its clock every few thousand nodes; the
 _SOURCE = "Python search output"
 
 
-def search_board(board: Board, rules: dict[str, bool], max_cards: bool, node_limit: int | None,
-                 seconds: float | None, limits: Limits) -> tuple[Outcome | None, ProcessRun]:
-    """The reference search on `board` in a child process; no outcome when a limit killed it."""
-    run = _run(("board", board, rules, max_cards, node_limit, seconds), limits)
-    return (None if _killed(run) else _outcome(_result(run))), run
+def run_board(board: Board, rules: dict[str, bool], max_cards: bool, node_limit: int | None,
+              seconds: float | None, limits: Limits) -> ProcessRun:
+    """The reference search on `board` in a child process; `read_outcome` reads what it found."""
+    return _run(("board", board, rules, max_cards, node_limit, seconds), limits)
 
 
-def search_lbs(deal: LBSDeal, seconds: float | None, node_limit: int | None,
-               limits: Limits) -> tuple[Search | None, ProcessRun]:
-    """The LBS search on `deal` in a child process; no verdict when a limit killed it."""
-    run = _run(("lbs", deal, seconds, node_limit), limits)
-    return (None if _killed(run) else _search(_result(run))), run
+def run_lbs(deal: LBSDeal, seconds: float | None, node_limit: int | None, limits: Limits) -> ProcessRun:
+    """The LBS search on `deal` in a child process; `read_search` reads its verdict."""
+    return _run(("lbs", deal, seconds, node_limit), limits)
+
+
+def read_outcome(run: ProcessRun) -> Outcome:
+    """The outcome a `run_board` child printed (it was not killed); InputError if unreadable."""
+    return _outcome(_result(run))
+
+
+def read_search(run: ProcessRun) -> Search:
+    """The verdict a `run_lbs` child printed (it was not killed); InputError if unreadable."""
+    return _search(_result(run))
 
 
 def _run(task: tuple[Any, ...], limits: Limits) -> ProcessRun:
@@ -47,10 +54,6 @@ def _run(task: tuple[Any, ...], limits: Limits) -> ProcessRun:
                   None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
     payload = base64.b64encode(pickle.dumps(task)).decode("ascii")
     return run_process([sys.executable, "-m", "patience.runners.python_search"], hard, stdin_text=payload)
-
-
-def _killed(run: ProcessRun) -> bool:
-    return run.timed_out or run.memout
 
 
 def _result(run: ProcessRun) -> dict[str, Any]:

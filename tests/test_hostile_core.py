@@ -182,7 +182,7 @@ def test_garbled_child_output_is_a_solver_error(monkeypatch):
 
     monkeypatch.setattr(python_search, "_run", garbled)
     result = solve(read_deal(PAPER), "native", Limits(timeout=5), {"engine": "python"})
-    assert result.status is Status.ERROR and "wrong type" in result.message
+    assert result.status is Status.ERROR and "wrong type" in result.message and result.version == "python"
 
 
 # --- experiment files that name programs ---------------------------------------------------------
@@ -280,3 +280,10 @@ def test_long_page_names_stay_short_and_distinct():
     names = page_names([long_a, long_b, "black_hole:17"])
     assert len(set(names.values())) == 3 and all(len(name) <= 130 for name in names.values())
     assert names["black_hole:17"] == "black_hole_17.html"
+
+
+def test_a_folder_under_a_file(tmp_path):
+    (tmp_path / "FILE").write_text("mine\n")
+    run = patience("gen", "pddl", PAPER, "-o", "FILE/models", cwd=tmp_path)
+    one_error_line(run, f"error: FILE/models: cannot create the folder: {tmp_path / 'FILE'} is not a folder")
+    assert (tmp_path / "FILE").read_text() == "mine\n"
