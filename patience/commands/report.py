@@ -33,11 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    folders = [folder for folder in (args.plots, args.html) if folder is not None]
-    for folder in folders:  # all checked before any is made or written
-        check_folder(folder)
-    for folder in folders:
-        output_folder(folder)
+    for folder in (args.plots, args.html):  # every output checked before anything is made or written
+        if folder is not None:
+            check_folder(folder)
     store = Store(args.db, create=False)
     try:
         if args.deals:
@@ -49,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         if args.plots is not None:
             from patience.campaign import plots  # matplotlib: half a second, so only when drawing
 
+            output_folder(args.plots)
             timeout = analysis.limit(data["settings"], args.clock)
             runs = analysis.grid(store.runs(), args.clock, timeout)
             labels = [label for label, _, _ in store.configurations()]
