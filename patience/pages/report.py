@@ -213,7 +213,7 @@ def write(store: Store, clock: str, directory: Path) -> list[Path]:
         heading=f"Campaign report: {Path(store.path).name}", summary=summary, plots=drawn,
         tables=[html_table(table, link) for table in [*shown, deals_table(rows, labels, clock)]],
         style=replay.asset("report.css"), script=replay.asset("report.js"))
-    folder = output_folder(directory / DEALS_FOLDER)
+    folder = output_folder(output_folder(directory) / DEALS_FOLDER)
     written = []
     for deal, page in pages.items():  # the pages before the index, so that it never links to a page not written
         path = folder / files[deal]
