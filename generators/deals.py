@@ -9,18 +9,18 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random import RandomBase
 
 from patience.cards import Card
-from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
+from patience.deal import Deal
 from patience.formats import board
+from patience.names import ALL_IN_A_ROW, BLACK_HOLE, DEFAULT_NUMBERING, MS, NUMBERINGS, PYSOL, PYSOLFC
 
 PYSOL_GAMES = (BLACK_HOLE, ALL_IN_A_ROW)
 
 # How a deal number becomes a shuffle. All three deal Microsoft's FreeCell shuffle up to 32,000;
 # above it PySolFC (the PySol played today, and Fish's range solving) uses a Mersenne Twister,
 # old PySol a 64-bit linear congruential generator, `ms` keeps Microsoft's shuffle.
-NUMBERINGS = {"pysolfc": RandomBase.DEALS_PYSOLFC, "pysol": RandomBase.DEALS_PYSOL, "ms": RandomBase.DEALS_MS}
-DEFAULT_NUMBERING = "pysolfc"
+PYSOL_CARDS_NUMBERINGS = {PYSOLFC: RandomBase.DEALS_PYSOLFC, PYSOL: RandomBase.DEALS_PYSOL, MS: RandomBase.DEALS_MS}
 # The largest deal number each generator takes (pysol_cards' own bounds).
-LAST_SEED = {"pysolfc": 10 ** 20, "pysol": 2 ** 64 - 1, "ms": 2 ** 33 - 1}
+LAST_SEED = {PYSOLFC: 10 ** 20, PYSOL: 2 ** 64 - 1, MS: 2 ** 33 - 1}
 
 
 def pysol_board(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> str:
@@ -32,7 +32,7 @@ def pysol_board(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> str
         raise ValueError(f"unknown deal numbering {numbering!r}; known: {', '.join(NUMBERINGS)}")
     if not 1 <= seed <= LAST_SEED[numbering]:
         raise ValueError(f"{numbering} deals are numbered 1 to {LAST_SEED[numbering]}, not {seed}")
-    dealer = Game(game, seed, NUMBERINGS[numbering], 13)
+    dealer = Game(game, seed, PYSOL_CARDS_NUMBERINGS[numbering], 13)
     return dealer.calc_deal_string(seed, CardRenderer(True))
 
 

@@ -61,9 +61,9 @@ def test_board_and_yaml_round_trip_and_are_told_from_black_hole():
     for form in forms.FORMS:
         text = forms.write(deal, form)
         game, read = parse_game_deal(text, "deal")
-        assert game.name == "binary-star" and read == deal
+        assert game.name == "binary_star" and read == deal
     black_hole = "Foundations: AS\n" + "\n".join(["2H 3H 4H"] * 1) + "\n"
-    assert parse_game_deal(black_hole, "bh")[0].name == "black-hole"
+    assert parse_game_deal(black_hole, "bh")[0].name == "black_hole"
     small = BinaryStarDeal(((Card(14, 5), Card(3, 0)),), (Card(0, 0), Card(7, 2)), 20)
     assert forms.read_yaml(forms.write_yaml(small), "s") == small and small.game != BINARY_STAR
     with pytest.raises(ValueError, match="board text"):

@@ -15,9 +15,8 @@ from pysol_cards.cards import createCards
 from pysol_cards.random import LCRandom31, MTRandom
 
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
+from patience.names import BINARY_STAR, BINARY_STAR_GENERALISED
 
-BINARY_STAR = "binary_star"
-GENERALISED = "binary_star_generalised"
 PILES, PILE_HEIGHT, DECKS = 17, 6, 2
 START_CARDS = (Card(0, 0), Card(12, 1))  # A♠ on foundation 1, K♥ on foundation 2
 # PySolFC: a game number below this is dealt by the 31-bit LCG of Microsoft's FreeCell, from it on
@@ -71,7 +70,7 @@ class BinaryStarDeal:
         standard = (self.ranks == STANDARD_RANKS and self.foundations == START_CARDS
                     and len(self.piles) == PILES and {len(pile) for pile in self.piles} == {PILE_HEIGHT}
                     and sorted(self.cards + self.foundations) == sorted(_two_decks()))
-        return BINARY_STAR if standard else GENERALISED
+        return BINARY_STAR if standard else BINARY_STAR_GENERALISED
 
     def name(self, card: Card) -> str:
         return card.name(self.ranks)

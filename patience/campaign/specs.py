@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patience.binary_star.deal import BINARY_STAR, pysolfc_deal
+from patience.binary_star.deal import pysolfc_deal
 from patience.errors import UsageError
 from patience.games import Game, read_game_deal
 from patience.games.binary_star import BinaryStar
 from patience.games.black_hole import BlackHoleFamily
-from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES, pysol_deal, random_deal
+from patience.generators.deals import PYSOL_GAMES, pysol_deal, random_deal
+from patience.names import BINARY_STAR, DEFAULT_NUMBERING, NUMBERINGS, game_name
 
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
              "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files or a deal file; "
@@ -78,6 +79,8 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
         return [NamedDeal(str(path), *read_game_deal(path))]
     kind, colon, rest = spec.partition(":")
     game, at, numbering = kind.partition("@")
+    game = _game_or_kind(game)
+    kind = game + at + numbering  # the canonical name (`black-hole:1` is stored as `black_hole:1`)
     if game in PYSOL_GAMES and colon and (not at or numbering in NUMBERINGS):
         numbering = numbering or DEFAULT_NUMBERING
         try:
@@ -94,6 +97,14 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
     if kind == "random" and colon:
         return _random_deals(spec, rest)
     raise UsageError(f"deal spec {spec!r} is neither a file, a folder nor one of: {SPEC_HELP}")
+
+
+def _game_or_kind(word: str) -> str:
+    """A game's canonical name when `word` spells one, else `word` (`random`)."""
+    try:
+        return game_name(word)
+    except UsageError:
+        return word
 
 
 def _random_deals(spec: str, rest: str) -> list[NamedDeal]:

@@ -5,13 +5,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from patience.binary_star.deal import BINARY_STAR, pysolfc_deal
+from patience.binary_star.deal import pysolfc_deal
 from patience.binary_star.forms import write_board
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import yaml_form
-from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES, pysol_board, random_deal
+from patience.generators.deals import pysol_board, random_deal
 from patience.lbs.deal import deal_text as lbs_deal_text
+from patience.names import (
+    BINARY_STAR,
+    BLACK_HOLE,
+    DEFAULT_NUMBERING,
+    LBS,
+    NUMBERED_GAMES,
+    game_option,
+    numbering_option,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,10 +30,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "-F -t N GAME; --numbering picks old PySol's or Microsoft's numbers; binary_star: as "
                     "PySolFC deals game number N), or with "
                     "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML).")
-    parser.add_argument("--game", default="black_hole", choices=(*PYSOL_GAMES, BINARY_STAR, "lbs"))
+    games = (*NUMBERED_GAMES, LBS)
+    parser.add_argument("--game", default=BLACK_HOLE, type=game_option(games), metavar="GAME",
+                        help=f"{', '.join(games)} (default {BLACK_HOLE}; hyphens accepted)")
     parser.add_argument("--cards", type=int, default=10, help="lbs: cards in the row (named LBS<cards>_<seed>)")
     parser.add_argument("--seed", type=int, default=1, help="PySol deal number, or the random seed")
-    parser.add_argument("--numbering", choices=tuple(NUMBERINGS), default=DEFAULT_NUMBERING,
+    parser.add_argument("--numbering", type=numbering_option, default=DEFAULT_NUMBERING,
                         help="how deal numbers become shuffles (all agree up to 32000)")
     parser.add_argument("--count", type=int, help="write COUNT consecutive seeds as files into --dir")
     parser.add_argument("--dir", type=Path, help="folder for --count (created if missing)")
@@ -38,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
     """(file name, content) of the deal for `seed`."""
-    if args.game == "lbs":
+    if args.game == LBS:
         try:
             return lbs_deal_text(args.cards, seed, args.ranks or 13, args.suits)
         except ValueError as error:

@@ -16,7 +16,8 @@ from patience.campaign.progress import Progress
 from patience.campaign.specs import parse_seeds
 from patience.commands.limits import seconds
 from patience.errors import UsageError
-from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES
+from patience.generators.deals import PYSOL_GAMES
+from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, game_name, game_option, numbering_option
 from patience.survey import experiment, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.execute import Runner, runner
@@ -34,8 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "into a SQLite store that a rerun resumes; `survey report` sums a store up, "
                     "`survey shuffles` runs Wolter's riffle-shuffle experiments.")
     parser.add_argument("action", nargs="?", choices=("report", "shuffles"), help="default: run the survey")
-    parser.add_argument("--game", choices=PYSOL_GAMES, default="black_hole")
-    parser.add_argument("--numbering", choices=tuple(NUMBERINGS), default=DEFAULT_NUMBERING,
+    parser.add_argument("--game", type=game_option(PYSOL_GAMES), default=BLACK_HOLE, metavar="GAME",
+                        help=f"{', '.join(PYSOL_GAMES)} (default {BLACK_HOLE}; hyphens accepted)")
+    parser.add_argument("--numbering", type=numbering_option, default=DEFAULT_NUMBERING,
                         help="how deal numbers become shuffles (default PySolFC's)")
     parser.add_argument("--seeds", default="1-1000", help="deal numbers: ranges and lists, 1-100000,200")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="search limit per deal in seconds (60)")
@@ -96,7 +98,8 @@ def _report(args: argparse.Namespace) -> int:
         store.close()
     if not rows:
         raise UsageError(f"{args.db} holds no decided deals yet")
-    summary = report.summarise(str(settings["game"]), rows)
+    settings["game"] = game_name(str(settings.get("game")), what="game in the store's settings")
+    summary = report.summarise(settings["game"], rows)
     for plot in args.plot:
         report.plot_histogram(summary, settings, plot)
     print(report.render(summary, settings), end="")

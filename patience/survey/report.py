@@ -10,13 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from patience.deal import BLACK_HOLE
+from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GAME_TITLES
 from patience.survey.chances import no_move_chance_black_hole, stuck_after_first_chance
 from patience.survey.store import LOST, UNDECIDED, WON, Row
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
-TABLEAU_CARDS = {"black_hole": 51, "all_in_a_row": 52}
-TITLES = {"black_hole": "Black Hole", "all_in_a_row": "All in a Row"}
+TABLEAU_CARDS = {BLACK_HOLE: 51, ALL_IN_A_ROW: 52}
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -117,7 +116,7 @@ def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path)
     axes.set_xlabel("most cards removable from the tableau")
     axes.set_ylabel("% of deals")
     axes.set_xlim(-1, cards[-1] + 1)
-    axes.set_title(f"{TITLES[summary.game]}: {summary.deals:,} deals "
+    axes.set_title(f"{GAME_TITLES[summary.game]}: {summary.deals:,} deals "
                    f"({settings.get('numbering')} numbering), {100 * summary.rate:.2f}% won")
     axes.grid(axis="y", alpha=0.3)
     figure.tight_layout()
