@@ -56,9 +56,11 @@ def game_name(text: str, known: tuple[str, ...] = GAMES, what: str = "game") -> 
     naming the known games if it names none of `known`."""
     key = _key(text)
     name = _EXTRA_ALIASES.get(key, key)
-    if name not in known:
-        raise UsageError(f"unknown {what} {text!r}; known: {', '.join(known)}")
-    return name
+    if name in known:
+        return name
+    if name in GAMES:
+        raise UsageError(f"{name} is not one of the games here: {', '.join(known)}")
+    raise UsageError(f"unknown {what} {text!r}; known: {', '.join(known)}")
 
 
 def family_of(game: str) -> str:

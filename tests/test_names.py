@@ -32,7 +32,7 @@ def deals(tmp_path, capsys) -> dict[str, Path]:
         assert main(["deal", "--game", game, "--seed", "5"]) == 0
         files[game] = tmp_path / f"{game}.txt"
         files[game].write_text(capsys.readouterr().out)
-    assert main(["deal", "--ranks", "5", "--suits", "2", "--seed", "1"]) == 0
+    assert main(["deal", "--game", "generalised", "--ranks", "5", "--suits", "2", "--seed", "1"]) == 0
     files[names.GENERALISED] = tmp_path / "generalised.yaml"
     files[names.GENERALISED].write_text(capsys.readouterr().out)
     files[names.LBS] = LBS
@@ -92,6 +92,16 @@ def test_an_unknown_game_is_refused_naming_the_known_ones(deals, capsys):
         main(["solve", str(deals[names.BLACK_HOLE]), "--game", "blackhole"])
     assert exit_.value.code == 2
     assert f"unknown game 'blackhole'; known: {', '.join(names.GAMES)}" in capsys.readouterr().err
+
+
+def test_a_game_a_command_does_not_play_is_refused_naming_those_it_does(capsys):
+    for argv, games in ((["survey", "--game", "lbs", "--db", "x.db"], "black_hole, all_in_a_row, binary_star"),
+                        (["deal", "--game", "binary-star-generalised"],
+                         "black_hole, all_in_a_row, binary_star, generalised, lbs")):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        assert f"is not one of the games here: {games}" in capsys.readouterr().err
 
 
 def test_patience_solvers_lists_only_canonical_game_names(capsys):

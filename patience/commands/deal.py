@@ -13,6 +13,7 @@ from patience.lbs.deal import deal_text as lbs_deal_text
 from patience.names import (
     BLACK_HOLE,
     DEFAULT_NUMBERING,
+    GENERALISED,
     LBS,
     NUMBERED_GAMES,
     NUMBERINGS,
@@ -30,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "constructRandom); --numbering picks old PySol's or Microsoft's numbers instead. With "
                     "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML); --game lbs a "
                     "random Late Binding Solitaire .param.")
-    games = (*NUMBERED_GAMES, LBS)
+    games = (*NUMBERED_GAMES, GENERALISED, LBS)
     parser.add_argument("--game", default=BLACK_HOLE, type=game_option(games), metavar="GAME",
                         help=f"{', '.join(games)} (default {BLACK_HOLE}; hyphens accepted)")
     parser.add_argument("--cards", type=int, default=10, help="lbs: cards in the row (named LBS<cards>_<seed>)")
@@ -59,8 +60,10 @@ def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
             return lbs_deal_text(args.cards, seed, args.ranks or 13, args.suits)
         except ValueError as error:
             raise UsageError(str(error)) from None
+    if args.game == GENERALISED and args.ranks is None:
+        raise UsageError("--game generalised needs --ranks (and --suits, --pile-height)")
     if args.ranks is not None:
-        if args.game != BLACK_HOLE:
+        if args.game not in (BLACK_HOLE, GENERALISED):
             raise UsageError(f"--ranks makes a generalised Black Hole deal; it does not go with --game {args.game}")
         try:
             deal = random_deal(args.ranks, args.suits, args.pile_height, seed, args.empty_foundation)
