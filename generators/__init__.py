@@ -12,27 +12,29 @@ import importlib
 from types import ModuleType
 
 from patience.errors import UsageError
+from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
 
-# gen FORMAT -> game -> generator module
+# gen FORMAT -> game family -> generator module
 MODEL_LANGUAGES: dict[str, dict[str, str]] = {
-    "pddl": {"black-hole": "patience.generators.pddl", "lbs": "patience.generators.lbs_pddl",
-             "binary-star": "patience.generators.binary_star_pddl"},
-    "eprime": {"black-hole": "patience.generators.eprime", "lbs": "patience.generators.lbs_eprime",
-               "binary-star": "patience.generators.binary_star_eprime"},
-    "xcsp3": {"black-hole": "patience.generators.xcsp3", "lbs": "patience.generators.lbs_xcsp3",
-              "binary-star": "patience.generators.binary_star_xcsp3"},
-    "cnf": {"black-hole": "patience.generators.cnf", "lbs": "patience.generators.lbs_cnf",
-            "binary-star": "patience.generators.binary_star_cnf"},
-    "lp": {"black-hole": "patience.generators.lp", "binary-star": "patience.generators.binary_star_lp"},
-    "cpsat": {"black-hole": "patience.generators.cpsat"},
+    "pddl": {BLACK_HOLE: "patience.generators.pddl", LBS: "patience.generators.lbs_pddl",
+             BINARY_STAR: "patience.generators.binary_star_pddl"},
+    "eprime": {BLACK_HOLE: "patience.generators.eprime", LBS: "patience.generators.lbs_eprime",
+               BINARY_STAR: "patience.generators.binary_star_eprime"},
+    "xcsp3": {BLACK_HOLE: "patience.generators.xcsp3", LBS: "patience.generators.lbs_xcsp3",
+              BINARY_STAR: "patience.generators.binary_star_xcsp3"},
+    "cnf": {BLACK_HOLE: "patience.generators.cnf", LBS: "patience.generators.lbs_cnf",
+            BINARY_STAR: "patience.generators.binary_star_cnf"},
+    "lp": {BLACK_HOLE: "patience.generators.lp", BINARY_STAR: "patience.generators.binary_star_lp"},
+    "cpsat": {BLACK_HOLE: "patience.generators.cpsat"},
 }
 
 
 def generator(language: str, game: str) -> ModuleType:
-    """The module writing `language` for `game`; a usage error when there is none."""
+    """The module writing `language` for `game` (any game of a family); a usage error when there is none."""
     games = MODEL_LANGUAGES.get(language)
     if games is None:
         raise UsageError(f"unknown model language {language!r}; known: {', '.join(MODEL_LANGUAGES)}")
-    if game not in games:
+    family = family_of(game_name(game))
+    if family not in games:
         raise UsageError(f"there is no {language} model of {game} deals; it has: {', '.join(games)}")
-    return importlib.import_module(games[game])
+    return importlib.import_module(games[family])

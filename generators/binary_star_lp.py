@@ -32,6 +32,7 @@ from patience.errors import InputError, UsageError
 from patience.generators.binary_star_cnf import neighbours, reachable_tops
 from patience.generators.files import ModelFiles
 from patience.generators.lp import _expression, _wrapped
+from patience.names import BINARY_STAR
 from patience.options import Option
 
 LP_FILE = "deal.lp"
@@ -217,4 +218,4 @@ def build(deal: BinaryStarDeal, objective: str = "none") -> ModelFiles:
         raise UsageError("Binary Star's MIP has no objective: use objective=none")
     text, size = lp_model(deal)
     return ModelFiles({LP_FILE: text}, LP_FILE, lambda values, source: plays_of(deal, values, source),
-                      {"model": "binary-star", **size})
+                      {"model": BINARY_STAR, **size})

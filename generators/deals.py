@@ -1,44 +1,77 @@
-"""Making deals: PySol's numbered deals (through pysol_cards) and seeded random generalised deals."""
+"""Making deals: PySol's numbered deals of every numbered game (pysol_cards' layouts, one rule for
+which generator shuffles which number) and seeded random generalised deals."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from pysol_cards.cards import CardRenderer
+from pysol_cards.cards import CardRenderer, createCards, ms_rearrange
 from pysol_cards.deal_game import Game
-from pysol_cards.random import RandomBase
+from pysol_cards.random import LCRandom31, LCRandom64, MTRandom
 
-from patience.cards import Card
-from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
+from patience.binary_star import forms as binary_star_forms
+from patience.cards import STANDARD_RANKS, Card
+from patience.deal import Deal
 from patience.formats import board
+from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, DEFAULT_NUMBERING, MS, NUMBERED_GAMES, PYSOL, PYSOLFC
 
-PYSOL_GAMES = (BLACK_HOLE, ALL_IN_A_ROW)
+PYSOL_GAMES = (BLACK_HOLE, ALL_IN_A_ROW)  # the numbered games of the Black Hole family
 
-# How a deal number becomes a shuffle. All three deal Microsoft's FreeCell shuffle up to 32,000;
-# above it PySolFC (the PySol played today, and Fish's range solving) uses a Mersenne Twister,
-# old PySol a 64-bit linear congruential generator, `ms` keeps Microsoft's shuffle.
-NUMBERINGS = {"pysolfc": RandomBase.DEALS_PYSOLFC, "pysol": RandomBase.DEALS_PYSOL, "ms": RandomBase.DEALS_MS}
-DEFAULT_NUMBERING = "pysolfc"
+# How a deal number becomes a shuffle, the same rule for every game. PySolFC's `constructRandom`
+# (pysollib/pysolrandom.py; old PySol's had the same test) takes the 31-bit LCG of Microsoft's
+# FreeCell for `0 <= seed < 32000` and its own generator otherwise: PySolFC the Mersenne Twister,
+# old PySol a 64-bit LCG. `ms` is Microsoft's LCG for every number. PySolFC's `Game.shuffle`
+# (pysollib/game/__init__.py) puts a 52-card deck into FreeCell's order first exactly when the LCG
+# shuffles. pysol_cards 0.24 takes the LCG up to 32000 inclusive: game 32000 is the one number
+# where it and PySolFC differ, and here PySolFC decides.
+MS_DEALS_END = 32000
+_OWN_GENERATOR = {PYSOLFC: MTRandom, PYSOL: LCRandom64}
 # The largest deal number each generator takes (pysol_cards' own bounds).
-LAST_SEED = {"pysolfc": 10 ** 20, "pysol": 2 ** 64 - 1, "ms": 2 ** 33 - 1}
+LAST_SEED = {PYSOLFC: 10 ** 20, PYSOL: 2 ** 64 - 1, MS: 2 ** 33 - 1}
+
+
+def shuffle_generator(seed: int, numbering: str) -> Any:
+    """The generator that shuffles deal `seed` of `numbering`, seeded."""
+    use_lcg = numbering == MS or 0 <= seed < MS_DEALS_END
+    generator = LCRandom31() if use_lcg else _OWN_GENERATOR[numbering]()
+    generator.setSeed(seed)
+    return generator
+
+
+class _Dealer(Game):
+    """pysol_cards' layout of a game, its cards shuffled by `shuffle_generator`."""
+
+    def __init__(self, game: str, seed: int, numbering: str) -> None:
+        super().__init__(game, seed, None, STANDARD_RANKS)
+        self.numbering = numbering
+
+    def deal(self) -> None:
+        cards = createCards(self.get_num_decks(), self.max_rank)
+        generator = shuffle_generator(self.game_num, self.numbering)
+        if isinstance(generator, LCRandom31):
+            cards = ms_rearrange(cards)  # a no-op for two decks, as in PySolFC
+        cards = generator.shuffle(cards)
+        cards.reverse()
+        self.new_cards(cards)
 
 
 def pysol_board(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> str:
-    """The board text pysol_cards prints for deal `seed` of `game` (`-t`, and `-F` for PySolFC's
-    numbering), byte for byte."""
-    if game not in PYSOL_GAMES:
-        raise ValueError(f"unknown PySol game {game!r}; known: {', '.join(PYSOL_GAMES)}")
-    if numbering not in NUMBERINGS:
-        raise ValueError(f"unknown deal numbering {numbering!r}; known: {', '.join(NUMBERINGS)}")
+    """The board text of deal `seed` of `game` in pysol_cards' form (`make_pysol_freecell_board.py
+    -t`, and `-F` for PySolFC's numbering), byte for byte, but for game 32000 (see MS_DEALS_END)."""
+    if game not in NUMBERED_GAMES:
+        raise ValueError(f"unknown numbered game {game!r}; known: {', '.join(NUMBERED_GAMES)}")
+    if numbering not in LAST_SEED:
+        raise ValueError(f"unknown deal numbering {numbering!r}; known: {', '.join(LAST_SEED)}")
     if not 1 <= seed <= LAST_SEED[numbering]:
         raise ValueError(f"{numbering} deals are numbered 1 to {LAST_SEED[numbering]}, not {seed}")
-    dealer = Game(game, seed, NUMBERINGS[numbering], 13)
-    return dealer.calc_deal_string(seed, CardRenderer(True))
+    return _Dealer(game, seed, numbering).calc_deal_string(seed, CardRenderer(True))
 
 
-def pysol_deal(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> Deal:
-    """The deal; errors name it `NUMBERING:GAME:SEED`."""
-    return board.read(pysol_board(game, seed, numbering), f"{numbering}:{game}:{seed}")
+def pysol_deal(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> Any:
+    """The deal (a Deal, or a BinaryStarDeal); errors name it `NUMBERING:GAME:SEED`."""
+    text, source = pysol_board(game, seed, numbering), f"{numbering}:{game}:{seed}"
+    return binary_star_forms.read_board(text, source) if game == BINARY_STAR else board.read(text, source)
 
 
 def random_deal(ranks: int, suits: int, pile_height: int, seed: int, empty_foundation: bool = False) -> Deal:

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
+from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
 
-BLACK_HOLE = "black_hole"
-ALL_IN_A_ROW = "all_in_a_row"
-GENERALISED = "generalised"
+__all__ = ["ALL_IN_A_ROW", "BLACK_HOLE", "GENERALISED", "Deal"]
 
 
 @dataclass(frozen=True)

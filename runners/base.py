@@ -21,6 +21,7 @@ from patience.errors import InputError
 from patience.games import game_of
 from patience.generators import generator
 from patience.generators.files import ModelFiles
+from patience.names import BLACK_HOLE_FAMILY
 from patience.options import Schema, option_keywords
 from patience.result import Answer, Status
 from patience.runners.process import Limits, ProcessRun, run_process
@@ -35,7 +36,7 @@ class Solver(ABC):
     paradigm: ClassVar[str]  # native, planning, cp, sat, mip
     description: ClassVar[str]
     options: ClassVar[Schema] = ()
-    games: ClassVar[tuple[str, ...]] = ("black-hole",)
+    games: ClassVar[tuple[str, ...]] = BLACK_HOLE_FAMILY  # names of patience.names
 
     def available(self) -> bool:
         """Whether the solver can run on this machine."""

@@ -35,6 +35,7 @@ class BlackHoleSolve(ProcessSolver, ExecutableSolver):
     description = "Shlomi Fish's black-hole-solve (C depth-first search), standard Black Hole and All in a Row"
     executables = ("black-hole-solve",)
     env_var = "BLACK_HOLE_SOLVE_PATH"
+    games = (BLACK_HOLE, ALL_IN_A_ROW)
     options: ClassVar[Schema] = (
         Count("max-iters", None, "its --max-iters: stop (status unknown) after this many iterations"),
         Switch("rank-reach-prune", "off", "its --rank-reach-prune (off, as in the published figures)"),
@@ -48,11 +49,6 @@ class BlackHoleSolve(ProcessSolver, ExecutableSolver):
         return ("build it from source (GitHub shlomif/black-hole-solitaire, folder c-solver: cmake, with "
                 "rinutils, xxHash and libpath-tiny-perl) and put `black-hole-solve` on PATH or set "
                 "BLACK_HOLE_SOLVE_PATH to the binary")
-
-    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
-        if deal.game not in (BLACK_HOLE, ALL_IN_A_ROW):
-            return Answer(Status.ERROR, message="black-hole-solve plays only standard Black Hole and All in a Row")
-        return super().solve(deal, limits, options)
 
     def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
         """Its input is the deal itself, as board text."""

@@ -14,6 +14,7 @@ from patience.games import game_of
 from patience.generators import lp
 from patience.generators.files import ModelFiles
 from patience.generators.lp_start import START_FILE, start_text
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE, BLACK_HOLE_FAMILY
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
@@ -40,7 +41,7 @@ class MipSolver(ProcessSolver):
 
     paradigm = "mip"
     language = "lp"
-    games = ("black-hole", "binary-star")
+    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY)
     options: ClassVar[Schema] = (
         lp.OPTIONS[0],
         Option("objective", "none", "none: stop at the first solution; paper: also prove the paper's breadth-first "
@@ -65,7 +66,7 @@ class MipSolver(ProcessSolver):
 
     def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
         game = game_of(deal).name
-        if game != "black-hole":
+        if game != BLACK_HOLE:
             chosen = [f"{option.name}={options[option.name]}" for option in self.options
                       if option.name in BLACK_HOLE_ONLY and options.get(option.name, option.default) != option.default]
             if chosen:

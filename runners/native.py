@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError
 from patience.lbs.deal import LBSDeal
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.reference import Outcome
@@ -33,7 +34,7 @@ class Native(Solver):
     name = "native"
     paradigm = "native"
     description = "specialised depth-first search with failure cache and symmetry/rank pruning (C, or Python)"
-    games = ("black-hole", "binary-star", "lbs")
+    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = (
         Option("engine", None, "the Black Hole search: c, or the python reference (default: c when built)",
                ("c", "python")),

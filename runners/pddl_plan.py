@@ -23,6 +23,7 @@ from patience.errors import InputError
 from patience.generators import pddl
 from patience.generators.files import ModelFiles
 from patience.generators.pddl import Action, plan_cards
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
@@ -136,7 +137,7 @@ class Planner(ProcessSolver):
 
     paradigm = "planning"
     language = "pddl"
-    games = ("black-hole", "lbs", "binary-star")
+    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = pddl.OPTIONS
 
     @abstractmethod

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from patience.errors import InputError
 from patience.generators import cnf
 from patience.generators.files import ModelFiles
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.result import Answer, Status
 from patience.runners.base import VERSION_SECONDS, ExecutableSolver, ProcessSolver, answer_from_run, find_executable
@@ -43,7 +44,7 @@ class CommandLineSat(ProcessSolver, ExecutableSolver):
 
     paradigm = "sat"
     language = "cnf"
-    games = ("black-hole", "lbs", "binary-star")
+    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = cnf.OPTIONS
     package: ClassVar[str] = ""
 

@@ -22,6 +22,7 @@ from pysat.solvers import Solver as PySatSolver
 
 from patience.games import game_of
 from patience.generators import cnf, generator
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.result import Answer, Status
 from patience.runners.base import Solver, generator_keywords
@@ -41,7 +42,7 @@ class EmbeddedSat(Solver):
     """One PySAT engine; `sat` is CaDiCaL, the project's default SAT solver."""
 
     paradigm = "sat"
-    games = ("black-hole", "lbs", "binary-star")
+    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = cnf.OPTIONS
     engine: ClassVar[str] = "cadical"
 

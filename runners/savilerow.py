@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from patience.generators import eprime
 from patience.generators.files import ModelFiles
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, find_executable
@@ -80,7 +81,7 @@ class SavileRow(ProcessSolver):
 
     paradigm = "cp"
     language = "eprime"
-    games = ("black-hole", "lbs", "binary-star")
+    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = (
         *eprime.OPTIONS,
         Option("optimisation", "2", "Savile Row's -O level (2 and 3 need Minion)", ("0", "1", "2", "3")),

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from patience.errors import InputError, UsageError
-from patience.games import Game, game_of
+from patience.games import game_of
 from patience.options import check_options
 from patience.result import Answer, SolverResult, Status, judge
 from patience.runners.base import Solver
@@ -14,19 +14,18 @@ from patience.runners.process import Limits
 from patience.runners.registry import get_solver
 
 
-def checked_solver(solver_name: str, game: Game, options: Mapping[str, str]) -> tuple[Solver, dict[str, Any]]:
-    """The solver and its typed options; a usage error for an unknown solver, a game it does not
-    play, or an option (or value) it does not have."""
+def checked_solver(solver_name: str, game: str, options: Mapping[str, str]) -> tuple[Solver, dict[str, Any]]:
+    """The solver and its typed options; a usage error for an unknown solver, a game (a name of
+    patience.names) it does not play, or an option (or value) it does not have."""
     solver = get_solver(solver_name)
-    if game.name not in solver.games:
-        raise UsageError(f"{solver_name} does not play {game.name} deals; it plays: {', '.join(solver.games)}")
+    if game not in solver.games:
+        raise UsageError(f"{solver_name} does not play {game} deals; it plays: {', '.join(solver.games)}")
     return solver, check_options(solver.options, options, solver_name)
 
 
 def solve(deal: Any, solver_name: str, limits: Limits, options: Mapping[str, str] | None = None) -> SolverResult:
     """Decide `deal` (of any game) with `solver_name`; the answer is validated before anything calls it solved."""
-    game = game_of(deal)
-    solver, typed = checked_solver(solver_name, game, options or {})
+    solver, typed = checked_solver(solver_name, game_of(deal).variant(deal), options or {})
     if not solver.available():
         return judge(deal, solver_name, Answer(Status.ERROR, message=f"not installed: {solver.install_hint()}"))
     try:

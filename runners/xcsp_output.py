@@ -27,6 +27,7 @@ from patience.errors import InputError
 from patience.generators import xcsp3
 from patience.generators.eprime import Numbering
 from patience.generators.files import ModelFiles
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, find_executable
@@ -154,7 +155,7 @@ class XcspSolver(ProcessSolver):
 
     paradigm = "cp"
     language = "xcsp3"
-    games = ("black-hole", "lbs", "binary-star")
+    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     jar_folder: ClassVar[str]
     jar_prefix: ClassVar[str]
 

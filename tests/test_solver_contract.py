@@ -80,7 +80,7 @@ def test_garbled_output_is_a_solver_error(name, monkeypatch, tmp_path, capsys):
         return ProcessRun(tuple(command), 0, "\x00garbage \u2603 s MAYBE\nv x[] <values>\n", "", 0.1, 0.1)
 
     monkeypatch.setattr(base, "run_process", garbled)
-    assert main(["solve", str(PAPER if "black-hole" in get_solver(name).games else LBS), "--solver", name]) == 4
+    assert main(["solve", str(PAPER if "black_hole" in get_solver(name).games else LBS), "--solver", name]) == 4
     captured = capsys.readouterr()
     assert "status: error" in captured.out and captured.err == ""
 
@@ -104,7 +104,7 @@ def test_a_kill_at_the_limit_is_a_timeout_and_leaves_nothing_running(name, monke
                                      f"time.sleep({SLEEP_MARK})"]
     monkeypatch.setattr(solver_class, "command", lambda self, model, limits, options: sleeper)
     limits = Limits(timeout=1.0)
-    deal = read_game_deal(PAPER if "black-hole" in solver_class.games else LBS)[1]
+    deal = read_game_deal(PAPER if "black_hole" in solver_class.games else LBS)[1]
     started = time.monotonic()
     result = solve(deal, name, limits)
     assert result.status is Status.TIMEOUT
@@ -114,7 +114,7 @@ def test_a_kill_at_the_limit_is_a_timeout_and_leaves_nothing_running(name, monke
 
 @pytest.mark.parametrize("name", EVERY)
 def test_the_paper_example_is_solved_and_replayed(name, tmp_path, monkeypatch):
-    if "black-hole" not in get_solver(name).games:
+    if "black_hole" not in get_solver(name).games:
         pytest.skip(f"{name} plays no Black Hole deals")
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # every temporary folder of the run lands here
     deal = a_deal_for(name)

@@ -11,21 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from pysol_cards.cards import createCards
-from pysol_cards.random import LCRandom31, MTRandom
-
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
+from patience.names import BINARY_STAR, BINARY_STAR_GENERALISED
 
-BINARY_STAR = "binary_star"
-GENERALISED = "binary_star_generalised"
 PILES, PILE_HEIGHT, DECKS = 17, 6, 2
 START_CARDS = (Card(0, 0), Card(12, 1))  # A♠ on foundation 1, K♥ on foundation 2
-# PySolFC: a game number below this is dealt by the 31-bit LCG of Microsoft's FreeCell, from it on
-# by the Mersenne Twister.
-PYSOLFC_LCG_END = 32000
-PYSOLFC_SEED_END = 2**64
-_PYSOL_SUITS = (3, 0, 1, 2)  # PySol's suit numbers are clubs, spades, hearts, diamonds
-_PYSOL_START_IDS = frozenset((13, 38))  # first deck's A♠ and K♥ in PySol's card numbering
 
 
 @dataclass(frozen=True)
@@ -71,7 +61,7 @@ class BinaryStarDeal:
         standard = (self.ranks == STANDARD_RANKS and self.foundations == START_CARDS
                     and len(self.piles) == PILES and {len(pile) for pile in self.piles} == {PILE_HEIGHT}
                     and sorted(self.cards + self.foundations) == sorted(_two_decks()))
-        return BINARY_STAR if standard else GENERALISED
+        return BINARY_STAR if standard else BINARY_STAR_GENERALISED
 
     def name(self, card: Card) -> str:
         return card.name(self.ranks)
@@ -86,18 +76,10 @@ def _two_decks() -> list[Card]:
 
 
 def pysolfc_deal(seed: int) -> BinaryStarDeal:
-    """PySolFC's Binary Star game number `seed`, dealt as PySolFC deals it: the two decks
-    shuffled by the generator PySolFC picks for the number, the first deck's A♠ and K♥ moved to
-    the bottom of the talon (they are dealt last, onto the foundations), then six rows of 17
-    cards from the top of the talon."""
-    if not 1 <= seed < PYSOLFC_SEED_END:
-        raise ValueError(f"PySolFC deals are numbered 1 to {PYSOLFC_SEED_END - 1}, not {seed}")
-    generator = LCRandom31() if seed < PYSOLFC_LCG_END else MTRandom()
-    generator.setSeed(seed)
-    talon = generator.shuffle(createCards(DECKS, STANDARD_RANKS))  # the last card is the top
-    rest = [card for card in talon if card.id not in _PYSOL_START_IDS]
-    dealt = list(reversed(rest))  # first dealt first
-    columns: list[list[Card]] = [[] for _ in range(PILES)]
-    for index, card in enumerate(dealt):
-        columns[index % PILES].append(Card(card.rank - 1, _PYSOL_SUITS[card.suit]))
-    return BinaryStarDeal(tuple(tuple(reversed(column)) for column in columns), START_CARDS)
+    """PySolFC's Binary Star game number `seed`, dealt as every numbered game is
+    (`patience.generators.deals`): the two decks shuffled by the generator PySolFC picks for the
+    number, the first deck's A♠ and K♥ moved to the bottom of the talon (they are dealt last, onto
+    the foundations), then six rows of 17 cards from the top of the talon."""
+    from patience.generators.deals import pysol_deal  # it reads the board through this package
+
+    return pysol_deal(BINARY_STAR, seed)

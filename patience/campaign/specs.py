@@ -3,7 +3,7 @@
 - `black_hole:1-1000`, `all_in_a_row:1-50,77`: numbered deals as PySolFC deals them (seeds, ranges
   and lists); `black_hole@pysol:...` or `black_hole@ms:...` for old PySol's or Microsoft's numbering,
   which the deals' names keep (`black_hole@pysol:40000`);
-- `binary_star:1-10000`: PySolFC's numbered Binary Star deals;
+- `binary_star:1-10000`: PySolFC's numbered Binary Star deals (`binary_star@pysol:` and `@ms:` too);
 - `random:R,S,H:1-100`: seeded random generalised deals, R ranks x S suits in piles of height H;
 - a folder (every deal file in it, sorted) or a single deal file, of any game (LBS `.param` too).
 Several specs can be joined with `+`.
@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patience.binary_star.deal import BINARY_STAR, pysolfc_deal
 from patience.errors import UsageError
-from patience.games import Game, read_game_deal
-from patience.games.binary_star import BinaryStar
+from patience.games import Game, get_game, read_game_deal
 from patience.games.black_hole import BlackHoleFamily
-from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES, pysol_deal, random_deal
+from patience.generators.deals import pysol_deal, random_deal
+from patience.names import DEFAULT_NUMBERING, NUMBERED_GAMES, NUMBERINGS, game_name
 
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
              "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files or a deal file; "
@@ -78,22 +77,26 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
         return [NamedDeal(str(path), *read_game_deal(path))]
     kind, colon, rest = spec.partition(":")
     game, at, numbering = kind.partition("@")
-    if game in PYSOL_GAMES and colon and (not at or numbering in NUMBERINGS):
+    game = _game_or_kind(game)
+    kind = game + at + numbering  # the canonical name (`black-hole:1` is stored as `black_hole:1`)
+    if game in NUMBERED_GAMES and colon and (not at or numbering in NUMBERINGS):
         numbering = numbering or DEFAULT_NUMBERING
         try:
-            return [NamedDeal(f"{kind}:{seed}", BLACK_HOLE_FAMILY, pysol_deal(game, seed, numbering))
-                    for seed in parse_seeds(rest, spec)]
-        except ValueError as error:
-            raise UsageError(f"deal spec {spec!r}: {error}") from None
-    if kind == BINARY_STAR and colon:
-        try:
-            return [NamedDeal(f"{kind}:{seed}", BinaryStar(), pysolfc_deal(seed))
+            return [NamedDeal(f"{kind}:{seed}", get_game(game), pysol_deal(game, seed, numbering))
                     for seed in parse_seeds(rest, spec)]
         except ValueError as error:
             raise UsageError(f"deal spec {spec!r}: {error}") from None
     if kind == "random" and colon:
         return _random_deals(spec, rest)
     raise UsageError(f"deal spec {spec!r} is neither a file, a folder nor one of: {SPEC_HELP}")
+
+
+def _game_or_kind(word: str) -> str:
+    """A game's canonical name when `word` spells one, else `word` (`random`)."""
+    try:
+        return game_name(word)
+    except UsageError:
+        return word
 
 
 def _random_deals(spec: str, rest: str) -> list[NamedDeal]:

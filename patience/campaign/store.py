@@ -12,6 +12,7 @@ from pathlib import Path
 from patience.campaign.config import Configuration
 from patience.campaign.record import RUN_COLUMNS, RunRecord
 from patience.errors import InputError, UsageError
+from patience.names import game_name
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -122,5 +123,6 @@ class Store:
         self.kept = frozenset(names)
 
     def deals(self) -> dict[str, tuple[str, int, int]]:
-        return {name: (game, cards, piles) for name, game, cards, piles
+        """Each deal's game (its canonical name, whatever spelling the store was written with), cards, piles."""
+        return {name: (game_name(game, what=f"game in {self.path}"), cards, piles) for name, game, cards, piles
                 in self.connection.execute("SELECT name, game, cards, piles FROM deals")}

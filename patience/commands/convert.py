@@ -7,14 +7,15 @@ import argparse
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import FORMATS
-from patience.games import GAMES, read_game_deal
+from patience.games import read_game_deal
+from patience.names import GAME_OPTION_HELP, game_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("convert", help="convert a deal between board, yaml, param, dzn and json")
     parser.add_argument("deal", help="deal file in any known form")
     parser.add_argument("--to", required=True, choices=list(FORMATS))
-    parser.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
+    parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
     parser.set_defaults(handler=run)
 
 

@@ -5,28 +5,41 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from patience.binary_star.deal import BINARY_STAR, pysolfc_deal
-from patience.binary_star.forms import write_board
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import yaml_form
-from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES, pysol_board, random_deal
+from patience.generators.deals import pysol_board, random_deal
 from patience.lbs.deal import deal_text as lbs_deal_text
+from patience.names import (
+    BLACK_HOLE,
+    DEFAULT_NUMBERING,
+    GENERALISED,
+    LBS,
+    NUMBERED_GAMES,
+    NUMBERINGS,
+    game_option,
+    numbering_option,
+)
 from patience.outputs import output_folder, write_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "deal", help="print a deal: PySol seed N, or a random generalised deal",
-        description="Print deal N exactly as PySolFC deals it (pysol_cards' make_pysol_freecell_board.py "
-                    "-F -t N GAME; --numbering picks old PySol's or Microsoft's numbers; binary_star: as "
-                    "PySolFC deals game number N), or with "
-                    "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML).")
-    parser.add_argument("--game", default="black_hole", choices=(*PYSOL_GAMES, BINARY_STAR, "lbs"))
+        description="Print game number N of black_hole, all_in_a_row or binary_star exactly as PySolFC deals it "
+                    "(pysol_cards' make_pysol_freecell_board.py -F -t N GAME, but for N = 32000: below 32000 "
+                    "Microsoft's FreeCell shuffle, from 32000 on PySolFC's Mersenne Twister, as PySolFC's "
+                    "constructRandom); --numbering picks old PySol's or Microsoft's numbers instead. With "
+                    "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML); --game lbs a "
+                    "random Late Binding Solitaire .param.")
+    games = (*NUMBERED_GAMES, GENERALISED, LBS)
+    parser.add_argument("--game", default=BLACK_HOLE, type=game_option(games), metavar="GAME",
+                        help=f"{', '.join(games)} (default {BLACK_HOLE}; hyphens accepted)")
     parser.add_argument("--cards", type=int, default=10, help="lbs: cards in the row (named LBS<cards>_<seed>)")
     parser.add_argument("--seed", type=int, default=1, help="PySol deal number, or the random seed")
-    parser.add_argument("--numbering", choices=tuple(NUMBERINGS), default=DEFAULT_NUMBERING,
-                        help="how deal numbers become shuffles (all agree up to 32000)")
+    parser.add_argument("--numbering", type=numbering_option,
+                        help=f"numbered games: how deal numbers become shuffles, {', '.join(NUMBERINGS)} "
+                             f"(default {DEFAULT_NUMBERING}; all agree below 32000)")
     parser.add_argument("--count", type=int, help="write COUNT consecutive seeds as files into --dir")
     parser.add_argument("--dir", type=Path, help="folder for --count (created if missing)")
     parser.add_argument("--ranks", type=int, help="generalised deal: number of ranks on the cycle")
@@ -39,25 +52,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
     """(file name, content) of the deal for `seed`."""
-    if args.game == "lbs":
+    if args.numbering is not None and (args.game not in NUMBERED_GAMES or args.ranks is not None):
+        what = "a random generalised deal" if args.ranks is not None else f"{args.game} deals"
+        raise UsageError(f"--numbering numbers the deals of {', '.join(NUMBERED_GAMES)}; {what} have no numbers")
+    numbering = args.numbering or DEFAULT_NUMBERING
+    if args.game == LBS:
         try:
             return lbs_deal_text(args.cards, seed, args.ranks or 13, args.suits)
         except ValueError as error:
             raise UsageError(str(error)) from None
-    if args.game == BINARY_STAR:
-        try:
-            return f"{BINARY_STAR}-{seed}.txt", write_board(pysolfc_deal(seed))
-        except ValueError as error:
-            raise UsageError(str(error)) from None
+    if args.game == GENERALISED and args.ranks is None:
+        raise UsageError("--game generalised needs --ranks (and --suits, --pile-height)")
     if args.ranks is not None:
+        if args.game not in (BLACK_HOLE, GENERALISED):
+            raise UsageError(f"--ranks makes a generalised Black Hole deal; it does not go with --game {args.game}")
         try:
             deal = random_deal(args.ranks, args.suits, args.pile_height, seed, args.empty_foundation)
         except ValueError as error:
             raise UsageError(str(error)) from None
         return f"random-r{args.ranks}-s{args.suits}-h{args.pile_height}-{seed}.yaml", yaml_form.write(deal)
     try:
-        numbered = "" if args.numbering == DEFAULT_NUMBERING else f"{args.numbering}-"
-        return f"{args.game}-{numbered}{seed}.txt", pysol_board(args.game, seed, args.numbering)
+        numbered = "" if numbering == DEFAULT_NUMBERING else f"{numbering}-"
+        return f"{args.game}-{numbered}{seed}.txt", pysol_board(args.game, seed, numbering)
     except ValueError as error:
         raise UsageError(str(error)) from None
 

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
-from patience.games import GAMES, get_game, read_game_deal
+from patience.games import get_game, read_game_deal
 from patience.generators import MODEL_LANGUAGES, generator
+from patience.names import BLACK_HOLE, GAME_OPTION_HELP, game_option
 from patience.options import check_options, option_keywords
 from patience.outputs import output_folder, write_text
 
@@ -32,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                              "found from the file, or given by --game).")
         sub.add_argument("deal", nargs="?", help="deal file in any known form")
         sub.add_argument("-o", "--output-dir", type=Path, help="write all model files into this folder")
-        sub.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
+        sub.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
         seen: set[str] = set()
         for module in modules:
             for option in module.OPTIONS:
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     language = args.format
     given = {name: getattr(args, name.replace("-", "_")) for name in args.option_names}
     if args.deal is None:
-        return print_fixed_file(language, args.game or "black-hole", given, args.output_dir)
+        return print_fixed_file(language, args.game or BLACK_HOLE, given, args.output_dir)
     game, deal = read_game_deal(args.deal, args.game)
     module = generator(language, game.name)
     shown = chosen_file(module, language, game.name, given)

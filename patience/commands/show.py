@@ -10,9 +10,10 @@ from patience.commands.solve import parse_options
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import read_text
-from patience.games import GAMES, read_game_deal
+from patience.games import read_game_deal
 from patience.games.late_binding import read_lbs_answer
 from patience.lbs.solution import read_mapping
+from patience.names import GAME_OPTION_HELP, LBS, game_option
 from patience.outputs import output_file, write_text
 from patience.pages import replay
 from patience.runners.process import Limits
@@ -30,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("deal", help="deal file in any known form, or an LBS .param file")
     parser.add_argument("answer", nargs="?", help="card list, solver output, or for LBS a .solution / FROM TO file")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="PAGE", help="the HTML file to write")
-    parser.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
+    parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
     parser.add_argument("--solver", help="solve the deal first and show the solver's answer "
                                          "(a name from `patience solvers` that plays the deal's game)")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="the solver's time limit in seconds (default 60)")
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give an ANSWER or --solver, not both")
     output_file(args.output)
     game, deal = read_game_deal(args.deal, args.game)
-    if args.mapping is not None and game.name != "lbs":
+    if args.mapping is not None and game.name != LBS:
         raise UsageError("--mapping names the move variables of an LBS .solution; this is not an LBS deal")
     notes, moves, source = [], None, ""
     if args.answer is not None:
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         if result.sequence is not None:
             moves, source = result.sequence, f"{result.solver}'s answer"
     page_game = replay.game_page(game.name, deal, moves, source)
-    heading = (game.name == "lbs" and deal.name) or Path(args.deal).name  # an LBS deal knows its instance name
+    heading = (game.name == LBS and deal.name) or Path(args.deal).name  # an LBS deal knows its instance name
     page = replay.render(page_game, heading, notes)
     write_text(args.output, page)
     answer = page_game["answer"]

@@ -8,7 +8,8 @@ import json
 from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.exit_codes import STATUS_EXIT
-from patience.games import GAMES, read_game_deal
+from patience.games import read_game_deal
+from patience.names import GAME_OPTION_HELP, game_option
 from patience.result import to_record
 from patience.runners.process import Limits
 from patience.runners.solve import solve
@@ -20,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Exit status: 0 solved (validated), 1 proven unsolvable, 2 bad input, "
                     "3 timeout/memout/unknown, 4 solver error or rejected answer, 130 interrupted.")
     parser.add_argument("deal", help="deal file in any known form, of any game")
-    parser.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
+    parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
     parser.add_argument("--solver", default="native", help="a name from `patience solvers`")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="wall-clock limit in seconds")
     parser.add_argument("--cpu", type=seconds, help="CPU-time limit in seconds (default: the timeout)")

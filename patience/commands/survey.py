@@ -16,13 +16,13 @@ from patience.campaign.progress import Progress
 from patience.campaign.specs import parse_seeds
 from patience.commands.limits import seconds
 from patience.errors import UsageError
-from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES
+from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, NUMBERED_GAMES, game_option, numbering_option
 from patience.outputs import output_file
 from patience.survey import experiment, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
-from patience.survey.shuffles import play_batch
+from patience.survey.shuffles import SHAPES, play_batch
 from patience.survey.store import SurveyStore
 
 _LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
@@ -35,11 +35,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "into a SQLite store that a rerun resumes; `survey report` sums a store up, "
                     "`survey shuffles` runs Wolter's riffle-shuffle experiments.")
     parser.add_argument("action", nargs="?", choices=("report", "shuffles"), help="default: run the survey")
-    parser.add_argument("--game", choices=PYSOL_GAMES, default="black_hole")
-    parser.add_argument("--numbering", choices=tuple(NUMBERINGS), default=DEFAULT_NUMBERING,
+    parser.add_argument("--game", type=game_option(NUMBERED_GAMES), default=BLACK_HOLE, metavar="GAME",
+                        help=f"{', '.join(NUMBERED_GAMES)} (default {BLACK_HOLE}; hyphens accepted); "
+                             f"shuffles: {', '.join(SHAPES)}")
+    parser.add_argument("--numbering", type=numbering_option, default=DEFAULT_NUMBERING,
                         help="how deal numbers become shuffles (default PySolFC's)")
     parser.add_argument("--seeds", default="1-1000", help="deal numbers: ranges and lists, 1-100000,200")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="search limit per deal in seconds (60)")
+    parser.add_argument("--nodes", type=int, help="node limit per search as well (default none): verdicts that do "
+                                                  "not depend on the machine's speed or load")
     parser.add_argument("--batch", type=int, help="deals per task (2000); shuffles: games per chain (1000)")
     parser.add_argument("--jobs", type=int, default=1, help="local worker processes (1)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
@@ -64,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         return _report(args)
     if args.batch is not None and args.batch < 1:
         raise UsageError(f"--batch must be at least 1, not {args.batch}")
+    if args.nodes is not None and args.nodes < 1:
+        raise UsageError(f"--nodes must be at least 1, not {args.nodes}")
     run_batches = runner(args.jobs, args.scheduler)
     if args.action == "shuffles":
         return _shuffles(args, run_batches)
@@ -73,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
     store = SurveyStore(args.db)
     try:
         store.fix_settings({"game": args.game, "numbering": args.numbering, "mode": "max-cards",
-                            "timeout": args.timeout})
+                            "timeout": args.timeout, "nodes": args.nodes})
         try:
             before, new = survey(store, args.game, args.numbering, seeds, args.batch or 2000, args.timeout, run_batches,
-                                 not args.quiet)
+                                 not args.quiet, args.nodes)
         except KeyboardInterrupt:
             print(f"interrupted: the finished batches are in {args.db}; rerun the same command to continue",
                   file=sys.stderr)
@@ -106,6 +112,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
+    if args.game not in SHAPES:
+        raise UsageError(f"survey shuffles deals {', '.join(SHAPES)}, not {args.game}")
     riffles = parse_seeds(args.riffles, args.riffles)
     if args.games < 1 or max(riffles) > 100:
         raise UsageError("--games must be at least 1 and --riffles at most 100")

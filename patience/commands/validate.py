@@ -6,7 +6,8 @@ import argparse
 
 from patience.exit_codes import INVALID_ANSWER, ExitCode
 from patience.formats import read_text
-from patience.games import GAMES, read_game_deal
+from patience.games import read_game_deal
+from patience.names import GAME_OPTION_HELP, game_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("deal", help="deal file in any known form, of any game")
     parser.add_argument("answer", help="card list, black-hole-solve transcript, a solver's plan/solution, "
                                        "or for LBS a .solution or `FROM TO` lines")
-    parser.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
+    parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
     parser.add_argument("--partial", action="store_true",
                         help="accept a legal sequence that does not win")
     parser.set_defaults(handler=run)

@@ -2,8 +2,9 @@
 
 A game says how its deals are written (forms, detection), what a move is, how an answer file is
 read into moves and how moves are replayed: the replay is the only authority on a win. Adding a
-game is one module implementing `Game` plus one line in GAMES; `patience solve | validate |
-convert | compare | show` then find it from the file's content, or take `--game`.
+game family is one module implementing `Game` plus one line in FAMILY_CLASSES; `patience solve |
+validate | convert | compare | show | gen` then find it from the file's content, or take `--game`
+(any game of patience.names: naming one checks that the deal is that game).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from patience.errors import InputError, UsageError
+from patience.errors import InputError
 from patience.formats import read_text
+from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
 from patience.validator import Replay
 
 Move = Hashable  # a game's move: a Card in the Black Hole family, (from, to) positions in LBS
@@ -24,7 +26,7 @@ Move = Hashable  # a game's move: a Card in the Black Hole family, (from, to) po
 class Game(Protocol):
     """The rules and the file forms of one game (or family of games sharing one deal type)."""
 
-    name: ClassVar[str]  # as given to --game and stored with results
+    name: ClassVar[str]  # the family's name in patience.names (its first game)
     title: ClassVar[str]
     deal_type: ClassVar[type]  # the type of its deals (each game has its own)
     forms: ClassVar[tuple[str, ...]]  # deal forms it writes (`patience convert --to`)
@@ -57,39 +59,48 @@ class Game(Protocol):
         """The moves as text, in the form read_answer reads back."""
 
 
-# name -> "module:Class"; the first whose `detect` accepts a file's text reads it (Binary Star's
+# family -> "module:Class"; the first whose `detect` accepts a file's text reads it (Binary Star's
 # two-foundation board text before Black Hole's).
-GAMES: dict[str, str] = {
-    "binary-star": "patience.games.binary_star:BinaryStar",
-    "lbs": "patience.games.late_binding:LateBinding",
-    "black-hole": "patience.games.black_hole:BlackHoleFamily",
+FAMILY_CLASSES: dict[str, str] = {
+    BINARY_STAR: "patience.games.binary_star:BinaryStar",
+    LBS: "patience.games.late_binding:LateBinding",
+    BLACK_HOLE: "patience.games.black_hole:BlackHoleFamily",
 }
 
 
-@functools.cache
 def get_game(name: str) -> Game:
-    if name not in GAMES:
-        raise UsageError(f"unknown game {name!r}; known: {', '.join(GAMES)}")
-    module_name, attribute = GAMES[name].split(":")
+    """The family that plays the game `name` (any spelling of any game: `all-in-a-row` is Black Hole's)."""
+    return _family(family_of(game_name(name)))
+
+
+@functools.cache
+def _family(family: str) -> Game:
+    module_name, attribute = FAMILY_CLASSES[family].split(":")
     return getattr(importlib.import_module(module_name), attribute)()
 
 
 def game_of(deal: Any) -> Game:
     """The game whose deal type `deal` is."""
-    for name in GAMES:
-        game = get_game(name)
+    for name in FAMILY_CLASSES:
+        game = _family(name)
         if isinstance(deal, game.deal_type):
             return game
     raise TypeError(f"{type(deal).__name__} is the deal type of no game")
 
 
 def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Game, Any]:
-    """The game and deal written in `text`: the named game, or the first whose form matches."""
+    """The game and deal written in `text`: the named game, or the first whose form matches. A named
+    game must be the deal's: an All in a Row deal is not read as `black_hole`, nor the reverse."""
     if game is not None:
-        chosen = get_game(game)
-        return chosen, chosen.parse_deal(text, source)
-    for name in GAMES:
-        candidate = get_game(name)
+        named = game_name(game)
+        chosen = get_game(named)
+        deal = chosen.parse_deal(text, source)
+        if chosen.variant(deal) != named:
+            raise InputError(source, None, f"this deal is {chosen.variant(deal)}, not {named} "
+                                           f"(give --game {chosen.variant(deal)}, or leave --game out)")
+        return chosen, deal
+    for name in FAMILY_CLASSES:
+        candidate = _family(name)
         if candidate.detect(text):
             return candidate, candidate.parse_deal(text, source)
     raise InputError(source, 1, "not a deal: expected board text ('Foundations: ...'), YAML ('piles:'), "

@@ -9,6 +9,7 @@ from patience.answers import is_solve_transcript, transcript_sequence
 from patience.binary_star import forms
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.binary_star.rules import play_names, read_plays, replay, resolved
+from patience.names import BINARY_STAR
 from patience.validator import Replay
 
 
@@ -16,7 +17,7 @@ class BinaryStar:
     """A move is a `Play`: the top card of a pile onto one of the foundations; a win plays every
     pile card. Answers are `CARD FOUNDATION PILE` lines."""
 
-    name: ClassVar[str] = "binary-star"
+    name: ClassVar[str] = BINARY_STAR
     title: ClassVar[str] = "Binary Star (two decks, two foundations)"
     deal_type: ClassVar[type] = BinaryStarDeal
     forms: ClassVar[tuple[str, ...]] = forms.FORMS

@@ -9,13 +9,14 @@ from patience.answers import read_answer
 from patience.cards import Card
 from patience.deal import Deal
 from patience.formats import FORMATS, parse_deal, write_deal
+from patience.names import BLACK_HOLE
 from patience.validator import Replay, replay, without_start_card
 
 
 class BlackHoleFamily:
     """A move is the card played onto the foundation; a win plays every card."""
 
-    name: ClassVar[str] = "black-hole"
+    name: ClassVar[str] = BLACK_HOLE
     title: ClassVar[str] = "Black Hole, All in a Row and generalised deals"
     deal_type: ClassVar[type] = Deal
     forms: ClassVar[tuple[str, ...]] = tuple(FORMATS)

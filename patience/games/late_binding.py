@@ -10,6 +10,7 @@ from patience.errors import InputError
 from patience.lbs.deal import LBSDeal, read_param, write_param
 from patience.lbs.rules import Move, replay
 from patience.lbs.solution import Mapping, read_moves
+from patience.names import LBS
 from patience.validator import Replay
 
 _CARDS_LETTING = re.compile(r"^\s*letting\s+cards\s+(?:be|=)", re.MULTILINE)
@@ -39,7 +40,7 @@ class LateBinding:
     """A deal is an LBS `.param` (`letting cards be [...]`); an answer is a Savile Row `.solution`
     (actionFrom/actionTo) or `FROM TO` lines."""
 
-    name: ClassVar[str] = "lbs"
+    name: ClassVar[str] = LBS
     title: ClassVar[str] = "Late Binding Solitaire"
     deal_type: ClassVar[type] = LBSDeal
     forms: ClassVar[tuple[str, ...]] = ("param",)
@@ -56,7 +57,7 @@ class LateBinding:
         return write_param(deal)
 
     def variant(self, deal: LBSDeal) -> str:
-        return "lbs"
+        return LBS
 
     def describe(self, deal: LBSDeal) -> str:
         return f"lbs, {len(deal.cards)} cards in a row"

@@ -20,15 +20,13 @@ from patience.deal import Deal
 from patience.errors import UsageError
 from patience.lbs import rules as lbs_rules
 from patience.lbs.deal import LBSDeal
+from patience.names import BINARY_STAR, BLACK_HOLE, GAME_TITLES, LBS, family_of, game_name
 from patience.validator import replay, without_start_card
 
 SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RED = ("H", "D")
 # suits beyond the four standard ones (generalised deals) get their own colours
 EXTRA_COLOURS = ("blue", "green", "purple", "orange", "teal", "brown")
-GAME_TITLES = {"black_hole": "Black Hole", "all_in_a_row": "All in a Row", "generalised": "Generalised Black Hole",
-               "lbs": "Late Binding Solitaire", "binary_star": "Binary Star",
-               "binary_star_generalised": "Generalised Binary Star"}
 
 
 def face(name: str, rank_label: str, suit_letter: str | None, suit: int) -> dict[str, str]:
@@ -81,7 +79,7 @@ def lbs_face(deal: LBSDeal, card: int) -> dict[str, str]:
 def lbs_game(deal: LBSDeal, moves: Sequence[lbs_rules.Move] | None, source: str = "") -> dict[str, object]:
     """Late Binding Solitaire: the row of cards, and the answer's (from, to) moves, 1-based."""
     game: dict[str, object] = {
-        "game": "lbs", "title": GAME_TITLES["lbs"], "name": deal.name,
+        "game": LBS, "title": GAME_TITLES[LBS], "name": deal.name,
         "cards": [lbs_face(deal, card) for card in deal.cards], "row": list(range(len(deal.cards))),
         "steps": list(lbs_rules.STEPS), "ranks": deal.ranks, "values": [deal.value(card) for card in deal.cards],
         "suits": [deal.suit(card) for card in deal.cards], "answer": None,
@@ -141,16 +139,17 @@ def _played_card(deal: BinaryStarDeal, positions: list[list[int]], taken: list[i
     return positions[tops[0]][taken[tops[0]]] if len(tops) == 1 else None
 
 
-# game name -> its page description; a new game adds its function here
-PAGE_BUILDERS = {"black-hole": black_hole_game, "lbs": lbs_game, "binary-star": binary_star_game}
+# game family -> its page description; a new game adds its function here
+PAGE_BUILDERS = {BLACK_HOLE: black_hole_game, LBS: lbs_game, BINARY_STAR: binary_star_game}
 
 
-def game_page(game_name: str, deal: object, moves: Sequence | None, source: str = "") -> dict[str, object]:
+def game_page(game: str, deal: object, moves: Sequence | None, source: str = "") -> dict[str, object]:
     """The page's description of a deal of any game and of the answer's moves (None: play by hand)."""
-    if game_name not in PAGE_BUILDERS:
-        raise UsageError(f"there is no replay page for {game_name} deals yet; pages exist for: "
+    family = family_of(game_name(game))
+    if family not in PAGE_BUILDERS:
+        raise UsageError(f"there is no replay page for {game} deals yet; pages exist for: "
                          f"{', '.join(PAGE_BUILDERS)}")
-    return PAGE_BUILDERS[game_name](deal, moves, source)
+    return PAGE_BUILDERS[family](deal, moves, source)
 
 
 def asset(name: str) -> str:

@@ -4,6 +4,11 @@ Black Hole: with the ace of spades in the hole a move needs a 2 or a K among the
 tops are 17 of the other 51 cards, and none of the eight 2s and Ks is among them with chance
 C(43,17)/C(51,17).
 
+Binary Star: with A♠ and K♥ on the foundations a move needs a 2, a K, a Q or an A among the 17
+top cards; the tops are 17 of the 102 pile cards, 30 of which (eight 2s and eight Qs, seven Ks
+and seven As: the first deck's A♠ and K♥ start the foundations) are playable, so no move has
+chance C(72,17)/C(102,17).
+
 All in a Row: any top card may go first, so every deal has a move; the deals that stop at once are
 those where, whichever top card goes first, nothing follows it: no two top cards have adjacent
 ranks, and no pile's second card is adjacent to that pile's top card. `stuck_after_first_chance`
@@ -20,6 +25,10 @@ from fractions import Fraction
 
 def no_move_chance_black_hole() -> Fraction:
     return Fraction(math.comb(43, 17), math.comb(51, 17))
+
+
+def no_move_chance_binary_star() -> Fraction:
+    return Fraction(math.comb(72, 17), math.comb(102, 17))
 
 
 def _falling(n: int, k: int) -> int:

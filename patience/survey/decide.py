@@ -1,7 +1,9 @@
 """Deciding a batch of numbered deals with the native search in max-cards mode, in a worker.
 
 `decide_batch` is the one place that calls the search per deal; a batch entry point of the engine
-can replace its loop without touching the rest of the survey."""
+can replace its loop without touching the rest of the survey. Black Hole and All in a Row are
+searched once in max-cards mode; Binary Star in decision mode (its balance test works only there),
+and a lost deal again in max-cards mode, which gives the same row: a win plays every card."""
 
 from __future__ import annotations
 
@@ -9,10 +11,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from patience.binary_star import rules as binary_star_rules
+from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.deals import pysol_deal
+from patience.names import BINARY_STAR
 from patience.native import engine
+from patience.native.board import Board
+from patience.runners.native import binary_star_plays
 from patience.survey.store import LOST, UNDECIDED, WON, Row
 from patience.validator import replay
 
@@ -21,24 +28,26 @@ RULES = {"cache": True, "symmetry": True, "wolter": True, "reach": True}
 
 @dataclass(frozen=True)
 class Batch:
-    """Deals `seeds` of `game` under `numbering`, each searched for at most `seconds`."""
+    """Deals `seeds` of `game` under `numbering`, each search limited to `seconds` (and `nodes`)."""
 
     game: str
     numbering: str
     seeds: tuple[int, ...]
     seconds: float
+    nodes: int | None = None
 
 
 class UntrustedPlay(RuntimeError):
     """The search reported a play that the validator rejects: the survey must stop, not store it."""
 
 
-def decide(deal: Deal, seconds: float | None, max_cards: bool = True) -> tuple[int, int, int, tuple[Card, ...]]:
+def decide(deal: Deal, seconds: float | None, max_cards: bool = True,
+           nodes: int | None = None) -> tuple[int, int, int, tuple[Card, ...]]:
     """(verdict, most cards removable, nodes, the play found) of one deal. The play the search
     reports (a win, or in max-cards mode the longest play) is replayed first: the survey trusts the
     search no more than any solver. A search cut short reports no play, only its longest length;
     outside max-cards mode a lost deal has no play either."""
-    outcome, _ = engine.run(deal, None, RULES, max_cards, None, seconds)
+    outcome, _ = engine.run(deal, None, RULES, max_cards, nodes, seconds)
     play = outcome.sequence or ()
     checked = replay(deal, list(play), complete=outcome.status == engine.SOLVED)
     if not checked.valid or (outcome.sequence is not None and max_cards and len(play) != outcome.max_cards):
@@ -48,18 +57,46 @@ def decide(deal: Deal, seconds: float | None, max_cards: bool = True) -> tuple[i
     return verdict, outcome.max_cards, outcome.nodes, play
 
 
+def decide_binary_star(deal: BinaryStarDeal, seconds: float | None, nodes: int | None = None) -> tuple[int, int, int]:
+    """(verdict, most pile cards playable, nodes of both searches) of a Binary Star deal. A win is
+    replayed; a lost deal's longest play is replayed as far as it goes (a search cut short in
+    max-cards mode leaves the longest play it met: a lower bound, the loss stays proved)."""
+    board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
+    outcome, _ = engine.run_board(board, None, RULES, False, nodes, seconds)
+    if outcome.status == engine.SOLVED:
+        checked = binary_star_rules.replay(deal, binary_star_plays(outcome))
+        if not checked.valid:
+            raise UntrustedPlay(f"the search's win does not replay: {checked.fault}")
+        return WON, len(deal.cards), outcome.nodes
+    if outcome.status != engine.UNSOLVABLE:
+        return UNDECIDED, outcome.max_cards, outcome.nodes
+    longest, _ = engine.run_board(board, None, RULES, True, nodes, seconds)
+    plays = binary_star_plays(longest)
+    checked = binary_star_rules.replay(deal, plays, complete=False)
+    if not checked.valid or (plays and len(plays) != longest.max_cards):
+        raise UntrustedPlay(f"the search's play of {len(plays)} cards (claimed {longest.max_cards}) "
+                            f"does not replay: {checked.fault}")
+    return LOST, longest.max_cards, outcome.nodes + longest.nodes
+
+
 def decide_batch(batch: Batch) -> list[Row]:
     """Every deal of the batch, in order."""
     rows = []
     for seed in batch.seeds:
         started = time.perf_counter()
+        deal = pysol_deal(batch.game, seed, batch.numbering)
         try:
-            verdict, cards, nodes, _ = decide(pysol_deal(batch.game, seed, batch.numbering), batch.seconds)
+            if batch.game == BINARY_STAR:
+                verdict, cards, nodes = decide_binary_star(deal, batch.seconds, batch.nodes)
+            else:
+                verdict, cards, nodes, _ = decide(deal, batch.seconds, nodes=batch.nodes)
         except UntrustedPlay as error:
             raise UntrustedPlay(f"{batch.game} deal {seed}: {error}") from None
         rows.append(Row(seed, verdict, cards, nodes, time.perf_counter() - started))
     return rows
 
 
-def batches(game: str, numbering: str, seeds: Sequence[int], size: int, seconds: float) -> list[Batch]:
-    return [Batch(game, numbering, tuple(seeds[start:start + size]), seconds) for start in range(0, len(seeds), size)]
+def batches(game: str, numbering: str, seeds: Sequence[int], size: int, seconds: float,
+            nodes: int | None = None) -> list[Batch]:
+    return [Batch(game, numbering, tuple(seeds[start:start + size]), seconds, nodes)
+            for start in range(0, len(seeds), size)]

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from patience.errors import InputError, UsageError
-from patience.survey.report import TITLES, wilson
+from patience.names import GAME_TITLES
+from patience.survey.report import wilson
 from patience.survey.shuffles import DEALINGS, DECKS, BatchResult, ShuffleBatch
 
 _SCHEMA = """
@@ -136,7 +137,7 @@ def plot(totals: Mapping[Point, tuple[int, int, int, float]], game: str, path: P
     panels[0].set_ylabel("% of games won")
     panels[0].legend()
     games = min(value[0] for point, value in totals.items() if point[0] == game)
-    figure.suptitle(f"{TITLES[game]}: win rate after riffle shuffles ({games:,} games a point)")
+    figure.suptitle(f"{GAME_TITLES[game]}: win rate after riffle shuffles ({games:,} games a point)")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)

@@ -10,13 +10,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from patience.deal import BLACK_HOLE
-from patience.survey.chances import no_move_chance_black_hole, stuck_after_first_chance
+from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, GAME_TITLES
+from patience.survey.chances import no_move_chance_binary_star, no_move_chance_black_hole, stuck_after_first_chance
 from patience.survey.store import LOST, UNDECIDED, WON, Row
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
-TABLEAU_CARDS = {"black_hole": 51, "all_in_a_row": 52}
-TITLES = {"black_hole": "Black Hole", "all_in_a_row": "All in a Row"}
+TABLEAU_CARDS = {BLACK_HOLE: 51, ALL_IN_A_ROW: 52, BINARY_STAR: 102}
+START_CARDS = {BLACK_HOLE: 1, ALL_IN_A_ROW: 0, BINARY_STAR: 2}  # on the foundations before the first move
+# the most cards removable of a deal that stops at once: All in a Row's free first card
+STOPPED_AT = {BLACK_HOLE: 0, ALL_IN_A_ROW: 1, BINARY_STAR: 0}
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -31,10 +33,12 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 
 
 def stop_chance(game: str) -> float:
-    """The exact chance that a random deal stops at once: no move at all in Black Hole, nothing
-    after the free first card in All in a Row (where every deal has a first move)."""
+    """The exact chance that a random deal stops at once: no move at all in Black Hole and Binary
+    Star, nothing after the free first card in All in a Row (where every deal has a first move)."""
     if game == BLACK_HOLE:
         return float(no_move_chance_black_hole())
+    if game == BINARY_STAR:
+        return float(no_move_chance_binary_star())
     return float(stuck_after_first_chance())
 
 
@@ -61,7 +65,7 @@ class Summary:
     @property
     def no_move(self) -> int:
         """Deals where no card can be played (All in a Row: where only the free first card can)."""
-        return self.histogram.get(0 if self.game == BLACK_HOLE else 1, 0)
+        return self.histogram.get(STOPPED_AT[self.game], 0)
 
 
 def summarise(game: str, rows: Sequence[Row]) -> Summary:
@@ -77,20 +81,25 @@ def summarise(game: str, rows: Sequence[Row]) -> Summary:
 
 def render(summary: Summary, settings: Mapping[str, object]) -> str:
     low, high = wilson(summary.won, summary.decided)
+    nodes = f" and {settings['nodes']:,} nodes" if settings.get("nodes") else ""
     lines = [f"survey: {summary.game}, {summary.deals} deals ({settings.get('numbering')} numbering, "
-             f"max-cards mode, {settings.get('timeout')} s per deal)",
+             f"max-cards mode, {settings.get('timeout')} s{nodes} per deal)",
              f"won: {summary.won} of {summary.decided} decided = {100 * summary.rate:.2f}% "
              f"(95% Wilson interval {100 * low:.2f}-{100 * high:.2f}%)",
              f"undecided: {len(summary.undecided)}"
              + (f" (seeds {', '.join(map(str, summary.undecided[:20]))}"
                 f"{' ...' if len(summary.undecided) > 20 else ''})" if summary.undecided else ""),
-             f"mean cards removable: {summary.mean_cards:.2f} of {TABLEAU_CARDS[summary.game]}"]
+             f"mean cards removable: {summary.mean_cards:.2f} of {TABLEAU_CARDS[summary.game]}"
+             + (f" ({summary.mean_cards + START_CARDS[summary.game]:.2f} of "
+                f"{TABLEAU_CARDS[summary.game] + START_CARDS[summary.game]} with the start cards, as Wolter counts)"
+                if summary.game == BINARY_STAR else "")]
     chance = stop_chance(summary.game)
     expected = chance * summary.deals
     spread = math.sqrt(summary.deals * chance * (1 - chance))
-    if summary.game == BLACK_HOLE:
+    if summary.game in (BLACK_HOLE, BINARY_STAR):
+        formula = "C(43,17)/C(51,17)" if summary.game == BLACK_HOLE else "C(72,17)/C(102,17)"
         lines.append(f"no playable card: {summary.no_move} deals, expected {expected:.1f} "
-                     f"(chance C(43,17)/C(51,17) = {chance:.5f}; binomial sd {spread:.1f})")
+                     f"(chance {formula} = {chance:.5f}; binomial sd {spread:.1f})")
     else:
         lines.append(f"no playable card: impossible (any top card may go first); only that first card playable: "
                      f"{summary.no_move} deals, expected {expected:.2f} (exact chance {chance:.4g}; sd {spread:.2f})")
@@ -117,7 +126,7 @@ def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path)
     axes.set_xlabel("most cards removable from the tableau")
     axes.set_ylabel("% of deals")
     axes.set_xlim(-1, cards[-1] + 1)
-    axes.set_title(f"{TITLES[summary.game]}: {summary.deals:,} deals "
+    axes.set_title(f"{GAME_TITLES[summary.game]}: {summary.deals:,} deals "
                    f"({settings.get('numbering')} numbering), {100 * summary.rate:.2f}% won")
     axes.grid(axis="y", alpha=0.3)
     figure.tight_layout()

@@ -13,7 +13,7 @@ from patience.survey.store import VERDICT_NAMES, SurveyStore
 
 
 def survey(store: SurveyStore, game: str, numbering: str, seeds: Sequence[int], batch_size: int,
-           seconds: float, run: Runner, show_progress: bool = True) -> tuple[int, int]:
+           seconds: float, run: Runner, show_progress: bool = True, nodes: int | None = None) -> tuple[int, int]:
     """Decide every seed without a row; returns (deals stored before, deals stored now)."""
     wanted = set(seeds)
     stored = store.stored_seeds(min(wanted), max(wanted)) & wanted
@@ -23,7 +23,7 @@ def survey(store: SurveyStore, game: str, numbering: str, seeds: Sequence[int], 
     progress.show()
     new = 0
     try:
-        for rows in run(decide_batch, batches(game, numbering, todo, batch_size, seconds)):
+        for rows in run(decide_batch, batches(game, numbering, todo, batch_size, seconds, nodes)):
             new += store.add_batch(rows)
             for row in rows:
                 progress.counts[VERDICT_NAMES[row.verdict]] += 1

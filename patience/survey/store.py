@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from patience.campaign.store import open_database
 from patience.errors import UsageError
+from patience.names import game_name
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -46,8 +47,11 @@ class SurveyStore:
         self.connection.close()
 
     def fix_settings(self, settings: Mapping[str, object]) -> None:
-        """Record game, numbering and limit on first use; a rerun with others would mix two surveys."""
+        """Record game, numbering and limits on first use; a rerun with others would mix two surveys.
+        A setting a store made before it existed has its default, None (`nodes`: no node limit)."""
         stored = self.settings()
+        if stored:
+            stored = {key: None for key in settings} | stored
         clashes = [f"{key} {stored[key]} (asked {value})" for key, value in settings.items()
                    if key in stored and stored[key] != value]
         if clashes:
@@ -58,7 +62,11 @@ class SurveyStore:
                                         [(key, json.dumps(value)) for key, value in settings.items()])
 
     def settings(self) -> dict[str, object]:
-        return {key: json.loads(value) for key, value in self.connection.execute("SELECT key, value FROM settings")}
+        """The settings, the game under its canonical name whatever spelling the store was written with."""
+        settings = {key: json.loads(value) for key, value in self.connection.execute("SELECT key, value FROM settings")}
+        if "game" in settings:
+            settings["game"] = game_name(str(settings["game"]), what=f"game in {self.path}")
+        return settings
 
     def add_batch(self, rows: Iterable[Row]) -> int:
         """Store a batch in one transaction. A seed stored twice is an error (the batch is refused

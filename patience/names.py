@@ -1,0 +1,99 @@
+"""The toolkit's vocabulary, defined once: the names of the games, of the deal numberings and of
+the solver families. Every command, option, store, page and document takes its words from here.
+
+A name is snake_case, as deal specs (`black_hole:1-100`) and stores have always written it. Other
+spellings people type (`black-hole`, `Binary-Star`) are aliases: `game_name` turns them into the
+canonical name on input, and the stores pass what they read through it, so files written with an
+older spelling still read. A name that is no alias is refused with the list of known names.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from patience.errors import UsageError
+
+# Games. A family is the games that share one deal type, one validator and one set of model
+# generators (patience/games/); it is named by its first game.
+BLACK_HOLE = "black_hole"
+ALL_IN_A_ROW = "all_in_a_row"
+GENERALISED = "generalised"  # generalised Black Hole: any ranks, suits, piles and start card
+BINARY_STAR = "binary_star"
+BINARY_STAR_GENERALISED = "binary_star_generalised"
+LBS = "lbs"  # Late Binding Solitaire, the coursework's name (its instances are LBS<n>_<k>)
+
+BLACK_HOLE_FAMILY = (BLACK_HOLE, ALL_IN_A_ROW, GENERALISED)
+BINARY_STAR_FAMILY = (BINARY_STAR, BINARY_STAR_GENERALISED)
+FAMILIES: dict[str, tuple[str, ...]] = {BLACK_HOLE: BLACK_HOLE_FAMILY, BINARY_STAR: BINARY_STAR_FAMILY, LBS: (LBS,)}
+GAMES = tuple(game for games in FAMILIES.values() for game in games)
+GAME_TITLES = {BLACK_HOLE: "Black Hole", ALL_IN_A_ROW: "All in a Row", GENERALISED: "Generalised Black Hole",
+               BINARY_STAR: "Binary Star", BINARY_STAR_GENERALISED: "Generalised Binary Star",
+               LBS: "Late Binding Solitaire"}
+# The games PySolFC deals by number (`patience deal --seed`, `survey`, deal specs `GAME:1-100`).
+NUMBERED_GAMES = (BLACK_HOLE, ALL_IN_A_ROW, BINARY_STAR)
+
+_EXTRA_ALIASES = {"late_binding": LBS, "late_binding_solitaire": LBS, "accordion": LBS,
+                  "generalised_black_hole": GENERALISED, "generalized": GENERALISED,
+                  "binary_star_generalized": BINARY_STAR_GENERALISED}
+
+# Deal numberings: how a game number becomes a shuffle (generators/deals.py deals them).
+PYSOLFC, PYSOL, MS = "pysolfc", "pysol", "ms"
+NUMBERINGS = (PYSOLFC, PYSOL, MS)
+DEFAULT_NUMBERING = PYSOLFC
+_NUMBERING_ALIASES = {"pysol_fc": PYSOLFC, "microsoft": MS}
+
+# Statuses of a solver run are `patience.result.Status`, the one enum every store and report uses.
+# Solver families (a runner's `paradigm`): `patience solvers` and the reports group by these.
+SOLVER_FAMILIES = ("native", "planning", "cp", "sat", "mip")
+
+
+def _key(text: str) -> str:
+    return text.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def game_name(text: str, known: tuple[str, ...] = GAMES, what: str = "game") -> str:
+    """The canonical name of the game `text` names (an alias or any case of it); a usage error
+    naming the known games if it names none of `known`."""
+    key = _key(text)
+    name = _EXTRA_ALIASES.get(key, key)
+    if name in known:
+        return name
+    if name in GAMES:
+        raise UsageError(f"{name} is not one of the games here: {', '.join(known)}")
+    raise UsageError(f"unknown {what} {text!r}; known: {', '.join(known)}")
+
+
+def family_of(game: str) -> str:
+    """The family (its first game's name) that the canonical game `game` belongs to."""
+    return next(family for family, games in FAMILIES.items() if game in games)
+
+
+def numbering_name(text: str) -> str:
+    key = _key(text)
+    name = _NUMBERING_ALIASES.get(key, key)
+    if name not in NUMBERINGS:
+        raise UsageError(f"unknown numbering {text!r}; known: {', '.join(NUMBERINGS)}")
+    return name
+
+
+def game_option(known: tuple[str, ...] = GAMES):
+    """An argparse `type` for `--game`: any spelling of a game of `known`, as its canonical name."""
+    def parse(text: str) -> str:
+        try:
+            return game_name(text, known)
+        except UsageError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    parse.__name__ = "game"
+    return parse
+
+
+def numbering_option(text: str) -> str:
+    """An argparse `type` for `--numbering`."""
+    try:
+        return numbering_name(text)
+    except UsageError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+GAME_OPTION_HELP = (f"the deal's game, one of {', '.join(GAMES)} (hyphens accepted); the deal must be that game "
+                    "(default: found from the file)")
