@@ -10,6 +10,7 @@ test_tool_info and CPMpy's test_solvers do the same): a new solver gets these ch
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -32,7 +33,6 @@ from tests.helpers import INSTANCES, process_alive
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
 LBS = INSTANCES / "lbs-coursework" / "SolvableInstances" / "LBS5_0.param"
-SLEEP_MARK = "47.25"  # a sleep no other process on the machine is likely to run
 
 
 def installed(name: str):
@@ -85,14 +85,19 @@ def test_garbled_output_is_a_solver_error(name, monkeypatch, tmp_path, capsys):
     assert "status: error" in captured.out and captured.err == ""
 
 
-def _sleeper_alive() -> bool:
+def _sleep_mark(name: str) -> str:
+    """A sleep length no other process runs, not even this test in another checkout at the same time."""
+    return f"47.{os.getpid()}{list(SOLVERS).index(name)}"
+
+
+def _sleeper_alive(mark: str) -> bool:
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
             try:
                 command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
             except OSError:
                 continue
-            if SLEEP_MARK in command and process_alive(int(proc.name)):
+            if mark in command and process_alive(int(proc.name)):
                 return True
     return False
 
@@ -100,8 +105,9 @@ def _sleeper_alive() -> bool:
 @pytest.mark.parametrize("name", PROCESSES)
 def test_a_kill_at_the_limit_is_a_timeout_and_leaves_nothing_running(name, monkeypatch):
     solver_class = type(get_solver(name))
-    sleeper = [sys.executable, "-c", f"import subprocess, time; subprocess.Popen(['sleep', '{SLEEP_MARK}']); "
-                                     f"time.sleep({SLEEP_MARK})"]
+    mark = _sleep_mark(name)
+    sleeper = [sys.executable, "-c", f"import subprocess, time; subprocess.Popen(['sleep', '{mark}']); "
+                                     f"time.sleep({mark})"]
     monkeypatch.setattr(solver_class, "command", lambda self, model, limits, options: sleeper)
     limits = Limits(timeout=1.0)
     deal = read_game_deal(PAPER if "black_hole" in solver_class.games else LBS)[1]
@@ -109,7 +115,7 @@ def test_a_kill_at_the_limit_is_a_timeout_and_leaves_nothing_running(name, monke
     result = solve(deal, name, limits)
     assert result.status is Status.TIMEOUT
     assert time.monotonic() - started < solver_class().run_limits(limits).timeout + 10
-    assert not _sleeper_alive()
+    assert not _sleeper_alive(mark)
 
 
 @pytest.mark.parametrize("name", EVERY)
