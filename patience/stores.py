@@ -74,7 +74,7 @@ def seconds(column: str) -> str:
 
 
 def json_object(column: str) -> str:
-    return f"({text(column)} AND json_valid({column}) AND json_type({column}) = 'object')"
+    return f"(CASE WHEN {text(column)} AND json_valid({column}) THEN json_type({column}) = 'object' ELSE 0 END)"
 
 
 def optional_json(column: str) -> str:
@@ -99,22 +99,21 @@ def _literal(value: object) -> str:
 
 class Database:
     """An open, checked store file. `transaction()` is the only way to write, and the first write to
-    a store of the previous version marks it."""
+    a store of the previous version marks it; a store opened not `writable` must exist and is only
+    read (its connection may still write, to fold a write-ahead log back in when closed)."""
 
     def __init__(self, path: str | Path, kind: StoreKind, writable: bool) -> None:
         self.path = str(path)
         self.kind = kind
         self.unmarked = _check(self.path, kind, writable)
         try:
+            self.connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             if writable:
-                self.connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
                 if self.unmarked is None:  # a new store: its tables and marks in one transaction
                     self.connection.executescript(f"BEGIN IMMEDIATE; {kind.schema} {_marks(kind)} COMMIT;")
                     self.unmarked = False
                 self.connection.execute("PRAGMA journal_mode=WAL")
-            else:
-                self.connection = _read_only(self.path)
-        except sqlite3.Error as error:
+        except (sqlite3.Error, UnicodeDecodeError) as error:
             raise InputError(self.path, None, f"cannot open the {kind.name} store: {_short(str(error))}") from None
         self.connection.text_factory = _text
 
@@ -125,7 +124,7 @@ class Database:
         """The rows of one query; a store damaged since it was checked is still one line, not a traceback."""
         try:
             return self.connection.execute(sql, values).fetchall()
-        except sqlite3.Error as error:
+        except (sqlite3.Error, UnicodeDecodeError) as error:
             raise InputError(self.path, None, f"damaged {self.kind.name} store: {_short(str(error))}") from None
 
     @contextlib.contextmanager
@@ -138,7 +137,7 @@ class Database:
                     self.connection.execute(f"PRAGMA application_id = {self.kind.application_id}")
                     self.connection.execute(f"PRAGMA user_version = {self.kind.schema_version}")
                 yield self.connection
-        except sqlite3.Error as error:
+        except (sqlite3.Error, UnicodeDecodeError) as error:
             message = f"cannot write the {self.kind.name} store: {_short(str(error))}"
             raise InputError(self.path, None, message) from None
         self.unmarked = False
@@ -154,7 +153,10 @@ def _marks(kind: StoreKind) -> str:
 
 
 def _read_only(path: str) -> sqlite3.Connection:
-    uri = "file:" + path.replace("%", "%25").replace("?", "%3f").replace("#", "%23") + "?mode=ro"
+    """A connection that cannot write the file. Without a write-ahead log beside it the file is all
+    there is, and reading it as immutable leaves no -wal or -shm file behind either."""
+    immutable = "" if Path(path + "-wal").exists() else "&immutable=1"
+    uri = "file:" + path.replace("%", "%25").replace("?", "%3f").replace("#", "%23") + "?mode=ro" + immutable
     connection = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
     connection.text_factory = _text
     return connection
@@ -199,7 +201,7 @@ def _check(path: str, kind: StoreKind, writable: bool) -> bool | None:
             return _check_contents(connection, path, kind)
         finally:
             connection.close()
-    except sqlite3.Error as error:
+    except (sqlite3.Error, UnicodeDecodeError) as error:
         raise InputError(path, None, f"damaged {kind.name} store: {_short(str(error))}") from None
 
 
@@ -282,6 +284,8 @@ def _check_settings(connection: sqlite3.Connection, path: str, kind: StoreKind) 
 
 
 def _short(value: str) -> str:
+    """A value or message as part of one error line: on one line, and cut short."""
+    value = " ".join(value.split())
     return value if len(value) <= _SHOWN_VALUE else value[:_SHOWN_VALUE] + "..."
 
 

@@ -73,7 +73,7 @@ class Store:
         clashes = [f"{key} {stored[key]} (asked {value})" for key, value in wanted.items()
                    if key in stored and stored[key] != value]
         if clashes:
-            raise UsageError(f"{self.path} was run with {', '.join(clashes)}; use another --db to change limits")
+            raise UsageError(f"{self.path}: was run with {', '.join(clashes)}; use another --db to change limits")
         self._transaction(("INSERT OR IGNORE INTO settings VALUES (?, ?)", item) for item in wanted.items())
 
     def fix_configurations(self, configurations: Iterable[Configuration]) -> None:

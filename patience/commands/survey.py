@@ -15,7 +15,7 @@ from pathlib import Path
 from patience.campaign.progress import Progress
 from patience.campaign.specs import parse_seeds
 from patience.commands.limits import seconds
-from patience.errors import UsageError
+from patience.errors import InputError, UsageError
 from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES
 from patience.survey import experiment, report
 from patience.survey.decide import UntrustedPlay
@@ -95,7 +95,9 @@ def _report(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if not rows:
-        raise UsageError(f"{args.db} holds no decided deals yet")
+        raise InputError(str(args.db), None, "holds no decided deals yet")
+    if settings.get("game") not in report.TABLEAU_CARDS:
+        raise InputError(str(args.db), None, f"a survey of no game this patience knows ({settings.get('game')})")
     summary = report.summarise(str(settings["game"]), rows)
     for plot in args.plot:
         report.plot_histogram(summary, settings, plot)

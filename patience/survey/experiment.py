@@ -58,7 +58,7 @@ class ShuffleStore:
         clashes = [f"{key} {stored[key]} (asked {value})" for key, value in settings.items()
                    if key in stored and stored[key] != value]
         if clashes:
-            raise UsageError(f"{self.path} holds experiments with {', '.join(clashes)}; use another --db")
+            raise UsageError(f"{self.path}: holds experiments with {', '.join(clashes)}; use another --db")
         with self.database.transaction() as connection:
             connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
                                    [(key, json.dumps(value)) for key, value in settings.items()])

@@ -64,7 +64,7 @@ class SurveyStore:
         clashes = [f"{key} {stored[key]} (asked {value})" for key, value in settings.items()
                    if key in stored and stored[key] != value]
         if clashes:
-            raise UsageError(f"{self.path} holds a survey with {', '.join(clashes)}; use another --db")
+            raise UsageError(f"{self.path}: holds a survey with {', '.join(clashes)}; use another --db")
         with self.database.transaction() as connection:
             connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
                                    [(key, json.dumps(value)) for key, value in settings.items()])
