@@ -21,7 +21,7 @@ from patience.survey import experiment, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
-from patience.survey.shuffles import play_batch
+from patience.survey.shuffles import BatchResult, play_batch
 from patience.survey.store import SurveyStore
 
 _LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seeds", default="1-1000", help="deal numbers: ranges and lists, 1-100000,200")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="search limit per deal in seconds (60)")
     parser.add_argument("--batch", type=int, help="deals per task (2000); shuffles: games per chain (1000)")
-    parser.add_argument("--jobs", type=int, default=1, help="local worker processes (1)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="local worker processes (1; never more than the batches to do, nor 4 per CPU)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
     parser.add_argument("--db", required=True, type=Path, help="SQLite store; rerunning with it resumes")
     parser.add_argument("--plot", type=Path, action="append", default=[],
@@ -116,12 +117,14 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
         work = experiment.plan([args.game], riffles, args.games, chain, args.seed, args.timeout, store.stored())
         progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet)
         progress.show()
+        def keep(result: BatchResult) -> None:
+            store.add(result)
+            decided = result.batch.games - result.undecided
+            progress.counts.update(solved=result.won, unsolvable=decided - result.won, timeout=result.undecided)
+            progress.show()
+
         try:
-            for result in run_batches(play_batch, work):
-                store.add(result)
-                decided = result.batch.games - result.undecided
-                progress.counts.update(solved=result.won, unsolvable=decided - result.won, timeout=result.undecided)
-                progress.show()
+            run_batches(play_batch, work, keep)
         except KeyboardInterrupt:
             progress.finish()
             print(f"interrupted: the finished chains are in {args.db}; rerun the same command to continue",
