@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
+import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,8 +101,7 @@ def _literal(value: object) -> str:
 
 class Database:
     """An open, checked store file. `transaction()` is the only way to write, and the first write to
-    a store of the previous version marks it; a store opened not `writable` must exist and is only
-    read (its connection may still write, to fold a write-ahead log back in when closed)."""
+    a store of the previous version marks it. A store opened not `writable` must exist already."""
 
     def __init__(self, path: str | Path, kind: StoreKind, writable: bool) -> None:
         self.path = str(path)
@@ -156,7 +157,7 @@ def _read_only(path: str) -> sqlite3.Connection:
     """A connection that cannot write the file. Without a write-ahead log beside it the file is all
     there is, and reading it as immutable leaves no -wal or -shm file behind either."""
     immutable = "" if Path(path + "-wal").exists() else "&immutable=1"
-    uri = "file:" + path.replace("%", "%25").replace("?", "%3f").replace("#", "%23") + "?mode=ro" + immutable
+    uri = f"file://{urllib.parse.quote(os.path.abspath(path))}?mode=ro{immutable}"
     connection = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
     connection.text_factory = _text
     return connection
@@ -259,13 +260,13 @@ def _check_rows(connection: sqlite3.Connection, path: str, kind: StoreKind) -> N
     """One pass over each table: the first row with a value this program cannot read is refused."""
     for table, columns in kind.checks.items():
         tests = [f"coalesce({condition}, 0)" for condition in columns.values()]
-        row = connection.execute(f"SELECT rowid, {', '.join(tests)} FROM {table} "
-                                 f"WHERE NOT ({' AND '.join(tests)}) LIMIT 1").fetchone()
-        if row is None:
+        found = connection.execute(f"SELECT rowid FROM {table} WHERE NOT ({' AND '.join(tests)}) LIMIT 1").fetchone()
+        if found is None:
             continue
-        column = next(name for name, passed in zip(columns, row[1:], strict=True) if not passed)
-        (value,) = connection.execute(f"SELECT quote({column}) FROM {table} WHERE rowid = ?", (row[0],)).fetchone()
-        raise InputError(path, None, f"damaged {kind.name} store: table {table}, row {row[0]}: "
+        passed = connection.execute(f"SELECT {', '.join(tests)} FROM {table} WHERE rowid = ?", found).fetchone()
+        column = next(name for name, ok in zip(columns, passed, strict=True) if not ok)
+        (value,) = connection.execute(f"SELECT quote({column}) FROM {table} WHERE rowid = ?", found).fetchone()
+        raise InputError(path, None, f"damaged {kind.name} store: table {table}, row {found[0]}: "
                                      f"{column} {_short(str(value))} is not one this patience reads")
 
 
