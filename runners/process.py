@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -170,10 +170,9 @@ def _monitor(process: subprocess.Popen, limits: Limits, started: float) -> tuple
         interval = min(interval * 1.5, 0.1)
 
 
-def _group_usage(group: int) -> tuple[float, float]:
-    """CPU seconds and resident MiB of all live processes in a process group, from /proc."""
-    cpu_ticks = 0
-    rss_pages = 0
+def _processes() -> Iterator[tuple[int, list[str]]]:
+    """Every process's id and its /proc stat fields after the name: [0] state, [1] parent, [2] process
+    group; [11], [12] utime, stime; [13], [14] reaped children's; [21] resident pages."""
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -182,13 +181,53 @@ def _group_usage(group: int) -> tuple[float, float]:
                 stat = stat_file.read().decode()
         except OSError:
             continue
-        fields = stat[stat.rfind(")") + 2:].split()
-        # fields[2] is pgrp; [11], [12] utime, stime; [13], [14] reaped children; [21] rss pages
+        yield int(entry.name), stat[stat.rfind(")") + 2:].split()
+
+
+def _group_usage(group: int) -> tuple[float, float]:
+    """CPU seconds and resident MiB of all live processes in a process group, from /proc."""
+    cpu_ticks = 0
+    rss_pages = 0
+    for _, fields in _processes():
         if int(fields[2]) != group:
             continue
         cpu_ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
         rss_pages += int(fields[21])
     return cpu_ticks / _CLOCK_TICKS, rss_pages * _PAGE_BYTES / (1024 * 1024)
+
+
+def descendants(parents: Iterable[int]) -> dict[int, int]:
+    """Every live process below `parents` (workers, say) with its process group: the solvers those
+    workers run, each the leader of its own group, and whatever those started."""
+    children: dict[int, list[tuple[int, int]]] = {}
+    for pid, fields in _processes():
+        if fields[0] not in ("Z", "X"):
+            children.setdefault(int(fields[1]), []).append((pid, int(fields[2])))
+    found: dict[int, int] = {}
+    todo = list(parents)
+    while todo:
+        for pid, group in children.get(todo.pop(), ()):
+            if pid not in found:
+                found[pid] = group
+                todo.append(pid)
+    return found
+
+
+def end_processes(processes: Mapping[int, int], seconds: float) -> None:
+    """Kill these processes and the process groups they lead or belong to (never this process's own
+    group), and wait up to `seconds` until none of them is alive: a killed JVM takes a moment to go."""
+    own = os.getpgrp()
+    groups = {group for group in processes.values() if group != own}
+    for group in groups:
+        _signal_group(group, signal.SIGKILL)
+    for pid in processes:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(
+            fields[0] not in ("Z", "X") and (pid in processes or int(fields[2]) in groups)
+            for pid, fields in _processes()):
+        time.sleep(0.01)
 
 
 def _signal_group(group: int, signum: int) -> None:

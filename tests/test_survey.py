@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from patience.cli import main
+from patience.errors import InputError
 from patience.generators.deals import pysol_deal
 from patience.runners.process import Limits
 from patience.runners.solve import solve
@@ -73,7 +74,7 @@ def test_sigkill_in_the_middle_then_resume_loses_and_repeats_nothing(tmp_path):
 def test_a_batch_with_a_stored_seed_is_refused_whole(tmp_path):
     store = SurveyStore(tmp_path / "s.db")
     store.add_batch([Row(1, WON, 51, 10, 0.1), Row(2, LOST, 3, 5, 0.1)])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(InputError, match="UNIQUE constraint failed"):
         store.add_batch([Row(3, WON, 51, 10, 0.1), Row(2, LOST, 3, 5, 0.1)])
     assert [row.seed for row in store.rows()] == [1, 2]
     store.close()

@@ -12,17 +12,21 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from multiprocessing import get_context
+from typing import TypeVar
 
 from patience.campaign.config import Configuration
 from patience.campaign.record import RunRecord, stored_moves
 from patience.campaign.specs import NamedDeal
 from patience.errors import InputError, UsageError
 from patience.result import SolverResult, Status, to_record
-from patience.runners.process import Limits
+from patience.runners.process import Limits, descendants, end_processes
 from patience.runners.solve import solve
+
+Work = TypeVar("Work")
+Result = TypeVar("Result")
 
 
 @dataclass(frozen=True)
@@ -78,8 +82,10 @@ def recheck(task: Task, record: RunRecord) -> RunRecord:
 
 
 CONNECT_SECONDS = 10.0
+JOBS_PER_CPU = 4
 _WATCH_SECONDS = 0.5
 _UNWIND_SECONDS = 1.0
+_STOP_SECONDS = 1.0  # a stopped worker's time to kill its solver's group and exit, then theirs to go
 
 
 _stopping = False  # set in a pool worker once its campaign is gone
@@ -116,22 +122,54 @@ def _run_in_worker(task: Task) -> RunRecord:
             os._exit(1)
 
 
+def pool_size(jobs: int, tasks: int) -> int:
+    """Local workers for `tasks` tasks when `jobs` are asked for: never more than the tasks, nor more
+    than JOBS_PER_CPU per CPU this process may use (more would only make the runs wait for a core
+    while their wall clocks run, or exhaust the machine)."""
+    return max(1, min(jobs, tasks, JOBS_PER_CPU * len(os.sched_getaffinity(0))))
+
+
+def submit_all(pool: ProcessPoolExecutor, function: Callable[[Work], Result], work: Sequence[Work]) -> list[Future]:
+    """Submit every item. The workers start (at submission) with Ctrl-C blocked: a terminal sends it to
+    the whole process group, and it is this process, not each worker, that stops the work."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return [pool.submit(function, item) for item in work]
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a Ctrl-C meanwhile is raised here
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now, leaving no process behind. Leaving it the usual way would wait for the work in
+    flight, up to a whole time limit. SIGTERM makes a campaign worker unwind its run, which kills its
+    solver's process group, and exit; a worker still there after a moment is killed, and so is every
+    process it had started, and this waits until they are gone (a killed JVM takes a second)."""
+    workers = list((pool._processes or {}).values())  # the pool has no public handle on its workers
+    below = descendants(worker.pid for worker in workers)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    deadline = time.monotonic() + _STOP_SECONDS
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.exitcode is None:
+            worker.kill()
+            worker.join()
+    end_processes(below, _STOP_SECONDS)
+
+
 def run_local(tasks: Sequence[Task], jobs: int) -> Iterator[tuple[Task, RunRecord]]:
-    """Run tasks on `jobs` worker processes (children of this one), yielding each result as it finishes."""
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+    """Run tasks on local worker processes (children of this one), yielding each result as it finishes."""
+    if not tasks:
+        return
+    with ProcessPoolExecutor(max_workers=pool_size(jobs, len(tasks)), mp_context=get_context("spawn"),
                              initializer=_die_with_campaign, initargs=(os.getpid(),)) as pool:
-        futures = {pool.submit(_run_in_worker, task): task for task in tasks}
+        futures = dict(zip(submit_all(pool, _run_in_worker, tasks), tasks, strict=True))
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
-        except BaseException:
-            # Stopped early (Ctrl-C, SIGTERM, an error): leaving the pool would wait for the runs in
-            # flight, up to their whole time limit. SIGTERM makes each worker unwind its run, which
-            # kills the solver's process group, and exit.
-            workers = list(pool._processes.values())  # the pool has no public handle on its workers
-            pool.shutdown(wait=False, cancel_futures=True)
-            for worker in workers:
-                worker.terminate()
+        except BaseException:  # Ctrl-C, SIGTERM, an error, or the caller stopped early
+            stop_pool(pool)
             raise
 
 

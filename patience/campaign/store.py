@@ -5,14 +5,15 @@ never half-writes one, and a rerun of the same command skips every row already t
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from patience import stores
 from patience.campaign.config import Configuration
 from patience.campaign.record import RUN_COLUMNS, RunRecord
-from patience.errors import InputError, UsageError
+from patience.errors import UsageError
 from patience.names import game_name
+from patience.result import Status
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,55 +30,57 @@ CREATE TABLE IF NOT EXISTS runs (
     PRIMARY KEY (deal, configuration));
 """
 
-
-
-def open_database(path: str | Path, create: bool, schema: str, table: str, kind: str) -> sqlite3.Connection:
-    """A store's SQLite file in WAL mode (created with `schema` if `create`); InputError if it is
-    missing or is not a `kind` database (it has no `table`)."""
-    if not create and not Path(path).is_file():
-        raise InputError(str(path), None, "no such file")
-    try:
-        connection = sqlite3.connect(str(path), timeout=30, isolation_level=None)
-        connection.execute("PRAGMA journal_mode=WAL")
-        if create:
-            connection.executescript(schema)
-        connection.execute(f"SELECT count(*) FROM {table}").fetchone()
-    except sqlite3.DatabaseError as error:
-        raise InputError(str(path), None, f"not a {kind} database: {error}") from None
-    return connection
+CAMPAIGN = stores.register(stores.StoreKind(
+    name="campaign", application_id=0x50434D50, schema_version=1, schema=_SCHEMA,  # "PCMP"
+    checks={
+        "settings": {"key": stores.text("key"), "value": stores.text("value")},
+        "configurations": {"label": stores.text("label"), "solver": stores.text("solver"),
+                           "options": stores.json_object("options")},
+        "deals": {"name": stores.text("name"), "game": stores.text("game"), "cards": stores.count("cards"),
+                  "piles": stores.count("piles")},
+        "runs": {"deal": stores.text("deal"), "configuration": stores.text("configuration"),
+                 "solver": stores.text("solver"), "options": stores.json_object("options"),
+                 "status": stores.one_of("status", tuple(Status)), "sequence": stores.optional_text("sequence"),
+                 "wall": stores.seconds("wall"), "cpu": stores.seconds("cpu"), "nodes": stores.optional_count("nodes"),
+                 **{column: stores.optional_text(column) for column in ("version", "host", "command", "message")},
+                 "stats": stores.optional_json("stats"), "finished": stores.text("finished")},
+    },
+    settings={"timeout": stores.optional_positive_number, "cpu": stores.optional_positive_number,
+              "memory": stores.optional_positive_number},
+))
 
 
 class Store:
-    """An open campaign database."""
+    """An open campaign database: `create` opens it for writing (making it if missing); without it
+    the store must exist and is only read."""
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = str(path)
-        self.connection = open_database(path, create, _SCHEMA, "runs", "campaign")
+        self.database = stores.Database(path, CAMPAIGN, writable=create)
         self.kept: frozenset[str] | None = None
 
     def close(self) -> None:
-        self.connection.close()
+        self.database.close()
 
     def _transaction(self, statements: Iterable[tuple[str, tuple]]) -> None:
-        with self.connection:
-            self.connection.execute("BEGIN IMMEDIATE")
+        with self.database.transaction() as connection:
             for sql, values in statements:
-                self.connection.execute(sql, values)
+                connection.execute(sql, values)
 
     def fix_settings(self, settings: Mapping[str, object]) -> None:
         """Record the limits on first use; a rerun with other limits would mix incomparable rows."""
-        stored = dict(self.connection.execute("SELECT key, value FROM settings"))
+        stored = dict(self.database.read("SELECT key, value FROM settings"))
         wanted = {key: json.dumps(value) for key, value in settings.items()}
         clashes = [f"{key} {stored[key]} (asked {value})" for key, value in wanted.items()
                    if key in stored and stored[key] != value]
         if clashes:
-            raise UsageError(f"{self.path} was run with {', '.join(clashes)}; use another --db to change limits")
+            raise UsageError(f"{self.path}: was run with {', '.join(clashes)}; use another --db to change limits")
         self._transaction(("INSERT OR IGNORE INTO settings VALUES (?, ?)", item) for item in wanted.items())
 
     def fix_configurations(self, configurations: Iterable[Configuration]) -> None:
         """Record each configuration; the same label with other solver or options is refused."""
         stored = {label: (solver, options) for label, solver, options
-                  in self.connection.execute("SELECT label, solver, options FROM configurations")}
+                  in self.database.read("SELECT label, solver, options FROM configurations")}
         for configuration in configurations:
             known = stored.get(configuration.label)
             if known is not None and known != (configuration.solver, configuration.options_json):
@@ -91,32 +94,32 @@ class Store:
 
     def finished(self) -> set[tuple[str, str]]:
         """(deal, configuration) pairs that already have their row."""
-        return set(self.connection.execute("SELECT deal, configuration FROM runs"))
+        return set(self.database.read("SELECT deal, configuration FROM runs"))
 
     def forget_errors(self) -> int:
         """Drop the rows of runs that ended in an error, so that they run again."""
-        with self.connection:
-            return self.connection.execute("DELETE FROM runs WHERE status = 'error'").rowcount
+        with self.database.transaction() as connection:
+            return connection.execute("DELETE FROM runs WHERE status = 'error'").rowcount
 
     def record(self, run: RunRecord) -> bool:
         """Store one finished run in its own transaction; False if its row was already there."""
         values = run.values()
-        with self.connection:
-            cursor = self.connection.execute(
+        with self.database.transaction() as connection:
+            cursor = connection.execute(
                 f"INSERT OR IGNORE INTO runs ({', '.join(RUN_COLUMNS)}, finished) "
                 f"VALUES ({', '.join('?' * len(RUN_COLUMNS))}, datetime('now'))", values)
         return cursor.rowcount == 1
 
     def settings(self) -> dict[str, object]:
-        return {key: json.loads(value) for key, value in self.connection.execute("SELECT key, value FROM settings")}
+        return stores.settings(self.database)
 
     def configurations(self) -> list[tuple[str, str, str]]:
-        return list(self.connection.execute("SELECT label, solver, options FROM configurations ORDER BY rowid"))
+        return self.database.read("SELECT label, solver, options FROM configurations ORDER BY rowid")
 
     def runs(self) -> list[RunRecord]:
         """The stored runs, only those on the deals of `keep_deals` once it was called."""
-        cursor = self.connection.execute(f"SELECT {', '.join(RUN_COLUMNS)}, finished FROM runs ORDER BY rowid")
-        return [RunRecord(*row) for row in cursor if self.kept is None or row[0] in self.kept]
+        rows = self.database.read(f"SELECT {', '.join(RUN_COLUMNS)}, finished FROM runs ORDER BY rowid")
+        return [RunRecord(*row) for row in rows if self.kept is None or row[0] in self.kept]
 
     def keep_deals(self, names: Iterable[str]) -> None:
         """Report on these deals only (a part of a campaign still running, say)."""
@@ -125,4 +128,4 @@ class Store:
     def deals(self) -> dict[str, tuple[str, int, int]]:
         """Each deal's game (its canonical name, whatever spelling the store was written with), cards, piles."""
         return {name: (game_name(game, what=f"game in {self.path}"), cards, piles) for name, game, cards, piles
-                in self.connection.execute("SELECT name, game, cards, piles FROM deals")}
+                in self.database.read("SELECT name, game, cards, piles FROM deals")}

@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--timeout", type=seconds, help="wall-clock limit per run in seconds (default 60)")
     parser.add_argument("--cpu", type=seconds, help="CPU-time limit per run (default: the timeout)")
     parser.add_argument("--memory", type=mebibytes, help="memory limit per run in MiB")
-    parser.add_argument("--jobs", type=int, help="local worker processes (default 1)")
+    parser.add_argument("--jobs", type=int, help="local worker processes (default 1; never more than the runs to do, "
+                                                 "nor 4 per CPU)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
     parser.add_argument("--db", required=True, help="SQLite store; rerunning with the same store resumes")
     parser.add_argument("--seed", type=int, default=0, help="seed of the task order shuffle (default 0)")

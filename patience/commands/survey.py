@@ -15,14 +15,14 @@ from pathlib import Path
 from patience.campaign.progress import Progress
 from patience.campaign.specs import parse_seeds
 from patience.commands.limits import seconds
-from patience.errors import UsageError
+from patience.errors import InputError, UsageError
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, NUMBERED_GAMES, game_option, numbering_option
 from patience.outputs import output_file
 from patience.survey import experiment, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
-from patience.survey.shuffles import SHAPES, play_batch
+from patience.survey.shuffles import SHAPES, BatchResult, play_batch
 from patience.survey.store import SurveyStore
 
 _LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
@@ -45,7 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--nodes", type=int, help="node limit per search as well (default none): verdicts that do "
                                                   "not depend on the machine's speed or load")
     parser.add_argument("--batch", type=int, help="deals per task (2000); shuffles: games per chain (1000)")
-    parser.add_argument("--jobs", type=int, default=1, help="local worker processes (1)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="local worker processes (1; never more than the batches to do, nor 4 per CPU)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
     parser.add_argument("--db", required=True, type=Path, help="SQLite store; rerunning with it resumes")
     parser.add_argument("--plot", type=Path, action="append", default=[],
@@ -103,7 +104,9 @@ def _report(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if not rows:
-        raise UsageError(f"{args.db} holds no decided deals yet")
+        raise InputError(str(args.db), None, "holds no decided deals yet")
+    if settings.get("game") not in report.TABLEAU_CARDS:
+        raise InputError(str(args.db), None, f"a survey of no game this patience knows ({settings.get('game')})")
     summary = report.summarise(str(settings["game"]), rows)
     for plot in args.plot:
         report.plot_histogram(summary, settings, plot)
@@ -124,12 +127,14 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
         work = experiment.plan([args.game], riffles, args.games, chain, args.seed, args.timeout, store.stored())
         progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet)
         progress.show()
+        def keep(result: BatchResult) -> None:
+            store.add(result)
+            decided = result.batch.games - result.undecided
+            progress.counts.update(solved=result.won, unsolvable=decided - result.won, timeout=result.undecided)
+            progress.show()
+
         try:
-            for result in run_batches(play_batch, work):
-                store.add(result)
-                decided = result.batch.games - result.undecided
-                progress.counts.update(solved=result.won, unsolvable=decided - result.won, timeout=result.undecided)
-                progress.show()
+            run_batches(play_batch, work, keep)
         except KeyboardInterrupt:
             progress.finish()
             print(f"interrupted: the finished chains are in {args.db}; rerun the same command to continue",

@@ -5,11 +5,11 @@ every point are run round by round, so a run stopped early leaves all points wit
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from patience.errors import InputError, UsageError
+from patience import stores
+from patience.errors import UsageError
 from patience.names import GAME_TITLES
 from patience.survey.report import wilson
 from patience.survey.shuffles import DEALINGS, DECKS, BatchResult, ShuffleBatch
@@ -26,45 +26,58 @@ CREATE TABLE IF NOT EXISTS chains (
 Point = tuple[str, str, str, int]  # game, deck, dealing, riffles
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+SHUFFLES = stores.register(stores.StoreKind(
+    name="shuffle-experiment", application_id=0x50534846, schema_version=1, schema=_SCHEMA,  # "PSHF"
+    checks={
+        "settings": {"key": stores.text("key"), "value": stores.text("value")},
+        "chains": {"game": stores.text("game"), "deck": stores.one_of("deck", DECKS),
+                   "dealing": stores.one_of("dealing", DEALINGS), "riffles": stores.count("riffles"),
+                   "batch": stores.count("batch"), "games": f"({stores.count('games')} AND games > 0)",
+                   "won": f"({stores.count('won')} AND won <= games)",
+                   "undecided": f"({stores.count('undecided')} AND undecided <= games)",
+                   "seconds": stores.seconds("seconds")},
+    },
+    settings={"seed": _whole, "chain": lambda value: _whole(value) and value > 0, "timeout": stores.positive_number},
+))
+
+
 class ShuffleStore:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        try:
-            self.connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self.connection.execute("PRAGMA journal_mode=WAL")
-            self.connection.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as error:
-            raise InputError(self.path, None, f"not a shuffle-experiment database: {error}") from None
+        self.database = stores.Database(path, SHUFFLES, writable=True)
 
     def close(self) -> None:
-        self.connection.close()
+        self.database.close()
 
     def fix_settings(self, settings: Mapping[str, object]) -> None:
         """Seed, chain length and limit are fixed on first use: other values would deal other games."""
-        stored = {key: json.loads(value) for key, value in self.connection.execute("SELECT key, value FROM settings")}
+        stored = stores.settings(self.database)
         clashes = [f"{key} {stored[key]} (asked {value})" for key, value in settings.items()
                    if key in stored and stored[key] != value]
         if clashes:
-            raise UsageError(f"{self.path} holds experiments with {', '.join(clashes)}; use another --db")
-        with self.connection:
-            self.connection.execute("BEGIN IMMEDIATE")
-            self.connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
-                                        [(key, json.dumps(value)) for key, value in settings.items()])
+            raise UsageError(f"{self.path}: holds experiments with {', '.join(clashes)}; use another --db")
+        with self.database.transaction() as connection:
+            connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
+                                   [(key, json.dumps(value)) for key, value in settings.items()])
 
     def add(self, result: BatchResult) -> None:
         batch = result.batch
-        with self.connection:
-            self.connection.execute(
+        with self.database.transaction() as connection:
+            connection.execute(
                 "INSERT INTO chains VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (batch.game, batch.deck, batch.dealing, batch.riffles, batch.batch, batch.games, result.won,
                  result.undecided, result.seconds))
 
     def stored(self) -> set[tuple[str, str, str, int, int]]:
-        return set(self.connection.execute("SELECT game, deck, dealing, riffles, batch FROM chains"))
+        return set(self.database.read("SELECT game, deck, dealing, riffles, batch FROM chains"))
 
     def totals(self, chains: int) -> dict[Point, tuple[int, int, int, float]]:
         """Per point, over its first `chains` chains: games, won, undecided, seconds."""
-        cursor = self.connection.execute(
+        cursor = self.database.read(
             "SELECT game, deck, dealing, riffles, sum(games), sum(won), sum(undecided), sum(seconds) "
             "FROM chains WHERE batch < ? GROUP BY game, deck, dealing, riffles", (chains,))
         return {tuple(row[:4]): tuple(row[4:]) for row in cursor}

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from patience.campaign.progress import Progress
 from patience.survey.decide import batches, decide_batch
 from patience.survey.execute import Runner
-from patience.survey.store import VERDICT_NAMES, SurveyStore
+from patience.survey.store import VERDICT_NAMES, Row, SurveyStore
 
 
 def survey(store: SurveyStore, game: str, numbering: str, seeds: Sequence[int], batch_size: int,
@@ -22,12 +22,16 @@ def survey(store: SurveyStore, game: str, numbering: str, seeds: Sequence[int], 
     progress = Progress(len(wanted), done, enabled=show_progress)
     progress.show()
     new = 0
+
+    def keep(rows: list[Row]) -> None:
+        nonlocal new
+        new += store.add_batch(rows)
+        for row in rows:
+            progress.counts[VERDICT_NAMES[row.verdict]] += 1
+        progress.show()
+
     try:
-        for rows in run(decide_batch, batches(game, numbering, todo, batch_size, seconds, nodes)):
-            new += store.add_batch(rows)
-            for row in rows:
-                progress.counts[VERDICT_NAMES[row.verdict]] += 1
-            progress.show()
+        run(decide_batch, batches(game, numbering, todo, batch_size, seconds, nodes), keep)
     finally:
         progress.finish()
     return len(stored), new

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from patience.campaign.store import open_database
+from patience import stores
 from patience.errors import UsageError
 from patience.names import game_name
 
@@ -23,6 +23,18 @@ CREATE TABLE IF NOT EXISTS deals (
 # Verdicts as stored: a proven win, a proof that no play clears the table, and a search cut short.
 WON, LOST, UNDECIDED = 1, 0, -1
 VERDICT_NAMES = {WON: "solved", LOST: "unsolvable", UNDECIDED: "timeout"}
+
+SURVEY = stores.register(stores.StoreKind(
+    name="survey", application_id=0x50535256, schema_version=1, schema=_SCHEMA,  # "PSRV"
+    checks={
+        "settings": {"key": stores.text("key"), "value": stores.text("value")},
+        "deals": {"seed": stores.count("seed"), "verdict": stores.one_of("verdict", tuple(VERDICT_NAMES)),
+                  "cards": stores.count("cards"), "nodes": stores.count("nodes"), "seconds": stores.seconds("seconds")},
+    },
+    settings={"game": lambda value: isinstance(value, str), "numbering": lambda value: isinstance(value, str),
+              "mode": lambda value: value == "max-cards", "timeout": stores.positive_number,
+              "nodes": stores.optional_positive_number},
+))
 
 
 class Row(NamedTuple):
@@ -40,11 +52,13 @@ class SurveyStore:
     """An open survey database."""
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
+        """`create` opens the store for writing (making it if missing); without it the store must
+        exist and is only read."""
         self.path = str(path)
-        self.connection = open_database(path, create, _SCHEMA, "deals", "survey")
+        self.database = stores.Database(path, SURVEY, writable=create)
 
     def close(self) -> None:
-        self.connection.close()
+        self.database.close()
 
     def fix_settings(self, settings: Mapping[str, object]) -> None:
         """Record game, numbering and limits on first use; a rerun with others would mix two surveys.
@@ -55,15 +69,14 @@ class SurveyStore:
         clashes = [f"{key} {stored[key]} (asked {value})" for key, value in settings.items()
                    if key in stored and stored[key] != value]
         if clashes:
-            raise UsageError(f"{self.path} holds a survey with {', '.join(clashes)}; use another --db")
-        with self.connection:
-            self.connection.execute("BEGIN IMMEDIATE")
-            self.connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
-                                        [(key, json.dumps(value)) for key, value in settings.items()])
+            raise UsageError(f"{self.path}: holds a survey with {', '.join(clashes)}; use another --db")
+        with self.database.transaction() as connection:
+            connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
+                                   [(key, json.dumps(value)) for key, value in settings.items()])
 
     def settings(self) -> dict[str, object]:
         """The settings, the game under its canonical name whatever spelling the store was written with."""
-        settings = {key: json.loads(value) for key, value in self.connection.execute("SELECT key, value FROM settings")}
+        settings = stores.settings(self.database)
         if "game" in settings:
             settings["game"] = game_name(str(settings["game"]), what=f"game in {self.path}")
         return settings
@@ -71,24 +84,23 @@ class SurveyStore:
     def add_batch(self, rows: Iterable[Row]) -> int:
         """Store a batch in one transaction. A seed stored twice is an error (the batch is refused
         whole), so that no deal can ever be counted twice."""
-        with self.connection:
-            self.connection.execute("BEGIN IMMEDIATE")
-            cursor = self.connection.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?)", list(rows))
+        with self.database.transaction() as connection:
+            cursor = connection.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?)", list(rows))
         return cursor.rowcount
 
     def stored_seeds(self, first: int, last: int) -> set[int]:
-        return {seed for (seed,) in self.connection.execute(
+        return {seed for (seed,) in self.database.read(
             "SELECT seed FROM deals WHERE seed BETWEEN ? AND ?", (first, last))}
 
     def verdict_counts(self, seeds: set[int] | None = None) -> dict[int, int]:
         """Stored deals per verdict (of `seeds` only, when given)."""
         if seeds is None:
-            return dict(self.connection.execute("SELECT verdict, count(*) FROM deals GROUP BY verdict"))
+            return dict(self.database.read("SELECT verdict, count(*) FROM deals GROUP BY verdict"))
         counts: dict[int, int] = {}
-        for seed, verdict in self.connection.execute("SELECT seed, verdict FROM deals"):
+        for seed, verdict in self.database.read("SELECT seed, verdict FROM deals"):
             if seed in seeds:
                 counts[verdict] = counts.get(verdict, 0) + 1
         return counts
 
     def rows(self) -> list[Row]:
-        return [Row(*row) for row in self.connection.execute("SELECT * FROM deals ORDER BY seed")]
+        return [Row(*row) for row in self.database.read("SELECT * FROM deals ORDER BY seed")]
