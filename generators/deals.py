@@ -9,7 +9,7 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random import RandomBase
 
 from patience.cards import Card
-from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
+from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal, check_caps
 from patience.formats import board
 
 PYSOL_GAMES = (BLACK_HOLE, ALL_IN_A_ROW)
@@ -47,6 +47,7 @@ def random_deal(ranks: int, suits: int, pile_height: int, seed: int, empty_found
     shorter)."""
     if ranks < 1 or suits < 1 or pile_height < 1:
         raise ValueError("ranks, suits and pile height must be positive")
+    check_caps(ranks=ranks, suits=suits, cards=ranks * suits)
     cards = [Card(rank, suit) for suit in range(suits) for rank in range(ranks)]
     foundation = None if empty_foundation else cards.pop(0)
     if not cards:

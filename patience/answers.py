@@ -12,9 +12,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from patience.caps import MAX_MOVES
 from patience.cards import Card, parse_card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
+from patience.reading import at_most
 
 
 @dataclass(frozen=True)
@@ -33,18 +35,20 @@ READER_MODULES: tuple[str, ...] = (
 )
 
 _BHS_MOVE = re.compile(r"^Info: Card moved is (\S+)\s*$")
+_SEPARATORS = re.compile(r"[\s,\[\]]+")
 
 
 def read_plain(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
     """Cards separated by spaces, commas or new lines; brackets, `#` comments and blank lines allowed."""
-    cards = []
+    cards: list[Card] = []
     for number, line in enumerate(text.splitlines(), 1):
-        for token in re.split(r"[\s,\[\]]+", line.split("#", 1)[0]):
+        for token in _SEPARATORS.split(line.split("#", 1)[0]):
             if token:
                 try:
                     cards.append(parse_card(token))
                 except ValueError as error:
                     raise InputError(source, number, str(error)) from None
+        at_most(len(cards), MAX_MOVES, "moves", source, number)
     if not cards:
         raise InputError(source, 1, "no cards in the answer")
     return tuple(cards)
@@ -66,7 +70,7 @@ def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...
     """black-hole-solve's transcript: `Solved!`, then `Info: Card moved is XY` per move."""
     verdict = black_hole_solve_verdict(text)
     if verdict != "Solved!":
-        raise InputError(source, 1, f"the answer says {verdict!r}: there is no card sequence to replay")
+        raise InputError(source, 1, f"the answer says {quote(verdict)}: there is no card sequence to replay")
     cards = []
     for number, line in enumerate(text.splitlines(), 1):
         match = _BHS_MOVE.match(line.strip())
@@ -75,6 +79,7 @@ def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...
                 cards.append(parse_card(match.group(1)))
             except ValueError as error:
                 raise InputError(source, number, str(error)) from None
+            at_most(len(cards), MAX_MOVES, "moves", source, number)
     return tuple(cards)
 
 
@@ -91,7 +96,7 @@ def transcript_sequence(text: str, source: str) -> str:
     number, status = next((number, line.removeprefix("status: ").strip())
                           for number, line in enumerate(lines, 1) if line.startswith("status: "))
     if status != "solved":
-        raise InputError(source, number, f"the answer says status {status}: there is no sequence to replay")
+        raise InputError(source, number, f"the answer says status {quote(status)}: there is no sequence to replay")
     for number, line in enumerate(lines, 1):
         if line.startswith("sequence: "):
             return "\n" * (number - 1) + line.removeprefix("sequence: ")

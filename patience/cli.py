@@ -9,17 +9,25 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 from patience import __version__
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, one_line
 from patience.exit_codes import ExitCode
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
             "lbs", "show", "survey")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with its usage errors as one line `error: ...` and exit status 2 (`-h` shows usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(ExitCode.BAD_INPUT, f"error: {self.prog.removeprefix('patience ')}: {one_line(message)}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="patience", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="patience", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"patience-models {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:

@@ -17,6 +17,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
 from patience.generators.lp import card_numbers
+from patience.reading import small_int
 from patience.result import Status
 
 _A_NAME = re.compile(r"a_(\d+)_(\d+)")
@@ -75,9 +76,11 @@ def read_highs(text: str, source: str = "HiGHS solution") -> MipVerdict:
     columns = next((i for i, line in enumerate(lines) if line.startswith("# Columns")), None)
     feasible = any(line.strip() == "Feasible" for line in lines[2:columns])
     if feasible and columns is not None:
-        count = _float(lines[columns].split()[-1], source, columns + 1)
+        count = small_int(lines[columns].split()[-1])
+        if count is None or count < 0:
+            raise InputError(source, columns + 1, "expected `# Columns N`")
         values = {}
-        for number in range(columns + 1, columns + 1 + int(count)):
+        for number in range(columns + 1, columns + 1 + min(count, len(lines))):
             parts = lines[number].split() if number < len(lines) else []
             if len(parts) != 2:
                 raise InputError(source, number + 1, "expected `name value`")

@@ -15,6 +15,7 @@ from pysol_cards.cards import createCards
 from pysol_cards.random import LCRandom31, MTRandom
 
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
+from patience.deal import check_size
 
 BINARY_STAR = "binary_star"
 GENERALISED = "binary_star_generalised"
@@ -54,6 +55,7 @@ class BinaryStarDeal:
             raise ValueError("a deal needs at least one pile")
         if self.ranks < 1:
             raise ValueError("a deal needs at least one rank")
+        check_size(self.ranks, self.piles, len(self.foundations))
         for card in self.cards + self.foundations:
             if not 0 <= card.rank < self.ranks:
                 raise ValueError(f"card {card.name(self.ranks)} has no rank in 0..{self.ranks - 1}")

@@ -18,11 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from patience.errors import InputError, UsageError
-from patience.formats import read_text
 from patience.options import check_options
+from patience.reading import load_yaml, read_text
 from patience.runners.registry import get_solver
 
 EXPERIMENT_KEYS = ("deals", "timeout", "cpu", "memory", "jobs", "configurations")
@@ -85,12 +83,7 @@ def from_config_argument(text: str) -> Configuration:
 def read_experiment(path: str | Path) -> tuple[dict[str, object], list[Configuration]]:
     """An experiment file: its settings (deals, timeout, cpu, memory, jobs) and configurations."""
     source = str(path)
-    try:
-        data = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        raise InputError(source, line, f"not YAML: {getattr(error, 'problem', error)}") from None
+    data = load_yaml(read_text(path), source)
     if not isinstance(data, dict):
         raise InputError(source, 1, "an experiment file is a mapping with deals, timeout and configurations")
     unknown = sorted(set(map(str, data)) - set(EXPERIMENT_KEYS))

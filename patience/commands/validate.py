@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from patience.exit_codes import INVALID_ANSWER, ExitCode
-from patience.formats import read_text
 from patience.games import GAMES, read_game_deal
+from patience.reading import read_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from patience.errors import InputError, UsageError
-from patience.formats import read_text
+from patience.reading import read_text
 from patience.validator import Replay
 
 Move = Hashable  # a game's move: a Card in the Black Hole family, (from, to) positions in LBS

@@ -14,11 +14,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from patience.errors import InputError
-from patience.formats import read_text
 from patience.lbs.rules import Move
+from patience.reading import load_yaml, read_text
 
 _START = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")
 _ANNOTATION = re.compile(r";\s*int\(\s*-?\d+\s*\.\.\s*-?\d+\s*\)")
@@ -35,11 +33,7 @@ class Mapping:
 
 def read_mapping(path: Path) -> Mapping:
     """A YAML mapping file: `from: NAME`, `to: NAME`, optional `first_position: 0|1` (default 1)."""
-    try:
-        data = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise InputError(str(path), mark.line + 1 if mark else 1, "not YAML") from None
+    data = load_yaml(read_text(path), str(path))
     if not isinstance(data, dict) or not isinstance(data.get("from"), str) or not isinstance(data.get("to"), str):
         raise InputError(str(path), 1, "the mapping needs `from: VARIABLE` and `to: VARIABLE`")
     first = data.get("first_position", 1)
@@ -67,7 +61,7 @@ def read_lettings(text: str, source: str) -> dict[str, object]:
         body = _ANNOTATION.sub("", " ".join(parts))
         try:
             lettings[name] = json.loads(body)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # JSONDecodeError is a ValueError, as is an over-long number
             lettings[name] = body  # a value the grader never needs (a set, a boolean, ...)
     return lettings
 
