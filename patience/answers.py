@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from patience.caps import MAX_MOVES
+from patience.caps import MAX_MOVES, QUOTE_CHARS
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError, quote
@@ -96,7 +96,8 @@ def transcript_sequence(text: str, source: str) -> str:
     number, status = next((number, line.removeprefix("status: ").strip())
                           for number, line in enumerate(lines, 1) if line.startswith("status: "))
     if status != "solved":
-        raise InputError(source, number, f"the answer says status {quote(status)}: there is no sequence to replay")
+        raise InputError(source, number,
+                         f"the answer says status {status[:QUOTE_CHARS]}: there is no sequence to replay")
     for number, line in enumerate(lines, 1):
         if line.startswith("sequence: "):
             return "\n" * (number - 1) + line.removeprefix("sequence: ")

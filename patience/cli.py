@@ -23,7 +23,7 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse with its usage errors as one line `error: ...` and exit status 2 (`-h` shows usage)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(ExitCode.BAD_INPUT, f"error: {self.prog.removeprefix('patience ')}: {one_line(message)}\n")
+        self.exit(ExitCode.BAD_INPUT, f"error: {one_line(message)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -42,7 +42,7 @@ def decode(data: bytes, source: str) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise InputError(source, data.count(b"\n", 0, error.start) + 1, "not a UTF-8 text file") from None
+        raise InputError(source, data.count(b"\n", 0, error.start) + 1, "not a text file (not UTF-8)") from None
     if not text.strip():
         raise InputError(source, 1, "empty file")
     check_lines(text, source)
