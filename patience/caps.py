@@ -13,11 +13,13 @@ MAX_FILE_BYTES = 16 * 1024 * 1024  # any file read whole: deal, answer, CNF, sol
 MAX_LINES = 2_000_000  # lines in one such file
 MAX_LINE_CHARS = 1024 * 1024  # characters in one line (a MiniSat model is one line of literals)
 MAX_SOLVER_OUTPUT_BYTES = 64 * 1024 * 1024  # bytes kept of each stream of a solver run
+MAX_YAML_CHARS = 512 * 1024  # a YAML file (deal, experiment, mapping): PyYAML builds a Python object per node
+MAX_YAML_NODES = 40_000  # YAML nodes, bounded from above by counting the characters that can start one
 
-MAX_CARDS = 20_000  # cards in one deal, foundations included
-MAX_PILES = 20_000  # piles in one deal
-MAX_RANKS = 20_000  # ranks on a generalised deal's cycle
-MAX_SUITS = 20_000  # cards of one rank (suits) in a generalised deal
+MAX_CARDS = 10_000  # cards in one deal, foundations included
+MAX_PILES = 10_000  # piles in one deal
+MAX_RANKS = 10_000  # ranks on a generalised deal's cycle
+MAX_SUITS = 10_000  # cards of one rank (suits) in a generalised deal
 MAX_FOUNDATIONS = 1_000  # foundations of a Binary Star style deal
 MAX_CNF_VARIABLES = MAX_RANKS  # `reduce`: one rank per variable
 MAX_CNF_CLAUSES = MAX_CARDS  # `reduce`: cards per clause

@@ -23,6 +23,7 @@ from patience.errors import InputError, quote
 STDIN = "-"
 _BOM = b"\xef\xbb\xbf"
 _stdin_read = False
+_NODE_STARTS = ("\n", ",", "[", "{", "-", ":", "?")  # a YAML node starts after one of these (or first)
 _SMALL_INT = re.compile(r"[-+]?[0-9]{1,18}")
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
 
@@ -103,7 +104,12 @@ def _size(count: int) -> str:
 
 def compose_yaml(text: str, source: str) -> yaml.Node | None:
     """The YAML node tree of `text`, refused if it uses an alias: no file the toolkit reads needs
-    one, and aliases expand a few hundred bytes into gigabytes ("billion laughs")."""
+    one, and aliases expand a few hundred bytes into gigabytes ("billion laughs"). Size and node
+    caps come first: PyYAML spends some microseconds on each node."""
+    if len(text) > caps.MAX_YAML_CHARS:
+        raise InputError(source, None, f"a YAML file may hold at most {caps.MAX_YAML_CHARS:,} characters")
+    nodes = sum(text.count(indicator) for indicator in _NODE_STARTS)
+    at_most(nodes, caps.MAX_YAML_NODES, "YAML nodes (at most)", source, None)
     try:
         root = yaml.compose(text.removeprefix("\ufeff"), Loader=_YamlLoader)
     except yaml.YAMLError as error:
