@@ -16,7 +16,7 @@ from patience.caps import MAX_MOVES, QUOTE_CHARS
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError, quote
-from patience.reading import at_most
+from patience.reading import at_most, first_line
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ BLACK_HOLE_SOLVE_VERDICTS = ("Solved!", "Unsolved!", "Intractable!")
 
 def black_hole_solve_verdict(text: str) -> str:
     """The first line of black-hole-solve's output: one of BLACK_HOLE_SOLVE_VERDICTS if it is one."""
-    return text.lstrip().split("\n", 1)[0].strip()
+    return first_line(text)
 
 
 def detect_black_hole_solve(text: str) -> bool:
@@ -85,8 +85,7 @@ def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...
 
 def is_solve_transcript(text: str) -> bool:
     """`patience solve`'s own output: `deal: ...` first, a `status: ...` line after it."""
-    lines = text.lstrip().splitlines()
-    return bool(lines) and lines[0].startswith("deal: ") and any(line.startswith("status: ") for line in lines)
+    return first_line(text).startswith("deal: ") and "\nstatus: " in text
 
 
 def transcript_sequence(text: str, source: str) -> str:

@@ -21,6 +21,7 @@ MAX_PILES = 10_000  # piles in one deal
 MAX_RANKS = 10_000  # ranks on a generalised deal's cycle
 MAX_SUITS = 10_000  # cards of one rank (suits) in a generalised deal
 MAX_FOUNDATIONS = 1_000  # foundations of a Binary Star style deal
+MAX_DEALS = 1_000_000  # deals one spec or `deal --count` names
 MAX_CNF_VARIABLES = MAX_RANKS  # `reduce`: one rank per variable
 MAX_CNF_CLAUSES = MAX_CARDS  # `reduce`: cards per clause
 MAX_MOVES = MAX_CARDS  # moves in one answer (a win plays each card once)

@@ -24,6 +24,7 @@ STDIN = "-"
 _BOM = b"\xef\xbb\xbf"
 _stdin_read = False
 _NODE_STARTS = ("\n", ",", "[", "{", "-", ":", "?")  # a YAML node starts after one of these (or first)
+_NONBLANK = re.compile(r"\S")
 _SMALL_INT = re.compile(r"[-+]?[0-9]{1,18}")
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
 
@@ -162,6 +163,20 @@ def yaml_child(node: yaml.Node | None, key: str) -> yaml.Node | None:
 def yaml_items(node: yaml.Node | None) -> list[yaml.Node]:
     """The item nodes of a sequence node ([] for anything else)."""
     return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+
+def first_line(text: str, skip: str = "") -> str:
+    """The first line of `text` that is not blank and does not start with `skip` (stripped), found
+    without splitting the rest: answer detectors run on every answer, however long."""
+    position = 0
+    while (found := _NONBLANK.search(text, position)) is not None:
+        end = text.find("\n", found.start())
+        end = len(text) if end < 0 else end
+        line = text[text.rfind("\n", 0, found.start()) + 1:end].strip()
+        if not (skip and line.startswith(skip)):
+            return line
+        position = end
+    return ""
 
 
 def small_int(token: str) -> int | None:

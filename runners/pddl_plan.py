@@ -24,6 +24,7 @@ from patience.generators import pddl
 from patience.generators.files import ModelFiles
 from patience.generators.pddl import Action, plan_cards
 from patience.options import Schema
+from patience.reading import first_line
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
 from patience.runners.process import ProcessRun
@@ -107,8 +108,7 @@ def _read_ff_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
 
 def _detect_ff_steps(text: str) -> bool:
     """FF's plan lines alone, as copied out of its output (`step    0: PLAY-UP-TOP ...`)."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return _FF_FIRST_STEP.match(first) is not None
+    return _FF_FIRST_STEP.match(first_line(text)) is not None
 
 
 def _read_ff_steps_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
@@ -116,8 +116,7 @@ def _read_ff_steps_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...
 
 
 def _detect_plan_file(text: str) -> bool:
-    first = next((line.strip() for line in text.splitlines() if line.strip() and not line.startswith(";")), "")
-    return first.lower().startswith("(play")
+    return first_line(text, skip=";").lower().startswith("(play")
 
 
 def _read_plan_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:

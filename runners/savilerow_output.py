@@ -86,7 +86,7 @@ def read_info(text: str, source: str) -> dict[str, float]:
 
 
 def detect_solution(text: str) -> bool:
-    return _DETECT.search(text) is not None
+    return "letting" in text and _DETECT.search(text) is not None
 
 
 def _read_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:

@@ -133,7 +133,7 @@ def sequence(output: XcspOutput, source: str, numbering: Numbering) -> tuple[Car
 
 
 def detect(text: str) -> bool:
-    return _DETECT.search(clean(text)) is not None
+    return "<instantiation" in text and _DETECT.search(clean(text)) is not None
 
 
 def _read_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:

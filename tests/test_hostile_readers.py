@@ -19,6 +19,7 @@ from tests.helpers import INSTANCES, ROOT
 CORPUS = Path(__file__).resolve().parent / "corpus" / "readers"
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
 PAPER_ANSWER = INSTANCES / "black_hole" / "paper-example.solution"
+LBS_DEAL = INSTANCES / "lbs-coursework" / "SolvableInstances" / "LBS5_0.param"
 MEMORY_BYTES = 500 * 1024 * 1024
 SECONDS = 2.0
 # Imports (every command module) happen before the clock starts: the budget is the command's own.
@@ -94,7 +95,7 @@ COMMITTED = {
     "xcsp-billion-cells.txt": ["validate", str(PAPER), "{input}"],
     "json-long-number.json": ["solve", "{input}"],
     "card-long-suit.txt": ["solve", "{input}"],
-    "lbs-pairs-superscript.txt": ["lbs", "validate", str(INSTANCES / "lbs-coursework" / "LBS5_0.param"), "{input}"],
+    "lbs-pairs-superscript.txt": ["lbs", "validate", str(LBS_DEAL), "{input}"],
     "binary-star-long-pile.txt": ["validate", "{bs_deal}", "{input}"],
 }
 

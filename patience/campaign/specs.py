@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from patience.binary_star.deal import BINARY_STAR, pysolfc_deal
+from patience.caps import MAX_DEALS
 from patience.errors import UsageError
 from patience.games import Game, read_game_deal
 from patience.games.binary_star import BinaryStar
@@ -25,7 +26,6 @@ from patience.generators.deals import DEFAULT_NUMBERING, NUMBERINGS, PYSOL_GAMES
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
              "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files or a deal file; "
              "join several with +")
-_MAX_DEALS = 1_000_000
 BLACK_HOLE_FAMILY = BlackHoleFamily()
 
 
@@ -52,7 +52,7 @@ def parse_seeds(text: str, spec: str) -> list[int]:
             first, last = int(low), int(high if dash else low)
         except ValueError:
             raise UsageError(f"deal spec {spec!r}: {part!r} is not a seed or a range like 1-100") from None
-        if first < 0 or last < first or last - first >= _MAX_DEALS:
+        if first < 0 or last < first or last - first >= MAX_DEALS:
             raise UsageError(f"deal spec {spec!r}: bad range {part!r}")
         seeds.extend(range(first, last + 1))
     return list(dict.fromkeys(seeds))

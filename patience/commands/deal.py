@@ -7,6 +7,7 @@ from pathlib import Path
 
 from patience.binary_star.deal import BINARY_STAR, pysolfc_deal
 from patience.binary_star.forms import write_board
+from patience.caps import MAX_DEALS
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import yaml_form
@@ -65,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     if args.count is None:
         print(_text(args, args.seed)[1], end="")
         return ExitCode.SOLVED
-    if args.dir is None or args.count < 1:
-        raise UsageError("--count needs a positive COUNT and --dir FOLDER")
+    if args.dir is None or not 1 <= args.count <= MAX_DEALS:
+        raise UsageError(f"--count needs a COUNT from 1 to {MAX_DEALS:,} and --dir FOLDER")
     files = [_text(args, seed) for seed in range(args.seed, args.seed + args.count)]
     args.dir.mkdir(parents=True, exist_ok=True)
     for name, text in files:
