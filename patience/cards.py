@@ -30,7 +30,7 @@ class Card:
 
     def name(self, ranks: int = STANDARD_RANKS) -> str:
         """The card's text name in a deal with `ranks` ranks."""
-        if ranks == STANDARD_RANKS and self.suit < len(SUIT_LETTERS):
+        if ranks == STANDARD_RANKS and self.rank < STANDARD_RANKS and self.suit < len(SUIT_LETTERS):
             return RANK_LETTERS[self.rank] + SUIT_LETTERS[self.suit]
         return f"r{self.rank}s{self.suit}"
 

@@ -46,7 +46,7 @@ LBS_DEAL = INSTANCES / "lbs-coursework" / "SolvableInstances" / "LBS5_0.param"
 # The words the formats are made of: deal forms, answers, solver outputs, YAML and its aliases,
 # numbers at and beyond every cap, and characters readers trip on (BOM, NUL, CR, other digits).
 TOKENS = (
-    "Foundations:", "AS", "KH", "2C", "TD", "10d", "r3s1", "r99999999999s0", "-", "ranks:", "foundation:",
+    "Foundations:", "AS", "KH", "2C", "TD", "10d", "r3s1", "r20s0", "r99999999999s0", "-", "ranks:", "foundation:",
     "foundations:", "piles:", "game: binary_star", "meta:", "  - ", "[", "]", "{", "}", ",", ":", "&a", "*a",
     "!!python/none", "letting", "initialStacks", "be", "cards", "layout = array2d(1..17, 1..3, [", "array2d", "layout",
     "\"m\":", "\"piles\":",
