@@ -29,12 +29,12 @@ _SMALL_INT = re.compile(r"[-+]?[0-9]{1,18}")
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
 
 
-def read_text(path: str | Path, limit: int = caps.MAX_FILE_BYTES) -> str:
+def read_text(path: str | Path) -> str:
     """A file's text (`-`: standard input), or an InputError naming it: missing, not a regular
-    file, larger than `limit` bytes, not UTF-8, empty, too many lines or a line too long. A UTF-8
+    file, larger than MAX_FILE_BYTES, not UTF-8, empty, too many lines or a line too long. A UTF-8
     byte order mark is dropped."""
     source = str(path)
-    data = _read_stdin(limit) if source == STDIN else _read_file(source, limit)
+    data = _read_stdin(caps.MAX_FILE_BYTES) if source == STDIN else _read_file(source, caps.MAX_FILE_BYTES)
     return decode(data, source)
 
 
@@ -75,6 +75,8 @@ def _read_file(source: str, limit: int) -> bytes:
             data = stream.read(limit + 1)
     except FileNotFoundError:
         raise InputError(source, None, "no such file") from None
+    except ValueError:  # a NUL in the name
+        raise InputError(source, None, "not a file name") from None
     except OSError as error:
         raise InputError(source, None, error.strerror or "cannot read") from None
     if len(data) > limit:  # grew while we read it

@@ -171,7 +171,8 @@ def test_yaml_files_read_or_refuse(text, kind):
 
 # Arguments: the commands that read files, their options, the files they read (hostile and good),
 # and values at and beyond every cap. Options that write files (-o, --dir, --html) are left out.
-COMMANDS = ("deal", "convert", "validate", "solve", "gen", "reduce", "decode", "lbs", "solvers")
+COMMANDS = ("deal", "convert", "validate", "solve", "gen cnf", "gen pddl", "gen eprime", "gen lp", "gen bogus",
+            "reduce", "decode model", "decode assignment", "lbs solve", "lbs validate", "show", "solvers")
 WORDS = (
     "--game", "black-hole", "binary-star", "lbs", "black_hole", "binary_star", "all_in_a_row", "--to", "board", "yaml",
     "json", "param", "dzn", "--seed", "--ranks", "--suits", "--pile-height", "--cards", "--count", "--numbering",
@@ -191,14 +192,17 @@ def argument_files(tmp_path_factory):
              "blank.txt": "\n" * 1000, "bom.txt": "\ufeff" + PAPER.read_text(), "bad.cnf": "p cnf 1000000000 1\n1 0\n"}
     for name, text in texts.items():
         (folder / name).write_text(text)
-    return [str(folder / name) for name in texts] + [str(folder), str(folder / "missing"), "/dev/zero"]
+    return [str(folder / name) for name in texts] + [str(folder), str(folder / "missing"), "/dev/zero", "-", "",
+                                                     "a\x00b", "no\nsuch", "x" * 5000]
 
 
 @settings(FUZZ, max_examples=200)
 @given(data=st.data())
 def test_the_command_line_exits_0_to_4_with_at_most_one_error_line(argument_files, data):
-    words = st.one_of(st.sampled_from(WORDS), st.sampled_from(argument_files), st.text(max_size=8))
-    arguments = [data.draw(st.sampled_from(COMMANDS)), *data.draw(st.lists(words, max_size=6))]
+    files = st.sampled_from(argument_files)
+    words = st.one_of(st.sampled_from(WORDS), files, st.text(max_size=8))
+    arguments = [*data.draw(st.sampled_from(COMMANDS)).split(), *data.draw(st.lists(files, max_size=2)),
+                 *data.draw(st.lists(words, max_size=5))]
     out, err = io.StringIO(), io.StringIO()
     with open(os.devnull, "rb") as nothing, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
             _stdin(nothing):
