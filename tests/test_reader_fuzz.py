@@ -192,8 +192,8 @@ def argument_files(tmp_path_factory):
              "blank.txt": "\n" * 1000, "bom.txt": "\ufeff" + PAPER.read_text(), "bad.cnf": "p cnf 1000000000 1\n1 0\n"}
     for name, text in texts.items():
         (folder / name).write_text(text)
-    return [str(folder / name) for name in texts] + [str(folder), str(folder / "missing"), "/dev/zero", "-", "",
-                                                     "a\x00b", "no\nsuch", "x" * 5000]
+    hostile = ["a\x00b", "no\nsuch", "", "-", "/dev/zero", "x" * 5000, str(folder), str(folder / "missing")]
+    return hostile + [str(folder / name) for name in texts]
 
 
 @settings(FUZZ, max_examples=200)
