@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.generators import pddl
 from patience.generators.files import ModelFiles
 from patience.generators.pddl import Action, plan_cards
@@ -75,7 +75,7 @@ def _ff_steps(lines: Sequence[str], start: int, source: str) -> tuple[Action, ..
             continue
         match = _FF_STEP.match(line)
         if not match:
-            raise InputError(source, number, f"not a plan step: {line.strip()!r}")
+            raise InputError(source, number, f"not a plan step: {quote(line.strip())}")
         words = match.group(1).lower().split()
         plan.append(Action(words[0], tuple(words[1:]), number))
     return tuple(plan)
@@ -90,7 +90,7 @@ def read_plan_file(text: str, source: str = "plan") -> tuple[Action, ...]:
             continue
         match = _PLAN_LINE.match(content)
         if not match:
-            raise InputError(source, number, f"not a plan step: {content!r}")
+            raise InputError(source, number, f"not a plan step: {quote(content)}")
         plan.append(Action(match.group(1).lower(), tuple(match.group(2).lower().split()), number))
     return tuple(plan)
 

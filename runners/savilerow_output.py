@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.generators.eprime import Numbering
 from patience.reading import small_int
 
@@ -43,7 +43,7 @@ def read_lettings(text: str, source: str) -> dict[str, Letting]:
             continue
         match = _LETTING.match(line)
         if not match:
-            raise InputError(source, number, f"not a letting: {line[:60]!r}")
+            raise InputError(source, number, f"not a letting: {quote(line)}")
         matrix = _MATRIX.match(match.group(2).strip())
         if not matrix:
             raise InputError(source, number, f"{match.group(1)} is not a matrix of integers")
@@ -77,7 +77,7 @@ def read_info(text: str, source: str) -> dict[str, float]:
             continue
         match = _INFO.match(raw.strip())
         if not match:
-            raise InputError(source, number, f"not a Key:value line: {raw.strip()[:60]!r}")
+            raise InputError(source, number, f"not a Key:value line: {quote(raw.strip())}")
         try:
             info[match.group(1)] = float(match.group(2))
         except ValueError:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
 from patience.cards import RANK_LETTERS
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.reading import at_most, read_text, small_int
 
 STANDARD_RANKS, STANDARD_SUITS = 13, 4
@@ -72,7 +72,7 @@ def read_param(text: str, source: str) -> LBSDeal:
             continue
         match = _LETTING.match(line)
         if not match:
-            raise InputError(source, number, f"not a letting: {line[:60]!r}")
+            raise InputError(source, number, f"not a letting: {quote(line)}")
         lettings[match.group(1)] = (match.group(2).strip(), number)
     if "cards" not in lettings:
         raise InputError(source, 1, "no `letting cards be [...]`")

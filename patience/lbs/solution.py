@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.lbs.rules import Move
 from patience.reading import load_yaml, read_text
 
@@ -55,7 +55,7 @@ def read_lettings(text: str, source: str) -> dict[str, object]:
         elif chunks:
             chunks[-1][1].append(line)
         else:
-            raise InputError(source, number, f"not a letting: {line[:60]!r}")
+            raise InputError(source, number, f"not a letting: {quote(line)}")
     lettings: dict[str, object] = {}
     for name, parts in chunks:
         body = _ANNOTATION.sub("", " ".join(parts))
@@ -87,7 +87,7 @@ def read_moves(text: str, source: str, mapping: Mapping | None = None) -> tuple[
     for name in (mapping.source, mapping.target):
         value = lettings.get(name)
         if not isinstance(value, list) or not all(isinstance(item, int) for item in value):
-            raise InputError(source, 1, f"no one-dimensional integer variable {name!r} in the solution")
+            raise InputError(source, 1, f"no one-dimensional integer variable {quote(name)} in the solution")
         columns.append(value)
     if len(columns[0]) != len(columns[1]):
         raise InputError(source, 1, f"{mapping.source} and {mapping.target} differ in length")
