@@ -21,7 +21,7 @@ from patience.caps import MAX_CARDS, MAX_FOUNDATIONS, MAX_PILES, MAX_RANKS
 from patience.cards import STANDARD_RANKS, Card, parse_card
 from patience.errors import InputError
 from patience.formats.yaml_form import card_in_deal
-from patience.reading import at_most, compose_yaml, construct_yaml, yaml_child, yaml_items, yaml_line
+from patience.reading import at_most, compose_yaml, construct_yaml, first_line, yaml_child, yaml_items, yaml_line
 
 FOUNDATIONS = "Foundations:"
 FORMS = ("board", "yaml")
@@ -31,8 +31,7 @@ _YAML_KEY = re.compile(r"^foundations:", re.MULTILINE)
 
 def detect(text: str) -> bool:
     """Board text with more than one foundation card, or YAML with a `foundations` list."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return bool(_TWO_FOUNDATIONS.match(first)) or _YAML_KEY.search(text) is not None
+    return bool(_TWO_FOUNDATIONS.match(first_line(text))) or _YAML_KEY.search(text) is not None
 
 
 def read(text: str, source: str) -> BinaryStarDeal:
