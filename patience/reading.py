@@ -24,6 +24,7 @@ STDIN = "-"
 _BOM = b"\xef\xbb\xbf"
 _stdin_read = False
 _NODE_STARTS = ("\n", ",", "[", "{", "-", ":", "?")  # a YAML node starts after one of these (or first)
+_LINE_BREAKS = ("\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")  # str.splitlines's
 _NONBLANK = re.compile(r"\S")
 _SMALL_INT = re.compile(r"[-+]?[0-9]{1,18}")
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
@@ -52,9 +53,11 @@ def decode(data: bytes, source: str) -> str:
 
 
 def check_lines(text: str, source: str) -> None:
-    """Refuse more than MAX_LINES lines or a line longer than MAX_LINE_CHARS (one linear pass)."""
-    if text.count("\n") > caps.MAX_LINES:
-        raise InputError(source, caps.MAX_LINES + 1, f"more than {caps.MAX_LINES:,} lines")
+    """Refuse more than MAX_LINES lines or a line longer than MAX_LINE_CHARS (one linear pass).
+    Lines are counted as str.splitlines, which readers use, splits them (a lone CR ends one too)."""
+    lines = sum(text.count(separator) for separator in _LINE_BREAKS) - text.count("\r\n")
+    if lines > caps.MAX_LINES:
+        raise InputError(source, None, f"more than {caps.MAX_LINES:,} lines")
     if len(text) <= caps.MAX_LINE_CHARS:
         return
     for number, line in enumerate(text.split("\n"), 1):
