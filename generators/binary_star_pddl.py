@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 from patience.binary_star.deal import BinaryStarDeal, Play
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.generators.files import ModelFiles
 from patience.generators.pddl import RANK_WORDS, Action
 
@@ -58,7 +58,7 @@ def plan_plays(deal: BinaryStarDeal, plan: Sequence[Action], source: str = "plan
         pile, depth = _position(action.arguments[0], deal, source, action.line)
         foundation = action.arguments[where]
         if not (foundation.startswith("f") and foundation[1:].isdigit()):
-            raise InputError(source, action.line, f"{foundation!r} is not a foundation")
+            raise InputError(source, action.line, f"{quote(foundation)} is not a foundation")
         plays.append(Play(deal.piles[pile][depth], int(foundation[1:]) - 1, pile))
     return tuple(plays)
 
@@ -66,7 +66,7 @@ def plan_plays(deal: BinaryStarDeal, plan: Sequence[Action], source: str = "plan
 def _position(name: str, deal: BinaryStarDeal, source: str, line: int) -> tuple[int, int]:
     pile_text, _, depth_text = name.removeprefix("c").partition("-")
     if not (name.startswith("c") and pile_text.isdigit() and depth_text.isdigit()):
-        raise InputError(source, line, f"{name!r} is not a position c<pile>-<depth>")
+        raise InputError(source, line, f"{quote(name)} is not a position c<pile>-<depth>")
     pile, depth = int(pile_text) - 1, int(depth_text) - 1
     if not (0 <= pile < len(deal.piles) and 0 <= depth < len(deal.piles[pile])):
         raise InputError(source, line, f"the deal has no position {name}")

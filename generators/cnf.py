@@ -31,6 +31,7 @@ from patience.errors import InputError, UsageError
 from patience.generators.eprime import Numbering
 from patience.generators.files import ModelFiles
 from patience.options import Option, Switch
+from patience.reading import small_int
 
 CARDINALITY = {name: getattr(EncType, name) for name in
                ("seqcounter", "totalizer", "pairwise", "ladder", "cardnetwrk", "sortnetwrk", "mtotalizer",
@@ -243,9 +244,9 @@ def read_header(text: str, source: str) -> DecodeMap:
         words = line.split()
         if not line.startswith("c"):
             if words[:1] == ["p"]:
-                if len(words) != 4 or words[1] != "cnf" or not words[2].isdigit():
+                variables = small_int(words[2]) if len(words) == 4 and words[1] == "cnf" else None
+                if variables is None or variables < 0:
                     raise InputError(source, number, "expected `p cnf VARIABLES CLAUSES`")
-                variables = int(words[2])
                 break
             continue
         try:

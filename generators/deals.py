@@ -12,7 +12,7 @@ from pysol_cards.random import LCRandom31, LCRandom64, MTRandom
 
 from patience.binary_star import forms as binary_star_forms
 from patience.cards import STANDARD_RANKS, Card
-from patience.deal import Deal
+from patience.deal import Deal, check_caps
 from patience.formats import board
 from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, DEFAULT_NUMBERING, MS, NUMBERED_GAMES, PYSOL, PYSOLFC
 
@@ -80,6 +80,7 @@ def random_deal(ranks: int, suits: int, pile_height: int, seed: int, empty_found
     shorter)."""
     if ranks < 1 or suits < 1 or pile_height < 1:
         raise ValueError("ranks, suits and pile height must be positive")
+    check_caps(ranks=ranks, suits=suits, cards=ranks * suits)
     cards = [Card(rank, suit) for suit in range(suits) for rank in range(ranks)]
     foundation = None if empty_foundation else cards.pop(0)
     if not cards:

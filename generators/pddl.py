@@ -17,7 +17,7 @@ import jinja2
 
 from patience.cards import STANDARD_RANKS, Card
 from patience.deal import Deal
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, quote
 from patience.generators.files import ModelFiles
 from patience.options import Option
 
@@ -166,7 +166,7 @@ def plan_cards(deal: Deal, plan: Sequence[Action], source: str = "plan") -> tupl
     sequence = []
     for action in plan:
         if not action.operator.startswith("play"):
-            raise InputError(source, action.line, f"unknown operator {action.operator!r}")
+            raise InputError(source, action.line, f"unknown operator {quote(action.operator)}")
         if action.operator == "play":
             if not action.arguments or action.arguments[0] not in cards:
                 raise InputError(source, action.line, f"no card object of this deal in {action.arguments!r}")

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import yaml
-
+from patience.caps import MAX_CNF_CLAUSES, MAX_CNF_VARIABLES, MAX_SUITS
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
+from patience.reading import at_most, load_yaml, small_int
 
 TRUE_SUIT, FALSE_SUIT = 0, 1
 START_RANK = 0
@@ -44,17 +44,19 @@ def read_formula(text: str, source: str) -> Formula:
         if words[0] == "p":
             if header is not None:
                 raise InputError(source, number, "a second `p` line")
-            if len(words) != 4 or words[1] != "cnf" or not all(word.isdigit() for word in words[2:]):
+            counts = [small_int(word) for word in words[2:]] if len(words) == 4 and words[1] == "cnf" else [None]
+            if None in counts or min(counts) < 0:
                 raise InputError(source, number, "expected `p cnf VARIABLES CLAUSES`")
-            header = (int(words[2]), int(words[3]))
+            at_most(counts[0], MAX_CNF_VARIABLES, "variables", source, number)
+            at_most(counts[1], MAX_CNF_CLAUSES, "clauses", source, number)
+            header = (counts[0], counts[1])
             continue
         if header is None:
             raise InputError(source, number, "a clause before the `p cnf` line")
         for word in words:
-            try:
-                literal = int(word)
-            except ValueError:
-                raise InputError(source, number, f"not a literal: {word!r}") from None
+            literal = small_int(word)
+            if literal is None:
+                raise InputError(source, number, f"not a literal: {quote(word)}")
             if abs(literal) > header[0]:
                 raise InputError(source, number, f"literal {literal} names a variable beyond {header[0]}")
             if literal == 0:
@@ -62,9 +64,11 @@ def read_formula(text: str, source: str) -> Formula:
                     raise InputError(source, number, "an empty clause (the reduction needs a literal in each)")
                 clauses.append(tuple(dict.fromkeys(current)))
                 current = []
+                at_most(len(clauses), header[1], "clauses (the `p` line's count)", source, number)
             else:
                 line_of_clause = line_of_clause if current else number
                 current.append(literal)
+                at_most(len(current), MAX_SUITS - 1, "literals in one clause", source, number)
     if header is None:
         raise InputError(source, 1, "no `p cnf VARIABLES CLAUSES` line")
     if current:
@@ -124,16 +128,17 @@ def meta(formula: Formula) -> dict[str, object]:
 def formula_from_meta(text: str, source: str) -> Formula:
     """The formula a reduced deal's `meta` block records; InputError if it has none."""
     try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError:
+        document = load_yaml(text, source)
+    except InputError:
         document = None  # board text or another deal form: no meta block
     block = document.get("meta") if isinstance(document, dict) else None
     try:
         variables = int(block["variables"])
         clauses = tuple(tuple(int(literal) for literal in clause) for clause in block["clauses"])
-    except (TypeError, KeyError, ValueError):
+    except (TypeError, KeyError, ValueError, OverflowError):
         raise InputError(source, None, "not a reduced deal: no `meta` with variables and clauses "
                                        "(made by `patience reduce`)") from None
+    at_most(variables, MAX_CNF_VARIABLES, "variables", source, None)
     return Formula(variables, clauses)
 
 

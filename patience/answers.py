@@ -12,9 +12,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from patience.caps import MAX_MOVES, QUOTE_CHARS
 from patience.cards import Card, parse_card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
+from patience.reading import at_most, first_line
 
 
 @dataclass(frozen=True)
@@ -33,18 +35,20 @@ READER_MODULES: tuple[str, ...] = (
 )
 
 _BHS_MOVE = re.compile(r"^Info: Card moved is (\S+)\s*$")
+_SEPARATORS = re.compile(r"[\s,\[\]]+")
 
 
 def read_plain(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
     """Cards separated by spaces, commas or new lines; brackets, `#` comments and blank lines allowed."""
-    cards = []
+    cards: list[Card] = []
     for number, line in enumerate(text.splitlines(), 1):
-        for token in re.split(r"[\s,\[\]]+", line.split("#", 1)[0]):
+        for token in _SEPARATORS.split(line.split("#", 1)[0]):
             if token:
                 try:
                     cards.append(parse_card(token))
                 except ValueError as error:
                     raise InputError(source, number, str(error)) from None
+        at_most(len(cards), MAX_MOVES, "moves", source, number)
     if not cards:
         raise InputError(source, 1, "no cards in the answer")
     return tuple(cards)
@@ -55,7 +59,7 @@ BLACK_HOLE_SOLVE_VERDICTS = ("Solved!", "Unsolved!", "Intractable!")
 
 def black_hole_solve_verdict(text: str) -> str:
     """The first line of black-hole-solve's output: one of BLACK_HOLE_SOLVE_VERDICTS if it is one."""
-    return text.lstrip().split("\n", 1)[0].strip()
+    return first_line(text)
 
 
 def detect_black_hole_solve(text: str) -> bool:
@@ -66,7 +70,7 @@ def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...
     """black-hole-solve's transcript: `Solved!`, then `Info: Card moved is XY` per move."""
     verdict = black_hole_solve_verdict(text)
     if verdict != "Solved!":
-        raise InputError(source, 1, f"the answer says {verdict!r}: there is no card sequence to replay")
+        raise InputError(source, 1, f"the answer says {quote(verdict)}: there is no card sequence to replay")
     cards = []
     for number, line in enumerate(text.splitlines(), 1):
         match = _BHS_MOVE.match(line.strip())
@@ -75,13 +79,13 @@ def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...
                 cards.append(parse_card(match.group(1)))
             except ValueError as error:
                 raise InputError(source, number, str(error)) from None
+            at_most(len(cards), MAX_MOVES, "moves", source, number)
     return tuple(cards)
 
 
 def is_solve_transcript(text: str) -> bool:
     """`patience solve`'s own output: `deal: ...` first, a `status: ...` line after it."""
-    lines = text.lstrip().splitlines()
-    return bool(lines) and lines[0].startswith("deal: ") and any(line.startswith("status: ") for line in lines)
+    return first_line(text).startswith("deal: ") and "\nstatus: " in text
 
 
 def transcript_sequence(text: str, source: str) -> str:
@@ -91,7 +95,8 @@ def transcript_sequence(text: str, source: str) -> str:
     number, status = next((number, line.removeprefix("status: ").strip())
                           for number, line in enumerate(lines, 1) if line.startswith("status: "))
     if status != "solved":
-        raise InputError(source, number, f"the answer says status {status}: there is no sequence to replay")
+        raise InputError(source, number,
+                         f"the answer says status {status[:QUOTE_CHARS]}: there is no sequence to replay")
     for number, line in enumerate(lines, 1):
         if line.startswith("sequence: "):
             return "\n" * (number - 1) + line.removeprefix("sequence: ")

@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from patience.errors import quote
+
 RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "SHDC"
 STANDARD_RANKS = 13
 
 _STANDARD = re.compile(r"^([A2-9TJQK]|10)([SHDC])$", re.IGNORECASE)
-_GENERAL = re.compile(r"^r(\d+)s(\d+)$", re.IGNORECASE)
+_GENERAL = re.compile(r"^r(\d{1,9})s(\d{1,9})$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, order=True)
@@ -28,7 +30,7 @@ class Card:
 
     def name(self, ranks: int = STANDARD_RANKS) -> str:
         """The card's text name in a deal with `ranks` ranks."""
-        if ranks == STANDARD_RANKS and self.suit < len(SUIT_LETTERS):
+        if ranks == STANDARD_RANKS and self.rank < STANDARD_RANKS and self.suit < len(SUIT_LETTERS):
             return RANK_LETTERS[self.rank] + SUIT_LETTERS[self.suit]
         return f"r{self.rank}s{self.suit}"
 
@@ -46,7 +48,7 @@ def parse_card(text: str) -> Card:
     match = _GENERAL.match(token)
     if match:
         return Card(int(match.group(1)), int(match.group(2)))
-    raise ValueError(f"unknown card {token!r}")
+    raise ValueError(f"unknown card {quote(token)}")
 
 
 def ranks_adjacent(first: int, second: int, ranks: int) -> bool:

@@ -14,9 +14,10 @@ import importlib
 import os
 import sys
 import traceback
+from typing import NoReturn
 
 from patience import __version__
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, one_line
 from patience.exit_codes import ExitCode
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
@@ -25,8 +26,15 @@ DEBUG_VARIABLE = "PATIENCE_DEBUG"
 _MESSAGE_LIMIT = 300  # characters of an exception's message kept on the one line
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with its usage errors as one line `error: ...` and exit status 2 (`-h` shows usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(ExitCode.BAD_INPUT, f"error: {one_line(message)}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="patience", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="patience", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"patience-models {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:

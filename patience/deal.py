@@ -10,10 +10,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from patience.caps import MAX_CARDS, MAX_FOUNDATIONS, MAX_PILES, MAX_RANKS, MAX_SUITS
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
 from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
 
 __all__ = ["ALL_IN_A_ROW", "BLACK_HOLE", "GENERALISED", "Deal"]
+
+
+_CAPS = {"ranks": MAX_RANKS, "suits": MAX_SUITS, "piles": MAX_PILES, "foundations": MAX_FOUNDATIONS,
+         "cards": MAX_CARDS}
+
+
+def check_caps(**counts: int) -> None:
+    """ValueError for a count beyond its cap in `patience.caps` (ranks, suits, piles, foundations, cards)."""
+    for what, count in counts.items():
+        if count > _CAPS[what]:
+            raise ValueError(f"{what}: {count:,} is more than the cap of {_CAPS[what]:,}")
+
+
+def check_size(ranks: int, piles: tuple[tuple[Card, ...], ...], foundations: int) -> None:
+    """ValueError for a deal beyond the caps."""
+    check_caps(ranks=ranks, piles=len(piles), foundations=foundations,
+               cards=foundations + sum(map(len, piles)),
+               suits=1 + max((card.suit for pile in piles for card in pile), default=0))
 
 
 @dataclass(frozen=True)
@@ -28,6 +47,7 @@ class Deal:
         seen: set[Card] = set() if self.foundation is None else {self.foundation}
         if self.ranks < 1:
             raise ValueError("a deal needs at least one rank")
+        check_size(self.ranks, self.piles, 0 if self.foundation is None else 1)
         for pile in self.piles:
             if not pile:
                 raise ValueError("a pile may not be empty")

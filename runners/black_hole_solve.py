@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from patience.answers import BLACK_HOLE_SOLVE_VERDICTS, black_hole_solve_verdict, read_black_hole_solve
 from patience.cards import Card
 from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.formats import board
 from patience.generators.files import ModelFiles
 from patience.options import Count, Schema, Switch
@@ -76,7 +76,7 @@ def read_output(text: str, source: str, deal: Deal) -> tuple[Status, tuple[Card,
     """Its stdout: the verdict line, the moves when solved, and the states it checked."""
     verdict = black_hole_solve_verdict(text)
     if verdict not in _VERDICTS:
-        raise InputError(source, 1, f"expected Solved!, Unsolved! or Intractable!, not {verdict[:40]!r}")
+        raise InputError(source, 1, f"expected Solved!, Unsolved! or Intractable!, not {quote(verdict)}")
     states = _STATES.search(text)
     nodes = int(states.group(1)) if states else None
     sequence = read_black_hole_solve(text, source, deal) if _VERDICTS[verdict] is Status.SOLVED else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from patience.errors import InputError
+from patience.errors import InputError, quote
 
 SATISFIABLE, UNSATISFIABLE, UNKNOWN = "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"
 
@@ -42,7 +42,7 @@ def read_competition(text: str, source: str) -> SatVerdict:
         if line.startswith("s "):
             word = line[2:].strip()
             if word not in (SATISFIABLE, UNSATISFIABLE, "UNKNOWN", "INDETERMINATE"):
-                raise InputError(source, number, f"unknown status line {line.strip()!r}")
+                raise InputError(source, number, f"unknown status line {quote(line.strip())}")
             status = UNKNOWN if word == "INDETERMINATE" else word
         elif line.startswith("v ") or line.strip() == "v":
             ended = _literals(line[1:], source, number, literals) or ended
@@ -60,7 +60,7 @@ def read_minisat_result(text: str, source: str, log: str = "") -> SatVerdict:
     if first in ("", "INDET"):
         return SatVerdict(UNKNOWN, (), read_stats(log))
     if first != "SAT":
-        raise InputError(source, 1, f"expected SAT, UNSAT or INDET, not {first!r}")
+        raise InputError(source, 1, f"expected SAT, UNSAT or INDET, not {quote(first)}")
     literals: list[int] = []
     ended = any(_literals(line, source, number, literals) for number, line in enumerate(lines[1:], 2))
     if not ended:
@@ -85,7 +85,7 @@ def _literals(text: str, source: str, number: int, literals: list[int]) -> bool:
         try:
             value = int(word)
         except ValueError:
-            raise InputError(source, number, f"not a literal: {word!r}") from None
+            raise InputError(source, number, f"not a literal: {quote(word)}") from None
         if value == 0:
             return True
         literals.append(value)

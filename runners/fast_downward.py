@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from patience.generators.files import ModelFiles
 from patience.options import Option, Schema
+from patience.reading import read_output
 from patience.result import Status
 from patience.runners.pddl_plan import Planner, PlanVerdict, read_plan_file
 from patience.runners.process import Limits, ProcessRun
@@ -69,7 +70,7 @@ class FastDownward(Planner):
         nodes = int(expanded[-1]) if expanded and expanded[-1].isdigit() else None
         plan_file = folder / "sas_plan"
         if run.returncode in (0, 1, 2, 3) and plan_file.is_file():
-            return PlanVerdict(Status.SOLVED, read_plan_file(plan_file.read_text(), "sas_plan"), nodes)
+            return PlanVerdict(Status.SOLVED, read_plan_file(read_output(plan_file), "sas_plan"), nodes)
         if run.returncode in _OUTCOMES:
             status, message = _OUTCOMES[run.returncode]
             return PlanVerdict(status, None, nodes, f"Fast Downward: {message}")

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.generators.lp import card_numbers
+from patience.reading import small_int
 from patience.result import Status
 
 _A_NAME = re.compile(r"a_(\d+)_(\d+)")
@@ -36,7 +37,7 @@ def _float(text: str, source: str, line: int) -> float:
     try:
         return float(text)
     except ValueError:
-        raise InputError(source, line, f"{text!r} is not a number") from None
+        raise InputError(source, line, f"{quote(text)} is not a number") from None
 
 
 def read_cbc(text: str, source: str = "CBC solution") -> MipVerdict:
@@ -51,7 +52,7 @@ def read_cbc(text: str, source: str = "CBC solution") -> MipVerdict:
         for number, line in enumerate(lines[1:], 2):
             match = _CBC_VALUE.match(line)
             if not match:
-                raise InputError(source, number, f"expected `index name value reduced-cost`, got {line.strip()!r}")
+                raise InputError(source, number, f"expected `index name value reduced-cost`, got {quote(line.strip())}")
             values[match.group(1)] = _float(match.group(2), source, number)
         return MipVerdict(Status.SOLVED, values, head)
     if head.startswith(("Infeasible", "Integer infeasible")):
@@ -62,7 +63,7 @@ def read_cbc(text: str, source: str = "CBC solution") -> MipVerdict:
         return MipVerdict(Status.UNKNOWN, message=head)
     if head.startswith("Unbounded"):
         return MipVerdict(Status.ERROR, message=f"CBC says unbounded, impossible for these bounded models: {head}")
-    raise InputError(source, 1, f"unknown CBC status {head!r}")
+    raise InputError(source, 1, f"unknown CBC status {quote(head)}")
 
 
 def read_highs(text: str, source: str = "HiGHS solution") -> MipVerdict:
@@ -75,9 +76,11 @@ def read_highs(text: str, source: str = "HiGHS solution") -> MipVerdict:
     columns = next((i for i, line in enumerate(lines) if line.startswith("# Columns")), None)
     feasible = any(line.strip() == "Feasible" for line in lines[2:columns])
     if feasible and columns is not None:
-        count = _float(lines[columns].split()[-1], source, columns + 1)
+        count = small_int(lines[columns].split()[-1])
+        if count is None or count < 0:
+            raise InputError(source, columns + 1, "expected `# Columns N`")
         values = {}
-        for number in range(columns + 1, columns + 1 + int(count)):
+        for number in range(columns + 1, columns + 1 + min(count, len(lines))):
             parts = lines[number].split() if number < len(lines) else []
             if len(parts) != 2:
                 raise InputError(source, number + 1, "expected `name value`")
@@ -90,7 +93,7 @@ def read_highs(text: str, source: str = "HiGHS solution") -> MipVerdict:
         return MipVerdict(Status.TIMEOUT, message=status)
     if status in ("Memory limit reached", "Interrupted by user", "Iteration limit reached", "Unknown"):
         return MipVerdict(Status.UNKNOWN, message=status)
-    raise InputError(source, 2, f"unknown HiGHS model status {status!r}")
+    raise InputError(source, 2, f"unknown HiGHS model status {quote(status)}")
 
 
 ORTOOLS_HEADER = "OR-Tools model_builder"
@@ -110,7 +113,7 @@ def read_ortools(text: str, source: str = "OR-Tools solution") -> MipVerdict:
         if status in ("UNBOUNDED", "ABNORMAL", "MODEL_INVALID", "INVALID_SOLVER_PARAMETERS",
                       "SOLVER_TYPE_UNAVAILABLE", "INCOMPATIBLE_OPTIONS"):
             return MipVerdict(Status.ERROR, message=f"the solver says {status}")
-        raise InputError(source, 1, f"unknown OR-Tools status {status!r}")
+        raise InputError(source, 1, f"unknown OR-Tools status {quote(status)}")
     values = {}
     for number, line in enumerate(lines[1:], 2):
         parts = line.split()

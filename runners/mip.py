@@ -16,6 +16,7 @@ from patience.generators.files import ModelFiles
 from patience.generators.lp_start import START_FILE, start_text
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE, BLACK_HOLE_FAMILY
 from patience.options import Option, Schema
+from patience.reading import read_output
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
 from patience.runners.lp_solution import MipVerdict
@@ -84,7 +85,7 @@ class MipSolver(ProcessSolver):
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         solution = folder / SOLUTION_FILE
-        verdict = self.verdict(run, solution.read_text() if solution.exists() else "")
+        verdict = self.verdict(run, read_output(solution) if solution.exists() else "")
         sequence = None
         if verdict.status is Status.SOLVED:
             sequence = model.decode(verdict.values, f"{self.name} solution")

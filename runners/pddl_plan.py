@@ -19,12 +19,13 @@ from typing import Any, ClassVar
 from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.generators import pddl
 from patience.generators.files import ModelFiles
 from patience.generators.pddl import Action, plan_cards
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
+from patience.reading import first_line
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
 from patience.runners.process import ProcessRun
@@ -75,7 +76,7 @@ def _ff_steps(lines: Sequence[str], start: int, source: str) -> tuple[Action, ..
             continue
         match = _FF_STEP.match(line)
         if not match:
-            raise InputError(source, number, f"not a plan step: {line.strip()!r}")
+            raise InputError(source, number, f"not a plan step: {quote(line.strip())}")
         words = match.group(1).lower().split()
         plan.append(Action(words[0], tuple(words[1:]), number))
     return tuple(plan)
@@ -90,7 +91,7 @@ def read_plan_file(text: str, source: str = "plan") -> tuple[Action, ...]:
             continue
         match = _PLAN_LINE.match(content)
         if not match:
-            raise InputError(source, number, f"not a plan step: {content!r}")
+            raise InputError(source, number, f"not a plan step: {quote(content)}")
         plan.append(Action(match.group(1).lower(), tuple(match.group(2).lower().split()), number))
     return tuple(plan)
 
@@ -108,8 +109,7 @@ def _read_ff_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
 
 def _detect_ff_steps(text: str) -> bool:
     """FF's plan lines alone, as copied out of its output (`step    0: PLAY-UP-TOP ...`)."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return _FF_FIRST_STEP.match(first) is not None
+    return _FF_FIRST_STEP.match(first_line(text)) is not None
 
 
 def _read_ff_steps_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
@@ -117,8 +117,7 @@ def _read_ff_steps_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...
 
 
 def _detect_plan_file(text: str) -> bool:
-    first = next((line.strip() for line in text.splitlines() if line.strip() and not line.startswith(";")), "")
-    return first.lower().startswith("(play")
+    return first_line(text, skip=";").lower().startswith("(play")
 
 
 def _read_plan_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:

@@ -21,10 +21,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from patience.reading import read_output
+
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 _GRACE_SECONDS = 1.0
-_OUTPUT_LIMIT = 64 * 1024 * 1024  # characters kept of each stream
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
@@ -86,7 +87,7 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                     if process is not None:
                         _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
             wall = time.monotonic() - started
-        return ProcessRun(tuple(command), returncode, _read(out_path), _read(err_path), wall, child_cpu,
+        return ProcessRun(tuple(command), returncode, read_output(out_path), read_output(err_path), wall, child_cpu,
                           timed_out, memout)
 
 
@@ -233,8 +234,3 @@ def end_processes(processes: Mapping[int, int], seconds: float) -> None:
 def _signal_group(group: int, signum: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is already gone
         os.killpg(group, signum)
-
-
-def _read(path: Path) -> str:
-    with open(path, "rb") as stream:
-        return stream.read(_OUTPUT_LIMIT).decode("utf-8", errors="replace")

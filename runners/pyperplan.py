@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from patience.generators.files import ModelFiles
 from patience.options import Count, Option, Schema
+from patience.reading import read_output
 from patience.result import Status
 from patience.runners.pddl_plan import Planner, PlanVerdict, read_plan_file
 from patience.runners.process import Limits, ProcessRun
@@ -65,7 +66,7 @@ class Pyperplan(Planner):
         nodes = int(expanded[-1]) if expanded else None
         plan_file = folder / "problem.pddl.soln"
         if plan_file.is_file():
-            return PlanVerdict(Status.SOLVED, read_plan_file(plan_file.read_text(), "problem.pddl.soln"), nodes)
+            return PlanVerdict(Status.SOLVED, read_plan_file(read_output(plan_file), "problem.pddl.soln"), nodes)
         if "No solution could be found" in run.stdout:
             if options["search"] in COMPLETE_SEARCHES:
                 return PlanVerdict(Status.UNSOLVABLE, None, nodes, "pyperplan: complete search found no plan")

@@ -18,6 +18,7 @@ from patience.generators import cnf
 from patience.generators.files import ModelFiles
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
+from patience.reading import read_output
 from patience.result import Answer, Status
 from patience.runners.base import VERSION_SECONDS, ExecutableSolver, ProcessSolver, answer_from_run, find_executable
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, SatVerdict, read_competition, read_minisat_result
@@ -130,7 +131,7 @@ class Minisat(CommandLineSat):
         result = folder / RESULT_FILE
         if not result.is_file() and not (run.timed_out or run.memout):
             raise InputError(f"{self.name} output", None, f"no result file (exit {run.returncode})")
-        text = result.read_text() if result.is_file() else ""
+        text = read_output(result) if result.is_file() else ""
         return read_minisat_result(text, f"{self.name} result file", run.stdout)
 
 

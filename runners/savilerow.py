@@ -20,6 +20,7 @@ from patience.generators import eprime
 from patience.generators.files import ModelFiles
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
+from patience.reading import read_output
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, find_executable
 from patience.runners.process import Limits, ProcessRun
@@ -116,11 +117,11 @@ class SavileRow(ProcessSolver):
             detail = next((line for line in (run.stdout + run.stderr).splitlines() if "ERROR" in line),
                           f"Savile Row exit {run.returncode} without an .info file")
             return answer_from_run(run, Status.ERROR, message=detail.strip())
-        info = read_info(info_path.read_text(), info_path.name)
+        info = read_info(read_output(info_path), info_path.name)
         nodes = int(info["SolverNodes"]) if "SolverNodes" in info else None
         stats = {key: info[key] for key in STATS if key in info}
         if solution_path.exists():
-            sequence = model.decode(solution_path.read_text(), solution_path.name)
+            sequence = model.decode(read_output(solution_path), solution_path.name)
             return answer_from_run(run, Status.SOLVED, sequence, nodes, stats)
         timed_out = info.get("SolverTimeOut", 0) or info.get("SavileRowTimeOut", 0)
         if info.get("SolverSatisfiable") == 0 and not timed_out:

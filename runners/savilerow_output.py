@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.generators.eprime import Numbering
+from patience.reading import small_int
 
 _LETTING = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")
-_MATRIX = re.compile(r"^\[([-\d,\s]*?)\s*(?:;\s*int\(\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*\))?\s*\]$")
+# possessive `*+`: a lazy list followed by `\s*` would try every split of a long run of spaces
+_MATRIX = re.compile(r"^\[([-\d,\s]*+)(?:;\s*int\(\s*(-?[0-9]{1,9})\s*\.\.\s*(-?[0-9]{1,9})\s*\)\s*)?\]$")
+_DETECT = re.compile(r"^[ \t]*letting[ \t]+x[ \t]+be[ \t]+\[", re.MULTILINE)
 _INFO = re.compile(r"^(\w+):\s*(\S+)\s*$")
 
 
@@ -40,11 +43,13 @@ def read_lettings(text: str, source: str) -> dict[str, Letting]:
             continue
         match = _LETTING.match(line)
         if not match:
-            raise InputError(source, number, f"not a letting: {line[:60]!r}")
+            raise InputError(source, number, f"not a letting: {quote(line)}")
         matrix = _MATRIX.match(match.group(2).strip())
         if not matrix:
             raise InputError(source, number, f"{match.group(1)} is not a matrix of integers")
-        values = tuple(int(value) for value in matrix.group(1).replace(",", " ").split())
+        values = tuple(small_int(value) for value in matrix.group(1).replace(",", " ").split())
+        if None in values:
+            raise InputError(source, number, f"{match.group(1)} holds a value that is not an integer")
         first = int(matrix.group(2)) if matrix.group(2) is not None else 1
         if matrix.group(2) is not None and int(matrix.group(3)) - first + 1 != len(values):
             raise InputError(source, number, f"{match.group(1)} has {len(values)} values for its index range")
@@ -72,7 +77,7 @@ def read_info(text: str, source: str) -> dict[str, float]:
             continue
         match = _INFO.match(raw.strip())
         if not match:
-            raise InputError(source, number, f"not a Key:value line: {raw.strip()[:60]!r}")
+            raise InputError(source, number, f"not a Key:value line: {quote(raw.strip())}")
         try:
             info[match.group(1)] = float(match.group(2))
         except ValueError:
@@ -81,7 +86,7 @@ def read_info(text: str, source: str) -> dict[str, float]:
 
 
 def detect_solution(text: str) -> bool:
-    return re.search(r"^\s*letting\s+x\s+be\s+\[", text, re.MULTILINE) is not None
+    return "letting" in text and _DETECT.search(text) is not None
 
 
 def _read_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:

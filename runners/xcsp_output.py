@@ -21,14 +21,16 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.answers import AnswerReader
+from patience.caps import MAX_VALUES
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.generators import xcsp3
 from patience.generators.eprime import Numbering
 from patience.generators.files import ModelFiles
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
+from patience.reading import at_most
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, find_executable
 from patience.runners.process import Limits, ProcessRun
@@ -37,10 +39,9 @@ PAPER_ORDER_ARRAY = "x"  # the paper's static search order is over the Black Hol
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _STATUS = {"SATISFIABLE": Status.SOLVED, "OPTIMUM FOUND": Status.SOLVED, "UNSATISFIABLE": Status.UNSOLVABLE,
            "UNKNOWN": Status.UNKNOWN, "UNSUPPORTED": Status.ERROR}
-_CELL = re.compile(r"^(\w+)\[(?:(\d+)(?:\.\.(\d+))?)?\]$")
-_VALUE = re.compile(r"^(-?\d+|\*)(?:[*x](\d+))?$")
-_LIST = re.compile(r"<list>(.*?)</list>", re.DOTALL)
-_VALUES = re.compile(r"<values>(.*?)</values>", re.DOTALL)
+_CELL = re.compile(r"^(\w+)\[(?:([0-9]{1,9})(?:\.\.([0-9]{1,9}))?)?\]$")
+_VALUE = re.compile(r"^(-?[0-9]{1,9}|\*)(?:[*x]([0-9]{1,9}))?$")
+_DETECT = re.compile(r"^[ \t]*v[ \t]+<instantiation", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
         if line.startswith("s "):
             verdict = line[2:].strip()
             if verdict not in _STATUS:
-                raise InputError(source, number, f"unknown verdict {verdict!r}")
+                raise InputError(source, number, f"unknown verdict {quote(verdict)}")
             status, status_line = _STATUS[verdict], number
         elif line.startswith("v ") or line == "v":
             v_start = v_start or number
@@ -76,35 +77,51 @@ def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
     instantiation = " ".join(v_lines)
     if "</instantiation>" in instantiation:  # Choco prints its last solution twice; keep one
         instantiation = instantiation[:instantiation.index("</instantiation>")]
-    names, values = _LIST.search(instantiation), _VALUES.search(instantiation)
-    if not names or not values:
+    names, values = _between(instantiation, "list"), _between(instantiation, "values")
+    if names is None or values is None:
         raise InputError(source, v_start, "the v lines hold no <list> and <values>")
-    cells = [cell for token in names.group(1).split() for cell in _expand_cell(token, sizes, source, v_start)]
-    numbers = [number for token in values.group(1).split() for number in _expand_value(token, source, v_start)]
+    cells, numbers = [], []
+    for token in names.split():
+        cells.extend(_expand_cell(token, sizes, source, v_start))
+        at_most(len(cells), MAX_VALUES, "variables", source, v_start)
+    for token in values.split():
+        numbers.extend(_expand_value(token, source, v_start))
+        at_most(len(numbers), MAX_VALUES, "values", source, v_start)
     if len(cells) != len(numbers):
         raise InputError(source, v_start, f"{len(cells)} variables but {len(numbers)} values")
     values = {cell: number for cell, number in zip(cells, numbers, strict=True) if number is not None}
     return XcspOutput(status, values, status_line, v_start)
 
 
+def _between(text: str, tag: str) -> str | None:
+    """The text between the first `<tag>` and the `</tag>` after it (str.find: one pass)."""
+    start = text.find(f"<{tag}>")
+    end = -1 if start < 0 else text.find(f"</{tag}>", start)
+    return None if end < 0 else text[start + len(tag) + 2:end]
+
+
 def _expand_cell(token: str, sizes: dict[str, int], source: str, line: int) -> list[str]:
     match = _CELL.match(token)
     if not match:
-        raise InputError(source, line, f"not a variable of the model: {token!r}")
+        raise InputError(source, line, f"not a variable of the model: {quote(token)}")
     name, first, last = match.groups()
     if first is None:
         if name not in sizes:
-            raise InputError(source, line, f"unknown array {name!r}")
+            raise InputError(source, line, f"unknown array {quote(name)}")
         return [f"{name}[{index}]" for index in range(sizes[name])]
-    return [f"{name}[{index}]" for index in range(int(first), int(last if last is not None else first) + 1)]
+    low, high = int(first), int(last if last is not None else first)
+    at_most(high - low + 1, MAX_VALUES, f"cells of {quote(token)}", source, line)
+    return [f"{name}[{index}]" for index in range(low, high + 1)]
 
 
 def _expand_value(token: str, source: str, line: int) -> list[int | None]:
     match = _VALUE.match(token)
     if not match:
-        raise InputError(source, line, f"not a value: {token!r}")
+        raise InputError(source, line, f"not a value: {quote(token)}")
     value = None if match.group(1) == "*" else int(match.group(1))
-    return [value] * int(match.group(2) or 1)
+    count = int(match.group(2) or 1)
+    at_most(count, MAX_VALUES, f"repeats of {quote(token)}", source, line)
+    return [value] * count
 
 
 def sequence(output: XcspOutput, source: str, numbering: Numbering) -> tuple[Card, ...]:
@@ -117,7 +134,7 @@ def sequence(output: XcspOutput, source: str, numbering: Numbering) -> tuple[Car
 
 
 def detect(text: str) -> bool:
-    return re.search(r"^\s*v\s+<instantiation", clean(text), re.MULTILINE) is not None
+    return "<instantiation" in text and _DETECT.search(clean(text)) is not None
 
 
 def _read_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:

@@ -123,10 +123,11 @@ def test_unreadable_lbs_files_give_one_error_line(tmp_path, capsys):
     binary.write_bytes(b"\xff\xfe\x00")
     mapping.write_bytes(b"from: \xff\n")
     for arguments, culprit, message in [
-        (["lbs", "validate", str(deal), str(binary)], binary, "not a text file"),
+        (["lbs", "validate", str(deal), str(binary)], f"{binary}:1", "not a text file (not UTF-8)"),
         (["lbs", "validate", str(tmp_path / "none.param"), str(deal)], tmp_path / "none.param", "no such file"),
-        (["lbs", "validate", str(deal), str(deal), "--mapping", str(mapping)], mapping, "not a text file"),
-        (["lbs", "solve", str(binary)], binary, "not a text file"),
+        (["lbs", "validate", str(deal), str(deal), "--mapping", str(mapping)], f"{mapping}:1",
+         "not a text file (not UTF-8)"),
+        (["lbs", "solve", str(binary)], f"{binary}:1", "not a text file (not UTF-8)"),
     ]:
         assert main(arguments) == 2
         captured = capsys.readouterr()

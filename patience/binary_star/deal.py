@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
+from patience.deal import check_size
 from patience.names import BINARY_STAR, BINARY_STAR_GENERALISED
 
 PILES, PILE_HEIGHT, DECKS = 17, 6, 2
@@ -44,6 +45,7 @@ class BinaryStarDeal:
             raise ValueError("a deal needs at least one pile")
         if self.ranks < 1:
             raise ValueError("a deal needs at least one rank")
+        check_size(self.ranks, self.piles, len(self.foundations))
         for card in self.cards + self.foundations:
             if not 0 <= card.rank < self.ranks:
                 raise ValueError(f"card {card.name(self.ranks)} has no rank in 0..{self.ranks - 1}")

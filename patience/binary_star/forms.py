@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 
-import yaml
-
 from patience.binary_star.deal import BinaryStarDeal
+from patience.caps import MAX_CARDS, MAX_FOUNDATIONS, MAX_PILES, MAX_RANKS
 from patience.cards import STANDARD_RANKS, Card, parse_card
 from patience.errors import InputError
+from patience.formats.yaml_form import card_in_deal
+from patience.reading import at_most, compose_yaml, construct_yaml, first_line, yaml_child, yaml_items, yaml_line
 
 FOUNDATIONS = "Foundations:"
 FORMS = ("board", "yaml")
@@ -30,8 +31,7 @@ _YAML_KEY = re.compile(r"^foundations:", re.MULTILINE)
 
 def detect(text: str) -> bool:
     """Board text with more than one foundation card, or YAML with a `foundations` list."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return bool(_TWO_FOUNDATIONS.match(first)) or _YAML_KEY.search(text) is not None
+    return bool(_TWO_FOUNDATIONS.match(first_line(text))) or _YAML_KEY.search(text) is not None
 
 
 def read(text: str, source: str) -> BinaryStarDeal:
@@ -72,32 +72,31 @@ def write_board(deal: BinaryStarDeal) -> str:
 
 
 def read_yaml(text: str, source: str) -> BinaryStarDeal:
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise InputError(source, mark.line + 1 if mark is not None else None,
-                         f"bad YAML: {getattr(error, 'problem', None) or 'unreadable'}") from None
+    root = compose_yaml(text, source)
+    document = construct_yaml(root, source)
     if not isinstance(document, dict) or "piles" not in document or "foundations" not in document:
         raise InputError(source, 1, "a Binary Star YAML deal needs 'foundations' and 'piles' lists")
-    lines = text.splitlines()
-
-    def line_of(fragment: str) -> int | None:
-        return next((number for number, line in enumerate(lines, 1) if fragment in line), None)
-
     ranks = document.get("ranks", STANDARD_RANKS)
+    ranks_line = yaml_line(yaml_child(root, "ranks"))
     if not isinstance(ranks, int) or isinstance(ranks, bool) or ranks < 1:
-        raise InputError(source, line_of("ranks:"), "'ranks' must be a positive integer")
-    foundations = document["foundations"]
+        raise InputError(source, ranks_line, "'ranks' must be a positive integer")
+    at_most(ranks, MAX_RANKS, "ranks", source, ranks_line)
+    foundations, foundations_node = document["foundations"], yaml_child(root, "foundations")
     if not isinstance(foundations, list) or not foundations:
-        raise InputError(source, line_of("foundations:"), "'foundations' must be a non-empty list of cards")
-    piles = document["piles"]
+        raise InputError(source, yaml_line(foundations_node), "'foundations' must be a non-empty list of cards")
+    at_most(len(foundations), MAX_FOUNDATIONS, "foundations", source, yaml_line(foundations_node))
+    piles, piles_node = document["piles"], yaml_child(root, "piles")
     if not isinstance(piles, list) or not piles or not all(isinstance(pile, list) and pile for pile in piles):
-        raise InputError(source, line_of("piles:"), "'piles' must be a non-empty list of non-empty lists")
+        raise InputError(source, yaml_line(piles_node), "'piles' must be a non-empty list of non-empty lists")
+    at_most(len(piles), MAX_PILES, "piles", source, yaml_line(piles_node))
+    at_most(sum(map(len, piles)), MAX_CARDS, "cards", source, yaml_line(piles_node))
     try:
         return BinaryStarDeal(
-            tuple(tuple(_card(value, source, line_of(str(value))) for value in pile) for pile in piles),
-            tuple(_card(value, source, line_of("foundations:")) for value in foundations), ranks)
+            tuple(tuple(card_in_deal(value, ranks, source, yaml_line(node))
+                        for value, node in zip(pile, yaml_items(pile_node), strict=True))
+                  for pile, pile_node in zip(piles, yaml_items(piles_node), strict=True)),
+            tuple(card_in_deal(value, ranks, source, yaml_line(node))
+                  for value, node in zip(foundations, yaml_items(foundations_node), strict=True)), ranks)
     except ValueError as error:
         raise InputError(source, 1, str(error)) from None
 
@@ -111,8 +110,8 @@ def write_yaml(deal: BinaryStarDeal) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _card(value: object, source: str, line: int | None) -> Card:
+def _card(value: str, source: str, line: int) -> Card:
     try:
-        return parse_card(str(value))
+        return parse_card(value)
     except ValueError as error:
         raise InputError(source, line, str(error)) from None

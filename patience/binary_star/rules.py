@@ -14,11 +14,14 @@ import re
 from collections.abc import Sequence
 
 from patience.binary_star.deal import BinaryStarDeal, Play
+from patience.caps import MAX_MOVES
 from patience.cards import Card, parse_card
-from patience.errors import InputError
+from patience.errors import InputError, quote
+from patience.reading import at_most
 from patience.validator import Replay
 
-_TOKEN = re.compile(r"^([^>@]+)>(\d+)(?:@(\d+))?$")
+_TOKEN = re.compile(r"^([^>@]+)>([0-9]{1,9})(?:@([0-9]{1,9}))?$")
+_POSITION = re.compile(r"[0-9]{1,9}")
 
 
 def read_plays(text: str, source: str) -> tuple[Play, ...]:
@@ -33,12 +36,13 @@ def read_plays(text: str, source: str) -> tuple[Play, ...]:
             for field in fields:
                 match = _TOKEN.match(field)
                 if match is None:
-                    raise InputError(source, number, f"{field!r} is not a play like 5H>2@7")
+                    raise InputError(source, number, f"{quote(field)} is not a play like 5H>2@7")
                 plays.append(_play(match.group(1), match.group(2), match.group(3), source, number))
-        elif len(fields) in (2, 3) and all(field.isdigit() for field in fields[1:]):
+        elif len(fields) in (2, 3) and all(_POSITION.fullmatch(field) for field in fields[1:]):
             plays.append(_play(fields[0], fields[1], fields[2] if len(fields) == 3 else None, source, number))
         else:
             raise InputError(source, number, "expected plays like `5H>2@7` or `CARD FOUNDATION [PILE]`")
+        at_most(len(plays), MAX_MOVES, "moves", source, number)
     return tuple(plays)
 
 

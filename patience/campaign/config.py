@@ -18,11 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from patience.errors import InputError, UsageError
-from patience.formats import read_text
 from patience.options import check_options
+from patience.reading import load_yaml, read_text
 from patience.runners.registry import get_solver, names_a_program
 
 EXPERIMENT_KEYS = ("deals", "timeout", "cpu", "memory", "jobs", "configurations")
@@ -87,12 +85,7 @@ def read_experiment(path: str | Path, allow_executables: bool = False) -> tuple[
     file that names a program to run (`solver: sat:PATH`) is code, not data: it is refused unless
     `allow_executables` (compare --allow-executables) says its author is trusted."""
     source = str(path)
-    try:
-        data = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        raise InputError(source, line, f"not YAML: {getattr(error, 'problem', error)}") from None
+    data = load_yaml(read_text(path), source)
     if not isinstance(data, dict):
         raise InputError(source, 1, "an experiment file is a mapping with deals, timeout and configurations")
     unknown = sorted(set(map(str, data)) - set(EXPERIMENT_KEYS))

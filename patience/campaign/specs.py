@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from patience.caps import MAX_DEALS
 from patience.errors import UsageError
 from patience.games import Game, get_game, read_game_deal
 from patience.games.black_hole import BlackHoleFamily
@@ -24,7 +25,6 @@ from patience.names import DEFAULT_NUMBERING, NUMBERED_GAMES, NUMBERINGS, game_n
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
              "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files or a deal file; "
              "join several with +")
-_MAX_DEALS = 1_000_000
 BLACK_HOLE_FAMILY = BlackHoleFamily()
 
 
@@ -51,7 +51,7 @@ def parse_seeds(text: str, spec: str) -> list[int]:
             first, last = int(low), int(high if dash else low)
         except ValueError:
             raise UsageError(f"deal spec {spec!r}: {part!r} is not a seed or a range like 1-100") from None
-        if first < 0 or last < first or last - first >= _MAX_DEALS:
+        if first < 0 or last < first or last - first >= MAX_DEALS:
             raise UsageError(f"deal spec {spec!r}: bad range {part!r}")
         seeds.extend(range(first, last + 1))
     return list(dict.fromkeys(seeds))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from patience.caps import MAX_DEALS
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import yaml_form
@@ -82,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
     if args.count is None:
         print(_text(args, args.seed)[1], end="")
         return ExitCode.SOLVED
-    if args.dir is None or args.count < 1:
-        raise UsageError("--count needs a positive COUNT and --dir FOLDER")
+    if args.dir is None or not 1 <= args.count <= MAX_DEALS:
+        raise UsageError(f"--count needs a COUNT from 1 to {MAX_DEALS:,} and --dir FOLDER")
     files = [_text(args, seed) for seed in range(args.seed, args.seed + args.count)]
     output_folder(args.dir)
     for name, text in files:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from patience.exit_codes import ExitCode
-from patience.formats import read_text
 from patience.formats.yaml_form import write
 from patience.generators.reduction import meta, read_formula, reduce_formula
+from patience.reading import read_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -9,13 +9,13 @@ from patience.commands.limits import seconds
 from patience.commands.solve import parse_options
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
-from patience.formats import read_text
 from patience.games import read_game_deal
 from patience.games.late_binding import read_lbs_answer
 from patience.lbs.solution import read_mapping
 from patience.names import GAME_OPTION_HELP, LBS, game_option
 from patience.outputs import output_file, write_text
 from patience.pages import replay
+from patience.reading import read_text
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from patience.exit_codes import INVALID_ANSWER, ExitCode
-from patience.formats import read_text
 from patience.games import read_game_deal
 from patience.names import GAME_OPTION_HELP, game_option
+from patience.reading import read_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from patience.deal import Deal
 from patience.errors import InputError
 from patience.formats import board, numbered, yaml_form
+from patience.reading import read_text
 
 
 @dataclass(frozen=True)
@@ -33,24 +34,6 @@ FORMATS: dict[str, DealFormat] = {
         DealFormat("yaml", yaml_form.detect, yaml_form.read, yaml_form.write),
     )
 }
-
-
-def read_text(path: str | Path) -> str:
-    """A file's text, or an InputError naming it (missing, unreadable, not text, empty)."""
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(source, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(source, None, "is a directory, not a file") from None
-    except UnicodeDecodeError:
-        raise InputError(source, None, "not a text file") from None
-    except OSError as error:
-        raise InputError(source, None, error.strerror or "cannot read") from None
-    if not text.strip():
-        raise InputError(source, 1, "empty file")
-    return text
 
 
 def parse_deal(text: str, source: str) -> Deal:

@@ -13,13 +13,19 @@ from __future__ import annotations
 import json
 import re
 
+from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
 from patience.cards import STANDARD_RANKS, Card
 from patience.deal import Deal
-from patience.errors import InputError
+from patience.errors import InputError, quote
+from patience.reading import at_most
 
-_PARAM = re.compile(r"letting\s+initialStacks\s+(?:be|=)\s*\[([^\]]*)\]", re.DOTALL)
-_DZN = re.compile(r"layout\s*=\s*array2d\(\s*1\s*\.\.\s*(\d+)\s*,\s*1\s*\.\.\s*(\d+)\s*,\s*\[([^\]]*)\]\s*\)",
-                  re.DOTALL)
+# Each pattern ends at the list's `[`; the list runs to the first `]` (found by str.find, so no
+# pattern ever scans an unclosed list to the end of the file again and again).
+_PARAM = re.compile(r"letting\s+initialStacks\s+(?:be|=)\s*\[")
+_DZN = re.compile(r"layout\s*=\s*array2d\(\s*1\s*\.\.\s*(\d{1,9})\s*,\s*1\s*\.\.\s*(\d{1,9})\s*,\s*\[")
+_DZN_END = re.compile(r"\s*\)")
+_NUMBER = re.compile(r"-?\d{1,9}")
+_TOKEN = re.compile(r"[^\s,]+")
 
 
 def detect_param(text: str) -> bool:
@@ -36,9 +42,10 @@ def detect_json(text: str) -> bool:
 
 def read_param(text: str, source: str) -> Deal:
     match = _PARAM.search(text)
-    if not match:
+    end = -1 if match is None else text.find("]", match.end())
+    if end < 0:
         raise InputError(source, 1, "expected 'letting initialStacks be [...]'")
-    numbers = _numbers(text, match.start(1), match.group(1), source)
+    numbers = _numbers(text, match.end(), end, source)
     if len(numbers) != 51:
         raise InputError(source, _line(text, match.start()), f"expected 51 card numbers, found {len(numbers)}")
     cards = [_numbered_card(number, 0, 52, STANDARD_RANKS, text, offset, source) for number, offset in numbers]
@@ -54,10 +61,11 @@ def write_param(deal: Deal) -> str:
 
 def read_dzn(text: str, source: str) -> Deal:
     match = _DZN.search(text)
-    if not match:
+    end = -1 if match is None else text.find("]", match.end())
+    if end < 0 or not _DZN_END.match(text, end + 1):
         raise InputError(source, 1, "expected 'layout = array2d(1..P, 1..H, [...]);'")
     pile_count, height = int(match.group(1)), int(match.group(2))
-    numbers = _numbers(text, match.start(3), match.group(3), source)
+    numbers = _numbers(text, match.end(), end, source)
     if len(numbers) != pile_count * height:
         raise InputError(source, _line(text, match.start()),
                          f"array2d(1..{pile_count}, 1..{height}) needs {pile_count * height} numbers, "
@@ -79,18 +87,23 @@ def write_dzn(deal: Deal) -> str:
 
 def read_json(text: str, source: str) -> Deal:
     try:
-        document = json.loads(text)
+        document = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as error:
         raise InputError(source, error.lineno, f"bad JSON: {error.msg}") from None
+    except (ValueError, RecursionError) as error:  # a number too long to convert, lists nested too deep
+        raise InputError(source, None, f"bad JSON: {quote(str(error), 80)[1:-1]}") from None
     if not isinstance(document, dict) or not isinstance(document.get("m"), int) or document["m"] < 1:
         raise InputError(source, 1, "expected {\"m\": cards per suit, \"piles\": [[...], ...]}")
     ranks = document["m"]
+    at_most(ranks, MAX_RANKS, "m (cards per suit)", source, 1)
     piles_value = document.get("piles")
     if not isinstance(piles_value, list) or not all(isinstance(pile, list) and pile for pile in piles_value):
         raise InputError(source, 1, "'piles' must be a list of non-empty lists of card numbers")
     flat = [number for pile in piles_value for number in pile]
-    if not all(isinstance(number, int) and number >= 0 for number in flat):
+    if not all(isinstance(number, int) and not isinstance(number, bool) and number >= 0 for number in flat):
         raise InputError(source, 1, "card numbers must be non-negative integers")
+    at_most(len(flat), MAX_CARDS, "cards", source, 1)
+    at_most(max(flat) // ranks + 1, MAX_SUITS, "suits", source, 1)
     piles = tuple(tuple(Card(number % ranks, number // ranks) for number in pile) for pile in piles_value)
     foundation = None if 0 in flat else Card(0, 0)
     try:
@@ -120,15 +133,15 @@ def _require_black_hole(deal: Deal, form: str) -> None:
         raise ValueError(f"{form} holds only standard Black Hole deals (A♠ on the foundation, 17 piles of 3)")
 
 
-def _numbers(text: str, start: int, body: str, source: str) -> list[tuple[int, int]]:
-    """The integers of a bracketed list with their offsets in the whole text."""
+def _numbers(text: str, start: int, end: int, source: str) -> list[tuple[int, int]]:
+    """The integers of text[start:end] (a list's body) with their offsets in the whole text."""
     result = []
-    for match in re.finditer(r"[^\s,]+", body):
-        token = match.group(0)
-        offset = start + match.start()
-        if not re.fullmatch(r"-?\d+", token):
-            raise InputError(source, _line(text, offset), f"{token!r} is not a card number")
-        result.append((int(token), offset))
+    for match in _TOKEN.finditer(text, start, end):
+        if not _NUMBER.fullmatch(match.group(0)):
+            raise InputError(source, _line(text, match.start()), f"{quote(match.group(0))} is not a card number")
+        result.append((int(match.group(0)), match.start()))
+        if len(result) > MAX_CARDS:
+            raise InputError(source, _line(text, match.start()), f"more than {MAX_CARDS:,} card numbers")
     return result
 
 

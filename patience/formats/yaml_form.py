@@ -13,9 +13,11 @@ from typing import Any
 
 import yaml
 
-from patience.cards import Card, parse_card
+from patience.caps import MAX_CARDS, MAX_PILES, MAX_RANKS, MAX_SUITS
+from patience.cards import STANDARD_RANKS, Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError
+from patience.reading import at_most, compose_yaml, construct_yaml, yaml_child, yaml_items, yaml_line
 
 
 def detect(text: str) -> bool:
@@ -23,33 +25,49 @@ def detect(text: str) -> bool:
 
 
 def read(text: str, source: str) -> Deal:
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(error, "problem", None) or "bad YAML"
-        raise InputError(source, line, f"bad YAML: {problem}") from None
+    root = compose_yaml(text, source)
+    document = construct_yaml(root, source)
     if not isinstance(document, dict) or "piles" not in document:
         raise InputError(source, 1, "a YAML deal needs a 'piles' list")
-    line_of = _line_finder(text)
-    ranks = document.get("ranks", 13)
-    if not isinstance(ranks, int) or ranks < 1:
-        raise InputError(source, line_of("ranks:"), "'ranks' must be a positive integer")
+    ranks = document.get("ranks", STANDARD_RANKS)
+    ranks_line = yaml_line(yaml_child(root, "ranks"))
+    if not isinstance(ranks, int) or isinstance(ranks, bool) or ranks < 1:
+        raise InputError(source, ranks_line, "'ranks' must be a positive integer")
+    at_most(ranks, MAX_RANKS, "ranks", source, ranks_line)
+    piles_node = yaml_child(root, "piles")
     piles_value = document["piles"]
     if not isinstance(piles_value, list) or not piles_value:
-        raise InputError(source, line_of("piles:"), "'piles' must be a non-empty list of lists")
-    piles = []
-    for pile in piles_value:
-        if not isinstance(pile, list) or not pile:
-            raise InputError(source, line_of("piles:"), "every pile must be a non-empty list of cards")
-        piles.append(tuple(_card(value, source, line_of(str(value))) for value in pile))
+        raise InputError(source, yaml_line(piles_node), "'piles' must be a non-empty list of lists")
+    at_most(len(piles_value), MAX_PILES, "piles", source, yaml_line(piles_node))
+    foundation_node = yaml_child(root, "foundation")
     foundation_value = document.get("foundation")
-    foundation = None if foundation_value is None else _card(foundation_value, source, line_of("foundation:"))
-    try:
-        return Deal(tuple(piles), foundation, ranks)
-    except ValueError as error:
-        raise InputError(source, _line_of_message(text, str(error)), str(error)) from None
+    foundation = None if foundation_value is None else card_in_deal(
+        foundation_value, ranks, source, yaml_line(foundation_node))
+    start = {} if foundation is None else {foundation: yaml_line(foundation_node)}
+    return Deal(tuple(read_piles(piles_value, piles_node, ranks, source, start)), foundation, ranks)
+
+
+def read_piles(piles_value: list, piles_node: yaml.Node | None, ranks: int, source: str,
+               start_cards: dict[Card, int | None]) -> list[tuple[Card, ...]]:
+    """The piles of a YAML deal, each card checked where it is written: name, rank, not seen before
+    (`start_cards`, the foundations' cards, by their lines)."""
+    seen = dict(start_cards)
+    piles, count = [], len(seen)
+    for pile, pile_node in zip(piles_value, yaml_items(piles_node) or [None] * len(piles_value), strict=True):
+        if not isinstance(pile, list) or not pile:
+            raise InputError(source, yaml_line(pile_node), "every pile must be a non-empty list of cards")
+        count += len(pile)
+        at_most(count, MAX_CARDS, "cards", source, yaml_line(pile_node))
+        cards = []
+        for value, node in zip(pile, yaml_items(pile_node) or [pile_node] * len(pile), strict=True):
+            line = yaml_line(node)
+            card = card_in_deal(value, ranks, source, line)
+            if card in seen:
+                raise InputError(source, line, f"card {card.name(ranks)} appears twice (first on line {seen[card]})")
+            seen[card] = line
+            cards.append(card)
+        piles.append(tuple(cards))
+    return piles
 
 
 def write(deal: Deal, meta: dict[str, Any] | None = None) -> str:
@@ -67,29 +85,13 @@ def write(deal: Deal, meta: dict[str, Any] | None = None) -> str:
     return text
 
 
-def _card(value: object, source: str, line: int | None) -> Card:
+def card_in_deal(value: object, ranks: int, source: str, line: int | None) -> Card:
+    """A card name of a deal with `ranks` ranks; InputError at `line` if it is none."""
     try:
-        return parse_card(str(value))
+        card = parse_card(str(value))
     except ValueError as error:
         raise InputError(source, line, str(error)) from None
-
-
-def _line_finder(text: str):
-    lines = text.splitlines()
-
-    def line_of(fragment: str) -> int | None:
-        for number, line in enumerate(lines, 1):
-            if fragment in line:
-                return number
-        return None
-
-    return line_of
-
-
-def _line_of_message(text: str, message: str) -> int | None:
-    """Point a deal-level error (`card 9S appears twice`) at the card's last line."""
-    words = message.split()
-    if len(words) > 1 and words[0] == "card":
-        hits = [number for number, line in enumerate(text.splitlines(), 1) if words[1] in line]
-        return hits[-1] if hits else None
-    return None
+    if card.rank >= ranks:
+        raise InputError(source, line, f"card {card.name(ranks)} has no rank in 0..{ranks - 1}")
+    at_most(card.suit + 1, MAX_SUITS, "suits", source, line)
+    return card

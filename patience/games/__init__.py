@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from patience.errors import InputError
-from patience.formats import read_text
 from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
+from patience.reading import read_text
 from patience.validator import Replay
 
 Move = Hashable  # a game's move: a Card in the Black Hole family, (from, to) positions in LBS

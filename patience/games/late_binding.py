@@ -6,14 +6,18 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
+from patience.caps import MAX_MOVES
 from patience.errors import InputError
 from patience.lbs.deal import LBSDeal, read_param, write_param
 from patience.lbs.rules import Move, replay
 from patience.lbs.solution import Mapping, read_moves
 from patience.names import LBS
+from patience.reading import at_most, small_int
 from patience.validator import Replay
 
-_CARDS_LETTING = re.compile(r"^\s*letting\s+cards\s+(?:be|=)", re.MULTILINE)
+# `[ \t]*`, not `\s*`: `\s` also eats newlines, and from every line start of a long run of blank
+# lines the search would scan the whole run again
+_CARDS_LETTING = re.compile(r"^[ \t]*letting[ \t]+cards[ \t]+(?:be|=)", re.MULTILINE)
 
 
 def read_pairs(text: str, source: str) -> tuple[Move, ...]:
@@ -23,9 +27,11 @@ def read_pairs(text: str, source: str) -> tuple[Move, ...]:
         fields = line.split("#", 1)[0].replace("->", " ").split()
         if not fields:
             continue
-        if len(fields) != 2 or not all(field.lstrip("-").isdigit() for field in fields):
+        positions = [small_int(field) for field in fields]
+        if len(positions) != 2 or None in positions:
             raise InputError(source, number, "expected `FROM TO` (two positions)")
-        pairs.append((int(fields[0]), int(fields[1])))
+        pairs.append((positions[0], positions[1]))
+        at_most(len(pairs), MAX_MOVES, "moves", source, number)
     return tuple(pairs)
 
 

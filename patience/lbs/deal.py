@@ -11,9 +11,10 @@ import random
 import re
 from dataclasses import dataclass
 
+from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
 from patience.cards import RANK_LETTERS
-from patience.errors import InputError
-from patience.formats import read_text
+from patience.errors import InputError, quote
+from patience.reading import at_most, read_text, small_int
 
 STANDARD_RANKS, STANDARD_SUITS = 13, 4
 SUIT_LETTERS = "HDCS"  # the coursework's suit order
@@ -71,20 +72,23 @@ def read_param(text: str, source: str) -> LBSDeal:
             continue
         match = _LETTING.match(line)
         if not match:
-            raise InputError(source, number, f"not a letting: {line[:60]!r}")
+            raise InputError(source, number, f"not a letting: {quote(line)}")
         lettings[match.group(1)] = (match.group(2).strip(), number)
     if "cards" not in lettings:
         raise InputError(source, 1, "no `letting cards be [...]`")
     cards_text, cards_line = lettings["cards"]
-    if not re.fullmatch(r"\[\s*-?\d+(\s*,\s*-?\d+)*\s*\]", cards_text):
+    if not re.fullmatch(r"\[\s*-?[0-9]{1,9}(\s*,\s*-?[0-9]{1,9})*\s*\]", cards_text):
         raise InputError(source, cards_line, "cards must be a list of integers like [44, 29, 31]")
     sizes = {}
-    for key, default in (("ranks", STANDARD_RANKS), ("suits", STANDARD_SUITS)):
+    for key, default, cap in (("ranks", STANDARD_RANKS, MAX_RANKS), ("suits", STANDARD_SUITS, MAX_SUITS)):
         value_text, line = lettings.get(key, (str(default), 1))
-        if not value_text.isdigit():
+        value = small_int(value_text)
+        if value is None or value < 1:
             raise InputError(source, line, f"{key} must be a positive integer")
-        sizes[key] = int(value_text)
+        at_most(value, cap, key, source, line)
+        sizes[key] = value
     cards = tuple(int(token) for token in cards_text.strip("[] ").split(","))
+    at_most(len(cards), MAX_CARDS, "cards", source, cards_line)
     name = source.rsplit("/", 1)[-1].removesuffix(".param")
     try:
         return LBSDeal(cards, sizes["ranks"], sizes["suits"], name)
@@ -103,8 +107,8 @@ def write_param(deal: LBSDeal, comment: str = "") -> str:
 
 def random_deal(n: int, seed: int, ranks: int = STANDARD_RANKS, suits: int = STANDARD_SUITS) -> LBSDeal:
     """n distinct cards drawn from the deck by Python's seeded generator; named LBS<n>_<seed>."""
-    if not 1 <= n <= ranks * suits:
-        raise ValueError(f"--cards must be between 1 and {ranks * suits}")
+    if not 1 <= n <= min(ranks * suits, MAX_CARDS):
+        raise ValueError(f"--cards must be between 1 and {min(ranks * suits, MAX_CARDS)}")
     cards = random.Random(seed).sample(range(ranks * suits), n)
     return LBSDeal(tuple(cards), ranks, suits, f"LBS{n}_{seed}")
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patience.errors import InputError
-from patience.formats import read_text
 from patience.lbs import solver
 from patience.lbs.deal import LBSDeal, read_param
 from patience.lbs.rules import replay
 from patience.lbs.solution import Mapping, read_moves
+from patience.reading import read_output, read_text
 from patience.runners.process import run_process
 from patience.runners.savilerow import minion_path, savilerow_command, savilerow_limits, savilerow_run
 from patience.runners.savilerow_output import read_info
@@ -102,7 +102,7 @@ def instances(folder: Path) -> list[Path]:
 
 def _optional_text(path: Path) -> str | None:
     # undecodable bytes stay visible to the readers, which grade the row WRONG instead of stopping
-    return path.read_text(errors="replace") if path.exists() else None
+    return read_output(path) if path.exists() else None
 
 
 def grade_results(folder: Path, mapping: Mapping | None, native: NativeVerdicts) -> list[Graded]:

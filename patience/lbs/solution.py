@@ -14,11 +14,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from patience.errors import InputError
-from patience.formats import read_text
+from patience.errors import InputError, quote
 from patience.lbs.rules import Move
+from patience.reading import load_yaml, read_text
 
 _START = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")
 _ANNOTATION = re.compile(r";\s*int\(\s*-?\d+\s*\.\.\s*-?\d+\s*\)")
@@ -35,11 +33,7 @@ class Mapping:
 
 def read_mapping(path: Path) -> Mapping:
     """A YAML mapping file: `from: NAME`, `to: NAME`, optional `first_position: 0|1` (default 1)."""
-    try:
-        data = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise InputError(str(path), mark.line + 1 if mark else 1, "not YAML") from None
+    data = load_yaml(read_text(path), str(path))
     if not isinstance(data, dict) or not isinstance(data.get("from"), str) or not isinstance(data.get("to"), str):
         raise InputError(str(path), 1, "the mapping needs `from: VARIABLE` and `to: VARIABLE`")
     first = data.get("first_position", 1)
@@ -61,13 +55,13 @@ def read_lettings(text: str, source: str) -> dict[str, object]:
         elif chunks:
             chunks[-1][1].append(line)
         else:
-            raise InputError(source, number, f"not a letting: {line[:60]!r}")
+            raise InputError(source, number, f"not a letting: {quote(line)}")
     lettings: dict[str, object] = {}
     for name, parts in chunks:
         body = _ANNOTATION.sub("", " ".join(parts))
         try:
             lettings[name] = json.loads(body)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # JSONDecodeError is a ValueError, as is an over-long number
             lettings[name] = body  # a value the grader never needs (a set, a boolean, ...)
     return lettings
 
@@ -93,7 +87,7 @@ def read_moves(text: str, source: str, mapping: Mapping | None = None) -> tuple[
     for name in (mapping.source, mapping.target):
         value = lettings.get(name)
         if not isinstance(value, list) or not all(isinstance(item, int) for item in value):
-            raise InputError(source, 1, f"no one-dimensional integer variable {name!r} in the solution")
+            raise InputError(source, 1, f"no one-dimensional integer variable {quote(name)} in the solution")
         columns.append(value)
     if len(columns[0]) != len(columns[1]):
         raise InputError(source, 1, f"{mapping.source} and {mapping.target} differ in length")

@@ -1,0 +1,219 @@
+"""The one road from a file (or standard input) to text, and from text to YAML data.
+
+Every reader of the toolkit gets its text from `read_text` and its YAML from `load_yaml`, so the
+caps of `patience.caps`, the refusals (missing file, directory, FIFO, device, not UTF-8, too big,
+too many lines, a line too long) and the UTF-8 byte order mark are handled once. `-` names
+standard input, read (bounded) at most once per process.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from patience import caps
+from patience.errors import InputError, quote
+
+STDIN = "-"
+_BOM = b"\xef\xbb\xbf"
+_stdin_read = False
+_NODE_STARTS = ("\n", ",", "[", "{", "-", ":", "?")  # a YAML node starts after one of these (or first)
+_LINE_BREAKS = ("\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")  # str.splitlines's
+_NONBLANK = re.compile(r"\S")
+_SMALL_INT = re.compile(r"[-+]?[0-9]{1,18}")
+_YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
+
+
+def read_text(path: str | Path) -> str:
+    """A file's text (`-`: standard input), or an InputError naming it: missing, not a regular
+    file, larger than MAX_FILE_BYTES, not UTF-8, empty, too many lines or a line too long. A UTF-8
+    byte order mark is dropped."""
+    source = str(path)
+    data = _read_stdin(caps.MAX_FILE_BYTES) if source == STDIN else _read_file(source, caps.MAX_FILE_BYTES)
+    return decode(data, source)
+
+
+def decode(data: bytes, source: str) -> str:
+    """Bytes as text under the line caps; a leading byte order mark dropped."""
+    data = data.removeprefix(_BOM)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(source, data.count(b"\n", 0, error.start) + 1, "not a text file (not UTF-8)") from None
+    if not text.strip():
+        raise InputError(source, 1, "empty file")
+    check_lines(text, source)
+    return text
+
+
+def check_lines(text: str, source: str) -> None:
+    """Refuse more than MAX_LINES lines or a line longer than MAX_LINE_CHARS (one linear pass).
+    Lines are counted as str.splitlines, which readers use, splits them (a lone CR ends one too)."""
+    lines = sum(text.count(separator) for separator in _LINE_BREAKS) - text.count("\r\n")
+    if lines > caps.MAX_LINES:
+        raise InputError(source, None, f"more than {caps.MAX_LINES:,} lines")
+    if len(text) <= caps.MAX_LINE_CHARS:
+        return
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > caps.MAX_LINE_CHARS:
+            raise InputError(source, number, f"line longer than {caps.MAX_LINE_CHARS:,} characters")
+
+
+def _read_file(source: str, limit: int) -> bytes:
+    try:
+        status = os.stat(source)
+        if stat.S_ISDIR(status.st_mode):
+            raise InputError(source, None, "is a directory, not a file")
+        if not stat.S_ISREG(status.st_mode):
+            raise InputError(source, None, "not a regular file (a FIFO, device or socket); use - for standard input")
+        if status.st_size > limit:
+            raise InputError(source, None, f"larger than {_size(limit)} ({_size(status.st_size)})")
+        with open(source, "rb") as stream:
+            data = stream.read(limit + 1)
+    except FileNotFoundError:
+        raise InputError(source, None, "no such file") from None
+    except ValueError:  # a NUL in the name
+        raise InputError(source, None, "not a file name") from None
+    except OSError as error:
+        raise InputError(source, None, error.strerror or "cannot read") from None
+    if len(data) > limit:  # grew while we read it
+        raise InputError(source, None, f"larger than {_size(limit)}")
+    return data
+
+
+def _read_stdin(limit: int) -> bytes:
+    global _stdin_read
+    if _stdin_read:
+        raise InputError(STDIN, None, "standard input was already read (only one input can be -)")
+    _stdin_read = True
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError(STDIN, None, "no standard input")
+    try:
+        data = stream.read(limit + 1)
+    except OSError as error:
+        raise InputError(STDIN, None, error.strerror or "cannot read") from None
+    if len(data) > limit:
+        raise InputError(STDIN, None, f"larger than {_size(limit)}")
+    return data
+
+
+def _size(count: int) -> str:
+    return f"{count / (1024 * 1024):.1f} MiB" if count >= 1024 * 1024 else f"{count:,} bytes"
+
+
+def compose_yaml(text: str, source: str) -> yaml.Node | None:
+    """The YAML node tree of `text`, refused if it uses an alias: no file the toolkit reads needs
+    one, and aliases expand a few hundred bytes into gigabytes ("billion laughs"). Size and node
+    caps come first: PyYAML spends some microseconds on each node."""
+    if len(text) > caps.MAX_YAML_CHARS:
+        raise InputError(source, None, f"a YAML file may hold at most {caps.MAX_YAML_CHARS:,} characters")
+    nodes = sum(text.count(indicator) for indicator in _NODE_STARTS)
+    at_most(nodes, caps.MAX_YAML_NODES, "YAML nodes (at most)", source, None)
+    try:
+        root = yaml.compose(text.removeprefix("\ufeff"), Loader=_YamlLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or "unreadable"
+        raise InputError(source, mark.line + 1 if mark is not None else None,
+                         f"bad YAML: {quote(problem, 80)[1:-1]}") from None
+    except (ValueError, RecursionError) as error:  # libyaml's refusals outside YAMLError (too deep, NUL)
+        raise InputError(source, None, f"bad YAML: {quote(str(error), 80)[1:-1]}") from None
+    _refuse_aliases(root, source)
+    return root
+
+
+def load_yaml(text: str, source: str) -> Any:
+    """The YAML data of `text` (safe types only, no aliases); InputError naming the line otherwise."""
+    return construct_yaml(compose_yaml(text, source), source)
+
+
+def construct_yaml(root: yaml.Node | None, source: str) -> Any:
+    """The Python data of a node tree from `compose_yaml`."""
+    if root is None:
+        return None
+    try:
+        return yaml.constructor.SafeConstructor().construct_document(root)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or "unreadable"
+        raise InputError(source, mark.line + 1 if mark is not None else None,
+                         f"bad YAML: {quote(problem, 80)[1:-1]}") from None
+    except (ValueError, OverflowError, RecursionError) as error:  # a timestamp or number Python cannot hold
+        raise InputError(source, None, f"bad YAML value: {quote(str(error), 80)[1:-1]}") from None
+
+
+def yaml_line(node: yaml.Node | None) -> int | None:
+    """The 1-based line where a node starts."""
+    return None if node is None else node.start_mark.line + 1
+
+
+def yaml_child(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    """The value node of `key` in a mapping node (None if absent or not a mapping)."""
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    found = None
+    for name, value in node.value:  # the last of repeated keys, as the constructor keeps it
+        if isinstance(name, yaml.ScalarNode) and name.value == key:
+            found = value
+    return found
+
+
+def yaml_items(node: yaml.Node | None) -> list[yaml.Node]:
+    """The item nodes of a sequence node ([] for anything else)."""
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+
+def first_line(text: str, skip: str = "") -> str:
+    """The first line of `text` that is not blank and does not start with `skip` (stripped), found
+    without splitting the rest: answer detectors run on every answer, however long."""
+    position = 0
+    while (found := _NONBLANK.search(text, position)) is not None:
+        end = text.find("\n", found.start())
+        end = len(text) if end < 0 else end
+        line = text[text.rfind("\n", 0, found.start()) + 1:end].strip()
+        if not (skip and line.startswith(skip)):
+            return line
+        position = end
+    return ""
+
+
+def small_int(token: str) -> int | None:
+    """The integer an ASCII token of at most 18 digits (and a sign) writes, else None: counts and
+    positions in files are small, and a longer number is a typing slip or an attack on int()."""
+    return int(token) if _SMALL_INT.fullmatch(token) else None
+
+
+def at_most(count: int, cap: int, what: str, source: str, line: int | None) -> None:
+    """Refuse a count beyond its cap in `patience.caps`."""
+    if count > cap:
+        raise InputError(source, line, f"{what}: {count:,} is more than the cap of {cap:,}")
+
+
+def _refuse_aliases(root: yaml.Node | None, source: str) -> None:
+    """An alias makes the composer hand back the anchored node again: seeing a node twice is one."""
+    seen: set[int] = set()
+    stack = [] if root is None else [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            raise InputError(source, node.start_mark.line + 1, "YAML aliases (*name) are not accepted")
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.extend((key, value))
+
+
+def read_output(path: str | Path) -> str:
+    """What a solver wrote (a stream or a result file): its first MAX_SOLVER_OUTPUT_BYTES bytes,
+    undecodable bytes replaced, so that its reader, not the read, judges it."""
+    with open(path, "rb") as stream:
+        return stream.read(caps.MAX_SOLVER_OUTPUT_BYTES).decode("utf-8", errors="replace")

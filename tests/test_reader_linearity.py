@@ -1,0 +1,119 @@
+"""Every reader takes time linear in its input (issue 28, item 5): each is timed on an input and on
+one ten times larger, built the way the hostile inputs of issue 28 were (blank lines, unclosed
+lists, one-card piles, long answers), and fails when the larger takes more than 30 times as long.
+CPU time of this process (other processes' load does not count), best of three runs each, and a
+floor under the small input's time, so that a loaded 2-core machine cannot make it flake: a
+quadratic reader takes 100 times as long."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+
+import pytest
+
+from patience.answers import read_answer
+from patience.binary_star import forms as binary_star_forms
+from patience.errors import InputError
+from patience.formats import read_deal
+from patience.games import parse_game_deal
+from patience.generators.cnf import read_header
+from patience.generators.reduction import read_formula
+from patience.lbs import solution as lbs_solution
+from patience.reading import decode, load_yaml
+from patience.runners import dimacs_output, lp_solution, pddl_plan, savilerow_output, xcsp_output
+from tests.helpers import INSTANCES
+
+PAPER = INSTANCES / "black_hole" / "paper-example.txt"
+ANSWER = (INSTANCES / "black_hole" / "paper-example.solution").read_text()
+RATIO = 30
+FLOOR_SECONDS = 0.01
+DEAL = read_deal(PAPER)
+
+
+def _yaml_piles(n: int) -> str:
+    return f"ranks: {n + 1}\nfoundation: r0s0\npiles:\n" + "".join(f"  - [r{rank}s0]\n" for rank in range(1, n + 1))
+
+
+def _columns(n: int) -> str:
+    return "Model status\nOptimal\n# Primal solution values\nFeasible\n" + f"# Columns {n}\n" + "".join(
+        f"c{index} 0\n" for index in range(n))
+
+
+# name -> (reader of a text, the text of size n, n at 1x)
+READERS: dict[str, tuple[Callable[[str], object], Callable[[int], str], int]] = {
+    "deal then blank lines": (lambda text: parse_game_deal(text, "t"), lambda n: PAPER.read_text() + "\n" * n, 5_000),
+    "hello then blank lines": (lambda text: parse_game_deal(text, "t"), lambda n: "hello" + "\n" * n, 5_000),
+    "unclosed param lists": (lambda text: parse_game_deal(text, "t"),
+                             lambda n: "letting initialStacks be [" * n, 2_000),
+    "unclosed dzn prefixes": (lambda text: parse_game_deal(text, "t"),
+                              lambda n: "layout = array2d(1..17, 1..3, [" * n, 2_000),
+    "yaml one-card piles": (lambda text: parse_game_deal(text, "t"), _yaml_piles, 600),
+    "binary star yaml piles": (lambda text: binary_star_forms.read(text, "t"),
+                               lambda n: "foundations: [AS]\n" + _yaml_piles(n).split("\n", 2)[2], 600),
+    "json deal": (lambda text: parse_game_deal(text, "t"),
+                  lambda n: f'{{"m": {n + 1}, "piles": [{", ".join(f"[{card}]" for card in range(1, n + 1))}]}}',
+                  800),
+    "lbs param": (lambda text: parse_game_deal(text, "t"),
+                  lambda n: f"letting cards be [{', '.join(map(str, range(n)))}]\nletting ranks be {n}\n"
+                            "letting suits be 1\n", 800),
+    "answer then blank lines": (lambda text: read_answer(text, "t", DEAL), lambda n: ANSWER + "\n" * n, 5_000),
+    "answer of many cards": (lambda text: read_answer(text, "t", DEAL), lambda n: "AS 2C\n" * n, 400),
+    "black-hole-solve transcript": (lambda text: read_answer(text, "t", DEAL),
+                                    lambda n: "Solved!\n" + "Info: Card moved is AS\n" * n, 400),
+    "savile row solution of spaces": (lambda text: read_answer(text, "t", DEAL),
+                                      lambda n: "letting x be [" + " " * n + "x\n", 20_000),
+    "xcsp3 unclosed lists": (lambda text: read_answer(text, "t", DEAL),
+                             lambda n: "s SATISFIABLE\n" + "v <instantiation> <list>\n" * n, 2_000),
+    "ff output": (lambda text: pddl_plan.read_ff(text, "t"),
+                  lambda n: "ff: found legal plan as follows\n" + "step 0: PLAY-UP-TOP TWO CLUBS ACE\n" * n, 1_000),
+    "plan file": (lambda text: pddl_plan.read_plan_file(text, "t"),
+                  lambda n: "(play-up-top two clubs ace)\n" * n, 1_000),
+    "dimacs competition": (lambda text: dimacs_output.read_competition(text, "t"),
+                           lambda n: "s SATISFIABLE\nv " + " ".join(map(str, range(1, n))) + " 0\n", 5_000),
+    "minisat result": (lambda text: dimacs_output.read_minisat_result(text, "t"),
+                       lambda n: "SAT\n" + " ".join(map(str, range(1, n))) + " 0\n", 5_000),
+    "xcsp3 values": (lambda text: xcsp_output.read_output(text, "t", {"x": n_of(text)}),
+                     lambda n: f"s SATISFIABLE\nv <instantiation> <list> x[] </list> <values> {'1 ' * n}</values>\n",
+                     2_000),
+    "savile row lettings": (lambda text: savilerow_output.read_lettings(text, "t"),
+                            lambda n: "".join(f"letting x{index} be [1, 2, 3]\n" for index in range(n)), 500),
+    "lbs solution": (lambda text: lbs_solution.read_moves(text, "t"),
+                     lambda n: f"letting actionFrom be [{', '.join(['2'] * n)}]\n"
+                               f"letting actionTo be [{', '.join(['1'] * n)}]\n", 1_000),
+    "highs solution": (lambda text: lp_solution.read_highs(text, "t"), _columns, 1_000),
+    "cbc solution": (lambda text: lp_solution.read_cbc(text, "t"),
+                     lambda n: "Optimal - objective value 0\n" + "".join(f"{i} a_1_1 1 0\n" for i in range(n)), 1_000),
+    "dimacs cnf": (lambda text: read_formula(text, "t"),
+                   lambda n: f"p cnf 3 {n}\n" + "1 -2 3 0\n" * n, 800),
+    "gen cnf header": (lambda text: read_header(text, "t"),
+                       lambda n: "c patience\nc ranks 13\nc pile AS\n" + "c var 1 card AS pos 1\n" * n + "p cnf 1 0\n",
+                       1_000),
+    "yaml": (lambda text: load_yaml(text, "t"), lambda n: "a:\n" + "  - x\n" * n, 800),
+    "bytes with a long line": (lambda text: decode(text.encode(), "t"), lambda n: "\ufeff" + "x" * n * 100, 11_000),
+}
+
+
+def n_of(text: str) -> int:
+    """The number of values of an XCSP3 `v` line (the size of its array x)."""
+    return text.count("1 ")
+
+
+def _best_of_three(reader: Callable[[str], object], text: str) -> float:
+    times = []
+    for _ in range(3):
+        start = time.process_time()
+        with contextlib.suppress(InputError):
+            reader(text)
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_a_reader_takes_time_linear_in_its_input(name):
+    reader, make, size = READERS[name]
+    small, large = make(size), make(10 * size)
+    assert 9 * len(small) <= len(large) <= 13 * len(small)  # numbers grow a digit
+    once, ten_times = _best_of_three(reader, small), _best_of_three(reader, large)
+    assert ten_times <= RATIO * max(once, FLOOR_SECONDS), f"{name}: {once:.4f} s at 1x, {ten_times:.4f} s at 10x"
