@@ -9,7 +9,7 @@ from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.exit_codes import STATUS_EXIT
 from patience.games import GAMES, read_game_deal
-from patience.result import to_record
+from patience.result import SolverResult, to_record
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 
@@ -41,6 +41,12 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
+def status_lines(result: SolverResult) -> list[str]:
+    """Who decided and what: the lines `solve` starts with and `show --solver` prints too."""
+    return [f"solver: {result.solver}" + (f" ({result.version})" if result.version else ""),
+            f"status: {result.status.value}"]
+
+
 def run(args: argparse.Namespace) -> int:
     game, deal = read_game_deal(args.deal, args.game)
     limits = Limits(timeout=args.timeout, cpu=args.cpu, memory_mb=args.memory)
@@ -49,9 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"deal": args.deal, **record}, indent=2))
     else:
-        lines = [f"deal: {args.deal} ({game.describe(deal)})",
-                 f"solver: {result.solver}" + (f" ({result.version})" if result.version else ""),
-                 f"status: {result.status.value}"]
+        lines = [f"deal: {args.deal} ({game.describe(deal)})", *status_lines(result)]
         if record["sequence"] is not None:
             lines.append(f"sequence: {' '.join(record['sequence'])}")
             lines.append(f"validated: {len(result.sequence)} moves")
