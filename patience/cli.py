@@ -27,8 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
+    args = (parser or build_parser()).parse_args(argv)
     try:
         return args.handler(args)
     except (InputError, UsageError) as error:
@@ -43,4 +43,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def gen_main(argv: list[str] | None = None) -> int:
-    return main(["gen", *(sys.argv[1:] if argv is None else argv)])
+    from patience.commands import gen
+
+    return main(argv, gen.standalone_parser())

@@ -153,6 +153,7 @@ def test_the_package_is_imported_from_the_environment_with_its_compiled_search(i
                           cwd=installed.work, env=installed.env, capture_output=True, text=True, check=True)
     assert Path(done.stdout.strip()).is_relative_to(installed.bin.parent)
     assert "installed c" in installed.run("solvers").stdout.split("\nnative ")[1].splitlines()[0]
+    assert installed.run("--help", command="gen").stdout.startswith("usage: gen ")
 
 
 @pytest.mark.parametrize("deal", DEALS)

@@ -18,11 +18,23 @@ from patience.games import GAMES, get_game, read_game_deal
 from patience.generators import MODEL_LANGUAGES, generator
 from patience.options import check_options, option_keywords
 
+DESCRIPTION = "Print the model of a deal in one solver language; -o DIR writes every file of the model instead."
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("gen", help="generate a model file for a deal (pddl, eprime, xcsp3, cnf, lp)",
-                                   description="Print the model of a deal in one solver language; "
-                                               "-o DIR writes every file of the model instead.")
+    add_formats(subparsers.add_parser("gen", help="generate a model file for a deal (pddl, eprime, xcsp3, cnf, lp)",
+                                      description=DESCRIPTION))
+
+
+def standalone_parser() -> argparse.ArgumentParser:
+    """The parser of the `gen` command: `patience gen` under its own name, so that its usage says `gen`."""
+    parser = argparse.ArgumentParser(prog="gen", description=DESCRIPTION)
+    add_formats(parser)
+    return parser
+
+
+def add_formats(parser: argparse.ArgumentParser) -> None:
+    """One subcommand per model language, its flags made from the generators' option schemas."""
     formats = parser.add_subparsers(dest="format", required=True, metavar="FORMAT")
     for language, games in MODEL_LANGUAGES.items():
         modules = [importlib.import_module(name) for name in games.values()]

@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "3 timeout/memout/unknown, 4 solver error or rejected answer, 130 interrupted.")
     parser.add_argument("deal", help="deal file in any known form, of any game")
     parser.add_argument("--game", choices=list(GAMES), help="the deal's game (default: found from the file)")
-    parser.add_argument("--solver", default="native", help="a name from `patience solvers`")
+    parser.add_argument("--solver", default="native", help="a name from `patience solvers` (default: native)")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="wall-clock limit in seconds")
     parser.add_argument("--cpu", type=seconds, help="CPU-time limit in seconds (default: the timeout)")
     parser.add_argument("--memory", type=mebibytes, help="memory limit in MiB")
