@@ -6,6 +6,7 @@ defaults."""
 from __future__ import annotations
 
 import re
+import sqlite3
 
 import pytest
 
@@ -14,6 +15,7 @@ from patience.campaign.analysis import Run
 from patience.cli import build_parser, gen_main, main
 from patience.formats import write_deal
 from patience.generators.deals import pysol_deal
+from patience.runners.registry import get_solver
 from tests.helpers import INSTANCES
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
@@ -135,3 +137,17 @@ def test_solve_help_says_the_default_solver_is_native(capsys):
         main(["solve", "--help"])
     default = build_parser().parse_args(["solve", "deal.txt"]).solver
     assert f"(default: {default})" in " ".join(capsys.readouterr().out.split()) and default == "native"
+
+
+def test_a_campaign_through_a_scheduler_stores_the_sat_solvers_version(tmp_path):
+    """A Dask worker process is daemonic; the embedded SAT solver's child must start there too, and
+    its row carry the version a local run stores."""
+    distributed = pytest.importorskip("distributed")
+    db = tmp_path / "runs.sqlite"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, protocol="tcp://",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        assert main(["compare", "--deals", "black_hole:3", "--solvers", "sat", "--timeout", "60",
+                     "--scheduler", cluster.scheduler_address, "--db", str(db), "--quiet"]) == 0
+    with sqlite3.connect(db) as connection:
+        rows = list(connection.execute("SELECT status, version, message FROM runs"))
+    assert rows == [("solved", get_solver("sat").version(), "")]
