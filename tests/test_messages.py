@@ -10,11 +10,14 @@ import sqlite3
 
 import pytest
 
+from patience.binary_star import forms
+from patience.binary_star.deal import pysolfc_deal
 from patience.campaign import plots
 from patience.campaign.analysis import Run
 from patience.cli import build_parser, gen_main, main
 from patience.formats import write_deal
 from patience.generators.deals import pysol_deal
+from patience.pages import browser as chromium
 from patience.runners.registry import get_solver
 from tests.helpers import INSTANCES
 
@@ -151,3 +154,26 @@ def test_a_campaign_through_a_scheduler_stores_the_sat_solvers_version(tmp_path)
     with sqlite3.connect(db) as connection:
         rows = list(connection.execute("SELECT status, version, message FROM runs"))
     assert rows == [("solved", get_solver("sat").version(), "")]
+
+
+@pytest.mark.skipif(chromium.missing() is not None, reason=str(chromium.missing()))
+@pytest.mark.parametrize("width", [1280, 1200])
+def test_seventeen_piles_stay_in_one_row_at_laptop_widths(tmp_path, capsys, width):
+    """Black Hole's and Binary Star's 17 piles side by side in a 1280 (or 1200) px window, none wrapped
+    under pile 1 and none overlapping its neighbour or cut off at the right."""
+    deals = {"black-hole": pysol_deal("black_hole", 1), "binary-star": pysolfc_deal(1)}
+    for name, deal in deals.items():
+        (tmp_path / f"{name}.txt").write_text(write_deal(deal, "board") if name == "black-hole"
+                                              else forms.write_board(deal))
+        assert main(["show", str(tmp_path / f"{name}.txt"), "-o", str(tmp_path / f"{name}.html")]) == 0
+    with chromium.chromium(width=width, height=800) as browser:
+        for name in deals:
+            browser.get((tmp_path / f"{name}.html").as_uri())
+            boxes = browser.execute_script(
+                "return Array.from(document.querySelectorAll('#piles > .pile'), pile => {"
+                "  const box = pile.getBoundingClientRect(); return [box.top, box.left, box.right]; })")
+            viewport = browser.execute_script("return document.documentElement.clientWidth")
+            assert len(boxes) == 17 and len({top for top, _, _ in boxes}) == 1, (name, boxes)
+            assert all(right <= left for (_, _, right), (_, left, _) in zip(boxes, boxes[1:], strict=False)),\
+                       (name, boxes)
+            assert boxes[-1][2] <= viewport, (name, boxes, viewport)
