@@ -45,5 +45,6 @@ FOLDERS = package_folders()
 setup(packages=sorted(FOLDERS),
       package_dir=ROOTS,
       package_data=package_data(FOLDERS),
+      exclude_package_data={"patience.native": ["*.c"]},  # the extension's source goes in the sdist only
       ext_modules=[Extension("patience.native._search", ["patience/native/_search.c"],
                              extra_compile_args=["-O3", "-std=c99"], optional=True)])
