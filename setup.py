@@ -1,8 +1,50 @@
-"""Only the compiled search lives here; the project's metadata is in pyproject.toml.
+"""The package layout and the compiled search; the rest of the project's metadata is in pyproject.toml.
+
+The layout is discovered, not listed, so that it cannot drift from the folders: `patience/` is the
+import package `patience`, and each of the design's top-level folders below is mapped into it
+(`generators/` is `patience.generators`, ...). Every subpackage of these folders is found, and every
+file in a package folder that is not Python source or a build product ships as package data (the
+templates, the fixed models, whatever a later module reads with importlib.resources).
 
 The extension is optional: where it cannot be compiled the native solver runs its Python engine."""
 
-from setuptools import Extension, setup
+from pathlib import Path
 
-setup(ext_modules=[Extension("patience.native._search", ["patience/native/_search.c"],
+from setuptools import Extension, find_packages, setup
+
+ROOT = Path(__file__).parent
+MAPPED_FOLDERS = ("generators", "runners", "templates", "models")
+NOT_DATA = {".py", ".pyc", ".pyo", ".so", ".pyd", ".c"}  # sources and build products, not data
+
+
+ROOTS = {"patience": "patience"} | {f"patience.{folder}": folder for folder in MAPPED_FOLDERS}
+
+
+def package_folders() -> dict[str, str]:
+    """Every import package and the folder (relative to the project) it lives in."""
+    folders = {}
+    for package, root in ROOTS.items():
+        folders[package] = root
+        for subpackage in find_packages(root):
+            folders[f"{package}.{subpackage}"] = f"{root}/{subpackage.replace('.', '/')}"
+    return folders
+
+
+def package_data(folders: dict[str, str]) -> dict[str, list[str]]:
+    """Each package's data files: the files directly in its folder that are not code."""
+    data = {}
+    for package, folder in folders.items():
+        names = sorted(path.name for path in (ROOT / folder).iterdir()
+                       if path.is_file() and path.suffix not in NOT_DATA and not path.name.startswith("."))
+        if names:
+            data[package] = names
+    return data
+
+
+FOLDERS = package_folders()
+setup(packages=sorted(FOLDERS),
+      package_dir=ROOTS,
+      package_data=package_data(FOLDERS),
+      exclude_package_data={"patience.native": ["*.c"]},  # the extension's source goes in the sdist only
+      ext_modules=[Extension("patience.native._search", ["patience/native/_search.c"],
                              extra_compile_args=["-O3", "-std=c99"], optional=True)])

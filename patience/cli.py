@@ -53,11 +53,12 @@ def _add_debug(parser: argparse.ArgumentParser) -> None:
                 _add_debug(subparser)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
+    """Run one command; `parser` stands in for `patience`'s own (plain `gen` has one of its own)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
     args = None
     try:
-        args = build_parser().parse_args(arguments)
+        args = (parser or build_parser()).parse_args(arguments)
         return args.handler(args)
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -106,4 +107,10 @@ def _traceback_if_debugging(args: argparse.Namespace | None, arguments: list[str
 
 
 def gen_main(argv: list[str] | None = None) -> int:
-    return main(["gen", *(sys.argv[1:] if argv is None else argv)])
+    """`gen`, under its own name, so that its usage says `gen`."""
+    from patience.commands import gen
+
+    parser = OneLineParser(prog="gen", description=gen.DESCRIPTION)
+    gen.add_formats(parser)
+    _add_debug(parser)
+    return main(argv, parser)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import resource
 import signal
 import time
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from pysat.formula import CNF
 from pysat.solvers import Solver as PySatSolver
@@ -71,30 +72,47 @@ class EmbeddedSat(Solver):
 
 
 def run_engine(engine: str, formula: CNF, limits: Limits) -> dict:
-    """Solve in a forked child under the limits: verdict True/False, or timeout/memout/error."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(engine, formula, limits, sender), daemon=True)
+    """Solve in a forked child under the limits: verdict True/False, or timeout/memout/error.
+
+    The child is forked with os.fork, not multiprocessing.Process, which refuses children to a
+    daemonic process, and a Dask worker process (`compare --scheduler`) is one."""
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    child = None
     with stop_signals_unwind():
         try:
             with stops_deferred():
-                child.start()
+                child = os.fork()
+                if child == 0:
+                    _child_process(engine, formula, limits, receiver, sender)
             sender.close()
             if receiver.poll(limits.timeout):
                 try:
                     return receiver.recv()
                 except EOFError:
-                    child.join()
-                    if child.exitcode in (-signal.SIGXCPU, -signal.SIGKILL) and limits.cpu_limit is not None:
+                    exit_code = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+                    child = None
+                    if exit_code in (-signal.SIGXCPU, -signal.SIGKILL) and limits.cpu_limit is not None:
                         return {"verdict": "timeout", "cpu": limits.cpu_limit, "message": "CPU time limit reached"}
                     return {"verdict": "memout" if limits.memory_mb else "error",
                             "message": "the solver process died without an answer"}
             return {"verdict": "timeout", "cpu": limits.cpu_limit or 0.0, "message": "time limit reached"}
         finally:
-            if child.pid is not None:
-                child.kill()
-                child.join()
+            if child is not None:
+                os.kill(child, signal.SIGKILL)
+                os.waitpid(child, 0)
+            sender.close()
             receiver.close()
+
+
+def _child_process(engine: str, formula: CNF, limits: Limits, receiver, sender) -> NoReturn:
+    """The forked child: solve, send the outcome, and end without running the parent's exit handlers."""
+    status = 1
+    try:
+        receiver.close()
+        _child(engine, formula, limits, sender)
+        status = 0
+    finally:
+        os._exit(status)
 
 
 def _child(engine: str, formula: CNF, limits: Limits, sender) -> None:

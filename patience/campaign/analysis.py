@@ -28,6 +28,26 @@ def limit(settings: Mapping[str, object], clock: str) -> float | None:
     return float(value) if value is not None else None
 
 
+LIMIT_UNITS = {"timeout": "s", "cpu": "s", "memory": "MiB"}
+
+
+def limits_set(settings: Mapping[str, object]) -> str:
+    """The limits the campaign was run with, only those that were set: `timeout 10 s, memory 2048 MiB`."""
+    shown = [f"{key} {value:g} {LIMIT_UNITS.get(key, '')}".rstrip() if isinstance(value, int | float)
+             else f"{key} {value}" for key, value in settings.items() if value is not None]
+    return ", ".join(shown) or "none"
+
+
+def limit_used(settings: Mapping[str, object], clock: str) -> str:
+    """The limit the tables cut the `clock` times at, and where it comes from: a CPU limit only when one was set."""
+    stop = limit(settings, clock)
+    if stop is None:
+        return "no limit"
+    if clock == "cpu" and settings.get("cpu") is not None:
+        return f"limit {stop:g} cpu s"
+    return f"limit: the {stop:g} s timeout"
+
+
 @dataclass(frozen=True)
 class Run:
     """The part of a stored run the numbers need."""

@@ -11,6 +11,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from patience.campaign.analysis import Grid  # noqa: E402
 
@@ -42,6 +43,7 @@ def cactus_figure(runs: Grid, labels: Sequence[str], timeout: float | None, cloc
         axes.axhline(timeout, color="grey", linestyle=":", linewidth=1, label=f"timeout {timeout:g} s")
     axes.set_yscale("log")
     axes.set_xlabel(f"deals decided (of {len(runs)})")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # a count of deals: no tick at 1.5
     axes.set_ylabel(f"{clock} seconds per deal")
     axes.set_title("Cactus plot: deals decided within a time")
     axes.grid(True, which="both", alpha=0.3)
@@ -88,6 +90,7 @@ def effort_figure(runs: Grid, labels: Sequence[str], timeout: float | None, cloc
     axes.axhline(ceiling, color="grey", linestyle=":", linewidth=1)
     axes.set_yscale("log")
     axes.set_xlabel("deals sorted by difficulty (best time of any configuration)")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # deals are counted: no tick at 1.5
     axes.set_ylabel(f"{clock} seconds (x above the line: not decided)")
     axes.set_title("Per-deal effort by configuration")
     axes.grid(True, which="both", alpha=0.3)

@@ -43,13 +43,12 @@ def build(store: Store, clock: str) -> tuple[dict[str, object], list[Table]]:
             "table4": table4, "correlations": correlations, "win_rates": win_rates,
             "disagreements": disagreements, "errors": errors}
     metrics = list(next(iter(table4.values()))) if table4 else []
-    stop = analysis.limit(settings, clock)
     tables = [
         Table("configurations", "Configurations", ("configuration", "solver", "options", "versions"),
               tuple((item["label"], item["solver"], " ".join(f"{k}={v}" for k, v in item["options"].items()) or "-",
                      ", ".join(item["versions"]) or "-") for item in data["configurations"])),
         Table("table4", f"Table 4: {clock} seconds of decided runs on {len(runs)} deals "
-                        + (f"(limit {stop:g} {clock} s)" if stop is not None else "(no limit)"),
+                        f"({analysis.limit_used(settings, clock)})",
               ("", *labels), tuple((metric, *(table4[label][metric] for label in labels)) for metric in metrics)),
         Table("correlations", "Correlation of per-deal times (deals both decided)",
               ("first", "second", "deals", "r", "r log"),
@@ -82,10 +81,14 @@ def render(data: dict[str, object], tables: Sequence[Table], form: str) -> str:
         return json.dumps(data, indent=2) + "\n"
     if form == "csv":
         return "\n".join(_csv(table) for table in tables)
-    header = (f"{data['runs']} runs on {data['deals']} deals; hosts: {', '.join(data['hosts']) or '-'}; "
-              f"limits: {', '.join(f'{k} {v}' for k, v in data['settings'].items())}")
-    blocks = [header] + [_markdown(table) if form == "markdown" else _text(table) for table in tables]
+    blocks = [summary(data)] + [_markdown(table) if form == "markdown" else _text(table) for table in tables]
     return "\n\n".join(blocks) + "\n"
+
+
+def summary(data: dict[str, object]) -> str:
+    """The report's first line: runs, deals, hosts and the limits that were set."""
+    return (f"{data['runs']} runs on {data['deals']} deals; hosts: {', '.join(data['hosts']) or '-'}; "
+            f"limits: {analysis.limits_set(data['settings'])}")
 
 
 def _shown(table: Table) -> tuple[tuple[object, ...], ...]:

@@ -20,11 +20,16 @@ from patience.names import BLACK_HOLE, GAME_OPTION_HELP, game_option
 from patience.options import check_options, option_keywords
 from patience.outputs import output_folder, write_text
 
+DESCRIPTION = "Print the model of a deal in one solver language; -o DIR writes every file of the model instead."
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("gen", help="generate a model file for a deal (pddl, eprime, xcsp3, cnf, lp)",
-                                   description="Print the model of a deal in one solver language; "
-                                               "-o DIR writes every file of the model instead.")
+    add_formats(subparsers.add_parser("gen", help="generate a model file for a deal (pddl, eprime, xcsp3, cnf, lp)",
+                                      description=DESCRIPTION))
+
+
+def add_formats(parser: argparse.ArgumentParser) -> None:
+    """One subcommand per model language, its flags made from the generators' option schemas."""
     formats = parser.add_subparsers(dest="format", required=True, metavar="FORMAT")
     for language, games in MODEL_LANGUAGES.items():
         modules = [importlib.import_module(name) for name in games.values()]

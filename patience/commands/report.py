@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--plots", type=Path, metavar="DIR", help="write cactus and effort plots (PNG, SVG) here")
     parser.add_argument("--html", type=Path, metavar="DIR",
                         help="write the report as a page (DIR/index.html, sortable tables, plots with hover) "
-                             "and a replay page per deal (DIR/deals/)")
+                             "and a replay page per deal (DIR/deals/); prints only the page's path, not the tables")
     parser.set_defaults(handler=run)
 
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         if not store.finished():
             raise InputError(args.db, None, "no runs stored yet")
         data, built = tables.build(store, args.clock)
-        text = tables.render(data, built, args.format)
+        text = tables.render(data, built, args.format) if args.html is None else ""  # the page holds the tables
         if args.plots is not None:
             from patience.campaign import plots  # matplotlib: half a second, so only when drawing
 

@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 
 from patience.commands.limits import seconds
-from patience.commands.solve import parse_options
+from patience.commands.solve import parse_options, status_lines
 from patience.errors import UsageError
-from patience.exit_codes import ExitCode
+from patience.exit_codes import STATUS_EXIT, ExitCode
 from patience.games import read_game_deal
 from patience.games.late_binding import read_lbs_answer
 from patience.lbs.solution import read_mapping
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     game, deal = read_game_deal(args.deal, args.game)
     if args.mapping is not None and game.name != LBS:
         raise UsageError("--mapping names the move variables of an LBS .solution; this is not an LBS deal")
-    notes, moves, source = [], None, ""
+    notes, moves, source, result = [], None, "", None
     if args.answer is not None:
         text = read_text(args.answer)
         if args.mapping is not None:
@@ -67,5 +67,10 @@ def run(args: argparse.Namespace) -> int:
     page = replay.render(page_game, heading, notes)
     write_text(args.output, page)
     answer = page_game["answer"]
-    print(f"{args.output}: " + (answer["verdict"] if answer else "no answer: play by hand"))
-    return ExitCode.SOLVED
+    if result is None:
+        print(f"{args.output}: " + (answer["verdict"] if answer else "no answer: play by hand"))
+        return ExitCode.SOLVED
+    # the page is written either way; the solver's verdict is said as `solve` says it, with its exit status
+    print("\n".join(status_lines(result) + ([f"message: {result.message}"] if result.message else [])))
+    print(f"{args.output}: " + (answer["verdict"] if answer else f"no answer from {result.solver}: play by hand"))
+    return STATUS_EXIT[result.status]

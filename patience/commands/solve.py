@@ -10,7 +10,7 @@ from patience.errors import UsageError
 from patience.exit_codes import STATUS_EXIT
 from patience.games import read_game_deal
 from patience.names import GAME_OPTION_HELP, game_option
-from patience.result import to_record
+from patience.result import SolverResult, to_record
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 
@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "3 timeout/memout/unknown, 4 solver error or rejected answer, 130 interrupted.")
     parser.add_argument("deal", help="deal file in any known form, of any game")
     parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
-    parser.add_argument("--solver", default="native", help="a name from `patience solvers`")
+    parser.add_argument("--solver", default="native", help="a name from `patience solvers` (default: native)")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="wall-clock limit in seconds")
     parser.add_argument("--cpu", type=seconds, help="CPU-time limit in seconds (default: the timeout)")
     parser.add_argument("--memory", type=mebibytes, help="memory limit in MiB")
@@ -42,6 +42,12 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
+def status_lines(result: SolverResult) -> list[str]:
+    """Who decided and what: the lines `solve` starts with and `show --solver` prints too."""
+    return [f"solver: {result.solver}" + (f" ({result.version})" if result.version else ""),
+            f"status: {result.status.value}"]
+
+
 def run(args: argparse.Namespace) -> int:
     game, deal = read_game_deal(args.deal, args.game)
     limits = Limits(timeout=args.timeout, cpu=args.cpu, memory_mb=args.memory)
@@ -50,9 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"deal": args.deal, **record}, indent=2))
     else:
-        lines = [f"deal: {args.deal} ({game.describe(deal)})",
-                 f"solver: {result.solver}" + (f" ({result.version})" if result.version else ""),
-                 f"status: {result.status.value}"]
+        lines = [f"deal: {args.deal} ({game.describe(deal)})", *status_lines(result)]
         if record["sequence"] is not None:
             lines.append(f"sequence: {' '.join(record['sequence'])}")
             lines.append(f"validated: {len(result.sequence)} moves")

@@ -207,10 +207,8 @@ def write(store: Store, clock: str, directory: Path) -> list[Path]:
     runs = analysis.grid(rows, clock, stop)
     drawn = plots(runs, labels, stop, clock, link)
     shown = [table for table in built if table.name != "configurations" or table.rows]
-    summary = (f"{data['runs']} runs on {data['deals']} deals; hosts: {', '.join(data['hosts']) or '-'}; limits: "
-               + ", ".join(f"{key} {value}" for key, value in data["settings"].items()))
     html = replay.environment().get_template("report.html.j2").render(
-        heading=f"Campaign report: {Path(store.path).name}", summary=summary, plots=drawn,
+        heading=f"Campaign report: {Path(store.path).name}", summary=tables.summary(data), plots=drawn,
         tables=[html_table(table, link) for table in [*shown, deals_table(rows, labels, clock)]],
         style=replay.asset("report.css"), script=replay.asset("report.js"))
     folder = output_folder(output_folder(directory) / DEALS_FOLDER)

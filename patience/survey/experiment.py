@@ -129,6 +129,7 @@ def plot(totals: Mapping[Point, tuple[int, int, int, float]], game: str, path: P
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     figure, panels = plt.subplots(1, len(DECKS), figsize=(10, 4.2), sharey=True)
     for axes, deck in zip(panels, DECKS, strict=True):
@@ -146,6 +147,7 @@ def plot(totals: Mapping[Point, tuple[int, int, int, float]], game: str, path: P
             axes.axhline(100 * reference, color="grey", linestyle=":", label=f"reference {100 * reference:.1f}%")
         axes.set_title(f"{deck} deck")
         axes.set_xlabel("riffle shuffles (then one cut)")
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         axes.grid(alpha=0.3)
     panels[0].set_ylabel("% of games won")
     panels[0].legend()

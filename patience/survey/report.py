@@ -118,12 +118,14 @@ def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path)
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     figure, axes = plt.subplots(figsize=(8, 4.5))
     cards = list(summary.histogram)
     axes.bar(cards, [100 * summary.histogram[count] / summary.deals for count in cards], width=0.8)
     axes.set_yscale("log")
     axes.set_xlabel("most cards removable from the tableau")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylabel("% of deals")
     axes.set_xlim(-1, cards[-1] + 1)
     axes.set_title(f"{GAME_TITLES[summary.game]}: {summary.deals:,} deals "
