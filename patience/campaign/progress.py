@@ -14,8 +14,10 @@ SHOWN = ("solved", "unsolvable", "timeout", "error")
 
 
 class Progress:
-    def __init__(self, total: int, done: Counter[str], stream: TextIO | None = None, enabled: bool = True) -> None:
+    def __init__(self, total: int, done: Counter[str], stream: TextIO | None = None, enabled: bool = True,
+                 shown: tuple[str, ...] | None = None) -> None:
         self.total, self.counts, self.enabled = total, Counter(done), enabled
+        self.shown = shown or SHOWN  # the outcomes counted by name
         self.resumed = sum(done.values())
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
@@ -28,8 +30,8 @@ class Progress:
         elapsed = time.monotonic() - self.started
         width = 24
         filled = width * done // self.total if self.total else width
-        counts = " ".join(f"{name} {self.counts[name]}" for name in SHOWN)
-        other = done - sum(self.counts[name] for name in SHOWN)
+        counts = " ".join(f"{name} {self.counts[name]}" for name in self.shown)
+        other = done - sum(self.counts[name] for name in self.shown)
         if other:
             counts += f" other {other}"
         eta = "--"
