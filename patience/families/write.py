@@ -7,14 +7,16 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import math
 import os
 import shutil
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from patience.campaign.specs import NamedDeal
+from patience.errors import UsageError
 from patience.families.conventions import cnf_header, convention
 from patience.families.labels import Label
 from patience.families.size import SIZE_COLUMNS, model_size, size_of
@@ -103,29 +105,19 @@ def share_files(folder: Path, written: Sequence[Written]) -> dict[str, str]:
 
 
 def write_index(folder: Path, rows: Sequence[Mapping[str, Any]], about: Mapping[str, Any]) -> None:
-    """index.csv (one row per deal, lists space-separated) and index.json (the family and its rows)."""
+    """index.csv (one row per deal, lists space-separated) and index.json (the family and its rows);
+    an infinite measure (a run that decided nothing) is written `inf`."""
+    rows = [{key: _finite(value) for key, value in row.items()} for row in rows]
     with open(folder / "index.csv", "w", newline="") as stream:
         writer = csv.DictWriter(stream, INDEX_COLUMNS, extrasaction="raise")
         writer.writeheader()
         for row in rows:
-            writer.writerow({key: _cell(value) for key, value in row.items()})
-    (folder / "index.json").write_text(json.dumps({**about, "instances": list(rows)}, indent=1, default=_json) + "\n")
+            writer.writerow({key: " ".join(value) if isinstance(value, list) else value for key, value in row.items()})
+    (folder / "index.json").write_text(json.dumps({**about, "instances": rows}, indent=1, allow_nan=False) + "\n")
 
 
-def _cell(value: Any) -> Any:
-    if isinstance(value, list):
-        return " ".join(str(item) for item in value)
-    if value is None:
-        return ""
-    return _json(value) if isinstance(value, float) and value == float("inf") else value
-
-
-def _json(value: Any) -> Any:
-    if isinstance(value, float) and value == float("inf"):
-        return "inf"
-    if isinstance(value, Label):
-        return asdict(value)
-    raise TypeError(f"cannot write {type(value).__name__} into the index")
+def _finite(value: Any) -> Any:
+    return "inf" if isinstance(value, float) and math.isinf(value) else value
 
 
 @dataclass(frozen=True)
@@ -147,11 +139,11 @@ class Target:
 def write_family(target: Target, fill: Callable[[Path], None]) -> None:
     """Run `fill` on a private folder beside the output, then put the folder in the output's place."""
     output = target.output.absolute()
-    output.parent.mkdir(parents=True, exist_ok=True)
     private = output.parent / f".{output.name}.partial-{os.getpid()}"
-    shutil.rmtree(private, ignore_errors=True)
-    private.mkdir()
     try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(private, ignore_errors=True)
+        private.mkdir()
         fill(private)
         if output.exists():
             old = output.parent / f".{output.name}.old-{os.getpid()}"
@@ -160,5 +152,7 @@ def write_family(target: Target, fill: Callable[[Path], None]) -> None:
             shutil.rmtree(old)
         else:
             private.rename(output)
+    except OSError as error:
+        raise UsageError(f"cannot write the family into {target.output}: {error.strerror or error}") from None
     finally:
         shutil.rmtree(private, ignore_errors=True)
