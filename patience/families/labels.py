@@ -4,12 +4,13 @@ and the hardness measure `--select` ranks by: native nodes, or a solver's time i
 from __future__ import annotations
 
 import math
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from patience.campaign.specs import NamedDeal
 from patience.campaign.store import Store
-from patience.errors import UsageError
+from patience.errors import InputError, UsageError
 from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve
@@ -53,8 +54,10 @@ def store_times(measure: str, names: Sequence[str]) -> list[float]:
     store = Store(path, create=False)
     try:
         configuration = _configuration(store, wanted, path)
-        times = {run.deal: (run.wall if run.status in DECIDED else math.inf)
+        times = {run.deal: (float(run.wall) if run.status in DECIDED else math.inf)
                  for run in store.runs() if run.configuration == configuration}
+    except (sqlite3.DatabaseError, TypeError, ValueError) as error:
+        raise InputError(path, None, f"not a readable campaign store: {error}") from None
     finally:
         store.close()
     missing = [name for name in names if name not in times]

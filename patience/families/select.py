@@ -5,6 +5,7 @@ The chosen deals keep the spec's order."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -14,6 +15,7 @@ from patience.result import Status
 
 STATUSES = {"solvable": (Status.SOLVED.value,), "unsolvable": (Status.UNSOLVABLE.value,), "any": None}
 WAYS = ("hardest", "easiest", "sample")
+_COUNT = re.compile(r"[0-9]{1,9}")
 
 
 @dataclass(frozen=True)
@@ -25,8 +27,9 @@ class Selection:
 def parse_selection(text: str) -> Selection:
     """`hardest:20` -> Selection("hardest", 20); a usage error otherwise."""
     way, colon, count = text.partition(":")
-    if way not in WAYS or not colon or not count.isdigit() or int(count) < 1:
-        raise UsageError(f"--select {text!r}: expected hardest:N, easiest:N or sample:N with N at least 1")
+    if way not in WAYS or not colon or not _COUNT.fullmatch(count) or int(count) < 1:
+        shown = text if len(text) <= 40 else text[:40] + "..."  # an error stays one short line
+        raise UsageError(f"--select {shown!r}: expected hardest:N, easiest:N or sample:N with N at least 1")
     return Selection(way, int(count))
 
 
