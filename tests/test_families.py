@@ -309,16 +309,19 @@ def test_a_failure_while_writing_leaves_nothing(tmp_path, monkeypatch, capsys):
 
 
 def test_workers_never_outnumber_deals(tmp_path, monkeypatch):
-    asked = []
-    real = gen_family.runner
+    from patience.families import pool
+    started = []
+    real = pool.ProcessPoolExecutor
 
-    def counting(jobs, scheduler):
-        asked.append(jobs)
-        return real(jobs, scheduler)
+    def counting(max_workers, **keywords):
+        started.append(max_workers)
+        return real(max_workers=max_workers, **keywords)
 
-    monkeypatch.setattr(gen_family, "runner", counting)
+    monkeypatch.setattr(pool, "ProcessPoolExecutor", counting)
     output, about = family(tmp_path, "cnf", "black_hole:2-3", "--jobs", "8")
-    assert asked == [2, 2] and len(about["instances"]) == 2
+    assert started == [2, 2] and len(about["instances"]) == 2
+    family(tmp_path / "one", "cnf", "black_hole:2", "--jobs", "8")
+    assert started == [2, 2]  # one deal: no pool at all
 
 
 def test_two_workers_write_the_same_family_as_one(tmp_path):
@@ -335,3 +338,27 @@ def test_every_format_names_its_files_by_its_convention(tmp_path):
         assert all(row["files"][0].endswith(rule.suffix) for row in about["instances"])
         assert about["convention"] == rule.competition
         assert math.isfinite(about["instances"][0]["native_seconds"])
+
+
+def test_sigterm_while_writing_leaves_no_folder_and_no_process(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.helpers import group_gone
+
+    output = tmp_path / "family"
+    process = subprocess.Popen([sys.executable, "-m", "patience", "gen", "cnf", "--deals", "black_hole:1-300",
+                                "-o", str(output), "--quiet", "--jobs", "2"], start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not list(tmp_path.glob(".family.partial-*/*.cnf.xz")):
+        time.sleep(0.05)
+    assert list(tmp_path.glob(".family.partial-*/*.cnf.xz")), "the family never started writing"
+    os.kill(process.pid, signal.SIGTERM)
+    process.wait(timeout=30)
+    assert process.returncode != 0
+    assert group_gone(process.pid, 10)
+    assert list(tmp_path.iterdir()) == []

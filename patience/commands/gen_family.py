@@ -9,6 +9,7 @@ into a private folder that replaces DIR only once the index is written (docs/fam
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import sys
 from collections import Counter
@@ -23,10 +24,10 @@ from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.families import labels, select
 from patience.families.conventions import convention
+from patience.families.pool import run_pool
 from patience.families.write import Job, Target, share_files, write_deal, write_family, write_index
 from patience.generators import generator
 from patience.options import check_options
-from patience.survey.execute import runner
 
 DEFAULT_LABEL_SECONDS = 60.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -152,8 +153,11 @@ def _run(function, work: Sequence, jobs: int, outcome: str | None, quiet: bool) 
     progress = Progress(len(work), Counter(), enabled=not quiet, shown=(outcome,) if outcome else None)
     progress.show()
     results = []
-    for result in runner(min(jobs, len(work)), None)(function, work):
-        results.append(result)
-        progress.update(outcome or result[1].status)
+    # closed at once when stopped, so that the pool's workers are stopped too (a traceback would
+    # otherwise keep the generator, and the pool working through its queue, alive until exit)
+    with contextlib.closing(run_pool(function, work, jobs)) as finished:
+        for result in finished:
+            results.append(result)
+            progress.update(outcome or result[1].status)
     progress.finish()
     return results

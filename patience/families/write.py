@@ -22,6 +22,7 @@ from patience.families.labels import Label
 from patience.families.size import SIZE_COLUMNS, model_size, size_of
 from patience.generators import generator
 from patience.options import option_keywords
+from patience.runners.process import stop_signals_unwind
 
 INDEX_COLUMNS = ("number", "name", "game", "variant", "cards", "piles", "status", "nodes", "max_cards",
                  "native_seconds", "measure", "files", "sha256", "bytes", *SIZE_COLUMNS)
@@ -140,6 +141,11 @@ def write_family(target: Target, fill: Callable[[Path], None]) -> None:
     """Run `fill` on a private folder beside the output, then put the folder in the output's place."""
     output = target.output.absolute()
     private = output.parent / f".{output.name}.partial-{os.getpid()}"
+    with stop_signals_unwind():  # SIGTERM and SIGHUP unwind too, so the private folder goes
+        _write_family(target, output, private, fill)
+
+
+def _write_family(target: Target, output: Path, private: Path, fill: Callable[[Path], None]) -> None:
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(private, ignore_errors=True)
