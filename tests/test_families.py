@@ -22,7 +22,7 @@ from patience.generators import generator
 from patience.generators.files import ModelFiles
 from patience.options import check_options, option_keywords
 from patience.result import Status, judge
-from patience.runners.process import Limits
+from patience.runners.process import Limits, run_process
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from tests.helpers import needs_solver
@@ -103,6 +103,10 @@ def test_cnf_family_solved_by_cadical_agrees_with_the_labels(tmp_path):
     output, about = family(tmp_path, "cnf", TINY_GENERALISED)
     assert all(path.name.endswith(".cnf.xz") for path in output.glob("random-*"))
     assert solve_family_files(output, about, "cnf", "cadical", 60) == labels(about)
+    for row in about["instances"]:  # CaDiCaL also reads the .cnf.xz files as they are
+        run = run_process([get_solver("cadical").executable(), "-q", row["files"][0]], Limits(timeout=60), cwd=output)
+        answer = {"solved": "s SATISFIABLE", "unsolvable": "s UNSATISFIABLE"}[row["status"]]
+        assert run.stdout.splitlines()[0] == answer
 
 
 @needs_solver("fd-ff")
