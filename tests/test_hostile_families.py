@@ -36,3 +36,18 @@ def test_a_store_that_is_not_a_campaign_store_is_refused(tmp_path, capsys, name)
 @pytest.mark.parametrize("selection", SELECTIONS)
 def test_a_selection_that_is_not_one_is_refused(tmp_path, capsys, selection):
     assert "hardest:N" in refused(tmp_path, capsys, "--select", selection)
+
+
+def test_a_deal_file_named_with_a_line_break_keeps_the_cnf_header_comments(tmp_path):
+    from patience.families.conventions import unpack
+    from patience.formats import write_deal
+    from patience.generators.deals import pysol_deal
+
+    folder = tmp_path / "deals\np cnf 1 1"
+    folder.mkdir()
+    (folder / "odd\nname.txt").write_text(write_deal(pysol_deal("black_hole", 2), "board"))
+    output = tmp_path / "family"
+    assert main(["gen", "cnf", "--deals", str(folder), "-o", str(output), "--quiet"]) == 0
+    text = unpack(next(output.glob("*.cnf.xz")))
+    header = text[:text.index("\np cnf ")].splitlines()
+    assert all(line.startswith("c") for line in header) and "c expected: SAT (native search: solved)" in header

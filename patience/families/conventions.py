@@ -70,8 +70,13 @@ def convention(language: str) -> Convention:
 def cnf_header(deal_name: str, status: str, family: str) -> str:
     """The comment lines a SAT Competition benchmark opens with: what it is and its expected answer."""
     expected = EXPECTED_SAT.get(status, "UNKNOWN")
-    return (f"c family: {family}\nc deal: {deal_name}\nc expected: {expected} "
+    return (f"c family: {_one_line(family)}\nc deal: {_one_line(deal_name)}\nc expected: {expected} "
             f"(native search: {status})\n")
+
+
+def _one_line(text: str) -> str:
+    """A name as comment text: a line break in a folder's name must not end the comment."""
+    return "".join(character if character.isprintable() else "?" for character in text)
 
 
 def unpack(path: Path) -> str:
