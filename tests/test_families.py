@@ -366,3 +366,28 @@ def test_sigterm_while_writing_leaves_no_folder_and_no_process(tmp_path):
     assert process.returncode != 0
     assert group_gone(process.pid, 10)
     assert list(tmp_path.iterdir()) == []
+
+
+@needs_solver("fd-ff")
+def test_lbs_family_from_a_folder_solved_by_fast_downward(tmp_path):
+    from tests.helpers import COURSE
+    folder = tmp_path / "deals"
+    folder.mkdir()
+    for kind, name in (("SolvableInstances", "LBS10_12.param"), ("UnsolvableInstances", None)):
+        files = sorted((COURSE / kind).glob("*.param"))
+        chosen = [path for path in files if path.name == name] if name else files[:1]
+        for path in chosen:
+            (folder / path.name).write_text(path.read_text())
+    output, about = family(tmp_path, "pddl", str(folder))
+    assert [row["game"] for row in about["instances"]] == ["lbs", "lbs"]
+    assert set(labels(about)) == {Status.SOLVED, Status.UNSOLVABLE}
+    assert all(row["max_cards"] is None for row in about["instances"])
+    assert solve_family_files(output, about, "pddl", "fd-ff", 60) == labels(about)
+
+
+def test_binary_star_family_labels_and_shared_model(tmp_path):
+    output, about = family(tmp_path, "eprime", "binary_star:1-2")
+    assert "binary-star.eprime" in about["shared_files"]
+    for row, named in zip(about["instances"], specs.resolve("binary_star:1-2"), strict=True):
+        native = solve(named.deal, "native", Limits(timeout=60), {"max-cards": "on"})
+        assert (row["game"], row["status"], row["nodes"]) == ("binary-star", native.status.value, native.nodes)
