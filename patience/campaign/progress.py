@@ -15,9 +15,10 @@ SHOWN = ("solved", "unsolvable", "timeout", "error")
 
 class Progress:
     def __init__(self, total: int, done: Counter[str], stream: TextIO | None = None, enabled: bool = True,
-                 shown: tuple[str, ...] | None = None) -> None:
+                 shown: tuple[str, ...] | None = None, title: str = "") -> None:
         self.total, self.counts, self.enabled = total, Counter(done), enabled
         self.shown = shown or SHOWN  # the outcomes counted by name
+        self.title = f"{title} " if title else ""
         self.resumed = sum(done.values())
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
@@ -39,7 +40,7 @@ class Progress:
             eta = _duration(elapsed / fresh * (self.total - done))
         elif done >= self.total:
             eta = "done"
-        return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {counts} | {_duration(elapsed)} ETA {eta}"
+        return f"{self.title}[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {counts} | {_duration(elapsed)} ETA {eta}"
 
     def update(self, status: str) -> None:
         self.counts[status] += 1

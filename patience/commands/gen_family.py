@@ -150,7 +150,8 @@ def _label_at(work: tuple[int, specs.NamedDeal, float]) -> tuple[int, labels.Lab
 def _run(function, work: Sequence, jobs: int, outcome: str | None, quiet: bool) -> list:
     """`function` on every item on at most `jobs` workers (never more than items), with a progress bar
     counting each result's label status (or `outcome`)."""
-    progress = Progress(len(work), Counter(), enabled=not quiet, shown=(outcome,) if outcome else None)
+    progress = Progress(len(work), Counter(), enabled=not quiet, shown=(outcome,) if outcome else None,
+                        title="writing" if outcome else "labelling")
     progress.show()
     results = []
     # closed at once when stopped, so that the pool's workers are stopped too (a traceback would
