@@ -40,7 +40,8 @@ class Progress:
             eta = _duration(elapsed / fresh * (self.total - done))
         elif done >= self.total:
             eta = "done"
-        return f"{self.title}[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {counts} | {_duration(elapsed)} ETA {eta}"
+        bar = f"[{'#' * filled}{'.' * (width - filled)}]"
+        return f"{self.title}{bar} {done}/{self.total} {counts} | {_duration(elapsed)} ETA {eta}"
 
     def update(self, status: str) -> None:
         self.counts[status] += 1
