@@ -14,8 +14,11 @@ SHOWN = ("solved", "unsolvable", "timeout", "error")
 
 
 class Progress:
-    def __init__(self, total: int, done: Counter[str], stream: TextIO | None = None, enabled: bool = True) -> None:
+    def __init__(self, total: int, done: Counter[str], stream: TextIO | None = None, enabled: bool = True,
+                 shown: tuple[str, ...] | None = None, title: str = "") -> None:
         self.total, self.counts, self.enabled = total, Counter(done), enabled
+        self.shown = shown or SHOWN  # the outcomes counted by name
+        self.title = f"{title} " if title else ""
         self.resumed = sum(done.values())
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
@@ -28,8 +31,8 @@ class Progress:
         elapsed = time.monotonic() - self.started
         width = 24
         filled = width * done // self.total if self.total else width
-        counts = " ".join(f"{name} {self.counts[name]}" for name in SHOWN)
-        other = done - sum(self.counts[name] for name in SHOWN)
+        counts = " ".join(f"{name} {self.counts[name]}" for name in self.shown)
+        other = done - sum(self.counts[name] for name in self.shown)
         if other:
             counts += f" other {other}"
         eta = "--"
@@ -37,7 +40,8 @@ class Progress:
             eta = _duration(elapsed / fresh * (self.total - done))
         elif done >= self.total:
             eta = "done"
-        return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {counts} | {_duration(elapsed)} ETA {eta}"
+        bar = f"[{'#' * filled}{'.' * (width - filled)}]"
+        return f"{self.title}{bar} {done}/{self.total} {counts} | {_duration(elapsed)} ETA {eta}"
 
     def update(self, status: str) -> None:
         self.counts[status] += 1

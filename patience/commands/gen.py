@@ -2,7 +2,8 @@
 
 Every parser is built from the generators' option schemas (generators/__init__.py lists them):
 the deal's game picks the generator, each schema option is a `--flag`, each SHOW entry a flag
-that prints another file of the model, and `-o DIR` writes every file.
+that prints another file of the model, and `-o DIR` writes every file. `--deals SPEC -o DIR`
+writes a whole family instead (patience/commands/gen_family.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import importlib
 from collections.abc import Mapping
 from pathlib import Path
 
+from patience.commands import gen_family
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.games import get_game, read_game_deal
@@ -49,12 +51,15 @@ def add_formats(parser: argparse.ArgumentParser) -> None:
                 if flag not in seen:
                     seen.add(flag)
                     sub.add_argument(f"--{flag}", action="store_true", help=f"print {file} instead")
+        gen_family.add_arguments(sub)
         sub.set_defaults(handler=run, option_names=sorted(seen))
 
 
 def run(args: argparse.Namespace) -> int:
     language = args.format
     given = {name: getattr(args, name.replace("-", "_")) for name in args.option_names}
+    if args.deals is not None:
+        return gen_family.run(args, given)
     if args.deal is None:
         return print_fixed_file(language, args.game or BLACK_HOLE, given, args.output_dir)
     game, deal = read_game_deal(args.deal, args.game)
