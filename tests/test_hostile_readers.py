@@ -121,7 +121,7 @@ def test_a_committed_file_of_the_corpus(name, tmp_path):
     ["solve", "/dev/zero"],
     ["validate", str(PAPER), "/dev/zero"],
     ["solve", "."],
-    ["validate", str(PAPER), "-", "--game", "black-hole"],  # standard input is /dev/zero below
+    ["validate", str(PAPER), "-", "--game", "black_hole"],  # standard input is /dev/zero below
 ], ids=" ".join)
 def test_hostile_arguments(arguments, tmp_path):
     assert_refused(*run_bounded(arguments, tmp_path, stdin=Path("/dev/zero")))

@@ -97,10 +97,10 @@ def paper_deal():
 @pytest.fixture(scope="module")
 def games():
     deals = {name: parse_game_deal(Path(path).read_text(), str(path))[1]
-             for name, path in (("black-hole", PAPER), ("lbs", LBS_DEAL))}
+             for name, path in (("black_hole", PAPER), ("lbs", LBS_DEAL))}
     binary_star = binary_star_forms.read(
         "Foundations: AS KH\n" + "\n".join(f"{rank}S {rank}D" for rank in "23456789") + "\n", "deal")
-    deals["binary-star"] = binary_star
+    deals["binary_star"] = binary_star
     return deals
 
 
@@ -138,7 +138,7 @@ def test_a_reader_returns_or_refuses(name, text):
     refuses_cleanly(lambda: TEXT_READERS[name](text))
 
 
-@pytest.mark.parametrize("game", ["black-hole", "binary-star", "lbs"])
+@pytest.mark.parametrize("game", ["black_hole", "binary_star", "lbs"])
 @FUZZ
 @given(text=hostile_text())
 def test_every_answer_format_returns_or_refuses(games, game, text):
@@ -150,7 +150,7 @@ def test_every_answer_format_returns_or_refuses(games, game, text):
 def test_the_black_hole_answer_readers_replay_or_refuse(paper_deal, text):
     """An answer that reads is then replayed: that must not raise either."""
     with contextlib.suppress(InputError):
-        get_game("black-hole").replay(paper_deal, read_answer(text, "fuzz", paper_deal), complete=False)
+        get_game("black_hole").replay(paper_deal, read_answer(text, "fuzz", paper_deal), complete=False)
 
 
 @FUZZ
