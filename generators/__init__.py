@@ -25,6 +25,10 @@ MODEL_LANGUAGES: dict[str, dict[str, str]] = {
             "binary-star": "patience.generators.binary_star_cnf"},
     "lp": {"black-hole": "patience.generators.lp", "binary-star": "patience.generators.binary_star_lp"},
     "cpsat": {"black-hole": "patience.generators.cpsat"},
+    "mzn": {"black-hole": "patience.generators.mzn.black_hole", "lbs": "patience.generators.mzn.lbs",
+            "binary-star": "patience.generators.mzn.binary_star"},
+    "asp": {"black-hole": "patience.generators.asp.black_hole", "lbs": "patience.generators.asp.lbs",
+            "binary-star": "patience.generators.asp.binary_star"},
 }
 
 
