@@ -20,7 +20,7 @@ from patience.generators.mzn import black_hole
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
-from patience.runners.minizinc_output import read_output
+from patience.runners.minizinc_output import MiniZincOutput, read_output
 from patience.runners.process import Limits, ProcessRun, run_process
 
 GRACE_SECONDS = 5.0  # MiniZinc stops itself at the time limit; the hard kill comes this much later
@@ -53,13 +53,15 @@ def minizinc_command(executable: str, backend: str, seconds: float | None, files
             *limit, *files]
 
 
-def verdict_of(run: ProcessRun, source: str = "MiniZinc output"):
-    """The parsed output of a run, or InputError carrying MiniZinc's own error line."""
-    if run.returncode not in (0, None) and "=====" not in run.stdout:
-        detail = next((line.strip() for line in run.stderr.splitlines() if "rror" in line),
+def verdict_of(run: ProcessRun, source: str = "MiniZinc output") -> MiniZincOutput:
+    """The parsed output of a run, or InputError carrying MiniZinc's own error line (a model that
+    does not compile, a backend that cannot load)."""
+    output = None if run.returncode not in (0, None) and "=====" not in run.stdout else read_output(run.stdout, source)
+    if output is None or output.verdict == "ERROR":
+        detail = next((line.strip()[:200] for line in run.stderr.splitlines() if "rror" in line),
                       f"minizinc exit {run.returncode}")
         raise InputError(source, None, detail)
-    return read_output(run.stdout, source)
+    return output
 
 
 class MiniZinc(ExecutableSolver, ProcessSolver):
