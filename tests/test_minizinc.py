@@ -4,6 +4,9 @@ unchanged on the toolkit's `.dzn`."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from patience.cli import main
@@ -13,9 +16,9 @@ from patience.generators.mzn import binary_star, black_hole, lbs
 from patience.result import Status
 from patience.runners.minizinc import MiniZinc, configured_backends
 from patience.runners.minizinc_output import read_output
-from patience.runners.process import Limits
+from patience.runners.process import Limits, run_process
 from patience.runners.solve import solve
-from tests.helpers import COURSE, INSTANCES, needs_solver
+from tests.helpers import COURSE, INSTANCES, needs_solver, process_alive
 from tests.test_binary_star import small_deal
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
@@ -126,3 +129,34 @@ def test_the_public_benchmark_model_decides_a_pysolfc_deal_unchanged(tmp_path, c
 def test_the_public_benchmark_model_solves_the_paper_example():
     result = solve(read_game_deal(PAPER)[1], "minizinc", Limits(timeout=300), {"formulation": "benchmark"})
     assert result.status is Status.SOLVED
+
+
+def _processes_named(word: str) -> list[int]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if word in command and process_alive(int(proc.name)):
+                found.append(int(proc.name))
+    return found
+
+
+def test_a_child_in_a_process_group_of_its_own_is_counted_and_killed():
+    """MiniZinc starts its FlatZinc solver with setpgid: the runner core follows the session."""
+    spinner = ("import subprocess, sys; subprocess.Popen([sys.executable, '-c', 'while True: pass  # 31.5'], "
+               "process_group=0); import time; time.sleep(60)")
+    run = run_process([sys.executable, "-c", spinner], Limits(timeout=60, cpu=1.0))
+    assert run.timed_out and run.wall < 30 and run.cpu >= 1.0  # the spinner's CPU time ended the run
+    assert _processes_named("# 31.5") == []
+
+
+@needs_solver("minizinc")
+def test_minizinc_stopped_at_the_cpu_limit_leaves_no_flatzinc_solver(tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # MiniZinc's FlatZinc file, named on the solver's command line
+    deal = read_game_deal(PAPER)[1]
+    result = solve(deal, "minizinc", Limits(timeout=120, cpu=2), {"formulation": "benchmark"})
+    assert result.status is Status.TIMEOUT
+    assert _processes_named(str(tmp_path)) == []
