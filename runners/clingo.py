@@ -72,7 +72,7 @@ class Clingo(ProcessSolver):
                           f"clingo exit {run.returncode}")
             raise InputError(SOURCE, None, f"not clingo's JSON output: {detail}") from None
         result = output.get("Result") if isinstance(output, dict) else None
-        if result not in VERDICTS:
+        if not isinstance(result, str) or result not in VERDICTS:
             raise InputError(SOURCE, None, f"clingo says {str(result)[:40]}")
         sequence = None
         if VERDICTS[result] is Status.SOLVED:
