@@ -10,7 +10,7 @@ only standard Black Hole deals.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 
 from patience.cards import Card
@@ -28,8 +28,9 @@ TITLE = "MiniZinc model and data (.dzn)"
 OPTIONS = (
     Switch("symmetry-breaking", "on", "post the paper's conditional symmetry breaking (the project's model)"),
     SEARCH,
-    Option("formulation", "project", "project: the project's model; benchmark: the public minizinc-benchmarks "
-                                     "model unchanged (standard Black Hole deals only)", ("project", "benchmark")),
+    Option("formulation", "project",
+           "project: the project's model; benchmark: the public minizinc-benchmarks model unchanged (standard "
+           "Black Hole deals only; it has neither symmetry breaking nor a search choice)", ("project", "benchmark")),
 )
 SHOW = {"model": MODEL_FILE}  # `gen mzn --model` prints the model
 
@@ -96,7 +97,8 @@ def _benchmark(deal: Deal) -> ModelFiles:
                       {"formulation": "benchmark"})
 
 
-def _decode(values: Mapping[str, object], source: str, size: int, cards, first: int = 0) -> tuple:
+def _decode(values: Mapping[str, object], source: str, size: int,
+            cards: Callable[[Sequence[int]], tuple[Card, ...]], first: int = 0) -> tuple[Card, ...]:
     """x as cards, after checking it is a permutation of the card numbers (nothing else is trusted)."""
     from patience.runners.minizinc_output import integers
 
