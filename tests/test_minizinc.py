@@ -160,3 +160,14 @@ def test_minizinc_stopped_at_the_cpu_limit_leaves_no_flatzinc_solver(tmp_path, m
     result = solve(deal, "minizinc", Limits(timeout=120, cpu=2), {"formulation": "benchmark"})
     assert result.status is Status.TIMEOUT
     assert _processes_named(str(tmp_path)) == []
+
+
+@needs_solver("minizinc")
+@needs_solver("clingo")
+def test_patience_solvers_lists_minizinc_with_its_backends_and_clingo(capsys):
+    assert main(["solvers"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    minizinc = next(line for line in lines if line.startswith("minizinc "))
+    assert "installed MiniZinc 2." in minizinc and "gecode" in minizinc
+    assert "installed clingo 5." in next(line for line in lines if line.startswith("clingo "))
+    assert any("--set backend=" in line and "gecode" in line for line in lines)
