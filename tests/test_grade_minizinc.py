@@ -11,6 +11,7 @@ import pytest
 
 from patience.cli import main
 from patience.generators.mzn import lbs
+from patience.lbs.deal import read_dzn
 from tests.helpers import COURSE, needs_solver
 
 pytestmark = needs_solver("minizinc")
@@ -100,3 +101,8 @@ def test_a_bad_dzn_instance_is_refused_on_one_line(capsys, tmp_path, text):
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith(f"error: {folder / 'LBS3_0.dzn'}:")
     assert captured.err.count("\n") == 1
+
+
+def test_a_dzn_instance_may_span_lines_and_hold_comments():
+    deal = read_dzn("% LBS5_0\ncards = [44, 29,\n         31, 5, 4];  % the row\n", "folder/LBS5_0.dzn")
+    assert deal.cards == (44, 29, 31, 5, 4) and deal.name == "LBS5_0"

@@ -93,21 +93,18 @@ def read_param(text: str, source: str) -> LBSDeal:
 
 
 def read_dzn(text: str, source: str) -> LBSDeal:
-    """A MiniZinc instance of the coursework: `cards = [...];` and `%` comments, nothing else
-    (a student's model declares the cards only; the deck is the standard one)."""
-    statements = [(number, raw.split("%", 1)[0].strip()) for number, raw in enumerate(text.splitlines(), 1)]
-    statements = [(number, line) for number, line in statements if line]
-    if len(statements) != 1:
-        raise InputError(source, statements[1][0] if statements else 1, "expected one line `cards = [...];`")
-    number, line = statements[0]
-    match = re.fullmatch(r"cards\s*=\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]\s*;?", line)
+    """A MiniZinc instance of the coursework: `cards = [...];` (over one line or several) and `%`
+    comments, nothing else (a student's model declares the cards only; the deck is the standard one)."""
+    lines = [raw.split("%", 1)[0] for raw in text.splitlines()]
+    first = next((number for number, line in enumerate(lines, 1) if line.strip()), 1)
+    match = re.fullmatch(r"\s*cards\s*=\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]\s*;?\s*", "\n".join(lines))
     if match is None:
-        raise InputError(source, number, "expected `cards = [44, 29, 31];`")
+        raise InputError(source, first, "expected only `cards = [44, 29, 31];`")
     name = source.rsplit("/", 1)[-1].removesuffix(".dzn")
     try:
         return LBSDeal(tuple(int(token) for token in match.group(1).split(",")), name=name)
     except ValueError as error:
-        raise InputError(source, number, str(error)) from None
+        raise InputError(source, first, str(error)) from None
 
 
 def write_param(deal: LBSDeal, comment: str = "") -> str:
