@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,19 @@ GRACE_SECONDS = 5.0  # MiniZinc stops itself at the time limit; the hard kill co
 LIST_SECONDS = 10.0
 DEFAULT_BACKEND = "gecode"
 VERDICTS = {"UNSATISFIABLE": Status.UNSOLVABLE, "UNKNOWN": Status.TIMEOUT}
+
+
+@functools.cache
+def minizinc_version() -> str | None:
+    """MiniZinc's version number (`minizinc --version`: "MiniZinc to FlatZinc converter, version
+    2.6.4, build ..."), asked once per process with a generous limit, as a loaded machine is slow."""
+    executable = MiniZinc().executable()
+    try:
+        run = None if executable is None else run_process([executable, "--version"], Limits(timeout=LIST_SECONDS))
+    except OSError:
+        return None
+    match = re.search(r"version (\d+(?:\.\d+)+)", run.stdout) if run is not None else None
+    return match.group(1) if match else None
 
 
 @functools.cache
@@ -81,8 +95,7 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
                                                    "reports)", tuple(configured_backends())))
 
     def version(self) -> str | None:
-        line = self.version_line()  # "MiniZinc to FlatZinc converter, version 2.6.4, build ..."
-        number = line.split("version", 1)[-1].split(",")[0].strip() if line and "version" in line else None
+        number = minizinc_version()
         return f"MiniZinc {number} ({', '.join(configured_backends())})" if number else None
 
     def install_hint(self) -> str:
