@@ -26,6 +26,10 @@ MODEL_LANGUAGES: dict[str, dict[str, str]] = {
             BINARY_STAR: "patience.generators.binary_star_cnf"},
     "lp": {BLACK_HOLE: "patience.generators.lp", BINARY_STAR: "patience.generators.binary_star_lp"},
     "cpsat": {BLACK_HOLE: "patience.generators.cpsat"},
+    "mzn": {BLACK_HOLE: "patience.generators.mzn.black_hole", LBS: "patience.generators.mzn.lbs",
+            BINARY_STAR: "patience.generators.mzn.binary_star"},
+    "asp": {BLACK_HOLE: "patience.generators.asp.black_hole", LBS: "patience.generators.asp.lbs",
+            BINARY_STAR: "patience.generators.asp.binary_star"},
 }
 
 

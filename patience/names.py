@@ -44,7 +44,7 @@ _NUMBERING_ALIASES = {"pysol_fc": PYSOLFC, "microsoft": MS}
 
 # Statuses of a solver run are `patience.result.Status`, the one enum every store and report uses.
 # Solver families (a runner's `paradigm`): `patience solvers` and the reports group by these.
-SOLVER_FAMILIES = ("native", "planning", "cp", "sat", "mip")
+SOLVER_FAMILIES = ("native", "planning", "cp", "sat", "mip", "asp")
 
 
 def _key(text: str) -> str:

@@ -33,7 +33,7 @@ class Solver(ABC):
     """One solver configuration that can decide deals of the games it names."""
 
     name: ClassVar[str]
-    paradigm: ClassVar[str]  # native, planning, cp, sat, mip
+    paradigm: ClassVar[str]  # native, planning, cp, sat, mip, asp
     description: ClassVar[str]
     options: ClassVar[Schema] = ()
     games: ClassVar[tuple[str, ...]] = BLACK_HOLE_FAMILY  # names of patience.names

@@ -1,8 +1,9 @@
 """Run one external solver command under limits, the way runsolver and BenchExec do.
 
-The command runs in its own session (process group). A monitor polls the group's CPU time and
-resident memory through /proc and kills the WHOLE group (JVMs and helper processes included) at
-the wall-clock, CPU or memory limit: SIGTERM, a grace second, then SIGKILL. Output goes to files
+The command runs in its own session (process group). A monitor polls the session's CPU time and
+resident memory through /proc and kills the WHOLE session (JVMs and helper processes included, and
+children that a solver puts into process groups of their own, as MiniZinc does with its FlatZinc
+solver) at the wall-clock, CPU or memory limit: SIGTERM, a grace second, then SIGKILL. Output goes to files
 in a private temporary folder that is removed afterwards; nothing is left running, even when this
 process is stopped by Ctrl-C, SIGTERM (`timeout`, `kill`, a batch system) or SIGHUP.
 """
@@ -185,13 +186,21 @@ def _processes() -> Iterator[tuple[int, list[str]]]:
         yield int(entry.name), stat[stat.rfind(")") + 2:].split()
 
 
+def _members(group: int) -> Iterator[tuple[int, list[str]]]:
+    """The pid and /proc stat fields of every process whose process group or session is `group`: the
+    child started a session of its own, so its pid names both, and a solver's own children in process
+    groups of their own (MiniZinc's FlatZinc solver) are still in that session."""
+    for pid, fields in _processes():
+        if int(fields[2]) == group or int(fields[3]) == group:  # [2] pgrp, [3] session
+            yield pid, fields
+
+
 def _group_usage(group: int) -> tuple[float, float]:
-    """CPU seconds and resident MiB of all live processes in a process group, from /proc."""
+    """CPU seconds and resident MiB of all live processes in the session (and process group) the
+    child leads, from /proc."""
     cpu_ticks = 0
     rss_pages = 0
-    for _, fields in _processes():
-        if int(fields[2]) != group:
-            continue
+    for _, fields in _members(group):
         cpu_ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
         rss_pages += int(fields[21])
     return cpu_ticks / _CLOCK_TICKS, rss_pages * _PAGE_BYTES / (1024 * 1024)
@@ -232,5 +241,10 @@ def end_processes(processes: Mapping[int, int], seconds: float) -> None:
 
 
 def _signal_group(group: int, signum: int) -> None:
+    """Signal the child's process group, then every process left in its session (a solver's
+    children in process groups of their own)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is already gone
         os.killpg(group, signum)
+    for pid, _ in _members(group):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signum)

@@ -18,6 +18,8 @@ SOLVERS: dict[str, str] = {
     "ace": "patience.runners.ace:Ace",
     "choco": "patience.runners.choco:Choco",
     "cpsat": "patience.runners.cpsat:CpSat",
+    "minizinc": "patience.runners.minizinc:MiniZinc",
+    "clingo": "patience.runners.clingo:Clingo",
     "native": "patience.runners.native:Native",
     "black-hole-solve": "patience.runners.black_hole_solve:BlackHoleSolve",
     "sat": "patience.runners.sat_embedded:EmbeddedCadical",

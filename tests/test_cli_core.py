@@ -62,7 +62,7 @@ def test_solvers_lists_what_is_known():
     rows = [line for line in run.stdout.splitlines() if line and not line.startswith(" ")]
     assert {"native", "sat", "ace", "highs", "fd-ff"} <= {row.split()[0] for row in rows}
     # every unindented line is a solver row (no banner a solver library prints when asked its version)
-    assert all(re.match(r"\S+ +(planning|cp|sat|mip|native) +(installed|MISSING)", row) for row in rows[:-1]), rows
+    assert all(re.match(r"\S+ +(planning|cp|sat|mip|asp|native) +(installed|MISSING)", row) for row in rows[:-1]), rows
 
 
 @pytest.mark.parametrize(

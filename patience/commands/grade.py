@@ -8,8 +8,10 @@ from pathlib import Path
 from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.exit_codes import GRADED_WRONG, ExitCode
-from patience.lbs.grader import WRONG, NativeVerdicts, grade_model, grade_results, table
+from patience.lbs.grader import SAVILE_ROW_COLUMNS, WRONG, NativeVerdicts, grade_model, grade_results, table
+from patience.lbs.grader_mzn import COLUMNS, grade_minizinc
 from patience.lbs.solution import read_mapping
+from patience.runners.minizinc import DEFAULT_BACKEND
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,19 +31,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     for level in (0, 1, 2, 3):
         levels.add_argument(f"-O{level}", dest="level", action="store_const", const=level,
                             help=f"Savile Row -O{level}" + (" (default)" if level == 2 else ""))
+    parser.add_argument("--backend", default=DEFAULT_BACKEND,
+                        help=f"the solver behind MiniZinc, for a .mzn model (default {DEFAULT_BACKEND})")
     parser.set_defaults(handler=run, level=2)
 
 
 def run(args: argparse.Namespace) -> int:
     mapping = read_mapping(args.mapping) if args.mapping else None
     native = NativeVerdicts(args.native_timeout)
+    columns = SAVILE_ROW_COLUMNS
     if args.results is not None:
         if args.model is not None or args.instances is not None:
             raise UsageError("--results grades existing files: give no MODEL and no --instances")
         rows = grade_results(args.results, mapping, native)
+    elif args.model is not None and args.instances is not None and args.model.suffix == ".mzn":
+        rows = grade_minizinc(args.model, args.instances, mapping, native, args.timeout, args.backend)
+        columns = COLUMNS
     elif args.model is not None and args.instances is not None:
         rows = grade_model(args.model, args.instances, mapping, native, args.timeout, args.level)
     else:
         raise UsageError("give MODEL --instances DIR, or --results DIR")
-    print(table(rows), end="")
+    print(table(rows, columns), end="")
     return GRADED_WRONG if any(row.grade == WRONG for row in rows) else ExitCode.SOLVED

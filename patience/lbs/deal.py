@@ -96,6 +96,21 @@ def read_param(text: str, source: str) -> LBSDeal:
         raise InputError(source, cards_line, str(error)) from None
 
 
+def read_dzn(text: str, source: str) -> LBSDeal:
+    """A MiniZinc instance of the coursework: `cards = [...];` (over one line or several) and `%`
+    comments, nothing else (a student's model declares the cards only; the deck is the standard one)."""
+    lines = [raw.split("%", 1)[0] for raw in text.splitlines()]
+    first = next((number for number, line in enumerate(lines, 1) if line.strip()), 1)
+    match = re.fullmatch(r"\s*cards\s*=\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]\s*;?\s*", "\n".join(lines))
+    if match is None:
+        raise InputError(source, first, "expected only `cards = [44, 29, 31];`")
+    name = source.rsplit("/", 1)[-1].removesuffix(".dzn")
+    try:
+        return LBSDeal(tuple(int(token) for token in match.group(1).split(",")), name=name)
+    except ValueError as error:
+        raise InputError(source, first, str(error)) from None
+
+
 def write_param(deal: LBSDeal, comment: str = "") -> str:
     """The `.param` text Savile Row reads; ranks and suits only for generalised deals."""
     lines = [f"$ {comment}"] if comment else []

@@ -87,16 +87,17 @@ def grade_answer(deal: LBSDeal, info_text: str | None, solution_text: str | None
 
 def instance_order(path: Path) -> tuple:
     """LBS<n>_<k> sorted by n, then k; other names after them by name."""
-    match = re.fullmatch(r"LBS(\d+)_(\d+)\.param", path.name)
+    match = re.fullmatch(r"LBS(\d+)_(\d+)\.(?:param|dzn)", path.name)
     return (0, int(match.group(1)), int(match.group(2)), "") if match else (1, 0, 0, path.name)
 
 
-def instances(folder: Path) -> list[Path]:
+def instances(folder: Path, suffixes: tuple[str, ...] = (".param",)) -> list[Path]:
     if not folder.is_dir():
         raise InputError(str(folder), None, "not a folder")
-    found = sorted(folder.rglob("*.param"), key=instance_order)
+    found = sorted((path for path in folder.rglob("*") if path.suffix in suffixes and path.is_file()),
+                   key=instance_order)
     if not found:
-        raise InputError(str(folder), None, "no .param files in the folder")
+        raise InputError(str(folder), None, f"no {' or '.join(suffixes)} files in the folder")
     return found
 
 
@@ -150,9 +151,12 @@ def _number(value: float | int | None, digits: int = 3) -> str:
     return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
 
 
-def table(rows: list[Graded]) -> str:
-    """The per-instance table and the summary line."""
-    header = ("instance", "n", "verdict", "grade", "SolverNodes", "SolverSolveTime", "SavileRowTotalTime", "note")
+SAVILE_ROW_COLUMNS = ("SolverNodes", "SolverSolveTime", "SavileRowTotalTime")
+
+
+def table(rows: list[Graded], columns: tuple[str, str, str] = SAVILE_ROW_COLUMNS) -> str:
+    """The per-instance table and the summary line; `columns` names the nodes and two times."""
+    header = ("instance", "n", "verdict", "grade", *columns, "note")
     cells = [header] + [(row.instance, str(row.cards), row.verdict, row.grade, _number(row.nodes),
                          _number(row.solve_time), _number(row.savilerow_time), row.note) for row in rows]
     widths = [max(len(line[column]) for line in cells) for column in range(len(header) - 1)]

@@ -1,0 +1,65 @@
+"""What the ASP generators share: facts as text, the fixed programs in models/, and the reading of
+clingo's answer (the atoms of one answer set) back into tuples of numbers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from importlib import resources
+
+from patience.cards import ranks_adjacent
+from patience.errors import InputError
+from patience.options import Option
+
+FACTS_FILE = "deal.lp"
+SYMMETRY_FILE = "asp-symmetry.lp"
+SEARCH_PREFIX = "asp-search-"  # a program of #heuristic directives, for --heuristic=Domain
+SEARCH = Option("search", "paper", "paper: clingo's domain heuristic decides the steps in order, the smallest card "
+                                   "(position) first; free: clingo's own search", ("paper", "free"))
+_ATOM = re.compile(r"([a-z_]\w*)\(((?:-?\d+,)*-?\d+)\)")
+
+
+def facts(name: str, rows: Iterable[Sequence[int]]) -> str:
+    """One fact per row, on one line each: `name(a, b).`"""
+    return "".join(f"{name}({', '.join(str(value) for value in row)}).\n" for row in rows)
+
+
+def next_ranks(ranks: int) -> str:
+    """next_rank(R1, R2) for every pair of ranks one apart on the rank cycle."""
+    return facts("next_rank", ((first, second) for first in range(ranks) for second in range(ranks)
+                               if ranks_adjacent(first, second, ranks)))
+
+
+def program(name: str) -> str:
+    """A fixed program of models/."""
+    return resources.files("patience.models").joinpath(name).read_text()
+
+
+def programs(program_file: str, search: str) -> dict[str, str]:
+    """The fixed programs of a game whose search follows the constraint models' (Black Hole, Binary
+    Star): the rules (`program_file`, asp-GAME.lp), the symmetry breaking (switched on by a fact) and,
+    for search=paper, the heuristic (asp-search-GAME.lp)."""
+    heuristic = program_file.replace("asp-", SEARCH_PREFIX, 1)
+    names = [program_file, SYMMETRY_FILE] + ([heuristic] if search == "paper" else [])
+    return {name: program(name) for name in names}
+
+
+def atoms(shown: Sequence[object], name: str, arity: int, source: str) -> list[tuple[int, ...]]:
+    """The arguments of every shown atom `name(...)` of `arity` numbers; InputError for anything
+    else in the answer set (the programs show nothing else)."""
+    found = []
+    for atom in shown:
+        match = _ATOM.fullmatch(atom) if isinstance(atom, str) else None
+        if match is None or match.group(1) != name or match.group(2).count(",") != arity - 1:
+            raise InputError(source, None, f"an atom the program does not show: {str(atom)[:60]!r}")
+        found.append(tuple(int(value) for value in match.group(2).split(",")))
+    return found
+
+
+def steps(found: list[tuple[int, ...]], count: int, source: str) -> list[tuple[int, ...]]:
+    """The atoms ordered by their last argument, a step 1..count, after checking there is exactly
+    one atom a step."""
+    by_step = sorted(found, key=lambda atom: atom[-1])
+    if [atom[-1] for atom in by_step] != list(range(1, count + 1)):
+        raise InputError(source, None, f"the answer set does not hold one move for each step 1..{count}")
+    return by_step

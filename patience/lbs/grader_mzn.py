@@ -1,0 +1,102 @@
+"""Grading a student's MiniZinc model of LBS: run it through MiniZinc on every instance (`.dzn`
+files `cards = [...];`, or the coursework's `.param` files, given to the model as `.dzn`) and judge
+each answer as the Essence Prime grader does: a solution by replaying its moves, a "no solution"
+by the native solver, a timeout not at all. Nothing the model prints is trusted."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from patience.errors import InputError
+from patience.formats import read_text
+from patience.generators.mzn.lbs import data, decode
+from patience.lbs.deal import LBSDeal, read_dzn, read_param
+from patience.lbs.grader import (
+    CORRECT,
+    ERROR,
+    NO_SOLUTION,
+    SOLVED,
+    TIMEOUT,
+    UNGRADED,
+    WRONG,
+    Graded,
+    NativeVerdicts,
+    instances,
+)
+from patience.lbs.rules import replay
+from patience.lbs.solution import Mapping
+from patience.runners.minizinc import GRACE_SECONDS, MiniZinc, minizinc_command, verdict_of
+from patience.runners.process import Limits, ProcessRun, run_process
+
+COLUMNS = ("nodes", "solveTime", "flatTime")  # MiniZinc's statistics in the table
+
+
+def load_instance(path: Path) -> LBSDeal:
+    text = read_text(path)
+    return read_dzn(text, str(path)) if path.suffix == ".dzn" else read_param(text, str(path))
+
+
+def grade_minizinc(model: Path, folder: Path, mapping: Mapping | None, native: NativeVerdicts,
+                   timeout: float, backend: str) -> list[Graded]:
+    """Run the model with MiniZinc's `backend` on every instance under `folder` and grade it."""
+    executable = MiniZinc().executable()
+    if executable is None:
+        raise InputError(str(model), None, "MiniZinc is needed: Debian package minizinc, or set MINIZINC_PATH")
+    if not model.is_file():
+        raise InputError(str(model), None, "no such model file")
+    model_text = read_text(model)
+    rows = []
+    for path in instances(folder, (".dzn", ".param")):
+        deal = load_instance(path)
+        with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
+            Path(scratch, "model.mzn").write_text(model_text)
+            Path(scratch, "instance.dzn").write_text(data(deal))
+            run = run_process(minizinc_command(executable, backend, timeout, ["model.mzn", "instance.dzn"]),
+                              Limits(timeout + GRACE_SECONDS), cwd=scratch)
+        rows.append(grade_run(deal, run, str(path), mapping or Mapping(), native))
+    return rows
+
+
+def grade_run(deal: LBSDeal, run: ProcessRun, source: str, mapping: Mapping, native: NativeVerdicts) -> Graded:
+    """Grade one instance from what MiniZinc printed."""
+    n = len(deal.cards)
+    try:
+        output = verdict_of(run, source)
+    except InputError as error:
+        if run.timed_out:
+            return Graded(deal.name, n, TIMEOUT, UNGRADED, f"killed at the time limit; not graded "
+                                                           f"(native: {native(deal).verdict})")
+        return Graded(deal.name, n, ERROR, WRONG, error.message)
+    stats = dict(nodes=int(output.stats["nodes"]) if output.stats.get("nodes", "").isdigit() else None,
+                 solve_time=_seconds(output.stats.get("solveTime")),
+                 savilerow_time=_seconds(output.stats.get("flatTime")))
+    if output.values is not None:
+        try:
+            moves = decode(output.values, source, n - 1, mapping.source, mapping.target, mapping.first)
+        except InputError as error:
+            return Graded(deal.name, n, SOLVED, WRONG, f"unreadable solution: {error}", **stats)
+        result = replay(deal, moves)
+        if result.valid:
+            return Graded(deal.name, n, SOLVED, CORRECT, result.describe(), **stats)
+        return Graded(deal.name, n, SOLVED, WRONG, f"illegal: {result.fault}", **stats)
+    if output.verdict == "UNSATISFIABLE":
+        truth = native(deal)
+        if truth.verdict == "unsolvable":
+            return Graded(deal.name, n, NO_SOLUTION, CORRECT, f"native agrees ({truth.nodes} nodes)", **stats)
+        if truth.verdict == "solved":
+            moves_text = " ".join(f"{a}->{b}" for a, b in truth.moves or ())
+            return Graded(deal.name, n, NO_SOLUTION, WRONG, f"lost solutions: native wins with {moves_text}",
+                          **stats)
+        return Graded(deal.name, n, NO_SOLUTION, UNGRADED, "native solver ran out of time", **stats)
+    if output.verdict == "UNKNOWN" or run.timed_out:
+        return Graded(deal.name, n, TIMEOUT, UNGRADED, f"not graded (native: {native(deal).verdict})", **stats)
+    return Graded(deal.name, n, ERROR, WRONG, f"no solution and no verdict (MiniZinc exit {run.returncode})",
+                  **stats)
+
+
+def _seconds(text: str | None) -> float | None:
+    try:
+        return None if text is None else float(text)
+    except ValueError:
+        return None

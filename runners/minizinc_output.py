@@ -1,0 +1,76 @@
+"""MiniZinc's output, read back: the last solution (printed with `--output-mode json`), the status
+line and the `%%%mzn-stat` statistics (`-s`).
+
+A solution is a JSON object followed by `----------`; a verdict is a line `=====WORD=====`
+(UNSATISFIABLE, UNKNOWN, ERROR, ...). Statistics and comments start with `%`. Anything else is
+part of the solution being printed. Nothing here is trusted: the values go to the model's decode
+map, which checks them, and the moves to the validator.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from patience.errors import InputError
+
+SOLUTION_END = "----------"
+_STAT = "%%%mzn-stat: "
+
+
+@dataclass(frozen=True)
+class MiniZincOutput:
+    """What one `minizinc` run printed: the last solution's values, the verdict line, statistics."""
+
+    values: Mapping[str, object] | None
+    verdict: str | None  # UNSATISFIABLE, UNKNOWN, ERROR, ... (None: no verdict line)
+    stats: Mapping[str, str] = field(default_factory=dict)
+
+
+def read_output(text: str, source: str) -> MiniZincOutput:
+    """The solutions, verdict and statistics of MiniZinc's stdout; InputError for a line that fits
+    none of them, or a solution that is not a JSON object."""
+    solution: list[str] = []
+    last: tuple[int, str] | None = None
+    verdict, stats = None, {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if line == SOLUTION_END:
+            last, solution = (number, "\n".join(solution)), []
+        elif line.startswith("=====") and line.endswith("=====") and len(line) > 10:
+            verdict = line.strip("=")
+        elif line.startswith(_STAT):
+            name, _, value = line[len(_STAT):].partition("=")
+            stats[name] = value
+        elif not line.startswith("%"):
+            solution.append(line)
+    if any(line.strip() for line in solution):
+        raise InputError(source, None, f"output that is neither a solution nor a verdict: {solution[0][:60]!r}")
+    return MiniZincOutput(None if last is None else _values(*last, source), verdict, stats)
+
+
+def _values(line: int, text: str, source: str) -> dict[str, object]:
+    try:
+        values = json.loads(text)
+    except ValueError:
+        raise InputError(source, line, "a solution that is not JSON (was --output-mode json given?)") from None
+    if not isinstance(values, dict):
+        raise InputError(source, line, "a solution that is not a JSON object")
+    return values
+
+
+def integers(values: Mapping[str, object], name: str, source: str) -> list[int]:
+    """A one-dimensional array of integers from a solution; InputError if it is missing or not one."""
+    array = values.get(name)
+    if not isinstance(array, list) or not all(type(item) is int for item in array):
+        raise InputError(source, None, f"no array of integers {name} in the solution")
+    return array
+
+
+def integer_rows(values: Mapping[str, object], name: str, source: str) -> list[list[int]]:
+    """A two-dimensional array of integers from a solution (JSON nests its rows)."""
+    rows = values.get(name)
+    if not isinstance(rows, list) or not all(isinstance(row, list) and all(type(item) is int for item in row)
+                                             for row in rows):
+        raise InputError(source, None, f"no two-dimensional array of integers {name} in the solution")
+    return rows
