@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from patience.errors import InputError
+from patience.errors import InputError, UsageError
+from patience.names import game_name
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _SHOWN_VALUE = 60  # characters of an offending value quoted in an error line
@@ -288,6 +289,15 @@ def _short(value: str) -> str:
     """A value or message as part of one error line: on one line, and cut short."""
     value = " ".join(value.split())
     return value if len(value) <= _SHOWN_VALUE else value[:_SHOWN_VALUE] + "..."
+
+
+def stored_game(path: str, text: object) -> str:
+    """A game name read from a store, canonical whatever spelling wrote it; a store naming no game
+    this toolkit knows is refused as damaged, naming the store."""
+    try:
+        return game_name(str(text))
+    except UsageError:
+        raise InputError(path, None, f"damaged store: it names an unknown game {_short(repr(text))}") from None
 
 
 def settings(database: Database) -> dict[str, object]:

@@ -324,3 +324,19 @@ def test_fuzz_damaged_survey_stores(made, tmp_path, capsys, data):
     _damage(data.draw, path, "survey")
     for argv in [["survey", "report", "--db", str(path)], ["report", str(path)], [*SURVEY_RUN, "--db", str(path)]]:
         _either_runs_or_refuses(capsys, path, argv)
+
+
+@pytest.mark.parametrize("command", ["report", "survey"])
+def test_a_survey_store_naming_an_unknown_game_is_refused_naming_the_store(tmp_path, capsys, command):
+    """Found by the fuzz above: a setting `game` that names no game was a usage error without the store's name."""
+    path = tmp_path / "survey.db"
+    assert main(["survey", "--game", "black_hole", "--seeds", "1-2", "--db", str(path), "--quiet"]) == 0
+    _edit(path, "UPDATE settings SET value = '\"checkers\"' WHERE key = 'game'")
+    capsys.readouterr()
+    argv = ["survey", "report", "--db", str(path)] if command == "report" else \
+        ["survey", "--game", "black_hole", "--seeds", "1-3", "--db", str(path), "--quiet"]
+    before = path.read_bytes()
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"error: {path}: ") and "checkers" in err and err.count("\n") == 1
+    assert path.read_bytes() == before

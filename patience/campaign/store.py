@@ -12,7 +12,6 @@ from patience import stores
 from patience.campaign.config import Configuration
 from patience.campaign.record import RUN_COLUMNS, RunRecord
 from patience.errors import UsageError
-from patience.names import game_name
 from patience.result import Status
 
 _SCHEMA = """
@@ -127,5 +126,5 @@ class Store:
 
     def deals(self) -> dict[str, tuple[str, int, int]]:
         """Each deal's game (its canonical name, whatever spelling the store was written with), cards, piles."""
-        return {name: (game_name(game, what=f"game in {self.path}"), cards, piles) for name, game, cards, piles
+        return {name: (stores.stored_game(self.path, game), cards, piles) for name, game, cards, piles
                 in self.database.read("SELECT name, game, cards, piles FROM deals")}

@@ -11,7 +11,6 @@ from typing import NamedTuple
 
 from patience import stores
 from patience.errors import UsageError
-from patience.names import game_name
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,7 +77,7 @@ class SurveyStore:
         """The settings, the game under its canonical name whatever spelling the store was written with."""
         settings = stores.settings(self.database)
         if "game" in settings:
-            settings["game"] = game_name(str(settings["game"]), what=f"game in {self.path}")
+            settings["game"] = stores.stored_game(self.path, settings["game"])
         return settings
 
     def add_batch(self, rows: Iterable[Row]) -> int:
