@@ -388,21 +388,29 @@ static int unplayable_excess(const Search *s, uint64_t within, int enough)
     return best;
 }
 
-/* One foundation, ranks in a mask: rank reachability and the balance bound for the move just made
- * (`left` cards still in the piles): whether the child is cut. */
-static inline int one_foundation_cut(Search *s, int depth)
+/* One foundation, ranks in a mask: whether the move just made strands a rank (decision mode) or
+ * leaves too few reachable cards to beat the longest play (max-cards mode); else the ranks still
+ * reachable and their cards, for balance_cut. */
+static inline int one_foundation_reach(Search *s, int depth, uint64_t *within, int *cards)
 {
-    uint64_t within = s->present;
-    int cards = s->n - depth - 1;
+    *within = s->present;
+    *cards = s->n - depth - 1;
     if (s->present != s->all_ranks) { /* every rank left: all reachable */
         uint64_t stranded = s->present & ~reachable_mask(s, s->tops[0], s->present);
         if (stranded && !s->max_cards) return 1;
-        for (uint64_t bits = stranded; bits; bits &= bits - 1) cards -= s->counts[__builtin_ctzll(bits)];
-        within &= ~stranded;
+        for (uint64_t bits = stranded; bits; bits &= bits - 1) *cards -= s->counts[__builtin_ctzll(bits)];
+        *within &= ~stranded;
     }
+    return s->max_cards && depth + 1 + *cards <= s->best_length;
+}
+
+/* The balance bound after one_foundation_reach: whether it cuts the move. Run after the cache,
+ * which answers most children more cheaply. */
+static inline int balance_cut(const Search *s, int depth, uint64_t within, int cards)
+{
     if (!s->max_cards) return unplayable_excess(s, within, 1) > 0;
-    int spare = depth + 1 + cards - s->best_length; /* the cards the bound may lose and not cut */
-    return spare <= 0 || unplayable_excess(s, within, spare) >= spare;
+    int spare = depth + 1 + cards - s->best_length; /* the cards the bound may take away and not cut */
+    return unplayable_excess(s, within, spare) >= spare;
 }
 
 /* Playable (card, foundation) pairs, tallest pile first, one foundation of each top rank, less the
@@ -578,9 +586,10 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         int rank = s->rank[m.card], top = s->tops[m.foundation];
         s->tops[m.foundation] = rank;
         take(s, rank);
-        int pruned = 0;
+        int pruned = 0, reach_cards = 0;
+        uint64_t within = 0;
         if (s->one_balance) {
-            pruned = one_foundation_cut(s, depth);
+            pruned = one_foundation_reach(s, depth, &within, &reach_cards);
         } else if (s->reach && (s->present != s->all_ranks || s->ranks == 1)) { /* every rank left: all reachable */
             if (s->max_cards) {
                 int cards;
@@ -597,6 +606,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             s->tops[m.foundation] = rank;
             pruned = cache_has(s->table, child, m.hash, words);
         }
+        if (!pruned && s->one_balance) pruned = balance_cut(s, depth, within, reach_cards);
         if (!pruned) {
             int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : s->budget && s->nodes >= s->budget ? RESTART : 0;
             if (!stop && s->nodes % CLOCK_EVERY == 0)
