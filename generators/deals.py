@@ -11,9 +11,8 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random import LCRandom31, LCRandom64, MTRandom
 
 from patience.binary_star import forms as binary_star_forms
-from patience.cards import STANDARD_RANKS, Card
+from patience.cards import STANDARD_RANKS, SUIT_LETTERS, Card
 from patience.deal import Deal, check_caps
-from patience.formats import board
 from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, DEFAULT_NUMBERING, MS, NUMBERED_GAMES, PYSOL, PYSOLFC
 
 PYSOL_GAMES = (BLACK_HOLE, ALL_IN_A_ROW)  # the numbered games of the Black Hole family
@@ -56,22 +55,40 @@ class _Dealer(Game):
         self.new_cards(cards)
 
 
-def pysol_board(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> str:
-    """The board text of deal `seed` of `game` in pysol_cards' form (`make_pysol_freecell_board.py
-    -t`, and `-F` for PySolFC's numbering), byte for byte, but for game 32000 (see MS_DEALS_END)."""
+def _check(game: str, seed: int, numbering: str) -> None:
     if game not in NUMBERED_GAMES:
         raise ValueError(f"unknown numbered game {game!r}; known: {', '.join(NUMBERED_GAMES)}")
     if numbering not in LAST_SEED:
         raise ValueError(f"unknown deal numbering {numbering!r}; known: {', '.join(LAST_SEED)}")
     if not 1 <= seed <= LAST_SEED[numbering]:
         raise ValueError(f"{numbering} deals are numbered 1 to {LAST_SEED[numbering]}, not {seed}")
+
+
+def pysol_board(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> str:
+    """The board text of deal `seed` of `game` in pysol_cards' form (`make_pysol_freecell_board.py
+    -t`, and `-F` for PySolFC's numbering), byte for byte, but for game 32000 (see MS_DEALS_END)."""
+    _check(game, seed, numbering)
     return _Dealer(game, seed, numbering).calc_deal_string(seed, CardRenderer(True))
 
 
+# pysol_cards' suit numbers are those of its letters C, S, H, D; ranks run from 1 (ace).
+_SUIT_OF_PYSOL = tuple(SUIT_LETTERS.index(letter) for letter in "CSHD")
+_ACE_OF_SPADES = Card(0, SUIT_LETTERS.index("S"))
+
+
 def pysol_deal(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> Any:
-    """The deal (a Deal, or a BinaryStarDeal); errors name it `NUMBERING:GAME:SEED`."""
-    text, source = pysol_board(game, seed, numbering), f"{numbering}:{game}:{seed}"
-    return binary_star_forms.read_board(text, source) if game == BINARY_STAR else board.read(text, source)
+    """The deal (a Deal, or a BinaryStarDeal); errors name it `NUMBERING:GAME:SEED`. Black Hole and
+    All in a Row are taken from pysol_cards' layout directly, without writing and reading its board
+    text (a survey deals a million of them); the tests hold it to the text's deal."""
+    if game == BINARY_STAR:
+        return binary_star_forms.read_board(pysol_board(game, seed, numbering), f"{numbering}:{game}:{seed}")
+    _check(game, seed, numbering)
+    dealer = _Dealer(game, seed, numbering)
+    dealer.deal()
+    getattr(dealer, dealer.game_class)()
+    piles = tuple(tuple(Card(card.rank - 1, _SUIT_OF_PYSOL[card.suit]) for card in reversed(column))
+                  for column in dealer.board.columns.cols)
+    return Deal(piles, _ACE_OF_SPADES if game == BLACK_HOLE else None, STANDARD_RANKS)
 
 
 def random_deal(ranks: int, suits: int, pile_height: int, seed: int, empty_foundation: bool = False) -> Deal:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from functools import cache
 
 import pytest
 
 from patience.deal import Deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.native import engine, reference
-from patience.native.board import Board, ranks_reachable
+from patience.native.board import Board, ranks_reachable, reachable_ranks, unplayable_excess
 from patience.validator import replay
 
 pytestmark = pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
@@ -177,3 +178,50 @@ def test_a_batch_gives_what_single_searches_give():
             single = compiled(deal, max_cards=max_cards, nodes=50000)
             assert (row.status, row.max_cards, row.nodes) == (single.status, single.max_cards, single.nodes)
             assert row.seconds >= 0
+
+
+def longest_plays(board: Board):
+    """The exact longest play from every state (cards taken per pile, the foundation's top rank),
+    memoised, with no pruning: the truth the balance bound is checked against."""
+    @cache
+    def longest(taken: tuple[int, ...], top: int) -> int:
+        best = 0
+        for pile, (start, size) in enumerate(zip(board.pile_start, board.pile_size, strict=True)):
+            if taken[pile] < size and board.follows(top, board.rank[start + taken[pile]]):
+                after = taken[:pile] + (taken[pile] + 1,) + taken[pile + 1:]
+                best = max(best, 1 + longest(after, board.rank[start + taken[pile]]))
+        return best
+    return longest
+
+
+def test_balance_bound_never_cuts_a_play_on_every_state_of_small_deals():
+    """One foundation: on every state of small deals (any cards taken from each pile, any top rank
+    or none), the cards the balance bound lets through are never fewer than the longest play from
+    there, so neither a win nor a longest play is ever cut; and the bound does cut somewhere."""
+    cut, tight = 0, 0
+    for deal in small_deals(40):
+        board = Board.of(deal)
+        longest = longest_plays(board)
+        for taken in itertools.product(*(range(size + 1) for size in board.pile_size)):
+            counts = [0] * board.ranks
+            for start, size, gone in zip(board.pile_start, board.pile_size, taken, strict=True):
+                for card in range(start + gone, start + size):
+                    counts[board.rank[card]] += 1
+            for top in range(-1, board.ranks):
+                reached = reachable_ranks((top,), counts, board.ranks)
+                excess = unplayable_excess(top, counts, reached, board.ranks)
+                bound = sum(counts[rank] for rank in reached) - excess
+                truth = longest(taken, top)
+                assert excess >= 0 and truth <= bound, (deal, taken, top)
+                cut += excess > 0
+                tight += excess > 0 and truth == bound
+    assert cut > 1000 and tight > 100
+
+
+def test_balance_bound_counts_what_cannot_follow():
+    counts = [0] * 13
+    counts[4], counts[3] = 3, 1  # three 5s, one 4, no 6
+    assert unplayable_excess(2, counts, {3, 4}, 13) == 2  # on a 3: 4, 5 and no more
+    assert unplayable_excess(3, counts, {3, 4}, 13) == 1  # on a 4: 5, 4, 5
+    assert unplayable_excess(2, counts, {3}, 13) == 0  # the 5s out of reach are not counted
+    assert unplayable_excess(-1, counts, {3, 4}, 13) == 1  # an empty foundation takes any card first

@@ -12,6 +12,7 @@ import pytest
 from patience.campaign import specs
 from patience.cli import main
 from patience.errors import UsageError
+from patience.formats import board
 from patience.generators import deals
 from patience.generators.deals import pysol_board, pysol_deal
 
@@ -104,3 +105,12 @@ def test_bad_deal_numbers_end_in_one_line_and_status_2(argv, capsys):
     assert main(["deal", *argv]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.splitlines()) == 1 and captured.err.startswith("error: ")
+
+
+@pytest.mark.parametrize("game", ["black_hole", "all_in_a_row"])
+def test_the_deal_taken_from_the_layout_is_the_deal_its_board_text_reads_as(game):
+    """pysol_deal skips the board text for speed; it must give the very deal the text gives."""
+    for numbering in ("pysolfc", "pysol", "ms"):
+        for seed in [*range(1, 60), 31999, 32000, 32001, 1_000_000, 2**33 - 1]:
+            text = pysol_board(game, seed, numbering)
+            assert pysol_deal(game, seed, numbering) == board.read(text, "text"), (numbering, seed)

@@ -36,6 +36,7 @@
 #define LUBY_UNIT 1000         /* restarts with several foundations: rounds of Luby's sequence times this */
 #define BONUS_ONE_IN 4         /* restarts with several foundations: the share of piles counted one card taller */
 #define RANDOM_STEP 0x9E3779B97F4A7C15ULL /* several foundations: the shuffles' stream (splitmix64) */
+#define BALANCE_SETS 6         /* one foundation: the balance bound tries sets of up to this many ranks */
 
 enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4 };
 
@@ -71,6 +72,7 @@ typedef struct {
     /* switches and limits */
     int cache, symmetry, wolter, reach, max_cards, restarts;
     int balance;          /* several foundations, decision mode, reach on: the balance test */
+    int one_balance;      /* one foundation, 3 to 64 ranks, reach on: reachability and the balance bound */
     uint64_t node_limit;
     double deadline;
     PyThreadState *thread; /* saved while the search runs without the GIL */
@@ -355,6 +357,62 @@ static int balanced(const Search *s)
     return 1;
 }
 
+/* One foundation: the balance test as a bound. In any play from here each card of a set S of ranks
+ * comes right after a card of a rank next to it or after the foundation's top, and no card comes
+ * right before two, so for S = r, r+2, ..., r+2k (its neighbours r-1, ..., r+2k+1 distinct ranks)
+ * the cards of S played are at most the cards left of the neighbours' ranks plus one if the top has
+ * one of them (or the foundation is empty). Cards of `within` (the ranks still reachable) beyond that
+ * can never be played: the largest such excess over the sets tried. */
+static int unplayable_excess(const Search *s, uint64_t within, int enough)
+{
+    int r = s->ranks, top = s->tops[0], empty = top < 0, best = 0;
+    int cards[64], before[64]; /* per rank: its cards that count in S, its cards and top that may precede */
+    for (int k = 0; k < r; k++) {
+        before[k] = s->counts[k];
+        cards[k] = within >> k & 1 ? s->counts[k] : 0;
+    }
+    if (!empty) before[top]++;
+    for (int start = 0; start < r; start++) {
+        int low = start ? start - 1 : r - 1;
+        /* a set from `start` is no worse than the same set less `start` unless start's cards outnumber
+         * those before it: only such starts can give the largest excess */
+        if (cards[start] <= before[low]) continue;
+        int excess = -before[low] - empty;
+        for (int k = 0, rank = start; k < BALANCE_SETS && 2 * k + 3 <= r; k++) {
+            int high = rank + 1 < r ? rank + 1 : 0;
+            excess += cards[rank] - before[high];
+            if (excess > best && (best = excess) >= enough) return best;
+            rank = high + 1 < r ? high + 1 : 0;
+        }
+    }
+    return best;
+}
+
+/* One foundation, ranks in a mask: whether the move just made strands a rank (decision mode) or
+ * leaves too few reachable cards to beat the longest play (max-cards mode); else the ranks still
+ * reachable and their cards, for balance_cut. */
+static inline int one_foundation_reach(Search *s, int depth, uint64_t *within, int *cards)
+{
+    *within = s->present;
+    *cards = s->n - depth - 1;
+    if (s->present != s->all_ranks) { /* every rank left: all reachable */
+        uint64_t stranded = s->present & ~reachable_mask(s, s->tops[0], s->present);
+        if (stranded && !s->max_cards) return 1;
+        for (uint64_t bits = stranded; bits; bits &= bits - 1) *cards -= s->counts[__builtin_ctzll(bits)];
+        *within &= ~stranded;
+    }
+    return s->max_cards && depth + 1 + *cards <= s->best_length;
+}
+
+/* The balance bound after one_foundation_reach: whether it cuts the move. Run after the cache,
+ * which answers most children more cheaply. */
+static inline int balance_cut(const Search *s, int depth, uint64_t within, int cards)
+{
+    if (!s->max_cards) return unplayable_excess(s, within, 1) > 0;
+    int spare = depth + 1 + cards - s->best_length; /* the cards the bound may take away and not cut */
+    return unplayable_excess(s, within, spare) >= spare;
+}
+
 /* Playable (card, foundation) pairs, tallest pile first, one foundation of each top rank, less the
  * cards that a kept same-rank move makes redundant. */
 static int moves_now(Search *s, Move *out)
@@ -528,8 +586,11 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         int rank = s->rank[m.card], top = s->tops[m.foundation];
         s->tops[m.foundation] = rank;
         take(s, rank);
-        int pruned = 0;
-        if (s->reach && (s->present != s->all_ranks || s->ranks == 1)) { /* every rank left: all reachable */
+        int pruned = 0, reach_cards = 0;
+        uint64_t within = 0;
+        if (s->one_balance) {
+            pruned = one_foundation_reach(s, depth, &within, &reach_cards);
+        } else if (s->reach && (s->present != s->all_ranks || s->ranks == 1)) { /* every rank left: all reachable */
             if (s->max_cards) {
                 int cards;
                 reach_test(s, s->n - depth - 1, &cards);
@@ -545,6 +606,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             s->tops[m.foundation] = rank;
             pruned = cache_has(s->table, child, m.hash, words);
         }
+        if (!pruned && s->one_balance) pruned = balance_cut(s, depth, within, reach_cards);
         if (!pruned) {
             int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : s->budget && s->nodes >= s->budget ? RESTART : 0;
             if (!stop && s->nodes % CLOCK_EVERY == 0)
@@ -737,6 +799,7 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->wolter = rules.wolter;
     s->reach = rules.reach;
     s->balance = rules.reach && !rules.max_cards && s->foundations > 1;
+    s->one_balance = rules.reach && s->foundations == 1 && s->small_ranks && ranks >= 3;
     s->max_cards = rules.max_cards;
     s->restarts = rules.restarts;
     s->nodes = 1;

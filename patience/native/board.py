@@ -110,6 +110,31 @@ def balanced(tops: Sequence[int], counts: Sequence[int], ranks: int) -> bool:
     return True
 
 
+BALANCE_SETS = 6  # one foundation: the balance bound tries sets of up to this many ranks
+
+
+def unplayable_excess(top: int, counts: Sequence[int], within: set[int], ranks: int) -> int:
+    """One foundation: how many of the cards of the ranks `within` (those still reachable) can never
+    be played, by the balance test. In any play each card of a set S of ranks comes right after a card
+    of a rank next to it or after the foundation's top (any card onto an empty foundation), and no
+    card comes right before two; so for S = r, r+2, ..., r+2k (neighbours r-1, ..., r+2k+1 distinct
+    ranks, up to BALANCE_SETS ranks in S) the cards of S played are at most the cards left of the
+    neighbours' ranks plus one for the top among them. Three 5s left, one 4, no 6 and the top on
+    a 9: at most one 5 can still be played, two cards are lost. Returns the largest such excess."""
+    best = 0
+    for start in range(ranks):
+        if start not in within:
+            continue
+        cards = 0
+        before = counts[(start - 1) % ranks] + (top < 0 or top == (start - 1) % ranks)
+        for k in range(min(BALANCE_SETS, (ranks - 1) // 2)):
+            rank = (start + 2 * k) % ranks
+            cards += counts[rank] if rank in within else 0
+            before += counts[(rank + 1) % ranks] + (top == (rank + 1) % ranks)
+            best = max(best, cards - before)
+    return best
+
+
 def ranks_reachable(hole: int, counts: list[int], ranks: int) -> bool:
     """Whether every rank with cards left is reachable from the hole (one foundation): a gap (no 3s
     and no 7s left while 5s and 10s remain) strands the cards beyond it."""

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from patience.cards import Card
-from patience.native.board import Board, balanced, reachable_ranks
+from patience.native.board import Board, balanced, reachable_ranks, unplayable_excess
 
 SOLVED, UNSOLVABLE, LIMIT = "solved", "unsolvable", "limit"
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
@@ -48,7 +48,8 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
            wolter: bool = False, restarts: bool = False) -> Outcome:
     """Decide `board`. With `max_cards` the search never stops at a win it cannot find: it keeps
     the longest play, and `reach` then cuts only the plays whose reachable cards cannot make it
-    longer. On a node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter`
+    longer (less the cards the balance bound of `unplayable_excess` shows can never be played, with
+    one foundation). On a node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter`
     switch on the same interchangeability rules as the compiled search (see `interchangeable`).
     With `restarts` a round gives up after a budget of nodes (doubled each round) and the next one
     breaks ties between piles of one height in another order; failed states stay known. With
@@ -66,6 +67,7 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
     played, tops, nodes = 0, list(board.foundations), 1
     piles = len(board.pile_size)
     rounds = Rounds(piles, len(board.foundations) > 1)
+    one_balance = len(board.foundations) == 1 and 3 <= board.ranks <= 64  # as the compiled search
 
     def pruned(card: int, foundation: int) -> bool:
         """Whether the play leads to a failed state or, with `reach`, cannot help."""
@@ -75,10 +77,11 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
         if reach:
             counts[rank] -= 1
             reached = reachable_ranks(after, counts, board.ranks)
+            excess = unplayable_excess(after[0], counts, reached, board.ranks) if one_balance else 0
             if max_cards:
-                hopeless = len(path) + 1 + sum(counts[r] for r in reached) <= len(best)
+                hopeless = len(path) + 1 + sum(counts[r] for r in reached) - excess <= len(best)
             else:
-                hopeless = len(reached) < sum(1 for count in counts if count) or (
+                hopeless = len(reached) < sum(1 for count in counts if count) or excess > 0 or (
                     len(tops) > 1 and not balanced(after, counts, board.ranks))
             counts[rank] += 1
             if hopeless:
