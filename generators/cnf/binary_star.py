@@ -36,9 +36,9 @@ from pysat.formula import CNF, IDPool
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError, UsageError
-from patience.generators.cnf import CARDINALITY, DEFAULT_CARDINALITY, Literal, negate, simplified
+from patience.generators.cnf.black_hole import CARDINALITY, DEFAULT_CARDINALITY, Literal, negate, simplified
 from patience.generators.files import ModelFiles
-from patience.generators.lp import reachable
+from patience.generators.lp.black_hole import reachable
 from patience.options import Option, Switch
 
 CNF_FILE = "deal.cnf"

@@ -25,7 +25,7 @@ from patience.generators.files import ModelFiles
 from patience.options import Option
 
 MODELS = ("mip1", "mip2", "mip3", "mip4")  # the paper's formulations
-FORMULATIONS = (*MODELS, "succ")  # and the successor model of `lp_successor.py`
+FORMULATIONS = (*MODELS, "succ")  # and the successor model of `successor.py`
 OBJECTIVES = ("paper", "none")
 BREADTH_WEIGHT = 100  # the paper's "A large": top cards weigh A times more than second cards
 FAMILIES = {
@@ -328,7 +328,7 @@ def build(deal: Deal, model: str = "mip3", objective: str = "paper") -> ModelFil
     from patience.runners.lp_solution import cards_played
 
     if model == "succ":
-        from patience.generators import lp_successor
+        from patience.generators.lp import successor as lp_successor
 
         return lp_successor.build(deal, check_objective(objective))
     lp = lp_model(deal, model, objective)

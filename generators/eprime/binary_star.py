@@ -1,7 +1,7 @@
 """Binary Star deals as parameters of the Essence Prime model `models/binary-star.eprime`.
 
 `Positions` is the numbering the two Binary Star constraint models share (Essence Prime here, XCSP3
-in `binary_star_xcsp3.py`), and their decode map. Two decks put equal cards in play, so the models'
+in `xcsp3/binary_star.py`), and their decode map. Two decks put equal cards in play, so the models'
 values are positions (pile, depth), never cards: position numbers run by depth, then pile (the top
 cards first), so ascending values are the paper's value ordering (a card near the top before one of
 the same rank lower down) and the symmetry breaking's preference order. A step's play is coded

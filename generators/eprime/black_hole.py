@@ -2,7 +2,7 @@
 
 The model never changes per deal; `gen eprime DEAL` prints the `.param` file (`letting ...`),
 `gen eprime --model` the model itself. `Numbering` is the card numbering shared by the constraint
-models (Essence Prime here, XCSP3 in `xcsp3.py`) and the decode map of their answers: number 0 is
+models (Essence Prime here, XCSP3 in `xcsp3/black_hole.py`) and the decode map of their answers: number 0 is
 the start card (the foundation card, or a virtual card every card may follow when the foundation
 is empty), then the pile cards by depth, then by pile, so that ascending values are the paper's
 value ordering and the symmetry breaking's preference order.

@@ -1,5 +1,5 @@
 """Binary Star as a mixed integer program in CPLEX LP: time-indexed, like the CNF of
-`binary_star_cnf.py`, with positions instead of piles (a MIP reads which card was played from a
+`cnf/binary_star.py`, with positions instead of piles (a MIP reads which card was played from a
 position variable directly, where the CNF counts cards gone from a pile).
 
 A win plays every pile card, n of them, in n steps. Positions are `p<pile>_<depth>` (1-based,
@@ -29,9 +29,9 @@ from collections.abc import Mapping
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError, UsageError
-from patience.generators.binary_star_cnf import neighbours, reachable_tops
+from patience.generators.cnf.binary_star import neighbours, reachable_tops
 from patience.generators.files import ModelFiles
-from patience.generators.lp import _expression, _wrapped
+from patience.generators.lp.black_hole import _expression, _wrapped
 from patience.names import BINARY_STAR
 from patience.options import Option
 

@@ -12,7 +12,7 @@ from importlib import resources
 
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
-from patience.generators.pddl import Action
+from patience.generators.pddl.black_hole import Action
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import Move
 

@@ -11,7 +11,7 @@ from importlib import resources
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError, quote
 from patience.generators.files import ModelFiles
-from patience.generators.pddl import RANK_WORDS, Action
+from patience.generators.pddl.black_hole import RANK_WORDS, Action
 
 DOMAIN_FILE = "binary-star-domain.pddl"  # in models/
 TITLE = "PDDL planning task (FF, Fast Downward, pyperplan)"

@@ -28,7 +28,7 @@ from pysat.formula import CNF, IDPool
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
-from patience.generators.eprime import Numbering
+from patience.generators.eprime.black_hole import Numbering
 from patience.generators.files import ModelFiles
 from patience.options import Option, Switch
 from patience.reading import small_int

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from patience.deal import Deal
-from patience.generators.eprime import NO_CARD, Numbering
+from patience.generators.eprime.black_hole import NO_CARD, Numbering
 from patience.generators.files import ModelFiles
 from patience.options import Switch
 from patience.runners.process import Limits, run_process
