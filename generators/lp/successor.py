@@ -19,6 +19,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
+from patience.generators.lp.common import expression, wrapped
 
 _ARC = re.compile(r"s_(\d+)_(\d+|e)")
 
@@ -33,8 +34,6 @@ def arcs(deal: Deal, cards: tuple[Card, ...]) -> list[tuple[int, int]]:
 
 def rows(deal: Deal, cards: tuple[Card, ...], objective: list[tuple[int, str]]) -> tuple[list[str], int]:
     """The LP text's lines from `Minimize` to `End`, and the number of constraints."""
-    from patience.generators.lp.black_hole import _expression, _wrapped
-
     n = len(cards)
     allowed = arcs(deal, cards)
     out: dict[int, list[str]] = {i: [f"s_{i}_e"] if i else [] for i in range(n + 1)}
@@ -54,9 +53,9 @@ def rows(deal: Deal, cards: tuple[Card, ...], objective: list[tuple[int, str]]) 
     number = {card: index for index, card in enumerate(cards, 1)}
     for pile in deal.piles:
         constraints += [f"p_{number[above]} - p_{number[card]} <= -1" for above, card in pairwise(pile)]
-    lines = ["Minimize", *_wrapped("obj: " + (_expression(objective) if objective else "0 p_1")), "Subject To"]
+    lines = ["Minimize", *wrapped("obj: " + (expression(objective) if objective else "0 p_1")), "Subject To"]
     for index, row in enumerate(constraints, 1):
-        lines += list(_wrapped(f"c{index}: {row}"))
+        lines += list(wrapped(f"c{index}: {row}"))
     lines.append("Bounds")
     lines += [f" 1 <= p_{card} <= {n}" for card in range(1, n + 1)]
     binaries = [f"s_{i}_{j}" for i, j in allowed] + [f"s_{i}_e" for i in range(1, n + 1)]
