@@ -21,7 +21,7 @@ from patience.cli import main
 from patience.errors import InputError
 from patience.games import parse_game_deal
 from patience.generators.pddl.binary_star import plan_plays
-from patience.generators.pddl.black_hole import Action
+from patience.generators.pddl.common import Action
 from patience.native import engine, reference
 from patience.native.board import Board, balanced
 from patience.result import Status

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.cards import ranks_adjacent
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
+from patience.generators.texts import fixed_model
 from patience.options import Switch
 
 MODEL_FILE = "binary-star.eprime"
@@ -147,7 +147,7 @@ def parameters(deal: BinaryStarDeal, symmetry_breaking: bool = True) -> str:
 
 def model_text() -> str:
     """The Essence Prime model (the same for every deal)."""
-    return resources.files("patience.models").joinpath(MODEL_FILE).read_text()
+    return fixed_model(MODEL_FILE)
 
 
 def fixed_files(symmetry_breaking: bool = True) -> dict[str, str]:

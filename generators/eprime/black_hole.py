@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 
 from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.files import ModelFiles
+from patience.generators.texts import fixed_model
 from patience.options import Switch
 
 MODEL_FILE = "blackhole.eprime"
@@ -111,7 +111,7 @@ def parameters(deal: Deal, symmetry_breaking: bool = True) -> str:
 
 def model_text() -> str:
     """The Essence Prime model (the same for every deal)."""
-    return resources.files("patience.models").joinpath(MODEL_FILE).read_text()
+    return fixed_model(MODEL_FILE)
 
 
 def fixed_files(symmetry_breaking: bool = True) -> dict[str, str]:

@@ -13,7 +13,7 @@ import sys
 
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
-from patience.generators.xcsp3.black_hole import compile_in_fresh_process
+from patience.generators.xcsp3.common import compile_in_fresh_process
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
 
