@@ -3,7 +3,9 @@
 Every generator module exposes OPTIONS (its option schema), `build(deal, **options) -> ModelFiles`
 and SHOW (`gen` flags that print another file of the model than the primary one). MODEL_LANGUAGES
 says which module writes each language for each game: `gen FORMAT` and the solvers choose by the
-deal's game, so adding a model language or a game's model is one module plus one line here.
+deal's game. Each language has its subpackage and each game its module in it, named after the game's
+family (`cnf/black_hole.py`), so adding a game's model is one module plus one line here, and a new
+language one folder of them.
 """
 
 from __future__ import annotations
