@@ -22,7 +22,7 @@ from pathlib import Path
 
 from patience.formats import read_deal
 from patience.generators.deals import pysol_deal
-from patience.generators.lp import FORMULATIONS, MODELS, lp_model
+from patience.generators.lp.black_hole import FORMULATIONS, MODELS, lp_model
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 

@@ -3,7 +3,9 @@
 Every generator module exposes OPTIONS (its option schema), `build(deal, **options) -> ModelFiles`
 and SHOW (`gen` flags that print another file of the model than the primary one). MODEL_LANGUAGES
 says which module writes each language for each game: `gen FORMAT` and the solvers choose by the
-deal's game, so adding a model language or a game's model is one module plus one line here.
+deal's game. Each language has its subpackage and each game its module in it, named after the game's
+family (`cnf/black_hole.py`), so adding a game's model is one module plus one line here, and a new
+language one folder of them.
 """
 
 from __future__ import annotations
@@ -16,16 +18,16 @@ from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
 
 # gen FORMAT -> game family -> generator module
 MODEL_LANGUAGES: dict[str, dict[str, str]] = {
-    "pddl": {BLACK_HOLE: "patience.generators.pddl", LBS: "patience.generators.lbs_pddl",
-             BINARY_STAR: "patience.generators.binary_star_pddl"},
-    "eprime": {BLACK_HOLE: "patience.generators.eprime", LBS: "patience.generators.lbs_eprime",
-               BINARY_STAR: "patience.generators.binary_star_eprime"},
-    "xcsp3": {BLACK_HOLE: "patience.generators.xcsp3", LBS: "patience.generators.lbs_xcsp3",
-              BINARY_STAR: "patience.generators.binary_star_xcsp3"},
-    "cnf": {BLACK_HOLE: "patience.generators.cnf", LBS: "patience.generators.lbs_cnf",
-            BINARY_STAR: "patience.generators.binary_star_cnf"},
-    "lp": {BLACK_HOLE: "patience.generators.lp", BINARY_STAR: "patience.generators.binary_star_lp"},
-    "cpsat": {BLACK_HOLE: "patience.generators.cpsat"},
+    "pddl": {BLACK_HOLE: "patience.generators.pddl.black_hole", LBS: "patience.generators.pddl.lbs",
+             BINARY_STAR: "patience.generators.pddl.binary_star"},
+    "eprime": {BLACK_HOLE: "patience.generators.eprime.black_hole", LBS: "patience.generators.eprime.lbs",
+               BINARY_STAR: "patience.generators.eprime.binary_star"},
+    "xcsp3": {BLACK_HOLE: "patience.generators.xcsp3.black_hole", LBS: "patience.generators.xcsp3.lbs",
+              BINARY_STAR: "patience.generators.xcsp3.binary_star"},
+    "cnf": {BLACK_HOLE: "patience.generators.cnf.black_hole", LBS: "patience.generators.cnf.lbs",
+            BINARY_STAR: "patience.generators.cnf.binary_star"},
+    "lp": {BLACK_HOLE: "patience.generators.lp.black_hole", BINARY_STAR: "patience.generators.lp.binary_star"},
+    "cpsat": {BLACK_HOLE: "patience.generators.cpsat.black_hole"},
     "mzn": {BLACK_HOLE: "patience.generators.mzn.black_hole", LBS: "patience.generators.mzn.lbs",
             BINARY_STAR: "patience.generators.mzn.binary_star"},
     "asp": {BLACK_HOLE: "patience.generators.asp.black_hole", LBS: "patience.generators.asp.lbs",

@@ -1,4 +1,4 @@
-"""CP-SAT (OR-Tools) on the paper's CP model, built by `generators/cpsat.py` as a CpModelProto.
+"""CP-SAT (OR-Tools) on the paper's CP model, built by `generators/cpsat/black_hole.py` as a CpModelProto.
 
 CP-SAT is a library, so the runner starts `python -m patience.runners.cpsat MODEL SECONDS
 WORKERS` through the runner core like any other solver: the same limits and the same group
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.errors import InputError
-from patience.generators import cpsat
+from patience.generators.cpsat import black_hole as cpsat
 from patience.generators.files import ModelFiles
 from patience.options import Count, Schema
 from patience.result import Answer, Status

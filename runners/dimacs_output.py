@@ -3,7 +3,7 @@ printed by CaDiCaL, PicoSAT, CryptoMiniSat, Kissat) and MiniSat's result file (`
 literals, or `UNSAT`). Statistics lines (conflicts, decisions) are read where a solver prints them.
 
 A model holds variables, not cards: it decodes only through the CNF's header map
-(`patience.generators.cnf.read_header`), so no answer reader is registered; `patience decode`
+(`patience.generators.cnf.black_hole.read_header`), so no answer reader is registered; `patience decode`
 joins the two.
 """
 

@@ -2,7 +2,7 @@
 
 CBC (`solu FILE`) and HiGHS (`writeSolution`, raw style) print a status line and a value per
 variable. The card at move k is the card i with a_i_k = 1 (card numbers from
-`patience.generators.lp.card_numbers`). Nothing here trusts the solver: a status that is not
+`patience.generators.lp.black_hole.card_numbers`). Nothing here trusts the solver: a status that is not
 understood is an input error, and a decoded sequence still goes through the replay validator.
 """
 
@@ -16,7 +16,7 @@ from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
-from patience.generators.lp import card_numbers
+from patience.generators.lp.black_hole import card_numbers
 from patience.reading import small_int
 from patience.result import Status
 

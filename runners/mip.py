@@ -11,9 +11,9 @@ from typing import Any, ClassVar
 
 from patience.errors import UsageError
 from patience.games import game_of
-from patience.generators import lp
 from patience.generators.files import ModelFiles
-from patience.generators.lp_start import START_FILE, start_text
+from patience.generators.lp import black_hole as lp
+from patience.generators.lp.start import START_FILE, start_text
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE, BLACK_HOLE_FAMILY
 from patience.options import Option, Schema
 from patience.reading import read_output

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from patience.errors import InputError
-from patience.generators.lp_start import read_start
+from patience.generators.lp.start import read_start
 from patience.result import Status
 from patience.runners.cpsat import OrToolsSolver
 from patience.runners.lp_solution import ORTOOLS_HEADER, MipVerdict, read_ortools

@@ -20,9 +20,10 @@ from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
-from patience.generators import pddl
 from patience.generators.files import ModelFiles
-from patience.generators.pddl import Action, plan_cards
+from patience.generators.pddl import black_hole as pddl
+from patience.generators.pddl.black_hole import plan_cards
+from patience.generators.pddl.common import Action
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.reading import first_line

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.errors import InputError
-from patience.generators import cnf
+from patience.generators.cnf import black_hole as cnf
 from patience.generators.files import ModelFiles
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema

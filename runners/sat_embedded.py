@@ -22,7 +22,8 @@ from pysat.formula import CNF
 from pysat.solvers import Solver as PySatSolver
 
 from patience.games import game_of
-from patience.generators import cnf, generator
+from patience.generators import generator
+from patience.generators.cnf import black_hole as cnf
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.result import Answer, Status

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from patience.generators import eprime
+from patience.generators.eprime import black_hole as eprime
 from patience.generators.files import ModelFiles
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema

@@ -20,8 +20,8 @@ from patience.cards import Card, parse_card
 from patience.cli import main
 from patience.errors import InputError
 from patience.games import parse_game_deal
-from patience.generators.binary_star_pddl import plan_plays
-from patience.generators.pddl import Action
+from patience.generators.pddl.binary_star import plan_plays
+from patience.generators.pddl.common import Action
 from patience.native import engine, reference
 from patience.native.board import Board, balanced
 from patience.result import Status

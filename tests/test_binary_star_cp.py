@@ -10,7 +10,7 @@ import pytest
 from patience.binary_star.forms import read_yaml
 from patience.binary_star.rules import replay
 from patience.cli import main
-from patience.generators import binary_star_eprime
+from patience.generators.eprime import binary_star as binary_star_eprime
 from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve

@@ -16,7 +16,8 @@ from patience.binary_star.rules import replay
 from patience.cards import Card
 from patience.cli import main
 from patience.errors import InputError
-from patience.generators import binary_star_cnf, binary_star_lp
+from patience.generators.cnf import binary_star as binary_star_cnf
+from patience.generators.lp import binary_star as binary_star_lp
 from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve

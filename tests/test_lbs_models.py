@@ -10,10 +10,10 @@ import pytest
 
 from patience.cli import main
 from patience.errors import InputError
-from patience.generators.lbs_cnf import encode
-from patience.generators.lbs_eprime import model_text, parameters
-from patience.generators.lbs_pddl import plan_moves
-from patience.generators.lbs_xcsp3 import decode, step_moves
+from patience.generators.cnf.lbs import encode
+from patience.generators.eprime.lbs import model_text, parameters
+from patience.generators.pddl.lbs import plan_moves
+from patience.generators.xcsp3.lbs import decode, step_moves
 from patience.lbs.deal import LBSDeal, random_deal, read_param
 from patience.lbs.rules import replay
 from patience.lbs.solver import solve

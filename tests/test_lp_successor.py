@@ -1,4 +1,4 @@
-"""The successor MIP (`generators/lp_successor.py`): verdicts equal the native solver's on small
+"""The successor MIP (`generators/lp/successor.py`): verdicts equal the native solver's on small
 deals with every MIP solver installed here, answers replay, and the decode map refuses arcs that
 do not make one path."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from patience.errors import InputError
-from patience.generators import lp_successor
 from patience.generators.deals import random_deal
-from patience.generators.lp import card_numbers
+from patience.generators.lp import successor as lp_successor
+from patience.generators.lp.black_hole import card_numbers
 from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.registry import get_solver

@@ -42,6 +42,8 @@ def deals(tmp_path, capsys) -> dict[str, Path]:
 def test_every_registry_is_keyed_by_the_families_and_every_game_is_one_of_them(deals):
     assert set(FAMILY_CLASSES) == set(PAGE_BUILDERS) == set(names.FAMILIES)
     assert all(set(games) <= set(names.FAMILIES) for games in MODEL_LANGUAGES.values())
+    assert all(module == f"patience.generators.{language}.{family}"  # one home per language, games named alike
+               for language, games in MODEL_LANGUAGES.items() for family, module in games.items())
     for solver in all_solvers():
         assert set(solver.games) <= set(names.GAMES), solver.name
         assert solver.paradigm in names.SOLVER_FAMILIES, solver.name

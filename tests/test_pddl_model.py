@@ -14,7 +14,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.deals import random_deal
 from patience.generators.files import ModelFiles
-from patience.generators.pddl import model
+from patience.generators.pddl.black_hole import model
 from patience.options import check_options
 from patience.result import Status
 from patience.runners.process import Limits, run_process

@@ -13,7 +13,7 @@ import pytest
 from patience.errors import InputError, UsageError
 from patience.formats import read_deal
 from patience.generators.deals import pysol_deal, random_deal
-from patience.generators.pddl import model
+from patience.generators.pddl.black_hole import model
 from patience.result import Status
 from patience.runners.pddl_plan import plan_cards, read_ff, read_plan_file
 from patience.runners.process import Limits

@@ -29,7 +29,7 @@ from patience.cli import main
 from patience.errors import InputError, UsageError
 from patience.formats import board, numbered, parse_deal, read_deal, yaml_form
 from patience.games import get_game, parse_game_deal
-from patience.generators.cnf import read_header
+from patience.generators.cnf.black_hole import read_header
 from patience.generators.reduction import formula_from_meta, read_formula
 from patience.lbs import solution as lbs_solution
 from patience.lbs.deal import read_param as read_lbs_param

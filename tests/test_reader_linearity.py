@@ -18,7 +18,7 @@ from patience.binary_star import forms as binary_star_forms
 from patience.errors import InputError
 from patience.formats import read_deal
 from patience.games import parse_game_deal
-from patience.generators.cnf import read_header
+from patience.generators.cnf.black_hole import read_header
 from patience.generators.reduction import read_formula
 from patience.lbs import solution as lbs_solution
 from patience.reading import decode, load_yaml

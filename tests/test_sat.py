@@ -11,7 +11,8 @@ from pysat.solvers import Solver as PySatSolver
 from patience.cards import Card
 from patience.deal import Deal
 from patience.formats import read_deal
-from patience.generators.cnf import CARDINALITY, _Builder, dimacs, encode, read_header
+from patience.generators.cnf.black_hole import _Builder, dimacs, encode, read_header
+from patience.generators.cnf.common import CARDINALITY
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
 from patience.runners.process import Limits

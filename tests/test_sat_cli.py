@@ -10,7 +10,7 @@ import pytest
 from patience.cli import main
 from patience.errors import InputError
 from patience.formats import read_deal
-from patience.generators.cnf import read_header
+from patience.generators.cnf.black_hole import read_header
 from patience.result import Status
 from patience.runners.dimacs_output import (
     SATISFIABLE,

@@ -19,7 +19,7 @@ from patience.generators.asp.facts import (
     programs,
     steps,
 )
-from patience.generators.binary_star_eprime import NO_POSITION, Positions
+from patience.generators.eprime.binary_star import NO_POSITION, Positions
 from patience.generators.files import ModelFiles
 from patience.options import Switch
 

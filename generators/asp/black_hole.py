@@ -20,7 +20,7 @@ from patience.generators.asp.facts import (
     programs,
     steps,
 )
-from patience.generators.eprime import NO_CARD, Numbering
+from patience.generators.eprime.black_hole import NO_CARD, Numbering
 from patience.generators.files import ModelFiles
 from patience.options import Switch
 

@@ -12,7 +12,7 @@ from patience.commands.limits import seconds
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
 from patience.formats import parse_deal
-from patience.generators.cnf import read_header
+from patience.generators.cnf.black_hole import read_header
 from patience.generators.reduction import assignment_from_sequence, dimacs_assignment, formula_from_meta
 from patience.reading import read_text
 from patience.result import Status

@@ -6,17 +6,17 @@ and ranks; a plan's step names the position played and the foundation, which dec
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import resources
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError, quote
 from patience.generators.files import ModelFiles
-from patience.generators.pddl import RANK_WORDS, Action
+from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, RANK_WORDS, Action
+from patience.generators.texts import fixed_model
 
-DOMAIN_FILE = "binary-star-domain.pddl"  # in models/
+MODEL_DOMAIN_FILE = "binary-star-domain.pddl"  # in models/
 TITLE = "PDDL planning task (FF, Fast Downward, pyperplan)"
 OPTIONS = ()
-SHOW = {"domain": "domain.pddl"}
+SHOW = {"domain": DOMAIN_FILE}
 _FOUNDATION_ARGUMENT = {"play": 2, "play-bottom": 1}
 
 
@@ -74,15 +74,15 @@ def _position(name: str, deal: BinaryStarDeal, source: str, line: int) -> tuple[
 
 
 def domain() -> str:
-    return resources.files("patience.models").joinpath(DOMAIN_FILE).read_text()
+    return fixed_model(MODEL_DOMAIN_FILE)
 
 
 def fixed_files() -> dict[str, str]:
-    return {"domain.pddl": domain()}
+    return {DOMAIN_FILE: domain()}
 
 
 def build(deal: BinaryStarDeal) -> ModelFiles:
     """domain.pddl and problem.pddl; the decode map reads a plan's positions back into plays."""
-    return ModelFiles({"domain.pddl": domain(), "problem.pddl": problem(deal)}, "problem.pddl",
+    return ModelFiles({DOMAIN_FILE: domain(), PROBLEM_FILE: problem(deal)}, PROBLEM_FILE,
                       lambda plan, source="plan": plan_plays(deal, plan, source),
                       {"positions": len(deal.cards), "foundations": len(deal.foundations)})

@@ -1,12 +1,12 @@
 """A successor (assignment) MIP of a Black Hole deal: which card is played right after which.
 
-MIP-1..4 (`lp.py`) decide the card of each of the n moves: n^2 binaries, almost all of them free
+MIP-1..4 (`black_hole.py`) decide the card of each of the n moves: n^2 binaries, almost all of them free
 in the LP relaxation. Here a binary `s_<i>_<j>` exists only for the arcs the rules allow (card j
 may follow card i: ranks one apart), so a 52-card deal has a few hundred binaries instead of
 2,601. Node 0 is the foundation card (or a virtual start every card may follow), node `e` the
 end of play. Every node has one successor and every card one predecessor; the move number
 `p_<i>` of each card steps by exactly one along an arc (Miller-Tucker-Zemlin rows, which also
-exclude cycles), and pile order is `p_above < p_card`. Cards are numbered as in `lp.py`.
+exclude cycles), and pile order is `p_above < p_card`. Cards are numbered as in `black_hole.py`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
+from patience.generators.lp.common import expression, wrapped
 
 _ARC = re.compile(r"s_(\d+)_(\d+|e)")
 
@@ -33,8 +34,6 @@ def arcs(deal: Deal, cards: tuple[Card, ...]) -> list[tuple[int, int]]:
 
 def rows(deal: Deal, cards: tuple[Card, ...], objective: list[tuple[int, str]]) -> tuple[list[str], int]:
     """The LP text's lines from `Minimize` to `End`, and the number of constraints."""
-    from patience.generators.lp import _expression, _wrapped
-
     n = len(cards)
     allowed = arcs(deal, cards)
     out: dict[int, list[str]] = {i: [f"s_{i}_e"] if i else [] for i in range(n + 1)}
@@ -54,9 +53,9 @@ def rows(deal: Deal, cards: tuple[Card, ...], objective: list[tuple[int, str]]) 
     number = {card: index for index, card in enumerate(cards, 1)}
     for pile in deal.piles:
         constraints += [f"p_{number[above]} - p_{number[card]} <= -1" for above, card in pairwise(pile)]
-    lines = ["Minimize", *_wrapped("obj: " + (_expression(objective) if objective else "0 p_1")), "Subject To"]
+    lines = ["Minimize", *wrapped("obj: " + (expression(objective) if objective else "0 p_1")), "Subject To"]
     for index, row in enumerate(constraints, 1):
-        lines += list(_wrapped(f"c{index}: {row}"))
+        lines += list(wrapped(f"c{index}: {row}"))
     lines.append("Bounds")
     lines += [f" 1 <= p_{card} <= {n}" for card in range(1, n + 1)]
     binaries = [f"s_{i}_{j}" for i, j in allowed] + [f"s_{i}_e" for i in range(1, n + 1)]
@@ -91,8 +90,8 @@ def cards_in_order(cards: tuple[Card, ...], values: Mapping[str, float], source:
 
 
 def breadth_first(deal: Deal, n: int) -> list[tuple[int, str]]:
-    """The paper's artificial objective of `lp.py` on the move numbers p."""
-    from patience.generators.lp import BREADTH_WEIGHT
+    """The paper's artificial objective of `black_hole.py` on the move numbers p."""
+    from patience.generators.lp.black_hole import BREADTH_WEIGHT
 
     piles = len(deal.piles)
     return [(BREADTH_WEIGHT * index if index <= piles else index, f"p_{index}")
@@ -101,7 +100,7 @@ def breadth_first(deal: Deal, n: int) -> list[tuple[int, str]]:
 
 def build(deal: Deal, objective: str = "paper") -> ModelFiles:
     """succ.lp; the decode map follows the arcs of a solution from the start."""
-    from patience.generators.lp import card_numbers
+    from patience.generators.lp.black_hole import card_numbers
 
     cards = card_numbers(deal)
     header = [f"\\ successor MIP of a {deal.game} deal: {len(cards)} cards, {deal.ranks} ranks, "

@@ -1,6 +1,6 @@
 """Deals as the paper's CP model in CP-SAT's own format (a `CpModelProto` in protobuf text).
 
-The model is the one `eprime.py` and `xcsp3.py` state, built with CP-SAT's Python API: x[i] is
+The model is the one `eprime/black_hole.py` and `xcsp3/black_hole.py` state, built with CP-SAT's Python API: x[i] is
 the card played at step i (x[0] the start card), y[card] its step, channelled by AddInverse;
 consecutive cards come from the table of following pairs (`Numbering.follows`), pile order is
 y[above] < y[card], and the conditional symmetry breaking is optional. The proto text is the
@@ -16,9 +16,9 @@ from itertools import pairwise
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
-from patience.generators.eprime import NO_CARD, Numbering
+from patience.generators.eprime.black_hole import NO_CARD, Numbering
 from patience.generators.files import ModelFiles
-from patience.generators.xcsp3 import symmetry_pairs
+from patience.generators.xcsp3.black_hole import symmetry_pairs
 from patience.options import Switch
 
 MODEL_FILE = "deal.pbtxt"

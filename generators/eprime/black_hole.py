@@ -2,7 +2,7 @@
 
 The model never changes per deal; `gen eprime DEAL` prints the `.param` file (`letting ...`),
 `gen eprime --model` the model itself. `Numbering` is the card numbering shared by the constraint
-models (Essence Prime here, XCSP3 in `xcsp3.py`) and the decode map of their answers: number 0 is
+models (Essence Prime here, XCSP3 in `xcsp3/black_hole.py`) and the decode map of their answers: number 0 is
 the start card (the foundation card, or a virtual card every card may follow when the foundation
 is empty), then the pile cards by depth, then by pile, so that ascending values are the paper's
 value ordering and the symmetry breaking's preference order.
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 
 from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.files import ModelFiles
+from patience.generators.texts import fixed_model
 from patience.options import Switch
 
 MODEL_FILE = "blackhole.eprime"
@@ -111,7 +111,7 @@ def parameters(deal: Deal, symmetry_breaking: bool = True) -> str:
 
 def model_text() -> str:
     """The Essence Prime model (the same for every deal)."""
-    return resources.files("patience.models").joinpath(MODEL_FILE).read_text()
+    return fixed_model(MODEL_FILE)
 
 
 def fixed_files(symmetry_breaking: bool = True) -> dict[str, str]:

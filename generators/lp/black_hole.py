@@ -14,7 +14,7 @@ of terms is much slower than joining strings here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -22,10 +22,11 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import UsageError
 from patience.generators.files import ModelFiles
+from patience.generators.lp.common import expression, row_text, wrapped
 from patience.options import Option
 
 MODELS = ("mip1", "mip2", "mip3", "mip4")  # the paper's formulations
-FORMULATIONS = (*MODELS, "succ")  # and the successor model of `lp_successor.py`
+FORMULATIONS = (*MODELS, "succ")  # and the successor model of `successor.py`
 OBJECTIVES = ("paper", "none")
 BREADTH_WEIGHT = 100  # the paper's "A large": top cards weigh A times more than second cards
 FAMILIES = {
@@ -43,7 +44,6 @@ OPTIONS = (
            OBJECTIVES),
 )
 SHOW: dict[str, str] = {}
-_LINE = 200  # LP readers accept long lines, but short ones keep the files readable
 
 
 def check_model(model: str) -> str:
@@ -86,38 +86,10 @@ class _Rows:
     rows: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, family: str, terms: Iterable[tuple[int, str]], sense: str, rhs: int) -> None:
-        self.rows.setdefault(family, []).append(_row(terms, sense, rhs))
+        self.rows.setdefault(family, []).append(row_text(terms, sense, rhs))
 
     def counts(self) -> dict[str, int]:
         return {family: len(rows) for family, rows in self.rows.items()}
-
-
-def _row(terms: Iterable[tuple[int, str]], sense: str, rhs: int) -> str:
-    return f"{_expression(terms)} {sense} {rhs}"
-
-
-def _expression(terms: Iterable[tuple[int, str]]) -> str:
-    parts = []
-    for coefficient, name in terms:
-        if coefficient == 0:
-            continue
-        sign = "-" if coefficient < 0 else "+"
-        size = abs(coefficient)
-        parts.append(f"{sign} {name}" if size == 1 else f"{sign} {size} {name}")
-    text = " ".join(parts) or "0 a_1_1"
-    return text[2:] if text.startswith("+ ") else text
-
-
-def _wrapped(text: str, indent: str = " ") -> Iterator[str]:
-    """Split a long row at term boundaries; LP rows may continue on the next line."""
-    while len(text) > _LINE:
-        cut = text.rfind(" + ", 0, _LINE)
-        cut = max(cut, text.rfind(" - ", 0, _LINE))
-        if cut <= 0:
-            break
-        yield indent + text[:cut]
-        text = text[cut + 1:]
-    yield indent + text
 
 
 @dataclass(frozen=True)
@@ -291,11 +263,11 @@ class _Builder:
     def text(self, objective: str) -> str:
         lines = self.header() + ["Minimize"]
         goal = self.objective() if objective == "paper" else []
-        lines += list(_wrapped("obj: " + _expression(goal)))
+        lines += list(wrapped("obj: " + expression(goal)))
         lines.append("Subject To")
         for family, rows in self.out.rows.items():
             for number, row in enumerate(rows, 1):
-                lines += list(_wrapped(f"c{family.replace('-', '_')}_{number}: {row}"))
+                lines += list(wrapped(f"c{family.replace('-', '_')}_{number}: {row}"))
         lines.append("Bounds")
         moves = range(1, self.n + 1)
         if self.explicit_x:
@@ -328,7 +300,7 @@ def build(deal: Deal, model: str = "mip3", objective: str = "paper") -> ModelFil
     from patience.runners.lp_solution import cards_played
 
     if model == "succ":
-        from patience.generators import lp_successor
+        from patience.generators.lp import successor as lp_successor
 
         return lp_successor.build(deal, check_objective(objective))
     lp = lp_model(deal, model, objective)

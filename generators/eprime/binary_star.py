@@ -1,7 +1,7 @@
 """Binary Star deals as parameters of the Essence Prime model `models/binary-star.eprime`.
 
 `Positions` is the numbering the two Binary Star constraint models share (Essence Prime here, XCSP3
-in `binary_star_xcsp3.py`), and their decode map. Two decks put equal cards in play, so the models'
+in `xcsp3/binary_star.py`), and their decode map. Two decks put equal cards in play, so the models'
 values are positions (pile, depth), never cards: position numbers run by depth, then pile (the top
 cards first), so ascending values are the paper's value ordering (a card near the top before one of
 the same rank lower down) and the symmetry breaking's preference order. A step's play is coded
@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.cards import ranks_adjacent
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
+from patience.generators.texts import fixed_model
 from patience.options import Switch
 
 MODEL_FILE = "binary-star.eprime"
@@ -147,7 +147,7 @@ def parameters(deal: BinaryStarDeal, symmetry_breaking: bool = True) -> str:
 
 def model_text() -> str:
     """The Essence Prime model (the same for every deal)."""
-    return resources.files("patience.models").joinpath(MODEL_FILE).read_text()
+    return fixed_model(MODEL_FILE)
 
 
 def fixed_files(symmetry_breaking: bool = True) -> dict[str, str]:

@@ -8,11 +8,8 @@ one line `letting cards be [...]`.
 
 from __future__ import annotations
 
-from functools import cache
-
-import jinja2
-
 from patience.generators.files import ModelFiles
+from patience.generators.texts import template
 from patience.lbs.deal import STANDARD_RANKS, STANDARD_SUITS, LBSDeal
 from patience.lbs.solution import read_moves
 
@@ -22,15 +19,8 @@ OPTIONS = ()
 SHOW = {"model": MODEL_FILE}
 
 
-@cache
-def _template() -> jinja2.Template:
-    environment = jinja2.Environment(loader=jinja2.PackageLoader("patience.templates", "."),
-                                     undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    return environment.get_template("lbs_eprime.j2")
-
-
 def model_text(ranks: int = STANDARD_RANKS, suits: int = STANDARD_SUITS) -> str:
-    return _template().render(ranks=ranks, suits=suits)
+    return template("lbs_eprime.j2").render(ranks=ranks, suits=suits)
 
 
 def parameters(deal: LBSDeal) -> str:

@@ -19,34 +19,35 @@ the deal, so any solver's model decodes and validates from the CNF file alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pysat.card import CardEnc, EncType
-from pysat.formula import CNF, IDPool
+from pysat.formula import CNF
 
 from patience.cards import Card, parse_card
 from patience.deal import Deal
-from patience.errors import InputError, UsageError
-from patience.generators.eprime import Numbering
+from patience.errors import InputError
+from patience.generators.cnf.common import (
+    CARDINALITY_OPTION,
+    DEFAULT_CARDINALITY,
+    ClauseBuilder,
+    Literal,
+    cardinality_encoding,
+    cnf_files,
+    dimacs_text,
+    negate,
+)
+from patience.generators.eprime.black_hole import Numbering
 from patience.generators.files import ModelFiles
-from patience.options import Option, Switch
+from patience.options import Switch
 from patience.reading import small_int
 
-CARDINALITY = {name: getattr(EncType, name) for name in
-               ("seqcounter", "totalizer", "pairwise", "ladder", "cardnetwrk", "sortnetwrk", "mtotalizer",
-                "kmtotalizer", "bitwise")}
-DEFAULT_CARDINALITY = "seqcounter"
 HEADER_TAG = "c patience-models cnf"
-CNF_FILE = "deal.cnf"
 TITLE = "DIMACS CNF (the paper's SAT encoding)"
 OPTIONS = (
     Switch("symmetry-breaking", "on", "the conditional symmetry breaking ladder"),
-    Option("cardinality", DEFAULT_CARDINALITY, "PySAT encoding of the exactly-one constraints", tuple(CARDINALITY)),
+    CARDINALITY_OPTION,
 )
 SHOW: dict[str, str] = {}
-
-Literal = int | bool  # True / False stand for constants that simplify clauses away
 
 
 @dataclass(frozen=True)
@@ -71,26 +72,19 @@ class Encoding:
         return self.decode_map().sequence(true_variables)
 
 
-class _Builder:
-    """Clauses over a frozen pool, with constants simplified away as clauses are added."""
+class _Builder(ClauseBuilder):
+    """The pool of M and O variables of one deal."""
 
     def __init__(self, deal: Deal) -> None:
+        super().__init__()
         self.deal = deal
         self.n = len(deal.cards)
-        self.pool = IDPool()
-        self.cnf = CNF()
         for card in deal.cards:
             for position in range(1, self.n + 1):
                 self.pool.id(("M", card, position))
         for card in deal.cards:
             for position in range(1, self.n):
                 self.pool.id(("O", card, position))
-
-    def var(self, *key: object) -> int:
-        """The variable of a key made before freezing; a mistyped key is a bug, not a new variable."""
-        if key not in self.pool.obj2id:
-            raise KeyError(f"no SAT variable {key!r}")
-        return self.pool.obj2id[key]
 
     def at(self, card: Card, position: int) -> int:
         return self.var("M", card, position)
@@ -103,44 +97,16 @@ class _Builder:
             return False
         return self.var("O", card, position)
 
-    def add(self, clause: Iterable[Literal]) -> None:
-        literals = simplified(clause)
-        if literals is not None:
-            self.cnf.append(literals)
-
-    def exactly_one(self, literals: list[int], encoding: int) -> None:
-        for clause in CardEnc.equals(literals, 1, vpool=self.pool, encoding=encoding).clauses:
-            self.cnf.append(clause)
-
-
-def simplified(clause: Iterable[Literal]) -> list[int] | None:
-    """The clause without its false constants; None when a true constant satisfies it."""
-    literals = []
-    for literal in clause:
-        if literal is True:
-            return None
-        if literal is not False:
-            literals.append(literal)
-    if not literals:
-        raise ValueError("the encoding produced an empty clause")
-    return literals
-
-
-def negate(literal: Literal) -> Literal:
-    return not literal if isinstance(literal, bool) else -literal
-
 
 def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
     """The paper's CNF of `deal`; satisfiable iff the deal can be won."""
-    if cardinality not in CARDINALITY:
-        raise UsageError(f"unknown cardinality encoding {cardinality!r}; known: {', '.join(CARDINALITY)}")
+    encoding = cardinality_encoding(cardinality)
     build = _Builder(deal)
     n, cards = build.n, deal.cards
     pairs = _symmetric_pairs(deal) if symmetry_breaking else []
     for first, second in pairs:
         for position in range(1, n):
             build.pool.id(("E", first, second, position))
-    encoding = CARDINALITY[cardinality]
     for position in range(1, n + 1):
         build.exactly_one([build.at(card, position) for card in cards], encoding)
     for card in cards:
@@ -215,10 +181,7 @@ def header(encoding: Encoding) -> list[str]:
 
 def dimacs(encoding: Encoding) -> str:
     """The whole DIMACS file: header comments, `p cnf`, clauses."""
-    cnf = encoding.cnf
-    lines = header(encoding) + [f"p cnf {cnf.nv} {len(cnf.clauses)}"]
-    lines += [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
-    return "\n".join(lines) + "\n"
+    return dimacs_text(header(encoding), encoding.cnf)
 
 
 @dataclass(frozen=True)
@@ -283,5 +246,4 @@ def formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAU
 def build(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> ModelFiles:
     """deal.cnf; the decode map reads a model's true variables back into cards."""
     encoding = encode(deal, symmetry_breaking, cardinality)
-    return ModelFiles({CNF_FILE: dimacs(encoding)}, CNF_FILE, encoding.decode,
-                      {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses)})
+    return cnf_files(dimacs(encoding), encoding.cnf, encoding.decode)

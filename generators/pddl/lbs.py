@@ -8,18 +8,18 @@ moves (nothing lies left of it), so the goal is `(left p1 end)`: one pile left.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import resources
 
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
-from patience.generators.pddl import Action
+from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, Action
+from patience.generators.texts import fixed_model
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import Move
 
-DOMAIN_FILE = "lbs-domain.pddl"  # in models/
+MODEL_DOMAIN_FILE = "lbs-domain.pddl"  # in models/
 TITLE = "PDDL planning task (FF, Fast Downward, pyperplan)"
 OPTIONS = ()
-SHOW = {"domain": "domain.pddl"}
+SHOW = {"domain": DOMAIN_FILE}
 
 
 def problem(deal: LBSDeal) -> str:
@@ -52,14 +52,14 @@ def plan_moves(deal: LBSDeal, plan: Sequence[Action], source: str = "plan") -> t
 
 
 def domain() -> str:
-    return resources.files("patience.models").joinpath(DOMAIN_FILE).read_text()
+    return fixed_model(MODEL_DOMAIN_FILE)
 
 
 def fixed_files() -> dict[str, str]:
-    return {"domain.pddl": domain()}
+    return {DOMAIN_FILE: domain()}
 
 
 def build(deal: LBSDeal) -> ModelFiles:
     """domain.pddl and problem.pddl; the decode map follows the slots of a plan's moves."""
-    return ModelFiles({"domain.pddl": domain(), "problem.pddl": problem(deal)}, "problem.pddl",
+    return ModelFiles({DOMAIN_FILE: domain(), PROBLEM_FILE: problem(deal)}, PROBLEM_FILE,
                       lambda plan, source="plan": plan_moves(deal, plan, source))

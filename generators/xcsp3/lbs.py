@@ -3,7 +3,7 @@
 Variables: m[t] picks move t+1 from that step's list of (source, target) moves; top[t*n + p - 1] is
 the top card of pile p after t moves (-1 beyond the row). A table per move allows it only on
 matching tops; implications copy the row into its next state. pycsp3 compiles whatever model is in
-its global state at interpreter exit, so (as in generators/xcsp3.py) a fresh process builds it.
+its global state at interpreter exit, so (as in generators/xcsp3/black_hole.py) a fresh process builds it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
-from patience.generators.xcsp3 import compile_in_fresh_process
+from patience.generators.xcsp3.common import compile_in_fresh_process
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
 

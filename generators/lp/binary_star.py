@@ -1,5 +1,5 @@
 """Binary Star as a mixed integer program in CPLEX LP: time-indexed, like the CNF of
-`binary_star_cnf.py`, with positions instead of piles (a MIP reads which card was played from a
+`cnf/binary_star.py`, with positions instead of piles (a MIP reads which card was played from a
 position variable directly, where the CNF counts cards gone from a pile).
 
 A win plays every pile card, n of them, in n steps. Positions are `p<pile>_<depth>` (1-based,
@@ -29,9 +29,9 @@ from collections.abc import Mapping
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError, UsageError
-from patience.generators.binary_star_cnf import neighbours, reachable_tops
+from patience.generators.cnf.binary_star import neighbours, reachable_tops
 from patience.generators.files import ModelFiles
-from patience.generators.lp import _expression, _wrapped
+from patience.generators.lp.common import row_text, wrapped
 from patience.names import BINARY_STAR
 from patience.options import Option
 
@@ -58,7 +58,7 @@ class _Model:
         return range(d + 1, self.n - (len(self.deal.piles[i]) - 1 - d) + 1)
 
     def add(self, family: str, terms: list[tuple[int, str]], sense: str, rhs: int) -> None:
-        self.rows.setdefault(family, []).append(f"{_expression(terms)} {sense} {rhs}")
+        self.rows.setdefault(family, []).append(row_text(terms, sense, rhs))
 
     @staticmethod
     def a(i: int, d: int, t: int) -> str:
@@ -165,7 +165,7 @@ class _Model:
         lines += ["Minimize", " obj: 0 " + self.binaries[0], "Subject To"]
         for family, rows in self.rows.items():
             for number, row in enumerate(rows, 1):
-                lines += list(_wrapped(f"{family}_{number}: {row}"))
+                lines += list(wrapped(f"{family}_{number}: {row}"))
         lines.append("Bounds")
         lines += [f" 0 <= {name} <= 1" for name in self.continuous]
         lines.append("Binaries")

@@ -28,27 +28,34 @@ The header holds the deal and maps every take and on variable to its step, pile 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pysat.card import CardEnc
-from pysat.formula import CNF, IDPool
+from pysat.formula import CNF
 
 from patience.binary_star.deal import BinaryStarDeal, Play
-from patience.errors import InputError, UsageError
-from patience.generators.cnf import CARDINALITY, DEFAULT_CARDINALITY, Literal, negate, simplified
+from patience.errors import InputError
+from patience.generators.cnf.common import (
+    CARDINALITY_OPTION,
+    DEFAULT_CARDINALITY,
+    ClauseBuilder,
+    Literal,
+    cardinality_encoding,
+    cnf_files,
+    dimacs_text,
+    negate,
+)
 from patience.generators.files import ModelFiles
-from patience.generators.lp import reachable
-from patience.options import Option, Switch
+from patience.generators.lp.black_hole import reachable
+from patience.options import Switch
 
-CNF_FILE = "deal.cnf"
 HEADER_TAG = "c patience-models binary-star cnf"
 TITLE = "DIMACS CNF (time-indexed: a pile and a foundation per step)"
 OPTIONS = (
     Switch("symmetry-breaking", "on", "of two foundations showing the same rank, play on the lower-numbered; "
                                       "never play on a lower-numbered foundation right after a higher one from "
                                       "another pile"),
-    Option("cardinality", DEFAULT_CARDINALITY, "PySAT encoding of the exactly-one constraints", tuple(CARDINALITY)),
+    CARDINALITY_OPTION,
 )
 SHOW: dict[str, str] = {}
 
@@ -103,14 +110,14 @@ def _per_step(variables: dict[int, tuple[int, int]], true_variables: set[int], w
     return chosen
 
 
-class _Builder:
-    """Every variable made up front in a pool, then clauses over them with constants simplified."""
+class _Builder(ClauseBuilder):
+    """The pool of one deal's take, on, rank, top and gone variables."""
 
     def __init__(self, deal: BinaryStarDeal, cardinality: int) -> None:
+        super().__init__()
         self.deal, self.cardinality = deal, cardinality
         self.n = len(deal.cards)
         self.steps = range(1, self.n + 1)
-        self.pool, self.cnf = IDPool(), CNF()
         self.heights = [len(pile) for pile in deal.piles]
         self.reach = [[reachable_tops(card.rank, t, deal.ranks) for t in range(self.n + 1)]
                       for card in deal.foundations]
@@ -129,10 +136,6 @@ class _Builder:
                 for k in range(1, height + 1):
                     if self._gone_constant(t, i, k) is None:
                         self.pool.id(("gone", t, i, k))
-
-    def var(self, *key: object) -> int:
-        """The variable of a key made up front; a mistyped key is a bug, not a new variable."""
-        return self.pool.obj2id[key]
 
     def _gone_constant(self, t: int, i: int, k: int) -> bool | None:
         """gone(t, i, k) when the step count alone decides it, else None."""
@@ -153,14 +156,6 @@ class _Builder:
             return self.deal.foundations[g].rank == r
         return self.var("top", t, g, r) if r in self.reach[g][t] else False
 
-    def add(self, clause: Iterable[Literal]) -> None:
-        literals = simplified(clause)
-        if literals is not None:
-            self.cnf.append(literals)
-
-    def exactly_one(self, literals: list[int]) -> None:
-        self.cnf.extend(CardEnc.equals(literals, 1, vpool=self.pool, encoding=self.cardinality).clauses)
-
     def at_most_one(self, literals: list[int]) -> None:
         self.cnf.extend(CardEnc.atmost(literals, 1, vpool=self.pool, encoding=self.cardinality).clauses)
 
@@ -168,13 +163,11 @@ class _Builder:
 def encode(deal: BinaryStarDeal, symmetry_breaking: bool = True,
            cardinality: str = DEFAULT_CARDINALITY) -> BinaryStarEncoding:
     """The CNF of `deal`; satisfiable iff the deal can be won."""
-    if cardinality not in CARDINALITY:
-        raise UsageError(f"unknown cardinality encoding {cardinality!r}; known: {', '.join(CARDINALITY)}")
-    build = _Builder(deal, CARDINALITY[cardinality])
+    build = _Builder(deal, cardinality_encoding(cardinality))
     foundations, ranks = range(len(deal.foundations)), range(deal.ranks)
     for t in build.steps:
-        build.exactly_one([build.var("take", t, i) for i in range(len(deal.piles))])
-        build.exactly_one([build.var("on", t, g) for g in foundations])
+        build.exactly_one([build.var("take", t, i) for i in range(len(deal.piles))], build.cardinality)
+        build.exactly_one([build.var("on", t, g) for g in foundations], build.cardinality)
         build.at_most_one([build.var("rank", t, r) for r in ranks])
         _piles(build, t)
         for g in foundations:
@@ -247,10 +240,7 @@ def header(encoding: BinaryStarEncoding) -> list[str]:
 
 
 def dimacs(encoding: BinaryStarEncoding) -> str:
-    cnf = encoding.cnf
-    lines = header(encoding) + [f"p cnf {cnf.nv} {len(cnf.clauses)}"]
-    lines += [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
-    return "\n".join(lines) + "\n"
+    return dimacs_text(header(encoding), encoding.cnf)
 
 
 def formula(deal: BinaryStarDeal, symmetry_breaking: bool = True,
@@ -262,5 +252,4 @@ def formula(deal: BinaryStarDeal, symmetry_breaking: bool = True,
 def build(deal: BinaryStarDeal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> ModelFiles:
     """deal.cnf; the decode map reads a model's true take and on variables back into plays."""
     encoding = encode(deal, symmetry_breaking, cardinality)
-    return ModelFiles({CNF_FILE: dimacs(encoding)}, CNF_FILE, encoding.decode,
-                      {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses)})
+    return cnf_files(dimacs(encoding), encoding.cnf, encoding.decode)

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
+from patience.generators.cnf.common import cnf_files, dimacs_text
 from patience.generators.files import ModelFiles
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
 
-CNF_FILE = "deal.cnf"
 TITLE = "DIMACS CNF (the paper's SAT encoding)"
 OPTIONS = ()
 SHOW: dict[str, str] = {}
@@ -71,7 +71,7 @@ def dimacs(deal: LBSDeal, encoding: LbsEncoding) -> str:
                 "move variables: c move VAR STEP SOURCE TARGET (1-based positions)"]
     comments += [f"move {variable} {step} {source} {target}"
                  for variable, (step, (source, target)) in sorted(encoding.moves.items())]
-    return encoding.cnf.to_dimacs().replace("p cnf", "\n".join(f"c {line}" for line in comments) + "\np cnf", 1) + "\n"
+    return dimacs_text([f"c {line}" for line in comments], encoding.cnf)
 
 
 def formula(deal: LBSDeal) -> LbsEncoding:
@@ -82,5 +82,4 @@ def formula(deal: LBSDeal) -> LbsEncoding:
 def build(deal: LBSDeal) -> ModelFiles:
     """deal.cnf; the decode map reads a model's true move variables back into moves."""
     encoding = encode(deal)
-    return ModelFiles({CNF_FILE: dimacs(deal, encoding)}, CNF_FILE, encoding.decode,
-                      {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses)})
+    return cnf_files(dimacs(deal, encoding), encoding.cnf, encoding.decode)

@@ -1,11 +1,11 @@
 """Binary Star deals as XCSP3 instances, built with pycsp3: the model of `models/binary-star.eprime`.
 
-Values are positions (`binary_star_eprime.Positions`): x[i] the position played at step i and y its
+Values are positions (`eprime/binary_star.py` Positions): x[i] the position played at step i and y its
 inverse (channelled), f[i] the foundation, r[i] the rank, top[i*k + j] the rank on top of
 foundation j after i plays, play[i] = x[i]*k + f[i] the variable a step the paper's static order
 branches on (declared first, so `search=paper`'s lexicographic order takes it). The symmetry
 breaking is the Essence Prime model's. pycsp3 keeps its model in global state, so (as in
-`xcsp3.py`) a fresh process builds each instance.
+`black_hole.py`) a fresh process builds each instance.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import json
 import sys
 
 from patience.binary_star.deal import BinaryStarDeal
-from patience.generators import binary_star_eprime
-from patience.generators.binary_star_eprime import NO_POSITION, Positions, stats
+from patience.generators.eprime import binary_star as binary_star_eprime
+from patience.generators.eprime.binary_star import NO_POSITION, Positions, stats
 from patience.generators.files import ModelFiles
-from patience.generators.xcsp3 import compile_in_fresh_process, post_symmetry_breaking
+from patience.generators.xcsp3.common import compile_in_fresh_process, post_symmetry_breaking
 
 INSTANCE_FILE = "binary-star.xml"
 TITLE = "XCSP3 instance built with pycsp3 (ACE, Choco)"

@@ -11,19 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-
-import jinja2
 
 from patience.cards import STANDARD_RANKS, Card
 from patience.deal import Deal
 from patience.errors import InputError, UsageError, quote
 from patience.generators.files import ModelFiles
+from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, RANK_WORDS, Action
+from patience.generators.texts import template
 from patience.options import Option
 
 ENCODINGS = ("paper", "compact")
-RANK_WORDS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-              "jack", "queen", "king")
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 START = "start"  # the compact encoding's cover of top cards (and hole of an empty foundation)
 TITLE = "PDDL planning task (FF, Fast Downward, pyperplan)"
@@ -31,7 +28,7 @@ OPTIONS = (
     Option("encoding", "paper", "paper: ranks and suits, 12 STRIPS operators (Gent et al.); compact: one object "
                                 "per card, one operator, negative preconditions", ENCODINGS),
 )
-SHOW = {"domain": "domain.pddl"}  # `gen pddl --domain` prints the domain
+SHOW = {"domain": DOMAIN_FILE}  # `gen pddl --domain` prints the domain
 
 
 @dataclass(frozen=True)
@@ -40,12 +37,6 @@ class PddlModel:
 
     domain: str
     problem: str
-
-
-@cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.PackageLoader("patience.templates", "."),
-                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
 
 
 @dataclass(frozen=True)
@@ -102,7 +93,7 @@ def _paper_problem(deal: Deal, name: str) -> str:
         else:
             unders.append(("under", rank(card), suit(card), rank(above), suit(above)))
     cycle = [] if deal.ranks < 2 else [(low, (low + 1) % deal.ranks) for low in range(deal.ranks)]
-    return _environment().get_template("pddl_paper_problem.j2").render(
+    return template("pddl_paper_problem.j2").render(
         title=_title(deal, "paper"), name=name,
         ranks=names.ranks, suits=list(names.suits.values()),
         hole=None if deal.foundation is None else rank(deal.foundation),
@@ -121,7 +112,7 @@ def _compact_problem(deal: Deal, name: str) -> str:
     if deal.foundation is None:
         adjacent = [(START, card(second)) for second in deal.cards] + adjacent
     covers = [(START if deal.above(value) is None else card(deal.above(value)), card(value)) for value in deal.cards]
-    return _environment().get_template("pddl_compact_problem.j2").render(
+    return template("pddl_compact_problem.j2").render(
         title=_title(deal, "compact"), name=name,
         objects=[START] + [card(value) for value in deal.all_cards],
         hole=START if deal.foundation is None else card(deal.foundation),
@@ -137,8 +128,8 @@ def check_encoding(encoding: str) -> str:
 
 def domain(encoding: str = "paper", first_free: bool = False) -> str:
     """The domain; `first_free` adds the paper encoding's free first move (empty foundation)."""
-    template = f"pddl_{check_encoding(encoding)}_domain.j2"
-    return _environment().get_template(template).render(first_free=first_free)
+    name = f"pddl_{check_encoding(encoding)}_domain.j2"
+    return template(name).render(first_free=first_free)
 
 
 def problem(deal: Deal, encoding: str = "paper", name: str = "deal") -> str:
@@ -149,15 +140,6 @@ def problem(deal: Deal, encoding: str = "paper", name: str = "deal") -> str:
 def model(deal: Deal, encoding: str = "paper", name: str = "deal") -> PddlModel:
     """Domain and problem of one deal."""
     return PddlModel(domain(encoding, deal.foundation is None), problem(deal, encoding, name))
-
-
-@dataclass(frozen=True)
-class Action:
-    """One plan step: operator and arguments (lower case), and the line it was read from."""
-
-    operator: str
-    arguments: tuple[str, ...]
-    line: int
 
 
 def plan_cards(deal: Deal, plan: Sequence[Action], source: str = "plan") -> tuple[Card, ...]:
@@ -180,11 +162,11 @@ def plan_cards(deal: Deal, plan: Sequence[Action], source: str = "plan") -> tupl
 
 def fixed_files(encoding: str = "paper") -> dict[str, str]:
     """The files that need no deal: the Black Hole domain."""
-    return {"domain.pddl": domain(encoding)}
+    return {DOMAIN_FILE: domain(encoding)}
 
 
 def build(deal: Deal, encoding: str = "paper") -> ModelFiles:
     """domain.pddl and problem.pddl; the decode map reads a plan's actions back into cards."""
     task = model(deal, encoding)
-    return ModelFiles({"domain.pddl": task.domain, "problem.pddl": task.problem}, "problem.pddl",
+    return ModelFiles({DOMAIN_FILE: task.domain, PROBLEM_FILE: task.problem}, PROBLEM_FILE,
                       lambda plan, source="plan": plan_cards(deal, plan, source), {"encoding": encoding})

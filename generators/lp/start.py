@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from patience.cards import Card
 from patience.deal import Deal
-from patience.generators.lp import card_numbers
+from patience.generators.lp.black_hole import card_numbers
 
 START_FILE = "start.txt"
 

@@ -14,20 +14,17 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
-from pathlib import Path
 
 from patience.deal import Deal
-from patience.generators.eprime import NO_CARD, Numbering
+from patience.generators.eprime.black_hole import NO_CARD, Numbering
 from patience.generators.files import ModelFiles
+from patience.generators.xcsp3.common import compile_in_fresh_process, post_symmetry_breaking
 from patience.options import Switch
-from patience.runners.process import Limits, run_process
 
 INSTANCE_FILE = "deal.xml"
 TITLE = "XCSP3 instance built with pycsp3 (ACE, Choco)"
 OPTIONS = (Switch("symmetry-breaking", "on", "post the paper's conditional symmetry breaking"),)
 SHOW: dict[str, str] = {}
-_BUILD_LIMITS = Limits(timeout=300)
 
 
 def symmetry_pairs(numbering: Numbering) -> list[tuple[int, int, int, int]]:
@@ -49,18 +46,6 @@ def instance(deal: Deal, symmetry_breaking: bool = True) -> str:
     return compile_in_fresh_process(__name__, model_data(deal, symmetry_breaking), INSTANCE_FILE)
 
 
-def compile_in_fresh_process(module: str, data: dict[str, object], instance_file: str) -> str:
-    """Run `module.build_from_stdin()` on `data` in a new interpreter; return the XCSP3 it compiled."""
-    build = f"from {module} import build_from_stdin; build_from_stdin()"
-    with tempfile.TemporaryDirectory(prefix="patience-") as folder:
-        run = run_process([sys.executable, "-c", build], _BUILD_LIMITS, cwd=folder, stdin_text=json.dumps(data))
-        built = Path(folder, instance_file)
-        if run.returncode != 0 or not built.exists():
-            detail = (run.stderr.strip() or run.stdout.strip() or f"exit {run.returncode}").splitlines()[-1]
-            raise RuntimeError(f"pycsp3 could not build the instance: {detail}")
-        return built.read_text()
-
-
 def build_from_stdin() -> None:
     """In the child process: read the model data, state the model in pycsp3, compile it."""
     import pycsp3 as csp
@@ -77,23 +62,6 @@ def build_from_stdin() -> None:
     )
     post_symmetry_breaking(y, data["symmetry"], NO_CARD)
     csp.compile(INSTANCE_FILE, verbose=-1)
-
-
-def post_symmetry_breaking(y, pairs, nothing: int) -> None:
-    """The paper's conditional symmetry breaking in pycsp3, for (a, b, above a, below b) of
-    interchangeable cards (`nothing`: no card there): y[a] < y[b] when the cards around allow it."""
-    import pycsp3 as csp
-
-    breaking = []
-    for a, b, above_a, below_b in pairs:
-        conditions = ([y[above_a] < y[b]] if above_a != nothing else []) + \
-                     ([y[a] < y[below_b]] if below_b != nothing else [])
-        if not conditions:
-            breaking.append(y[a] < y[b])
-        else:
-            breaking.append(csp.imply(csp.both(*conditions) if len(conditions) == 2 else conditions[0], y[a] < y[b]))
-    if breaking:
-        csp.satisfy(breaking)
 
 
 def build(deal: Deal, symmetry_breaking: bool = True) -> ModelFiles:

@@ -1,0 +1,1 @@
+"""DIMACS CNF: each game as a propositional formula for SAT solvers, one module per game."""

@@ -1,0 +1,1 @@
+"""PDDL: each game as a planning domain and problem, one module per game."""
