@@ -26,7 +26,7 @@ from patience.names import GENERALISED
 from patience.survey import report
 from patience.survey.execute import run_here
 from patience.survey.run import survey
-from patience.survey.store import DECISION, UNDECIDED, VERDICT_NAMES, WON, SurveyStore, survey_settings
+from patience.survey.store import DECISION, VERDICT_NAMES, SurveyStore, survey_settings
 
 RANKS = (13, 26, 52, 100)
 SUITS = (2, 4, 8, 16, 32)

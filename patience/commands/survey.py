@@ -1,6 +1,7 @@
 """`patience survey`: decide every numbered deal of a range (or seeded random generalised deals of
-one shape, `--shape R,S,H`) in max-cards or decision mode into a resumable SQLite store; `patience survey report` sums a store up; `patience survey shuffles` runs Wolter's
-riffle-shuffle experiments.
+one shape, `--shape R,S,H`) in max-cards or decision mode into a resumable SQLite store;
+`patience survey report` sums a store up; `patience survey shuffles` runs Wolter's riffle-shuffle
+experiments.
 
 Exit status: 0 finished, 2 bad input, 4 the search reported a play the validator rejects (nothing of
 that batch is stored), 130 interrupted (rerun the same command to continue)."""
@@ -18,6 +19,7 @@ from patience.commands.limits import seconds
 from patience.errors import InputError, UsageError
 from patience.generators.deals import random_deal
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, game_option, numbering_option
+from patience.native import engine
 from patience.outputs import output_file
 from patience.survey import experiment, report
 from patience.survey.decide import UntrustedPlay
@@ -122,6 +124,9 @@ def _game_and_shape(args: argparse.Namespace) -> tuple[str, tuple[int, int, int]
         random_deal(ranks, suits, height, 0)  # the shape's checks and caps, before any store is touched
     except ValueError as error:
         raise UsageError(f"--shape {args.shape[:60]}: {error}") from None
+    if ranks * suits > engine.COMPILED_MAX_CARDS:
+        raise UsageError(f"--shape {args.shape}: {ranks * suits:,} cards; the compiled search takes at most "
+                         f"{engine.COMPILED_MAX_CARDS:,}")
     return game, (ranks, suits, height)
 
 

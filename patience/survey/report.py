@@ -123,7 +123,8 @@ def render(summary: Summary, settings: Mapping[str, object]) -> str:
     lines += _stops(summary)
     lines.append(f"search: {summary.nodes} nodes, {summary.seconds:.0f} s in all, "
                  f"{1000 * summary.seconds / summary.deals:.2f} ms per deal")
-    lines += ["", "| most cards removable | deals | % |", "|---:|---:|---:|"]
+    lines += ["", f"| {'most cards removable' if mode == 'max-cards' else 'longest play met'} | deals | % |",
+              "|---:|---:|---:|"]
     lines += [f"| {cards} | {count} | {100 * count / summary.deals:.3f} |"
               for cards, count in summary.histogram.items() if count]
     return "\n".join(lines) + "\n"
