@@ -1,9 +1,11 @@
 """A hardness map of the generalised game: `patience survey` on seeded random deals over a grid of
 shapes (ranks x suits x pile height), one store per shape under a folder, then a markdown table and
-heat maps (share won, median nodes, undecided share over ranks x suits, one panel per pile height).
+heat maps (share won, median nodes, undecided share over ranks x suits, one panel per pile height),
+and the same measures against suits / pile height, which is twice the expected number of playable
+top cards per rank-adjacent foundation card (see docs/hardness.md).
 
     nice -n 15 .venv/bin/python benchmarks/hardness.py run --out hardness-grid --deals 100
-    .venv/bin/python benchmarks/hardness.py write --out hardness-grid          # docs/hardness.md, PNGs
+    .venv/bin/python benchmarks/hardness.py write --out hardness-grid   # docs/hardness.md's table, PNGs
 
 `run` works in rounds of `--round` deals per shape, every shape once per round, so that a run
 stopped early (`--minutes`, Ctrl-C, kill) leaves every shape with about the same count; a rerun of
@@ -121,10 +123,11 @@ def table(summaries: dict[Shape, report.Summary]) -> str:
 
 
 MEASURES = {
-    "won": ("share won of decided deals (%)", lambda s: 100 * s.rate if s.decided else math.nan, "RdYlGn", False),
-    "median-nodes": ("median nodes per deal (log10)", lambda s: math.log10(max(s.median_nodes, 1)), "magma_r", False),
-    "undecided": ("undecided share (%)", lambda s: 100 * len(s.undecided) / s.deals, "Reds", False),
+    "won": ("share won of decided deals (%)", lambda s: 100 * s.rate if s.decided else math.nan, "RdYlGn"),
+    "median-nodes": ("median nodes per deal (log10)", lambda s: math.log10(max(s.median_nodes, 1)), "magma_r"),
+    "undecided": ("undecided share (%)", lambda s: 100 * len(s.undecided) / s.deals, "Reds"),
 }
+TABLE_START, TABLE_END = "<!-- hardness table -->", "<!-- /hardness table -->"
 
 
 def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path]:
@@ -139,7 +142,7 @@ def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path
     suits = sorted({shape[1] for shape in summaries})
     heights = sorted({shape[2] for shape in summaries})
     written = []
-    for name, (title, value, colours, _) in MEASURES.items():
+    for name, (title, value, colours) in MEASURES.items():
         figure, panels = plt.subplots(1, len(heights), figsize=(3.2 * len(heights) + 1, 3.6), squeeze=False)
         cells = [[[value(summaries[(r, s, h)]) if (r, s, h) in summaries else math.nan for s in suits]
                   for r in ranks] for h in heights]
@@ -167,13 +170,49 @@ def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path
     return written
 
 
+def ratio_plot(summaries: dict[Shape, report.Summary], path: Path) -> None:
+    """Share won, undecided share and median nodes of every shape against suits / pile height, one
+    colour per number of ranks: if that ratio is the order parameter, the shapes fall on one curve."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, panels = plt.subplots(1, len(MEASURES), figsize=(15, 4))
+    for axes, (title, value, _) in zip(panels, MEASURES.values(), strict=True):
+        for ranks in sorted({shape[0] for shape in summaries}):
+            points = sorted((shape[1] / shape[2], value(summary)) for shape, summary in summaries.items()
+                            if shape[0] == ranks)
+            axes.plot([x for x, _ in points], [y for _, y in points], "o", alpha=0.7, label=f"{ranks} ranks")
+        axes.set_xscale("log")
+        axes.set_xlabel("suits / pile height")
+        axes.set_title(title)
+        axes.grid(alpha=0.3)
+    panels[0].legend(fontsize=8)
+    figure.suptitle("Generalised Black Hole, random deals, every shape of the grid")
+    figure.tight_layout()
+    figure.savefig(path, dpi=90)
+    plt.close(figure)
+
+
+def put_table(page: Path, text: str) -> None:
+    """Replace the table between the page's markers, leaving the prose around it."""
+    content = page.read_text()
+    before, start, rest = content.partition(TABLE_START)
+    _, end, after = rest.partition(TABLE_END)
+    if not (start and end):
+        raise UsageError(f"{page}: lacks the markers {TABLE_START} and {TABLE_END}")
+    page.write_text(f"{before}{TABLE_START}\n{text}{TABLE_END}{after}")
+
+
 def write(args: argparse.Namespace) -> int:
     summaries = measure(args.out)
     if not summaries:
         print(f"error: {args.out}: no survey stores with deals", file=sys.stderr)
         return 2
     heat_maps(summaries, args.docs / "hardness")
-    (args.docs / "hardness-table.md").write_text(table(summaries))
+    ratio_plot(summaries, args.docs / "hardness" / "by-ratio.png")
+    put_table(args.docs / "hardness.md", table(summaries))
     deals = Counter(summary.deals for summary in summaries.values())
     decided = sum(summary.decided for summary in summaries.values())
     total = sum(summary.deals for summary in summaries.values())
@@ -181,7 +220,7 @@ def write(args: argparse.Namespace) -> int:
     hard = sum(1 for summary in summaries.values() if summary.undecided)
     print(f"{len(summaries)} shapes, deals per shape {dict(sorted(deals.items()))}, {total} deals, "
           f"{decided} decided, {won} won, {hard} shapes with an undecided deal; "
-          f"wrote {args.docs / 'hardness-table.md'} and {args.docs / 'hardness'}/*.png")
+          f"wrote the table in {args.docs / 'hardness.md'} and {args.docs / 'hardness'}/*.png")
     return 0
 
 
@@ -197,7 +236,7 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=1_000_000, help="node limit per deal (1000000)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal, a guard only (60)")
     parser.add_argument("--minutes", type=float, help="start no shape's round after this many minutes")
-    parser.add_argument("--docs", type=Path, default=DOCS, help="where write puts hardness-table.md and hardness/")
+    parser.add_argument("--docs", type=Path, default=DOCS, help="where write finds hardness.md and puts hardness/")
     args = parser.parse_args()
     try:
         return run(args) if args.action == "run" else write(args)

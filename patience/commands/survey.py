@@ -34,8 +34,9 @@ SURVEYED_GAMES = (*NUMBERED_GAMES, GENERALISED)
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "survey", help="decide every deal of a numbered range (max-cards mode) into a resumable store",
-        description="Decide every deal of a range with the native search in max-cards mode, in batches, "
+        "survey", help="decide every deal of a numbered range (or random deals of a shape) into a resumable store",
+        description="Decide every deal of a range (numbered deals, or seeded random generalised deals of "
+                    "--shape R,S,H) with the native search in max-cards or decision mode, in batches, "
                     "into a SQLite store that a rerun resumes; `survey report` sums a store up, "
                     "`survey shuffles` runs Wolter's riffle-shuffle experiments.")
     parser.add_argument("action", nargs="?", choices=("report", "shuffles"), help="default: run the survey")
