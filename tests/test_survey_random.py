@@ -84,7 +84,7 @@ def test_percentiles_by_nearest_rank():
     (["--shape", "1,1,1"], "at least one card outside the foundation"),
     (["--shape", "20000,2,3"], "more than the cap"),
     (["--shape", "101,100,3"], "more than the cap"),
-    (["--shape", "100,90,3"], "the compiled search takes at most 8,192 cards"),
+    (["--shape", "100,90,3"], "the compiled search takes at most 8,192"),
     (["--shape", "9" * 5000 + ",4,3"], "expected RANKS,SUITS,HEIGHT"),
     (["--game", "generalised"], "needs --shape"),
     (["--game", "black_hole", "--shape", "13,4,3"], "--shape is for --game generalised"),
