@@ -58,7 +58,8 @@ def test_the_report_gives_the_share_won_its_interval_nodes_and_the_undecided_sha
     rows = SurveyStore(db, create=False).rows()
     won = sum(row.verdict == WON for row in rows)
     decided = sum(row.verdict != UNDECIDED for row in rows)
-    assert main(["survey", "report", "--db", str(db)]) == 0
+    assert main(["survey", "report", "--db", str(db), "--plot", str(tmp_path / "random.png")]) == 0
+    assert (tmp_path / "random.png").stat().st_size > 0
     text = capsys.readouterr().out
     assert text.startswith("survey: generalised, 10 deals (random 13 ranks x 4 suits in piles of 3, "
                            "decision mode, 60.0 s and 20,000 nodes per deal)\n")
