@@ -129,3 +129,19 @@ def test_a_store_with_a_shape_this_patience_cannot_read_is_refused(shape, tmp_pa
     assert main(["survey", "report", "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "setting shape" in err and "is not one this patience reads" in err
+
+
+@pytest.mark.parametrize("game, seeds", [("black_hole", "1-40"), ("binary_star", "1-12")])
+def test_decision_mode_gives_the_verdicts_of_max_cards_mode_on_numbered_deals(game, seeds, tmp_path):
+    verdicts, cards = {}, {}
+    for mode in ("decision", "max-cards"):
+        db = tmp_path / f"{mode}.db"
+        assert main(["survey", "--game", game, "--seeds", seeds, "--mode", mode, "--db", str(db), "--quiet"]) == 0
+        store = SurveyStore(db, create=False)
+        assert store.settings()["mode"] == mode
+        rows = store.rows()
+        store.close()
+        verdicts[mode] = [row.verdict for row in rows]
+        cards[mode] = [row.cards for row in rows]
+    assert verdicts["decision"] == verdicts["max-cards"] and LOST in verdicts["decision"]
+    assert all(short <= most for short, most in zip(cards["decision"], cards["max-cards"], strict=True))

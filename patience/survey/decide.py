@@ -70,10 +70,12 @@ def decide(deal: Deal, seconds: float | None, max_cards: bool = True,
     return verdict, outcome.max_cards, outcome.nodes, play
 
 
-def decide_binary_star(deal: BinaryStarDeal, seconds: float | None, nodes: int | None = None) -> tuple[int, int, int]:
+def decide_binary_star(deal: BinaryStarDeal, seconds: float | None, nodes: int | None = None,
+                       max_cards: bool = True) -> tuple[int, int, int]:
     """(verdict, most pile cards playable, nodes of both searches) of a Binary Star deal. A win is
     replayed; a lost deal's longest play is replayed as far as it goes (a search cut short in
-    max-cards mode leaves the longest play it met: a lower bound, the loss stays proved)."""
+    max-cards mode leaves the longest play it met: a lower bound, the loss stays proved). Outside
+    max-cards mode a lost deal is not searched again: its cards are the longest play met."""
     board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
     outcome, _ = engine.run_board(board, None, RULES, False, nodes, seconds)
     if outcome.status == engine.SOLVED:
@@ -83,6 +85,8 @@ def decide_binary_star(deal: BinaryStarDeal, seconds: float | None, nodes: int |
         return WON, len(deal.cards), outcome.nodes
     if outcome.status != engine.UNSOLVABLE:
         return UNDECIDED, outcome.max_cards, outcome.nodes
+    if not max_cards:
+        return LOST, outcome.max_cards, outcome.nodes
     longest, _ = engine.run_board(board, None, RULES, True, nodes, seconds)
     plays = binary_star_plays(longest)
     checked = binary_star_rules.replay(deal, plays, complete=False)
@@ -100,7 +104,7 @@ def decide_batch(batch: Batch) -> list[Row]:
         deal = batch.deal(seed)
         try:
             if batch.game == BINARY_STAR:
-                verdict, cards, nodes = decide_binary_star(deal, batch.seconds, batch.nodes)
+                verdict, cards, nodes = decide_binary_star(deal, batch.seconds, batch.nodes, batch.mode == MAX_CARDS)
             else:
                 verdict, cards, nodes, _ = decide(deal, batch.seconds, batch.mode == MAX_CARDS, batch.nodes)
         except UntrustedPlay as error:
