@@ -136,6 +136,7 @@ def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib import patheffects
 
     folder.mkdir(parents=True, exist_ok=True)
     ranks = sorted({shape[0] for shape in summaries})
@@ -157,12 +158,15 @@ def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path
             axes.set_title(f"piles of {height}")
             for row, rank_cells in enumerate(panel):
                 for column, cell in enumerate(rank_cells):
-                    if not math.isnan(cell):
-                        axes.text(column, row, f"{cell:.0f}" if name != "median-nodes" else f"{cell:.1f}",
-                                  ha="center", va="center", fontsize=8)
+                    if (ranks[row], suits[column], height) not in summaries:
+                        continue  # more than MAX_GRID_CARDS cards: left blank
+                    label = "none\ndecided" if math.isnan(cell) else f"{cell:.1f}" if name == "median-nodes" \
+                        else f"{cell:.0f}"
+                    axes.text(column, row, label, ha="center", va="center", fontsize=7,
+                              path_effects=[patheffects.withStroke(linewidth=2, foreground="white")])
         panels[0][0].set_ylabel("ranks")
         figure.colorbar(image, ax=list(panels[0]), shrink=0.8)
-        figure.suptitle(f"Generalised Black Hole, random deals: {title}")
+        figure.suptitle(f"Generalised Black Hole, random deals: {title}", y=1.04)
         path = folder / f"{name}.png"
         figure.savefig(path, dpi=90, bbox_inches="tight")
         plt.close(figure)
