@@ -97,7 +97,8 @@ def test_an_unknown_game_is_refused_naming_the_known_ones(deals, capsys):
 
 
 def test_a_game_a_command_does_not_play_is_refused_naming_those_it_does(capsys):
-    for argv, games in ((["survey", "--game", "lbs", "--db", "x.db"], "black_hole, all_in_a_row, binary_star"),
+    for argv, games in ((["survey", "--game", "lbs", "--db", "x.db"],
+                         "black_hole, all_in_a_row, binary_star, generalised"),
                         (["deal", "--game", "binary-star-generalised"],
                          "black_hole, all_in_a_row, binary_star, generalised, lbs")):
         with pytest.raises(SystemExit) as exit_:

@@ -84,7 +84,8 @@ def test_summary_counts_histogram_mean_and_undecided():
     assert summary.mean_cards == pytest.approx((51 + 7 + 40 + 51) / 6)
     assert summary.no_move == 2 and summary.rate == pytest.approx(2 / 5)
     text = render(summary, {"numbering": "pysolfc", "timeout": 60})
-    assert "won: 2 of 5 decided = 40.00%" in text and "undecided: 1 (seeds 5)" in text
+    assert "won: 2 of 5 decided = 40.00%" in text and "undecided: 1 of 6 = 16.67% (seeds 5)" in text
+    assert "nodes per deal: median 50, 99th percentile 1,000,000" in text
     assert "| 0 | 2 | 33.333 |" in text and "| 51 | 2 | 33.333 |" in text
 
 

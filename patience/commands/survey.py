@@ -1,6 +1,7 @@
-"""`patience survey`: decide every numbered deal of a range in max-cards mode into a resumable
-SQLite store; `patience survey report` sums a store up; `patience survey shuffles` runs Wolter's
-riffle-shuffle experiments.
+"""`patience survey`: decide every numbered deal of a range (or seeded random generalised deals of
+one shape, `--shape R,S,H`) in max-cards or decision mode into a resumable SQLite store;
+`patience survey report` sums a store up; `patience survey shuffles` runs Wolter's riffle-shuffle
+experiments.
 
 Exit status: 0 finished, 2 bad input, 4 the search reported a play the validator rejects (nothing of
 that batch is stored), 130 interrupted (rerun the same command to continue)."""
@@ -16,28 +17,37 @@ from patience.campaign.progress import Progress
 from patience.campaign.specs import parse_seeds
 from patience.commands.limits import seconds
 from patience.errors import InputError, UsageError
-from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, NUMBERED_GAMES, game_option, numbering_option
+from patience.generators.deals import random_deal
+from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, game_option, numbering_option
+from patience.native import engine
 from patience.outputs import output_file
 from patience.survey import experiment, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
 from patience.survey.shuffles import SHAPES, BatchResult, play_batch
-from patience.survey.store import SurveyStore
+from patience.survey.store import MAX_CARDS, MODES, SurveyStore, survey_settings
 
 _LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
+SURVEYED_GAMES = (*NUMBERED_GAMES, GENERALISED)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "survey", help="decide every deal of a numbered range (max-cards mode) into a resumable store",
-        description="Decide every deal of a range with the native search in max-cards mode, in batches, "
+        "survey", help="decide every deal of a numbered range (or random deals of a shape) into a resumable store",
+        description="Decide every deal of a range (numbered deals, or seeded random generalised deals of "
+                    "--shape R,S,H) with the native search in max-cards or decision mode, in batches, "
                     "into a SQLite store that a rerun resumes; `survey report` sums a store up, "
                     "`survey shuffles` runs Wolter's riffle-shuffle experiments.")
     parser.add_argument("action", nargs="?", choices=("report", "shuffles"), help="default: run the survey")
-    parser.add_argument("--game", type=game_option(NUMBERED_GAMES), default=BLACK_HOLE, metavar="GAME",
-                        help=f"{', '.join(NUMBERED_GAMES)} (default {BLACK_HOLE}; hyphens accepted); "
-                             f"shuffles: {', '.join(SHAPES)}")
+    parser.add_argument("--game", type=game_option(SURVEYED_GAMES), metavar="GAME",
+                        help=f"{', '.join(SURVEYED_GAMES)} (default {BLACK_HOLE}, or {GENERALISED} with --shape; "
+                             f"hyphens accepted); shuffles: {', '.join(SHAPES)}")
+    parser.add_argument("--shape", metavar="RANKS,SUITS,HEIGHT",
+                        help=f"{GENERALISED}: seeded random deals of RANKS x SUITS cards in piles of HEIGHT "
+                             "(the deals of the spec random:RANKS,SUITS,HEIGHT:SEEDS)")
+    parser.add_argument("--mode", choices=MODES, default=MAX_CARDS,
+                        help="max-cards: the most cards removable too (default); decision: won or lost only, faster")
     parser.add_argument("--numbering", type=numbering_option, default=DEFAULT_NUMBERING,
                         help="how deal numbers become shuffles (default PySolFC's)")
     parser.add_argument("--seeds", default="1-1000", help="deal numbers: ranges and lists, 1-100000,200")
@@ -77,13 +87,14 @@ def run(args: argparse.Namespace) -> int:
     seeds = parse_seeds(args.seeds, args.seeds)
     if min(seeds) < 1 or max(seeds) > _LAST_STORABLE_SEED:
         raise UsageError(f"--seeds {args.seeds}: deals are numbered from 1 to {_LAST_STORABLE_SEED} here")
+    game, shape = _game_and_shape(args)
+    numbering = None if shape else args.numbering
     store = SurveyStore(args.db)
     try:
-        store.fix_settings({"game": args.game, "numbering": args.numbering, "mode": "max-cards",
-                            "timeout": args.timeout, "nodes": args.nodes})
+        store.fix_settings(survey_settings(game, numbering, shape, args.mode, args.timeout, args.nodes))
         try:
-            before, new = survey(store, args.game, args.numbering, seeds, args.batch or 2000, args.timeout, run_batches,
-                                 not args.quiet, args.nodes)
+            before, new = survey(store, game, numbering, seeds, args.batch or 2000, args.timeout, run_batches,
+                                 not args.quiet, args.nodes, args.mode, shape)
         except KeyboardInterrupt:
             print(f"interrupted: the finished batches are in {args.db}; rerun the same command to continue",
                   file=sys.stderr)
@@ -93,8 +104,31 @@ def run(args: argparse.Namespace) -> int:
             return 4
     finally:
         store.close()
-    print(f"{args.db}: {before + new} of {len(seeds)} {args.game} deals stored ({new} new)")
+    print(f"{args.db}: {before + new} of {len(seeds)} {game} deals stored ({new} new)")
     return 0
+
+
+def _game_and_shape(args: argparse.Namespace) -> tuple[str, tuple[int, int, int] | None]:
+    """The game surveyed and, for random generalised deals, their checked shape."""
+    game = args.game or (GENERALISED if args.shape else BLACK_HOLE)
+    if game != GENERALISED:
+        if args.shape:
+            raise UsageError(f"--shape is for --game {GENERALISED}, not {game}")
+        return game, None
+    if not args.shape:
+        raise UsageError(f"--game {GENERALISED} needs --shape RANKS,SUITS,HEIGHT (say 13,4,3)")
+    try:
+        ranks, suits, height = (int(number) for number in args.shape.split(","))
+    except ValueError:
+        raise UsageError(f"--shape {args.shape[:60]!r}: expected RANKS,SUITS,HEIGHT, three whole numbers") from None
+    try:
+        random_deal(ranks, suits, height, 0)  # the shape's checks and caps, before any store is touched
+    except ValueError as error:
+        raise UsageError(f"--shape {args.shape[:60]}: {error}") from None
+    if ranks * suits > engine.COMPILED_MAX_CARDS:
+        raise UsageError(f"--shape {args.shape}: {ranks * suits:,} cards; the compiled search takes at most "
+                         f"{engine.COMPILED_MAX_CARDS:,}")
+    return game, (ranks, suits, height)
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -105,9 +139,10 @@ def _report(args: argparse.Namespace) -> int:
         store.close()
     if not rows:
         raise InputError(str(args.db), None, "holds no decided deals yet")
-    if settings.get("game") not in report.TABLEAU_CARDS:
+    shape = settings.get("shape")
+    if settings.get("game") not in report.TABLEAU_CARDS and not (settings.get("game") == GENERALISED and shape):
         raise InputError(str(args.db), None, f"a survey of no game this patience knows ({settings.get('game')})")
-    summary = report.summarise(str(settings["game"]), rows)
+    summary = report.summarise(str(settings["game"]), rows, report.tableau_cards(settings))
     for plot in args.plot:
         report.plot_histogram(summary, settings, plot)
     print(report.render(summary, settings), end="")
@@ -115,6 +150,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
+    args.game = args.game or BLACK_HOLE
     if args.game not in SHAPES:
         raise UsageError(f"survey shuffles deals {', '.join(SHAPES)}, not {args.game}")
     riffles = parse_seeds(args.riffles, args.riffles)

@@ -1,9 +1,12 @@
-"""Deciding a batch of numbered deals with the native search in max-cards mode, in a worker.
+"""Deciding a batch of numbered deals (or seeded random generalised deals of one shape) with the
+native search, in max-cards or decision mode, in a worker.
 
 `decide_batch` is the one place that calls the search per deal; a batch entry point of the engine
 can replace its loop without touching the rest of the survey. Black Hole and All in a Row are
 searched once in max-cards mode; Binary Star in decision mode (its balance test works only there),
-and a lost deal again in max-cards mode, which gives the same row: a win plays every card."""
+and a lost deal again in max-cards mode, which gives the same row: a win plays every card. In
+decision mode a deal is searched once, and a lost or undecided deal's cards are the longest play the
+search met, a lower bound."""
 
 from __future__ import annotations
 
@@ -15,26 +18,36 @@ from patience.binary_star import rules as binary_star_rules
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import Card
 from patience.deal import Deal
-from patience.generators.deals import pysol_deal
-from patience.names import BINARY_STAR
+from patience.generators.deals import pysol_deal, random_deal
+from patience.names import BINARY_STAR, GENERALISED
 from patience.native import engine
 from patience.native.board import Board
 from patience.runners.native import binary_star_plays
-from patience.survey.store import LOST, UNDECIDED, WON, Row
+from patience.survey.store import LOST, MAX_CARDS, UNDECIDED, WON, Row
 from patience.validator import replay
 
 RULES = {"cache": True, "symmetry": True, "wolter": True, "reach": True}
+Shape = tuple[int, int, int]  # ranks, suits, pile height of a random generalised deal
 
 
 @dataclass(frozen=True)
 class Batch:
-    """Deals `seeds` of `game` under `numbering`, each search limited to `seconds` (and `nodes`)."""
+    """Deals `seeds` of `game` under `numbering` (of `shape`, for generalised deals), each search
+    limited to `seconds` (and `nodes`), in `mode`."""
 
     game: str
-    numbering: str
+    numbering: str | None
     seeds: tuple[int, ...]
     seconds: float
     nodes: int | None = None
+    mode: str = MAX_CARDS
+    shape: Shape | None = None
+
+    def deal(self, seed: int) -> Deal | BinaryStarDeal:
+        if self.game == GENERALISED:
+            assert self.shape is not None
+            return random_deal(*self.shape, seed)
+        return pysol_deal(self.game, seed, self.numbering)
 
 
 class UntrustedPlay(RuntimeError):
@@ -57,10 +70,12 @@ def decide(deal: Deal, seconds: float | None, max_cards: bool = True,
     return verdict, outcome.max_cards, outcome.nodes, play
 
 
-def decide_binary_star(deal: BinaryStarDeal, seconds: float | None, nodes: int | None = None) -> tuple[int, int, int]:
+def decide_binary_star(deal: BinaryStarDeal, seconds: float | None, nodes: int | None = None,
+                       max_cards: bool = True) -> tuple[int, int, int]:
     """(verdict, most pile cards playable, nodes of both searches) of a Binary Star deal. A win is
     replayed; a lost deal's longest play is replayed as far as it goes (a search cut short in
-    max-cards mode leaves the longest play it met: a lower bound, the loss stays proved)."""
+    max-cards mode leaves the longest play it met: a lower bound, the loss stays proved). Outside
+    max-cards mode a lost deal is not searched again: its cards are the longest play met."""
     board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
     outcome, _ = engine.run_board(board, None, RULES, False, nodes, seconds)
     if outcome.status == engine.SOLVED:
@@ -70,6 +85,8 @@ def decide_binary_star(deal: BinaryStarDeal, seconds: float | None, nodes: int |
         return WON, len(deal.cards), outcome.nodes
     if outcome.status != engine.UNSOLVABLE:
         return UNDECIDED, outcome.max_cards, outcome.nodes
+    if not max_cards:
+        return LOST, outcome.max_cards, outcome.nodes
     longest, _ = engine.run_board(board, None, RULES, True, nodes, seconds)
     plays = binary_star_plays(longest)
     checked = binary_star_rules.replay(deal, plays, complete=False)
@@ -84,19 +101,19 @@ def decide_batch(batch: Batch) -> list[Row]:
     rows = []
     for seed in batch.seeds:
         started = time.perf_counter()
-        deal = pysol_deal(batch.game, seed, batch.numbering)
+        deal = batch.deal(seed)
         try:
             if batch.game == BINARY_STAR:
-                verdict, cards, nodes = decide_binary_star(deal, batch.seconds, batch.nodes)
+                verdict, cards, nodes = decide_binary_star(deal, batch.seconds, batch.nodes, batch.mode == MAX_CARDS)
             else:
-                verdict, cards, nodes, _ = decide(deal, batch.seconds, nodes=batch.nodes)
+                verdict, cards, nodes, _ = decide(deal, batch.seconds, batch.mode == MAX_CARDS, batch.nodes)
         except UntrustedPlay as error:
             raise UntrustedPlay(f"{batch.game} deal {seed}: {error}") from None
         rows.append(Row(seed, verdict, cards, nodes, time.perf_counter() - started))
     return rows
 
 
-def batches(game: str, numbering: str, seeds: Sequence[int], size: int, seconds: float,
-            nodes: int | None = None) -> list[Batch]:
-    return [Batch(game, numbering, tuple(seeds[start:start + size]), seconds, nodes)
+def batches(game: str, numbering: str | None, seeds: Sequence[int], size: int, seconds: float,
+            nodes: int | None = None, mode: str = MAX_CARDS, shape: Shape | None = None) -> list[Batch]:
+    return [Batch(game, numbering, tuple(seeds[start:start + size]), seconds, nodes, mode, shape)
             for start in range(0, len(seeds), size)]

@@ -1,6 +1,6 @@
 """A survey summed up: win rate with its Wilson interval, the histogram of the most cards
-removable per deal, the mean, the deals that stop at once against the exact chance of that, and
-the deals left undecided."""
+removable per deal, the mean, the median and 99th-percentile nodes, the deals that stop at once
+against the exact chance of that (numbered games), and the deals left undecided."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, GAME_TITLES
+from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, GAME_TITLES, GENERALISED
 from patience.survey.chances import no_move_chance_binary_star, no_move_chance_black_hole, stuck_after_first_chance
 from patience.survey.store import LOST, UNDECIDED, WON, Row
 
@@ -30,6 +30,20 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
     half = z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def tableau_cards(settings: Mapping[str, object]) -> int:
+    """Cards dealt to the piles: a random generalised deal of R x S cards starts one on the foundation."""
+    shape = settings.get("shape")
+    if settings.get("game") == GENERALISED and isinstance(shape, list):
+        return shape[0] * shape[1] - 1
+    return TABLEAU_CARDS[str(settings.get("game"))]
+
+
+def percentile(values: Sequence[int], share: float) -> int:
+    """The nearest-rank percentile: the smallest value with at least `share` of `values` at or below it."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 def stop_chance(game: str) -> float:
@@ -53,6 +67,9 @@ class Summary:
     mean_cards: float
     seconds: float
     nodes: int
+    median_nodes: int
+    top_nodes: int  # the 99th percentile
+    tableau: int  # cards dealt to the piles
 
     @property
     def decided(self) -> int:
@@ -65,34 +82,59 @@ class Summary:
     @property
     def no_move(self) -> int:
         """Deals where no card can be played (All in a Row: where only the free first card can)."""
-        return self.histogram.get(STOPPED_AT[self.game], 0)
+        return self.histogram.get(STOPPED_AT.get(self.game, 0), 0)
 
 
-def summarise(game: str, rows: Sequence[Row]) -> Summary:
+def summarise(game: str, rows: Sequence[Row], cards: int | None = None) -> Summary:
+    """`cards`: the tableau's cards (a numbered game's by default)."""
     verdicts = Counter(row.verdict for row in rows)
     histogram = Counter(row.cards for row in rows)
-    cards = TABLEAU_CARDS[game]
+    cards = TABLEAU_CARDS[game] if cards is None else cards
+    nodes = [row.nodes for row in rows]
     return Summary(game, len(rows), verdicts[WON], verdicts[LOST],
                    tuple(row.seed for row in rows if row.verdict == UNDECIDED),
                    {count: histogram.get(count, 0) for count in range(cards + 1)},
                    sum(row.cards for row in rows) / len(rows), sum(row.seconds for row in rows),
-                   sum(row.nodes for row in rows))
+                   sum(nodes), percentile(nodes, 0.5), percentile(nodes, 0.99), cards)
 
 
 def render(summary: Summary, settings: Mapping[str, object]) -> str:
     low, high = wilson(summary.won, summary.decided)
     nodes = f" and {settings['nodes']:,} nodes" if settings.get("nodes") else ""
-    lines = [f"survey: {summary.game}, {summary.deals} deals ({settings.get('numbering')} numbering, "
-             f"max-cards mode, {settings.get('timeout')} s{nodes} per deal)",
+    mode = settings.get("mode") or "max-cards"
+    shape = settings.get("shape")
+    dealt = (f"random {shape[0]} ranks x {shape[1]} suits in piles of {shape[2]}" if isinstance(shape, list)
+             else f"{settings.get('numbering')} numbering")
+    removable = "mean cards removable" if mode == "max-cards" else "mean longest play met (a lower bound)"
+    lines = [f"survey: {summary.game}, {summary.deals} deals ({dealt}, "
+             f"{mode} mode, {settings.get('timeout')} s{nodes} per deal)",
              f"won: {summary.won} of {summary.decided} decided = {100 * summary.rate:.2f}% "
              f"(95% Wilson interval {100 * low:.2f}-{100 * high:.2f}%)",
-             f"undecided: {len(summary.undecided)}"
+             f"undecided: {len(summary.undecided)} of {summary.deals} = "
+             f"{100 * len(summary.undecided) / summary.deals:.2f}%"
              + (f" (seeds {', '.join(map(str, summary.undecided[:20]))}"
                 f"{' ...' if len(summary.undecided) > 20 else ''})" if summary.undecided else ""),
-             f"mean cards removable: {summary.mean_cards:.2f} of {TABLEAU_CARDS[summary.game]}"
+             f"nodes per deal: median {summary.median_nodes:,}, 99th percentile {summary.top_nodes:,}"
+             " (an undecided deal counts the nodes it searched)",
+             f"{removable}: {summary.mean_cards:.2f} of {summary.tableau}"
              + (f" ({summary.mean_cards + START_CARDS[summary.game]:.2f} of "
                 f"{TABLEAU_CARDS[summary.game] + START_CARDS[summary.game]} with the start cards, as Wolter counts)"
                 if summary.game == BINARY_STAR else "")]
+    lines += _stops(summary)
+    lines.append(f"search: {summary.nodes} nodes, {summary.seconds:.0f} s in all, "
+                 f"{1000 * summary.seconds / summary.deals:.2f} ms per deal")
+    lines += ["", f"| {'most cards removable' if mode == 'max-cards' else 'longest play met'} | deals | % |",
+              "|---:|---:|---:|"]
+    lines += [f"| {cards} | {count} | {100 * count / summary.deals:.3f} |"
+              for cards, count in summary.histogram.items() if count]
+    return "\n".join(lines) + "\n"
+
+
+def _stops(summary: Summary) -> list[str]:
+    """The deals that stop at once against their exact chance, for the numbered games."""
+    if summary.game not in STOPPED_AT:
+        return []
+    lines = []
     chance = stop_chance(summary.game)
     expected = chance * summary.deals
     spread = math.sqrt(summary.deals * chance * (1 - chance))
@@ -103,12 +145,7 @@ def render(summary: Summary, settings: Mapping[str, object]) -> str:
     else:
         lines.append(f"no playable card: impossible (any top card may go first); only that first card playable: "
                      f"{summary.no_move} deals, expected {expected:.2f} (exact chance {chance:.4g}; sd {spread:.2f})")
-    lines.append(f"search: {summary.nodes} nodes, {summary.seconds:.0f} s in all, "
-                 f"{1000 * summary.seconds / summary.deals:.2f} ms per deal")
-    lines += ["", "| most cards removable | deals | % |", "|---:|---:|---:|"]
-    lines += [f"| {cards} | {count} | {100 * count / summary.deals:.3f} |"
-              for cards, count in summary.histogram.items() if count]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path) -> None:
@@ -128,8 +165,9 @@ def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylabel("% of deals")
     axes.set_xlim(-1, cards[-1] + 1)
-    axes.set_title(f"{GAME_TITLES[summary.game]}: {summary.deals:,} deals "
-                   f"({settings.get('numbering')} numbering), {100 * summary.rate:.2f}% won")
+    shape = settings.get("shape")
+    dealt = "x".join(map(str, shape)) if isinstance(shape, list) else f"{settings.get('numbering')} numbering"
+    axes.set_title(f"{GAME_TITLES[summary.game]}: {summary.deals:,} deals ({dealt}), {100 * summary.rate:.2f}% won")
     axes.grid(axis="y", alpha=0.3)
     figure.tight_layout()
     figure.savefig(path, dpi=110)

@@ -7,13 +7,14 @@ from collections import Counter
 from collections.abc import Sequence
 
 from patience.campaign.progress import Progress
-from patience.survey.decide import batches, decide_batch
+from patience.survey.decide import Shape, batches, decide_batch
 from patience.survey.execute import Runner
-from patience.survey.store import VERDICT_NAMES, Row, SurveyStore
+from patience.survey.store import MAX_CARDS, VERDICT_NAMES, Row, SurveyStore
 
 
-def survey(store: SurveyStore, game: str, numbering: str, seeds: Sequence[int], batch_size: int,
-           seconds: float, run: Runner, show_progress: bool = True, nodes: int | None = None) -> tuple[int, int]:
+def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence[int], batch_size: int,
+           seconds: float, run: Runner, show_progress: bool = True, nodes: int | None = None,
+           mode: str = MAX_CARDS, shape: Shape | None = None) -> tuple[int, int]:
     """Decide every seed without a row; returns (deals stored before, deals stored now)."""
     wanted = set(seeds)
     stored = store.stored_seeds(min(wanted), max(wanted)) & wanted
@@ -31,7 +32,7 @@ def survey(store: SurveyStore, game: str, numbering: str, seeds: Sequence[int], 
         progress.show()
 
     try:
-        run(decide_batch, batches(game, numbering, todo, batch_size, seconds, nodes), keep)
+        run(decide_batch, batches(game, numbering, todo, batch_size, seconds, nodes, mode, shape), keep)
     finally:
         progress.finish()
     return len(stored), new

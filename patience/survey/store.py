@@ -22,6 +22,16 @@ CREATE TABLE IF NOT EXISTS deals (
 # Verdicts as stored: a proven win, a proof that no play clears the table, and a search cut short.
 WON, LOST, UNDECIDED = 1, 0, -1
 VERDICT_NAMES = {WON: "solved", LOST: "unsolvable", UNDECIDED: "timeout"}
+# Search modes: the most cards removable (a lost deal searched to the end), or only won or lost.
+MAX_CARDS, DECISION = "max-cards", "decision"
+MODES = (MAX_CARDS, DECISION)
+
+
+def _shape(value: object) -> bool:
+    """A random generalised survey's [ranks, suits, pile height]; absent (None) for numbered deals."""
+    return value is None or (isinstance(value, list) and len(value) == 3
+                             and all(isinstance(number, int) and not isinstance(number, bool) and number > 0
+                                     for number in value))
 
 SURVEY = stores.register(stores.StoreKind(
     name="survey", application_id=0x50535256, schema_version=1, schema=_SCHEMA,  # "PSRV"
@@ -31,9 +41,16 @@ SURVEY = stores.register(stores.StoreKind(
                   "cards": stores.count("cards"), "nodes": stores.count("nodes"), "seconds": stores.seconds("seconds")},
     },
     settings={"game": lambda value: isinstance(value, str), "numbering": lambda value: isinstance(value, str),
-              "mode": lambda value: value == "max-cards", "timeout": stores.positive_number,
-              "nodes": stores.optional_positive_number},
+              "mode": lambda value: value in MODES, "timeout": stores.positive_number,
+              "nodes": stores.optional_positive_number, "shape": _shape},
 ))
+
+
+def survey_settings(game: str, numbering: str | None, shape: tuple[int, int, int] | None, mode: str,
+                    timeout: float, nodes: int | None) -> dict[str, object]:
+    """The settings a survey records: its numbering for numbered deals, its shape for random ones."""
+    settings: dict[str, object] = {"game": game, "mode": mode, "timeout": timeout, "nodes": nodes}
+    return settings | ({"shape": list(shape)} if shape else {"numbering": numbering})
 
 
 class Row(NamedTuple):
@@ -60,8 +77,9 @@ class SurveyStore:
         self.database.close()
 
     def fix_settings(self, settings: Mapping[str, object]) -> None:
-        """Record game, numbering and limits on first use; a rerun with others would mix two surveys.
-        A setting a store made before it existed has its default, None (`nodes`: no node limit)."""
+        """Record game, numbering (or shape), mode and limits on first use; a rerun with others would
+        mix two surveys. A setting a store made before it existed has its default, None (`nodes`: no
+        node limit, `shape`: numbered deals)."""
         stored = self.settings()
         if stored:
             stored = {key: None for key in settings} | stored
