@@ -47,6 +47,15 @@ class Positions:
         return {cell: number for number, cell in enumerate(self.cells)}
 
     @property
+    def description(self) -> tuple[str, str]:
+        """The deal and its position numbers in words: the comment atop a data file in any language."""
+        deal = self.deal
+        return (f"{deal.game} deal: {self.size} pile cards in {len(deal.piles)} piles, {deal.ranks} ranks, "
+                f"foundations {' '.join(deal.name(card) for card in deal.foundations)}",
+                "positions: " + " ".join(f"{number}={deal.name(deal.piles[pile][depth])}@{pile + 1}"
+                                         for number, (pile, depth) in enumerate(self.cells)))
+
+    @property
     def size(self) -> int:
         return len(self.cells)
 
@@ -126,10 +135,7 @@ def parameters(deal: BinaryStarDeal, symmetry_breaking: bool = True) -> str:
     tables = [positions.moves(foundation) or ((NO_POSITION, 0, 0, 0),) for foundation in range(positions.foundations)]
     lines = [
         "language ESSENCE' 1.0",
-        f"$ {deal.game} deal: {positions.size} pile cards in {len(deal.piles)} piles, {deal.ranks} ranks, "
-        f"foundations {' '.join(deal.name(card) for card in deal.foundations)}",
-        "$ positions: " + " ".join(f"{number}={deal.name(deal.piles[pile][depth])}@{pile + 1}"
-                                   for number, (pile, depth) in enumerate(positions.cells)),
+        *(f"$ {line}" for line in positions.description),
         f"letting n be {positions.size}",
         f"letting k be {positions.foundations}",
         f"letting ranks be {deal.ranks}",

@@ -47,6 +47,16 @@ class Numbering:
     def size(self) -> int:
         return len(self.cards)
 
+    @property
+    def description(self) -> tuple[str, str]:
+        """The deal and its card numbers in words: the comment atop a data file in any language."""
+        deal = self.deal
+        start = "empty foundation (virtual start card 0)" if deal.foundation is None else \
+            f"foundation {deal.name(deal.foundation)}"
+        return (f"{deal.game} deal: {len(deal.cards)} cards in {len(deal.piles)} piles, {deal.ranks} ranks, {start}",
+                "card numbers: " + " ".join(f"{number}={'start' if card is None else deal.name(card)}"
+                                            for number, card in enumerate(self.cards)))
+
     def rank(self, number: int) -> int:
         card = self.cards[number]
         return 0 if card is None else card.rank
@@ -91,13 +101,9 @@ def parameters(deal: Deal, symmetry_breaking: bool = True) -> str:
     numbering = Numbering(deal)
     numbers = range(numbering.size)
     pairs = numbering.follows or ((0, 0),)  # x[1] = 0 is impossible, so a lone (0, 0) allows nothing
-    start = "empty foundation (virtual start card 0)" if deal.foundation is None else \
-        f"foundation {deal.name(deal.foundation)}"
     lines = [
         "language ESSENCE' 1.0",
-        f"$ {deal.game} deal: {len(deal.cards)} cards in {len(deal.piles)} piles, {deal.ranks} ranks, {start}",
-        "$ card numbers: " + " ".join(f"{number}={'start' if card is None else deal.name(card)}"
-                                      for number, card in enumerate(numbering.cards)),
+        *(f"$ {line}" for line in numbering.description),
         f"letting n be {numbering.size}",
         f"letting rank be {_matrix([numbering.rank(number) for number in numbers])}",
         f"letting above be {_matrix([numbering.above(number) for number in numbers])}",

@@ -30,10 +30,7 @@ def data(deal: BinaryStarDeal, symmetry_breaking: bool = True) -> str:
     # a table is empty only with one foundation and one rank; a row no f matches stands for it
     tables = [positions.moves(foundation) or ((NO_POSITION, 0, 0, 0),) for foundation in range(positions.foundations)]
     lines = [
-        f"% {deal.game} deal: {positions.size} pile cards in {len(deal.piles)} piles, {deal.ranks} ranks, "
-        f"foundations {' '.join(deal.name(card) for card in deal.foundations)}",
-        "% positions: " + " ".join(f"{number}={deal.name(deal.piles[pile][depth])}@{pile + 1}"
-                                   for number, (pile, depth) in enumerate(positions.cells)),
+        *(f"% {line}" for line in positions.description),
         f"n = {positions.size};",
         f"k = {positions.foundations};",
         f"ranks = {deal.ranks};",

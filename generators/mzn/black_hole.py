@@ -46,12 +46,8 @@ def data(deal: Deal, symmetry_breaking: bool = True) -> str:
     numbering = Numbering(deal)
     numbers = range(numbering.size)
     pairs = numbering.follows or ((0, 0),)  # x[1] = 0 is impossible, so a lone (0, 0) allows nothing
-    start = "empty foundation (virtual start card 0)" if deal.foundation is None else \
-        f"foundation {deal.name(deal.foundation)}"
     lines = [
-        f"% {deal.game} deal: {len(deal.cards)} cards in {len(deal.piles)} piles, {deal.ranks} ranks, {start}",
-        "% card numbers: " + " ".join(f"{number}={'start' if card is None else deal.name(card)}"
-                                      for number, card in enumerate(numbering.cards)),
+        *(f"% {line}" for line in numbering.description),
         f"n = {numbering.size};",
         f"rank = {array([numbering.rank(number) for number in numbers], 0)};",
         f"above = {array([numbering.above(number) for number in numbers], 0)};",
