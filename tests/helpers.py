@@ -36,6 +36,21 @@ def process_alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+def processes_with(word: str, field: str = "cmdline") -> list[int]:
+    """Live processes but this one whose /proc `field` (cmdline or environ) holds `word`: what a run
+    left behind, found by a mark only that run's processes carry."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                text = (entry / field).read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if word in text and process_alive(int(entry.name)):
+                found.append(int(entry.name))
+    return found
+
+
 def group_gone(group: int, seconds: float) -> bool:
     """Whether every process of the group ends within `seconds` (orphaned workers finish their run);
     whatever is left then is killed, so that a failing test leaves nothing running."""

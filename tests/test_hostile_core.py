@@ -23,7 +23,7 @@ from patience.pages.report import page_names
 from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve
-from tests.helpers import INSTANCES, process_alive
+from tests.helpers import INSTANCES, processes_with
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "core"
 PAPER = str(INSTANCES / "black_hole" / "paper-example.txt")
@@ -120,20 +120,6 @@ def test_the_installed_command_exits_70_on_a_bug():
 
 # --- the Python search under the runner core ----------------------------------------------------
 
-def _left_running(marker: str) -> list[int]:
-    """Live processes whose environment carries `marker` (children of a run that set it)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                environment = (entry / "environ").read_bytes()
-            except OSError:
-                continue
-            if marker.encode() in environment and process_alive(int(entry.name)):
-                found.append(int(entry.name))
-    return found
-
-
 def test_a_board_the_compiled_search_refuses_times_out_in_a_child(monkeypatch):
     marker = f"PATIENCE_TEST_{uuid.uuid4().hex}"
     monkeypatch.setenv(marker, "1")
@@ -144,7 +130,7 @@ def test_a_board_the_compiled_search_refuses_times_out_in_a_child(monkeypatch):
     assert result.status is Status.TIMEOUT and took < 2 + 2.5  # was 6.8 s in this process for 3 s
     assert result.version == "python" and result.stats["engine"] == "python"
     assert "patience.runners.python_search" in result.command
-    assert _left_running(marker) == []
+    assert processes_with(marker, "environ") == []
 
 
 def test_the_memory_limit_holds_for_the_python_search():

@@ -4,8 +4,8 @@ unchanged on the toolkit's `.dzn`."""
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +18,7 @@ from patience.runners.minizinc import MiniZinc, configured_backends
 from patience.runners.minizinc_output import read_output
 from patience.runners.process import Limits, run_process
 from patience.runners.solve import solve
-from tests.helpers import COURSE, INSTANCES, needs_solver, process_alive
+from tests.helpers import COURSE, INSTANCES, needs_solver, processes_with
 from tests.test_binary_star import small_deal
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
@@ -131,26 +131,14 @@ def test_the_public_benchmark_model_solves_the_paper_example():
     assert result.status is Status.SOLVED
 
 
-def _processes_named(word: str) -> list[int]:
-    found = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if word in command and process_alive(int(proc.name)):
-                found.append(int(proc.name))
-    return found
-
-
 def test_a_child_in_a_process_group_of_its_own_is_counted_and_killed():
     """MiniZinc starts its FlatZinc solver with setpgid: the runner core follows the session."""
-    spinner = ("import subprocess, sys; subprocess.Popen([sys.executable, '-c', 'while True: pass  # 31.5'], "
+    mark = f"# spinner of {os.getpid()}"  # no other run's spinner carries it
+    spinner = (f"import subprocess, sys; subprocess.Popen([sys.executable, '-c', 'while True: pass  {mark}'], "
                "process_group=0); import time; time.sleep(60)")
     run = run_process([sys.executable, "-c", spinner], Limits(timeout=60, cpu=1.0))
     assert run.timed_out and run.wall < 30 and run.cpu >= 1.0  # the spinner's CPU time ended the run
-    assert _processes_named("# 31.5") == []
+    assert processes_with(mark) == []
 
 
 @needs_solver("minizinc")
@@ -159,7 +147,7 @@ def test_minizinc_stopped_at_the_cpu_limit_leaves_no_flatzinc_solver(tmp_path, m
     deal = read_game_deal(PAPER)[1]
     result = solve(deal, "minizinc", Limits(timeout=120, cpu=2), {"formulation": "benchmark"})
     assert result.status is Status.TIMEOUT
-    assert _processes_named(str(tmp_path)) == []
+    assert processes_with(str(tmp_path)) == []
 
 
 @needs_solver("minizinc")

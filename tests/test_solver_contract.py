@@ -14,7 +14,6 @@ import os
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
@@ -29,7 +28,7 @@ from patience.runners.base import ProcessSolver
 from patience.runners.process import Limits, ProcessRun
 from patience.runners.registry import SOLVERS, get_solver
 from patience.runners.solve import solve
-from tests.helpers import INSTANCES, process_alive
+from tests.helpers import INSTANCES, processes_with
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
 LBS = INSTANCES / "lbs-coursework" / "SolvableInstances" / "LBS5_0.param"
@@ -90,18 +89,6 @@ def _sleep_mark(name: str) -> str:
     return f"47.{os.getpid()}{list(SOLVERS).index(name)}"
 
 
-def _sleeper_alive(mark: str) -> bool:
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if mark in command and process_alive(int(proc.name)):
-                return True
-    return False
-
-
 @pytest.mark.parametrize("name", PROCESSES)
 def test_a_kill_at_the_limit_is_a_timeout_and_leaves_nothing_running(name, monkeypatch):
     solver_class = type(get_solver(name))
@@ -115,7 +102,7 @@ def test_a_kill_at_the_limit_is_a_timeout_and_leaves_nothing_running(name, monke
     result = solve(deal, name, limits)
     assert result.status is Status.TIMEOUT
     assert time.monotonic() - started < solver_class().run_limits(limits).timeout + 10
-    assert not _sleeper_alive(mark)
+    assert processes_with(mark) == []
 
 
 @pytest.mark.parametrize("name", EVERY)
