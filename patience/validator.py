@@ -40,20 +40,21 @@ def replay(deal: Deal, sequence: Sequence[Card], complete: bool = True) -> Repla
     depth_left = [0] * len(deal.piles)  # index of the current top card of each pile
     played_at: dict[Card, int] = {}
     hole = deal.foundation
+    position = deal.position
     for number, card in enumerate(moves, 1):
-        name = deal.name(card)
-        if card not in deal.position:
+        where = position.get(card)
+        if where is None:
             if card == deal.foundation:
-                return Replay(number - 1, f"move {number}: {name} is the foundation card")
-            return Replay(number - 1, f"move {number}: {name} is not in the deal")
+                return Replay(number - 1, f"move {number}: {deal.name(card)} is the foundation card")
+            return Replay(number - 1, f"move {number}: {deal.name(card)} is not in the deal")
         if card in played_at:
-            return Replay(number - 1, f"move {number}: {name} was already played at move {played_at[card]}")
-        pile_index, depth = deal.position[card]
+            return Replay(number - 1, f"move {number}: {deal.name(card)} was already played at move {played_at[card]}")
+        pile_index, depth = where
         if depth != depth_left[pile_index]:
             blocker = deal.piles[pile_index][depth_left[pile_index]]
-            return Replay(number - 1, f"move {number}: {name} is under {deal.name(blocker)}")
+            return Replay(number - 1, f"move {number}: {deal.name(card)} is under {deal.name(blocker)}")
         if hole is not None and not deal.adjacent(hole, card):
-            return Replay(number - 1, f"move {number}: {name} does not follow {deal.name(hole)}")
+            return Replay(number - 1, f"move {number}: {deal.name(card)} does not follow {deal.name(hole)}")
         depth_left[pile_index] += 1
         played_at[card] = number
         hole = card

@@ -22,7 +22,8 @@ from patience.native import engine
 from tests.helpers import EVERY_CLAUSE, process_alive
 
 STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, ""), (signal.SIGHUP, 129, "")]
-NO_PRUNING = ["--set", "cache=off", "--set", "symmetry=off", "--set", "wolter=off", "--set", "reach=off"]
+NO_PRUNING = ["--set", "cache=off", "--set", "symmetry=off", "--set", "wolter=off", "--set", "reach=off",
+              "--set", "restarts=off"]  # with restarts deal 5 is won in a fraction of a second even so
 
 
 def _start(args: list[str]) -> subprocess.Popen:
@@ -57,7 +58,7 @@ def _interrupt(process: subprocess.Popen, number: int = signal.SIGINT) -> subpro
 @pytest.mark.skipif(not engine.compiled(), reason="the compiled search is not built")
 def test_ctrl_c_stops_the_compiled_search(tmp_path):
     board = tmp_path / "five.txt"
-    board.write_text(pysol_board("black_hole", 5))  # minutes with every pruning off
+    board.write_text(pysol_board("black_hole", 5))  # minutes with every pruning and restarts off
     process = _start(["solve", str(board), "--solver", "native", "--set", "engine=c", "--timeout", "120",
                       *NO_PRUNING])
     _wait_for(lambda: _cpu_seconds(process.pid) > 2, seconds=60)  # well past start-up, inside the search

@@ -9,6 +9,7 @@ from functools import cache
 
 import pytest
 
+from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.native import engine, reference
@@ -91,7 +92,7 @@ def test_same_verdicts_as_reference_on_hundreds_of_pysol_deals():
 
 
 def test_limits_never_give_a_verdict():
-    deal = pysol_deal("black_hole", 7)  # needs about 380,000 nodes
+    deal = pysol_deal("black_hole", 7)  # won in about 3,000 nodes
     outcome = compiled(deal, nodes=1000)
     assert outcome.status == reference.LIMIT and outcome.nodes == 1000
     timed = engine.run(deal, "c", dict.fromkeys(RULES, False), False, None, 0.05)[0]
@@ -225,3 +226,30 @@ def test_balance_bound_counts_what_cannot_follow():
     assert unplayable_excess(3, counts, {3, 4}, 13) == 1  # on a 4: 5, 4, 5
     assert unplayable_excess(2, counts, {3}, 13) == 0  # the 5s out of reach are not counted
     assert unplayable_excess(-1, counts, {3, 4}, 13) == 1  # an empty foundation takes any card first
+
+
+def test_shuffled_restarts_keep_the_verdicts(monkeypatch):
+    """Rounds of a few nodes each (many restarts, each in a shuffled pile order with some piles
+    counted taller) still decide every small deal as the exhaustive search does. Before the
+    interchangeability rules marked a rank only for a kept card, an order with a one-card pile ahead
+    of a taller pile of one rank dropped both, and wins were lost."""
+    monkeypatch.setattr(reference, "ONE_LUBY_UNIT", 2)
+    restarted = 0
+    shapes = itertools.cycle([(4, 4, 2), (6, 3, 2)])  # piles of two: one-card piles beside unit piles
+    for seed, shape in zip(range(400), shapes, strict=False):
+        deal = random_deal(*shape, seed, empty_foundation=seed % 3 == 0)
+        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True)
+        assert python.status == exhaustive(deal).status, deal
+        check_win(deal, python)
+        restarted += python.nodes > 8  # past the first rounds' budgets of 2, 2, 4
+    assert restarted > 50
+
+
+def test_a_one_card_pile_first_never_drops_its_rank():
+    """A unit pile of two 3s and a one-card pile of a 3, the one-card pile ordered first: one of
+    them is kept (the taller), never neither."""
+    deal = Deal(((Card(2, 1), Card(2, 2)), (Card(2, 3),)), Card(1, 0))  # 3H 3D | 3C, the hole on 2S
+    board = Board.of(deal)
+    tall, single = board.pile_start
+    kept = reference.interchangeable(board, [(-1, single, 0), (-2, tall, 0)], symmetry=True, wolter=True)
+    assert [card for _, card, _ in kept] == [tall]

@@ -1,7 +1,7 @@
 """`patience survey`: decide every numbered deal of a range (or seeded random generalised deals of
 one shape, `--shape R,S,H`) in max-cards or decision mode into a resumable SQLite store;
-`patience survey report` sums a store up; `patience survey shuffles` runs Wolter's riffle-shuffle
-experiments.
+`patience survey report` sums a store up; `patience survey export` writes its per-deal rows as
+compressed CSV; `patience survey shuffles` runs Wolter's riffle-shuffle experiments.
 
 Exit status: 0 finished, 2 bad input, 4 the search reported a play the validator rejects (nothing of
 that batch is stored), 130 interrupted (rerun the same command to continue)."""
@@ -21,7 +21,7 @@ from patience.generators.deals import random_deal
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, game_option, numbering_option
 from patience.native import engine
 from patience.outputs import output_file
-from patience.survey import experiment, report
+from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
@@ -38,8 +38,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Decide every deal of a range (numbered deals, or seeded random generalised deals of "
                     "--shape R,S,H) with the native search in max-cards or decision mode, in batches, "
                     "into a SQLite store that a rerun resumes; `survey report` sums a store up, "
+                    "`survey export --out FILE` writes its rows as CSV, "
                     "`survey shuffles` runs Wolter's riffle-shuffle experiments.")
-    parser.add_argument("action", nargs="?", choices=("report", "shuffles"), help="default: run the survey")
+    parser.add_argument("action", nargs="?", choices=("report", "shuffles", "export"),
+                        help="default: run the survey")
     parser.add_argument("--game", type=game_option(SURVEYED_GAMES), metavar="GAME",
                         help=f"{', '.join(SURVEYED_GAMES)} (default {BLACK_HOLE}, or {GENERALISED} with --shape; "
                              f"hyphens accepted); shuffles: {', '.join(SHAPES)}")
@@ -61,6 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", required=True, type=Path, help="SQLite store; rerunning with it resumes")
     parser.add_argument("--plot", type=Path, action="append", default=[],
                         help="report/shuffles: write the figure here (.png or .svg); repeatable")
+    parser.add_argument("--out", type=Path,
+                        help="export: the per-deal rows (seed, verdict, cards, nodes) as .csv, .csv.gz or .csv.xz")
     parser.add_argument("--games", type=int, default=100_000, help="shuffles: games per point (100000)")
     parser.add_argument("--riffles", default="1-7", help="shuffles: riffle counts (1-7)")
     parser.add_argument("--seed", type=int, default=0, help="shuffles: seed of every chain's generator (0)")
@@ -77,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         output_file(plot)
     if args.action == "report":
         return _report(args)
+    if args.action == "export":
+        return _export(args)
     if args.batch is not None and args.batch < 1:
         raise UsageError(f"--batch must be at least 1, not {args.batch}")
     if args.nodes is not None and args.nodes < 1:
@@ -146,6 +152,20 @@ def _report(args: argparse.Namespace) -> int:
     for plot in args.plot:
         report.plot_histogram(summary, settings, plot)
     print(report.render(summary, settings), end="")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    if args.out is None:
+        raise UsageError("survey export needs --out FILE (.csv, .csv.gz or .csv.xz)")
+    export.check_name(args.out)
+    output_file(args.out)
+    store = SurveyStore(args.db, create=False)
+    try:
+        written = export.write(store.rows(), args.out)
+    finally:
+        store.close()
+    print(f"{args.out}: {written} deals")
     return 0
 
 

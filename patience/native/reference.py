@@ -17,11 +17,11 @@ from patience.native.board import Board, balanced, reachable_ranks, unplayable_e
 
 SOLVED, UNSOLVABLE, LIMIT = "solved", "unsolvable", "limit"
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
-FIRST_ROUND_NODES = 2000  # restarts: the first round's node budget, doubled each round
-ROTATION_STEP = 7  # restarts: each round starts its ties this many piles further on
-LUBY_UNIT = 1000  # restarts with several foundations: rounds of Luby's sequence times this many nodes
-BONUS_ONE_IN = 4  # restarts with several foundations: the share of piles counted one card taller
-RANDOM_STEP = 0x9E3779B97F4A7C15  # several foundations: the shuffles' stream (splitmix64)
+ONE_LUBY_UNIT = 250  # restarts, one foundation: rounds of Luby's sequence times this many nodes
+ONE_BONUS_ONE_IN = 2  # restarts, one foundation: the share of piles counted one card taller
+LUBY_UNIT = 1000  # restarts with several foundations: the same
+BONUS_ONE_IN = 4
+RANDOM_STEP = 0x9E3779B97F4A7C15  # the restarts' shuffles' stream (splitmix64)
 _WORD = (1 << 64) - 1
 
 
@@ -51,10 +51,8 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
     longer (less the cards the balance bound of `unplayable_excess` shows can never be played, with
     one foundation). On a node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter`
     switch on the same interchangeability rules as the compiled search (see `interchangeable`).
-    With `restarts` a round gives up after a budget of nodes (doubled each round) and the next one
-    breaks ties between piles of one height in another order; failed states stay known. With
-    several foundations (see `Rounds`) the budgets follow Luby's sequence and the orders are
-    shuffled."""
+    With `restarts` a round gives up after a budget of nodes and the next one orders the piles
+    another way (see `Rounds`); failed states stay known."""
     size = len(board)
     every = (1 << size) - 1
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -66,7 +64,7 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
     best: list[tuple[int, int, int]] = []
     played, tops, nodes = 0, list(board.foundations), 1
     piles = len(board.pile_size)
-    rounds = Rounds(piles, len(board.foundations) > 1)
+    rounds = Rounds(piles, len(board.foundations))
     one_balance = len(board.foundations) == 1 and 3 <= board.ranks <= 64  # as the compiled search
 
     def pruned(card: int, foundation: int) -> bool:
@@ -155,26 +153,22 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
 class Rounds:
     """The restarts' rounds as the compiled search runs them: each round's node budget and the
     move order: the piles' positions in its tie-break order and the height each pile is counted
-    above its own. One foundation: budgets double from FIRST_ROUND_NODES and the order rotates by
-    ROTATION_STEP piles. Several foundations: budgets follow Luby's sequence (1 1 2 1 1 2 4 ...)
-    times LUBY_UNIT, and every round after the first shuffles the piles (Fisher-Yates on a
-    splitmix64 stream) and counts one pile in BONUS_ONE_IN one card taller (the same stream), since
-    a two-deck deal has many wins but one early choice can bury them deep."""
+    above its own. Budgets follow Luby's sequence (1 1 2 1 1 2 4 ...) times ONE_LUBY_UNIT (one
+    foundation) or LUBY_UNIT (several), and every round after the first shuffles the piles
+    (Fisher-Yates on a splitmix64 stream) and counts one pile in ONE_BONUS_ONE_IN (BONUS_ONE_IN)
+    one card taller (the same stream), since wins are many but one early choice can bury them deep."""
 
-    def __init__(self, piles: int, shuffled: bool) -> None:
-        self.piles, self.shuffled, self.round, self.random = piles, shuffled, 0, 0
-        self.budget = LUBY_UNIT * luby(1) if shuffled else FIRST_ROUND_NODES
+    def __init__(self, piles: int, foundations: int) -> None:
+        self.piles, self.round, self.random = piles, 0, 0
+        self.unit, self.bonus_one_in = (ONE_LUBY_UNIT, ONE_BONUS_ONE_IN) if foundations == 1 else (LUBY_UNIT,
+                                                                                                 BONUS_ONE_IN)
+        self.budget = self.unit * luby(1)
         self.position = list(range(piles))
         self.bonus = [0] * piles
 
     def next(self) -> None:
         self.round += 1
-        if not self.shuffled:
-            self.budget *= 2
-            rotation = self.round * ROTATION_STEP % self.piles
-            self.position = [(pile - rotation) % self.piles for pile in range(self.piles)]
-            return
-        self.budget = LUBY_UNIT * luby(self.round + 1)
+        self.budget = self.unit * luby(self.round + 1)
         order = list(range(self.piles))
         for pile in range(self.piles - 1, 0, -1):
             self.random = (self.random + RANDOM_STEP) & _WORD
@@ -184,7 +178,7 @@ class Rounds:
             self.position[pile] = place
         for pile in range(self.piles):
             self.random = (self.random + RANDOM_STEP) & _WORD
-            self.bonus[pile] = int(_mix(self.random) % BONUS_ONE_IN == 0)
+            self.bonus[pile] = int(_mix(self.random) % self.bonus_one_in == 0)
 
 
 def luby(term: int) -> int:
@@ -221,7 +215,9 @@ def interchangeable(board: Board, moves: list[Move], symmetry: bool, wolter: boo
     swapped with a same-rank card still to be played: with symmetry, no unit card is tried while
     a general card of its rank can be played, and only one unit card per rank. Wolter's rules are
     the cases of it he stated: no last card of a pile while its rank tops a pile of two or more,
-    and one card of each rank among the one-card piles."""
+    and one card of each rank among the one-card piles. A card counts as seen only once kept: a
+    one-card pile dropped for a taller unit pile of its rank (which a restart's order may put
+    after it) must not then drop that pile too."""
     if not (symmetry or wolter):
         return moves
     general_ranks = {board.rank[card] for _, card, _ in moves if not board.unit[card]}
@@ -241,12 +237,12 @@ def interchangeable(board: Board, moves: list[Move], symmetry: bool, wolter: boo
 
 def _keep(rank: int, unit: bool, height: int, symmetry: bool, wolter: bool, general_ranks: set[int],
           tall_ranks: set[int], unit_seen: set[int], single_seen: set[int]) -> bool:
-    if symmetry and unit:
-        if rank in general_ranks or rank in unit_seen:
-            return False
+    unit_rule, single_rule = symmetry and unit, wolter and height == -1
+    if (unit_rule and (rank in general_ranks or rank in unit_seen)) or (
+            single_rule and (rank in tall_ranks or rank in single_seen)):
+        return False
+    if unit_rule:
         unit_seen.add(rank)
-    if wolter and height == -1:
-        if rank in tall_ranks or rank in single_seen:
-            return False
+    if single_rule:
         single_seen.add(rank)
     return True

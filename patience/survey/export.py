@@ -1,0 +1,63 @@
+"""A survey's per-deal rows as one compressed CSV file, small enough to keep beside the figures it
+backs (a million Black Hole rows are a few MB of .csv.xz): seed, verdict, most cards removable and
+nodes. The seconds are left out: they measure the machine, not the deal."""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO
+
+from patience.errors import InputError, UsageError
+from patience.survey.store import VERDICT_NAMES, Row
+
+HEADER = "seed,verdict,cards,nodes\n"
+SUFFIXES = (".csv", ".csv.gz", ".csv.xz")
+
+
+def check_name(path: Path) -> None:
+    if not str(path).endswith(SUFFIXES):
+        raise UsageError(f"--out {path}: the export is a {', '.join(SUFFIXES)} file")
+
+
+def _open(path: Path, handle: int) -> IO[bytes]:
+    raw = os.fdopen(handle, "wb")
+    if path.name.endswith(".gz"):
+        return gzip.GzipFile(fileobj=raw, mode="wb", mtime=0)  # type: ignore[return-value]
+    if path.name.endswith(".xz"):
+        return lzma.LZMAFile(raw, "wb", preset=9 | lzma.PRESET_EXTREME)  # type: ignore[return-value]
+    return raw
+
+
+def _cannot_write(path: Path, error: OSError) -> InputError:
+    return InputError(str(path), None, f"cannot write the file: {error.strerror or error}")
+
+
+def write(rows: Iterable[Row], path: Path) -> int:
+    """Write the rows in seed order to `path` (compressed by its suffix), whole or not at all: the
+    file appears under its name only once complete. Returns the rows written."""
+    try:
+        handle, scratch = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(handle, 0o666 & ~umask)  # as a plain open() would make it, not mkstemp's 0600
+    except OSError as error:
+        raise _cannot_write(path, error) from None
+    written = 0
+    try:
+        with _open(path, handle) as out:
+            out.write(HEADER.encode())
+            for row in rows:
+                out.write(f"{row.seed},{VERDICT_NAMES[row.verdict]},{row.cards},{row.nodes}\n".encode())
+                written += 1
+        os.replace(scratch, path)
+    except OSError as error:
+        raise _cannot_write(path, error) from None
+    finally:
+        if os.path.exists(scratch):
+            os.unlink(scratch)
+    return written
