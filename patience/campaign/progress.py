@@ -1,6 +1,7 @@
 """The campaign's progress bar on stderr: counts per outcome, rate and ETA.
 
-On a terminal it redraws one line; otherwise (logs, CI) it prints a line every tenth of the way.
+On a terminal it redraws one line; otherwise (logs, CI) it prints a line every tenth of the way,
+and at least once a minute, so that the log of an hours-long survey shows it is alive.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections import Counter
 from typing import TextIO
 
 SHOWN = ("solved", "unsolvable", "timeout", "error")
+LOG_EVERY_SECONDS = 60.0  # off a terminal: the longest gap between two lines
 
 
 class Progress:
@@ -23,7 +25,7 @@ class Progress:
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
         self.started = time.monotonic()
-        self.last_tenth = -1
+        self.last_tenth, self.last_logged = -1, self.started
 
     def line(self) -> str:
         done = sum(self.counts.values())
@@ -53,10 +55,10 @@ class Progress:
         if self.tty:
             self.stream.write("\r" + self.line() + "\x1b[K")
         else:
-            tenth = 10 * sum(self.counts.values()) // max(self.total, 1)
-            if tenth == self.last_tenth:
+            tenth, clock = 10 * sum(self.counts.values()) // max(self.total, 1), time.monotonic()
+            if tenth == self.last_tenth and clock - self.last_logged < LOG_EVERY_SECONDS:
                 return
-            self.last_tenth = tenth
+            self.last_tenth, self.last_logged = tenth, clock
             self.stream.write(self.line() + "\n")
         self.stream.flush()
 
