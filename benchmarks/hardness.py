@@ -6,6 +6,7 @@ top cards per rank-adjacent foundation card (see docs/hardness.md).
 
     nice -n 15 .venv/bin/python benchmarks/hardness.py run --out hardness-grid --deals 100
     .venv/bin/python benchmarks/hardness.py write --out hardness-grid   # docs/hardness.md's table, PNGs
+    .venv/bin/python benchmarks/hardness.py compare --out hardness-grid --before old-grid   # two searches
 
 `run` works in rounds of `--round` deals per shape, every shape once per round, so that a run
 stopped early (`--minutes`, Ctrl-C, kill) leaves every shape with about the same count; a rerun of
@@ -28,7 +29,7 @@ from patience.names import GENERALISED
 from patience.survey import report
 from patience.survey.execute import run_here
 from patience.survey.run import survey
-from patience.survey.store import DECISION, VERDICT_NAMES, SurveyStore, survey_settings
+from patience.survey.store import DECISION, LOST, UNDECIDED, VERDICT_NAMES, WON, SurveyStore, survey_settings
 
 RANKS = (13, 26, 52, 100)
 SUITS = (2, 4, 8, 16, 32)
@@ -228,9 +229,49 @@ def write(args: argparse.Namespace) -> int:
     return 0
 
 
+def verdicts(out: Path) -> dict[Shape, dict[int, int]]:
+    """Every shape's stored verdict per seed."""
+    found = {}
+    for path in sorted(out.glob("r*-s*-h*.db")):
+        store = SurveyStore(path, create=False)
+        settings, rows = store.settings(), store.rows()
+        store.close()
+        if isinstance(settings.get("shape"), list):
+            found[tuple(settings["shape"])] = {row.seed: row.verdict for row in rows}
+    return found
+
+
+def compare(args: argparse.Namespace) -> int:
+    """Two grids (say, two versions of the search) on the seeds both decided or tried: per shape the
+    undecided share before and after, and every deal one called won and the other lost (an unsound
+    search), which makes the exit status 1."""
+    before, after = verdicts(args.before), verdicts(args.out)
+    lines = ["| ranks | suits | height | deals | undecided before % | undecided after % | won before | won after |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    clashes, totals = [], Counter()
+    for shape in sorted(before.keys() & after.keys()):
+        seeds = before[shape].keys() & after[shape].keys()
+        if not seeds:
+            continue
+        counts = Counter((side, verdict) for side, found in (("before", before[shape]), ("after", after[shape]))
+                         for seed, verdict in found.items() if seed in seeds)
+        totals.update(counts | Counter(deals=len(seeds)))
+        clashes += [(shape, seed) for seed in sorted(seeds)
+                    if {before[shape][seed], after[shape][seed]} == {WON, LOST}]
+        lines.append(f"| {shape[0]} | {shape[1]} | {shape[2]} | {len(seeds)} "
+                     f"| {100 * counts['before', UNDECIDED] / len(seeds):.0f} "
+                     f"| {100 * counts['after', UNDECIDED] / len(seeds):.0f} "
+                     f"| {counts['before', WON]} | {counts['after', WON]} |")
+    print("\n".join(lines))
+    print(f"\n{totals['deals']} deals: undecided {totals['before', UNDECIDED]} before, {totals['after', UNDECIDED]} "
+          f"after; won {totals['before', WON]} and {totals['after', WON]}; lost {totals['before', LOST]} and "
+          f"{totals['after', LOST]}; won by one and lost by the other: {len(clashes)} {clashes[:10]}")
+    return 1 if clashes else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("run", "write"))
+    parser.add_argument("action", choices=("run", "write", "compare"))
     parser.add_argument("--out", type=Path, default=Path("hardness-grid"), help="folder of the stores, one per shape")
     parser.add_argument("--ranks", type=numbers, default=RANKS, help="ranks of the grid (13,26,52,100)")
     parser.add_argument("--suits", type=numbers, default=SUITS, help="suits of the grid (2,4,8,16,32)")
@@ -241,8 +282,13 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal, a guard only (60)")
     parser.add_argument("--minutes", type=float, help="start no shape's round after this many minutes")
     parser.add_argument("--docs", type=Path, default=DOCS, help="where write finds hardness.md and puts hardness/")
+    parser.add_argument("--before", type=Path, help="compare: the other grid's folder")
     args = parser.parse_args()
     try:
+        if args.action == "compare":
+            if args.before is None:
+                raise UsageError("compare needs --before FOLDER (the other grid)")
+            return compare(args)
         return run(args) if args.action == "run" else write(args)
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
