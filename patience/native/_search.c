@@ -415,8 +415,24 @@ static inline int balance_cut(const Search *s, int depth, uint64_t within, int c
     return unplayable_excess(s, within, spare) >= spare;
 }
 
-/* Playable (card, foundation) pairs, tallest pile first, one foundation of each top rank, less the
- * cards that a kept same-rank move makes redundant. */
+/* Put the moves of the ranks with the most cards left first, keeping the order within a rank (a
+ * stable insertion sort: the lists are short). Playing from an abundant rank keeps the scarce ones
+ * as bridges: a rank played out cuts the cycle of ranks, and two cuts strand every card beyond them.
+ * On Black Hole 1..3000 it took 40% fewer nodes than the tallest pile alone, on Binary Star 1..400
+ * 92% fewer, and it wins random deals of hundreds of cards that the tallest pile never does
+ * (docs/native.md, "Abundant ranks first"). */
+static void abundant_first(const Search *s, Move *out, int count)
+{
+    for (int k = 1; k < count; k++) {
+        Move m = out[k];
+        int left = s->counts[s->rank[m.card]], j = k;
+        while (j > 0 && s->counts[s->rank[out[j - 1].card]] < left) { out[j] = out[j - 1]; j--; }
+        out[j] = m;
+    }
+}
+
+/* Playable (card, foundation) pairs, the most cards left of their rank first, then the tallest pile,
+ * one foundation of each top rank, less the cards that a kept same-rank move makes redundant. */
 static int moves_now(Search *s, Move *out)
 {
     int count = 0;
@@ -439,6 +455,7 @@ static int moves_now(Search *s, Move *out)
             out[k] = m;
         }
     }
+    abundant_first(s, out, count);
     if (!s->symmetry && !s->wolter) return count;
     uint64_t stamp = ++s->stamp;
     for (int k = 0; k < count; k++) {
@@ -493,6 +510,7 @@ static int moves_by_masks(Search *s, Move *out)
         }
         playable &= ~level;
     }
+    abundant_first(s, out, count);
     if (!s->symmetry && !s->wolter) return count;
     uint64_t unit_seen = 0, single_seen = 0;
     int kept = 0;

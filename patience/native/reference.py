@@ -87,8 +87,8 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
         return cache and (played | 1 << card, tuple(sorted(after))) in failed
 
     def moves() -> list[Move]:
-        """Plays possible now, tallest pile first (ties: this round's pile order), one foundation
-        of each top rank."""
+        """Plays possible now, the most cards left of their rank first, then the tallest pile
+        (ties: this round's pile order), one foundation of each top rank."""
         found = []
         for pile, start in enumerate(board.pile_start):
             left = board.pile_size[pile]
@@ -100,8 +100,9 @@ def search(board: Board, cache: bool = True, reach: bool = False, max_cards: boo
                 continue
             for foundation, top in enumerate(tops):
                 if board.follows(top, board.rank[card]) and top not in tops[:foundation]:
-                    found.append((-left - rounds.bonus[pile], rounds.position[pile], card, foundation, -left))
-        return interchangeable(board, [(height, card, foundation) for _, _, card, foundation, height in sorted(found)],
+                    found.append((-counts[board.rank[card]], -left - rounds.bonus[pile], rounds.position[pile], card,
+                                  foundation, -left))
+        return interchangeable(board, [(height, card, foundation) for *_, card, foundation, height in sorted(found)],
                                symmetry, wolter)
 
     while True:
