@@ -63,8 +63,8 @@ def test_node_limit_gives_unknown_not_a_verdict(choice):
 
 
 def test_time_limit_gives_timeout():
-    deal = pysol_deal("black_hole", 7)  # minutes for the reference with no pruning
-    options = {"engine": "python", "symmetry": "off", "wolter": "off", "reach": "off"}
+    deal = pysol_deal("black_hole", 7)  # minutes for the reference with no pruning and no restarts
+    options = {"engine": "python", "symmetry": "off", "wolter": "off", "reach": "off", "restarts": "off"}
     result = solve(deal, "native", Limits(timeout=0.3), options)
     assert result.status is Status.TIMEOUT
     assert result.wall < 3
