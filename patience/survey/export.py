@@ -24,10 +24,10 @@ def check_name(path: Path) -> None:
         raise UsageError(f"--out {path}: the export is a {', '.join(SUFFIXES)} file")
 
 
-def _open(path: Path, handle: int) -> IO[bytes]:
-    raw = os.fdopen(handle, "wb")
+def _compressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
+    """A writer into `raw`, compressed as `path` is named (no file name in a gzip header, no time)."""
     if path.name.endswith(".gz"):
-        return gzip.GzipFile(fileobj=raw, mode="wb", mtime=0)  # type: ignore[return-value]
+        return gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0)  # type: ignore[return-value]
     if path.name.endswith(".xz"):
         return lzma.LZMAFile(raw, "wb", preset=9 | lzma.PRESET_EXTREME)  # type: ignore[return-value]
     return raw
@@ -49,7 +49,7 @@ def write(rows: Iterable[Row], path: Path) -> int:
         raise _cannot_write(path, error) from None
     written = 0
     try:
-        with _open(path, handle) as out:
+        with os.fdopen(handle, "wb") as raw, _compressed(path, raw) as out:  # both closed, the file whole
             out.write(HEADER.encode())
             for row in rows:
                 out.write(f"{row.seed},{VERDICT_NAMES[row.verdict]},{row.cards},{row.nodes}\n".encode())
