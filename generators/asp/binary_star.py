@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError
 from patience.generators.asp.facts import (
-    FACTS_FILE,
     SEARCH,
     SEARCH_PREFIX,
     SYMMETRY_FILE,
     atoms,
+    deal_model,
     facts,
-    next_ranks,
+    pile_facts,
     programs,
     steps,
 )
@@ -33,18 +33,15 @@ SHOW = {"program": PROGRAM_FILE, "symmetry": SYMMETRY_FILE, "heuristic": PROGRAM
 def deal_facts(deal: BinaryStarDeal, symmetry_breaking: bool = True) -> str:
     """The facts of one deal (position p of `Positions` is p + 1 here)."""
     positions = Positions(deal)
-    numbers = range(positions.size)
     header = (f"% {deal.game} deal: {positions.size} pile cards in {len(deal.piles)} piles, {deal.ranks} ranks\n"
               "% positions: " + " ".join(f"{number + 1}={deal.name(deal.piles[pile][depth])}@{pile + 1}"
                                          for number, (pile, depth) in enumerate(positions.cells)) + "\n")
     return (header + f"steps({positions.size}).\n"
             + facts("foundation", ((foundation,) for foundation in range(positions.foundations)))
             + facts("start", enumerate(positions.start_ranks))
-            + facts("card", ((number + 1,) for number in numbers))
-            + facts("rank", ((number + 1, positions.rank(number)) for number in numbers))
-            + facts("above", ((number + 1, positions.above(number) + 1) for number in numbers
-                              if positions.above(number) != NO_POSITION))
-            + next_ranks(deal.ranks) + ("symmetry_breaking.\n" if symmetry_breaking else ""))
+            + pile_facts(range(1, positions.size + 1), lambda number: positions.rank(number - 1),
+                         lambda number: None if positions.above(number - 1) == NO_POSITION
+                         else positions.above(number - 1) + 1, deal.ranks, symmetry_breaking))
 
 
 def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[str, str]:
@@ -55,10 +52,9 @@ def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[s
 def build(deal: BinaryStarDeal, symmetry_breaking: bool = True, search: str = "paper") -> ModelFiles:
     """The programs and the deal's facts; the decode map reads the play(P, F, T) atoms."""
     positions = Positions(deal)
-    return ModelFiles({**programs(PROGRAM_FILE, search), FACTS_FILE: deal_facts(deal, symmetry_breaking)}, FACTS_FILE,
+    return deal_model(PROGRAM_FILE, search, deal_facts(deal, symmetry_breaking), symmetry_breaking,
                       lambda shown, source: decode(shown, source, positions),
-                      {"positions": len(deal.cards), "foundations": len(deal.foundations),
-                       "symmetry-breaking": "on" if symmetry_breaking else "off", "search": search})
+                      {"positions": len(deal.cards), "foundations": len(deal.foundations)})
 
 
 def decode(shown: Sequence[object], source: str, positions: Positions) -> tuple[Play, ...]:

@@ -10,13 +10,13 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
 from patience.generators.asp.facts import (
-    FACTS_FILE,
     SEARCH,
     SEARCH_PREFIX,
     SYMMETRY_FILE,
     atoms,
+    deal_model,
     facts,
-    next_ranks,
+    pile_facts,
     programs,
     steps,
 )
@@ -38,11 +38,8 @@ def deal_facts(deal: Deal, symmetry_breaking: bool = True) -> str:
              "% cards: " + " ".join(f"{number}={deal.name(numbering.cards[number])}" for number in cards) + "\n"]
     start = [] if deal.foundation is None else [(deal.foundation.rank,)]
     return ("\n".join(lines) + f"steps({len(cards)}).\n" + facts("start_rank", start)
-            + facts("card", ((number,) for number in cards))
-            + facts("rank", ((number, numbering.rank(number)) for number in cards))
-            + facts("above", ((number, numbering.above(number)) for number in cards
-                              if numbering.above(number) != NO_CARD))
-            + next_ranks(deal.ranks) + ("symmetry_breaking.\n" if symmetry_breaking else ""))
+            + pile_facts(cards, numbering.rank, lambda number: None if numbering.above(number) == NO_CARD
+                         else numbering.above(number), deal.ranks, symmetry_breaking))
 
 
 def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[str, str]:
@@ -53,9 +50,8 @@ def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[s
 def build(deal: Deal, symmetry_breaking: bool = True, search: str = "paper") -> ModelFiles:
     """The programs and the deal's facts; the decode map reads the play(C, T) atoms."""
     numbering = Numbering(deal)
-    return ModelFiles({**programs(PROGRAM_FILE, search), FACTS_FILE: deal_facts(deal, symmetry_breaking)}, FACTS_FILE,
-                      lambda shown, source: decode(shown, source, numbering),
-                      {"symmetry-breaking": "on" if symmetry_breaking else "off", "search": search})
+    return deal_model(PROGRAM_FILE, search, deal_facts(deal, symmetry_breaking), symmetry_breaking,
+                      lambda shown, source: decode(shown, source, numbering))
 
 
 def decode(shown: Sequence[object], source: str, numbering: Numbering) -> tuple[Card, ...]:

@@ -4,11 +4,12 @@ clingo's answer (the atoms of one answer set) back into tuples of numbers."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 
 from patience.cards import ranks_adjacent
 from patience.errors import InputError
+from patience.generators.files import ModelFiles
 from patience.options import Option
 
 FACTS_FILE = "deal.lp"
@@ -28,6 +29,24 @@ def next_ranks(ranks: int) -> str:
     """next_rank(R1, R2) for every pair of ranks one apart on the rank cycle."""
     return facts("next_rank", ((first, second) for first in range(ranks) for second in range(ranks)
                                if ranks_adjacent(first, second, ranks)))
+
+
+def pile_facts(numbers: range, rank: Callable[[int], int], above: Callable[[int], int | None], ranks: int,
+               symmetry_breaking: bool) -> str:
+    """The facts every game's program reads: each card number, its rank, the card above it (none for
+    a top card), the rank cycle, and whether the symmetry-breaking rules are on."""
+    covered = [(number, above(number)) for number in numbers]
+    return (facts("card", ((number,) for number in numbers))
+            + facts("rank", ((number, rank(number)) for number in numbers))
+            + facts("above", ((number, over) for number, over in covered if over is not None))
+            + next_ranks(ranks) + ("symmetry_breaking.\n" if symmetry_breaking else ""))
+
+
+def deal_model(program_file: str, search: str, deal_facts: str, symmetry_breaking: bool,
+               decode: Callable[[Sequence[object], str], object], sizes: dict[str, object] | None = None) -> ModelFiles:
+    """A game's fixed programs and one deal's facts, with the decode map that reads its answer sets."""
+    return ModelFiles({**programs(program_file, search), FACTS_FILE: deal_facts}, FACTS_FILE, decode,
+                      {**(sizes or {}), "symmetry-breaking": "on" if symmetry_breaking else "off", "search": search})
 
 
 def program(name: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,19 +65,29 @@ def grade_answer(deal: LBSDeal, info_text: str | None, solution_text: str | None
     stats = dict(nodes=int(info["SolverNodes"]) if "SolverNodes" in info else None,
                  solve_time=info.get("SolverSolveTime"), savilerow_time=info.get("SavileRowTotalTime"))
     if solution_text is not None:
-        try:
-            moves = read_moves(solution_text, f"{source}.solution", mapping)
-        except InputError as error:
-            return Graded(deal.name, n, SOLVED, WRONG, f"unreadable solution: {error}", **stats)
-        result = replay(deal, moves)
-        if result.valid:
-            return Graded(deal.name, n, SOLVED, CORRECT, result.describe(), **stats)
-        return Graded(deal.name, n, SOLVED, WRONG, f"illegal: {result.fault}", **stats)
+        return grade_solution(deal, lambda: read_moves(solution_text, f"{source}.solution", mapping), stats)
     if info.get("SolverTimeOut", 0) or info.get("SavileRowTimeOut", 0) or "SolverSatisfiable" not in info:
         return Graded(deal.name, n, TIMEOUT, UNGRADED, f"not graded (native: {native(deal).verdict})", **stats)
     if info["SolverSatisfiable"]:
         return Graded(deal.name, n, SOLVED, WRONG, "claims a solution but wrote no .solution file", **stats)
-    truth = native(deal)
+    return grade_no_solution(deal, native, stats)
+
+
+def grade_solution(deal: LBSDeal, read: Callable[[], Sequence[tuple[int, int]]], stats: dict) -> Graded:
+    """A claimed solution, whatever wrote it: correct only if it reads and the replay accepts it."""
+    try:
+        moves = read()
+    except InputError as error:
+        return Graded(deal.name, len(deal.cards), SOLVED, WRONG, f"unreadable solution: {error}", **stats)
+    result = replay(deal, moves)
+    if result.valid:
+        return Graded(deal.name, len(deal.cards), SOLVED, CORRECT, result.describe(), **stats)
+    return Graded(deal.name, len(deal.cards), SOLVED, WRONG, f"illegal: {result.fault}", **stats)
+
+
+def grade_no_solution(deal: LBSDeal, native: NativeVerdicts, stats: dict) -> Graded:
+    """A claim that the deal has no solution, checked against the native search."""
+    n, truth = len(deal.cards), native(deal)
     if truth.verdict == "unsolvable":
         return Graded(deal.name, n, NO_SOLUTION, CORRECT, f"native agrees ({truth.nodes} nodes)", **stats)
     if truth.verdict == "solved":

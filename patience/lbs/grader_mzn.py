@@ -13,18 +13,16 @@ from patience.formats import read_text
 from patience.generators.mzn.lbs import data, decode
 from patience.lbs.deal import LBSDeal, read_dzn, read_param
 from patience.lbs.grader import (
-    CORRECT,
     ERROR,
-    NO_SOLUTION,
-    SOLVED,
     TIMEOUT,
     UNGRADED,
     WRONG,
     Graded,
     NativeVerdicts,
+    grade_no_solution,
+    grade_solution,
     instances,
 )
-from patience.lbs.rules import replay
 from patience.lbs.solution import Mapping
 from patience.runners.minizinc import GRACE_SECONDS, MiniZinc, minizinc_command, verdict_of
 from patience.runners.process import Limits, ProcessRun, run_process
@@ -72,23 +70,11 @@ def grade_run(deal: LBSDeal, run: ProcessRun, source: str, mapping: Mapping, nat
                  solve_time=_seconds(output.stats.get("solveTime")),
                  savilerow_time=_seconds(output.stats.get("flatTime")))
     if output.values is not None:
-        try:
-            moves = decode(output.values, source, n - 1, mapping.source, mapping.target, mapping.first)
-        except InputError as error:
-            return Graded(deal.name, n, SOLVED, WRONG, f"unreadable solution: {error}", **stats)
-        result = replay(deal, moves)
-        if result.valid:
-            return Graded(deal.name, n, SOLVED, CORRECT, result.describe(), **stats)
-        return Graded(deal.name, n, SOLVED, WRONG, f"illegal: {result.fault}", **stats)
+        values = output.values
+        return grade_solution(
+            deal, lambda: decode(values, source, n - 1, mapping.source, mapping.target, mapping.first), stats)
     if output.verdict == "UNSATISFIABLE":
-        truth = native(deal)
-        if truth.verdict == "unsolvable":
-            return Graded(deal.name, n, NO_SOLUTION, CORRECT, f"native agrees ({truth.nodes} nodes)", **stats)
-        if truth.verdict == "solved":
-            moves_text = " ".join(f"{a}->{b}" for a, b in truth.moves or ())
-            return Graded(deal.name, n, NO_SOLUTION, WRONG, f"lost solutions: native wins with {moves_text}",
-                          **stats)
-        return Graded(deal.name, n, NO_SOLUTION, UNGRADED, "native solver ran out of time", **stats)
+        return grade_no_solution(deal, native, stats)
     if output.verdict == "UNKNOWN" or run.timed_out:
         return Graded(deal.name, n, TIMEOUT, UNGRADED, f"not graded (native: {native(deal).verdict})", **stats)
     return Graded(deal.name, n, ERROR, WRONG, f"no solution and no verdict (MiniZinc exit {run.returncode})",
