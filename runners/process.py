@@ -83,6 +83,7 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                             list(command), stdout=out, stderr=err, stdin=stdin, cwd=cwd,
                             env=None if env is None else {**os.environ, **env}, start_new_session=True,
                         )
+                    share_nice(process.pid)
                     returncode, child_cpu, timed_out, memout = _monitor(process, limits, started)
                 finally:
                     if process is not None:
@@ -90,6 +91,17 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
             wall = time.monotonic() - started
         return ProcessRun(tuple(command), returncode, read_output(out_path), read_output(err_path), wall, child_cpu,
                           timed_out, memout)
+
+
+def share_nice(session: int) -> None:
+    """Give the child's session this process's nice. With Linux's autogroup scheduling (on by default)
+    a new session is a scheduling group of its own at nice 0 whatever the nice of the process that
+    started it, so the solvers of a campaign run under `nice` would still take a full core from the
+    test suite or the desktop beside them."""
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    if own > 0:
+        with contextlib.suppress(OSError):  # no autogroup in this kernel, or the session has ended
+            Path(f"/proc/{session}/autogroup").write_text(str(own))
 
 
 @contextlib.contextmanager

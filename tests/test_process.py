@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +98,22 @@ def test_a_stop_while_a_solver_starts_waits_until_it_is_known(number, raised):
         steps.append("not reached")
     assert steps == ["handle stored"]
     assert {held: signal.getsignal(held) for held in handlers} == handlers
+
+
+@pytest.mark.skipif(not Path("/proc/self/autogroup").exists(), reason="no autogroup scheduling in this kernel")
+def test_a_niced_caller_gives_its_nice_to_the_solver_session():
+    """A solver's session is a scheduling group of its own: it must not run at nice 0 under a niced
+    campaign. The child waits (up to 5 s) for its group's nice to be set, then prints it."""
+    child = ("import time\n"
+             "for _ in range(500):\n"
+             "    text = open('/proc/self/autogroup').read().strip()\n"
+             "    if not text.endswith(' nice 0'): break\n"
+             "    time.sleep(0.01)\n"
+             "print(text)")
+    caller = ("import os, sys\n"
+              "from patience.runners.process import Limits, run_process\n"
+              "os.nice(7)\n"
+              f"print(run_process([sys.executable, '-c', {child!r}], Limits(timeout=30)).stdout, end='')")
+    done = subprocess.run([sys.executable, "-c", caller], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith(" nice 7")
