@@ -41,12 +41,13 @@ class Native(Solver):
         Switch("cache", "on", "the failure cache of (cards played, hole rank) states"),
         Switch("symmetry", "on", "the paper's unit/general conditional symmetry rule"),
         Switch("wolter", "on", "Wolter's last-card-of-a-pile and one-card-pile prunings"),
-        Switch("reach", "on", "reject moves that strand a rank on the rank cycle; in max-cards mode, moves whose "
-                              "reachable cards cannot beat the longest play; with several foundations also moves "
-                              "that leave more cards of some ranks than cards and tops next to them"),
-        Switch("restarts", "on", "give a round up after a node budget (doubled each round; several foundations: "
-                                 "Luby's sequence) and start again with ties broken in another pile order "
-                                 "(several foundations: shuffled, some piles raised), keeping the failure cache"),
+        Switch("reach", "on", "reject moves that strand a rank on the rank cycle, or that leave more cards of some "
+                              "ranks than cards and tops next to them (the balance test: one foundation of 3-64 "
+                              "ranks, and several foundations in decision mode); in max-cards mode, moves whose "
+                              "reachable cards cannot beat the longest play"),
+        Switch("restarts", "on", "give a round up after a node budget (Luby's sequence) and start again from the "
+                                 "first play with ties shuffled and some piles counted taller, keeping the failure "
+                                 "cache"),
         Switch("max-cards", "off", "Wolter's analysis mode: report the most cards that can be played"),
         Count("nodes", None, "node limit; reaching it gives status unknown"),
     )
