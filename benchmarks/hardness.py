@@ -7,6 +7,7 @@ top cards per rank-adjacent foundation card (see docs/hardness.md).
     nice -n 15 .venv/bin/python benchmarks/hardness.py run --out hardness-grid --deals 100
     .venv/bin/python benchmarks/hardness.py write --out hardness-grid   # docs/hardness.md's table, PNGs
     .venv/bin/python benchmarks/hardness.py compare --out hardness-grid --before old-grid   # two searches
+    nice .venv/bin/python benchmarks/hardness.py deeper --out hardness-grid --per-shape 10 --budgets 1e6,4e6,16e6
 
 `run` works in rounds of `--round` deals per shape, every shape once per round, so that a run
 stopped early (`--minutes`, Ctrl-C, kill) leaves every shape with about the same count; a rerun of
@@ -25,8 +26,10 @@ from pathlib import Path
 
 from patience.campaign.progress import Progress
 from patience.errors import InputError, UsageError
+from patience.generators.deals import random_deal
 from patience.names import GENERALISED
 from patience.survey import report
+from patience.survey.decide import decide
 from patience.survey.execute import run_here
 from patience.survey.run import survey
 from patience.survey.store import DECISION, LOST, UNDECIDED, VERDICT_NAMES, WON, SurveyStore, survey_settings
@@ -37,6 +40,7 @@ HEIGHTS = (2, 3, 4, 5, 6)
 MAX_GRID_CARDS = 1000
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 Shape = tuple[int, int, int]
+OUTCOMES = {WON: "won", LOST: "lost", UNDECIDED: "undecided"}
 
 
 def numbers(text: str) -> tuple[int, ...]:
@@ -269,9 +273,32 @@ def compare(args: argparse.Namespace) -> int:
     return 1 if clashes else 0
 
 
+def deeper(args: argparse.Namespace) -> int:
+    """The grid's undecided deals (the first `--per-shape` of each shape) searched again, in decision
+    mode, at each node budget in turn, each budget only on the deals the smaller ones left open: how
+    far a larger budget moves the wall. Prints a line a deal and the decided count per budget."""
+    todo = [(shape, seed) for shape, found in sorted(verdicts(args.out).items())
+            for seed in sorted(seed for seed, verdict in found.items() if verdict == UNDECIDED)[:args.per_shape]]
+    print(f"{len(todo)} undecided deals of {args.out}")
+    for budget in args.budgets:
+        started, still, found = time.process_time(), [], Counter()
+        for shape, seed in todo:
+            searched = time.process_time()
+            verdict, _, nodes, _ = decide(random_deal(*shape, seed), args.timeout, max_cards=False, nodes=budget)
+            found[verdict] += 1
+            print(f"{shape[0]}x{shape[1]}x{shape[2]} seed {seed}: {OUTCOMES[verdict]} after {nodes:,} nodes, "
+                  f"{time.process_time() - searched:.1f} s", flush=True)
+            if verdict == UNDECIDED:
+                still.append((shape, seed))
+        print(f"budget {budget:,} nodes: {found[WON]} won, {found[LOST]} lost, {found[UNDECIDED]} still undecided "
+              f"of {len(todo)}; {time.process_time() - started:.0f} s of CPU", flush=True)
+        todo = still
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("run", "write", "compare"))
+    parser.add_argument("action", choices=("run", "write", "compare", "deeper"))
     parser.add_argument("--out", type=Path, default=Path("hardness-grid"), help="folder of the stores, one per shape")
     parser.add_argument("--ranks", type=numbers, default=RANKS, help="ranks of the grid (13,26,52,100)")
     parser.add_argument("--suits", type=numbers, default=SUITS, help="suits of the grid (2,4,8,16,32)")
@@ -283,12 +310,17 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, help="start no shape's round after this many minutes")
     parser.add_argument("--docs", type=Path, default=DOCS, help="where write finds hardness.md and puts hardness/")
     parser.add_argument("--before", type=Path, help="compare: the other grid's folder")
+    parser.add_argument("--per-shape", type=int, default=10, help="deeper: undecided deals per shape (10)")
+    parser.add_argument("--budgets", type=lambda text: tuple(int(float(part)) for part in text.split(",")),
+                        default=(1_000_000, 4_000_000, 16_000_000), help="deeper: node budgets (1e6,4e6,16e6)")
     args = parser.parse_args()
     try:
         if args.action == "compare":
             if args.before is None:
                 raise UsageError("compare needs --before FOLDER (the other grid)")
             return compare(args)
+        if args.action == "deeper":
+            return deeper(args)
         return run(args) if args.action == "run" else write(args)
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
