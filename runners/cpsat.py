@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from patience.errors import InputError
 from patience.generators.cpsat import black_hole as cpsat
 from patience.generators.files import ModelFiles
-from patience.options import Count, Schema
+from patience.options import Count, Schema, Switch
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
 from patience.runners.mip import GRACE_SECONDS
@@ -57,6 +57,8 @@ class CpSat(OrToolsSolver, ProcessSolver):
     options: ClassVar[Schema] = (
         *cpsat.OPTIONS,
         Count("workers", "1", "CP-SAT's num_workers (1: one thread, comparable with the other solvers)"),
+        Switch("presolve", "on", "CP-SAT's presolve; off gets round a fault of OR-Tools 9.15's, which calls some "
+                                 "won generalised deals infeasible (docs/hardness.md)"),
     )
 
     def run_limits(self, limits: Limits) -> Limits:
@@ -65,7 +67,8 @@ class CpSat(OrToolsSolver, ProcessSolver):
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         seconds = "0" if limits.timeout is None else f"{limits.timeout:g}"
-        return [sys.executable, "-m", "patience.runners.cpsat", model.primary, seconds, str(options["workers"])]
+        return [sys.executable, "-m", "patience.runners.cpsat", model.primary, seconds, str(options["workers"]),
+                "1" if options["presolve"] else "0"]
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         match = _STATUS.search(run.stdout)
@@ -89,14 +92,16 @@ class CpSat(OrToolsSolver, ProcessSolver):
 
 
 def main(arguments: list[str]) -> int:
-    """Solve one CpModelProto text file; print the status, the x values and the branch count."""
+    """Solve one CpModelProto text file (arguments: the file, seconds, workers, presolve 1 or 0); print
+    the status, the x values and the branch count."""
     from ortools.sat.python import cp_model
 
-    model_file, seconds, workers = arguments[0], float(arguments[1]), int(arguments[2])
+    model_file, seconds, workers, presolve = arguments[0], float(arguments[1]), int(arguments[2]), arguments[3] == "1"
     model = cp_model.CpModel()
     model.proto.parse_text_format(Path(model_file).read_text())
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
+    solver.parameters.cp_model_presolve = presolve
     if seconds > 0:
         solver.parameters.max_time_in_seconds = seconds
     status = solver.solve(model)
