@@ -14,7 +14,7 @@ from pysol_cards.random import RandomBase
 
 from patience.binary_star import forms
 from patience.binary_star.deal import BINARY_STAR, START_CARDS, BinaryStarDeal, Play, pysolfc_deal
-from patience.binary_star.rules import play_names, read_plays, replay
+from patience.binary_star.rules import play_names, read_plays, replay, resolved
 from patience.campaign.specs import resolve
 from patience.cards import Card, parse_card
 from patience.cli import main
@@ -28,6 +28,7 @@ from patience.result import Status
 from patience.runners.native import binary_star_plays
 from patience.runners.process import Limits
 from patience.runners.solve import solve
+from tests.helpers import INSTANCES
 
 
 def pysol_cards_board(seed: int) -> str:
@@ -264,6 +265,24 @@ def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):
     (tmp_path / "answer.txt").write_text(sequence + "\n")
     assert main(["validate", str(tmp_path / "deal.txt"), str(tmp_path / "answer.txt")]) == 0
     assert [named.name for named in resolve("binary_star:1-2")] == ["binary_star:1", "binary_star:2"]
+
+
+def test_the_million_deal_surveys_open_deal_is_won_and_no_state_of_the_win_is_refuted():
+    """Deal 732673 kept the search open for 2.5 billion nodes; CaDiCaL won it (the stored answer).
+    Every state along that win is searched: none may be called lost, and the short ones are won."""
+    deal_file = INSTANCES / "pysol" / "binary_star" / "binary_star-732673.txt"
+    deal = pysolfc_deal(732673)
+    assert deal_file.read_text() == forms.write_board(deal)
+    plays = resolved(deal, read_plays(deal_file.with_suffix(".solution").read_text(), "answer"))
+    assert len(plays) == len(deal.cards) and replay(deal, plays).valid
+    taken, tops = [0] * len(deal.piles), list(deal.foundations)
+    for done, play in enumerate(plays):
+        piles = [pile[height:] for pile, height in zip(deal.piles, taken, strict=True) if pile[height:]]
+        outcome = engine.run_compiled(Board.of_piles(piles, tops, deal.ranks), ALL_RULES, False, 50_000, None)
+        assert outcome.status != reference.UNSOLVABLE, done
+        assert outcome.status == reference.SOLVED or len(deal.cards) - done > 30, done
+        taken[play.pile] += 1
+        tops[play.foundation] = play.card
 
 
 def test_fast_downward_plays_the_pddl_model():
