@@ -303,3 +303,16 @@ def stored_game(path: str, text: object) -> str:
 def settings(database: Database) -> dict[str, object]:
     """The settings table, checked on opening to hold JSON values."""
     return {key: json.loads(value) for key, value in database.read("SELECT key, value FROM settings")}
+
+
+def fix_settings(database: Database, path: str, stored: Mapping[str, object], settings: Mapping[str, object],
+                 held: str) -> None:
+    """Record `settings` on first use. A store holds one experiment, so a value other than the stored
+    one is refused in one line: `PATH: HELD KEY STORED (asked VALUE); use another --db`."""
+    clashes = [f"{key} {stored[key]} (asked {value})" for key, value in settings.items()
+               if key in stored and stored[key] != value]
+    if clashes:
+        raise UsageError(f"{path}: {held} {', '.join(clashes)}; use another --db")
+    with database.transaction() as connection:
+        connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
+                               [(key, json.dumps(value)) for key, value in settings.items()])

@@ -4,7 +4,6 @@ never half-writes one, and a rerun of the same command skips every row already t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -68,13 +67,7 @@ class Store:
 
     def fix_settings(self, settings: Mapping[str, object]) -> None:
         """Record the limits on first use; a rerun with other limits would mix incomparable rows."""
-        stored = dict(self.database.read("SELECT key, value FROM settings"))
-        wanted = {key: json.dumps(value) for key, value in settings.items()}
-        clashes = [f"{key} {stored[key]} (asked {value})" for key, value in wanted.items()
-                   if key in stored and stored[key] != value]
-        if clashes:
-            raise UsageError(f"{self.path}: was run with {', '.join(clashes)}; use another --db to change limits")
-        self._transaction(("INSERT OR IGNORE INTO settings VALUES (?, ?)", item) for item in wanted.items())
+        stores.fix_settings(self.database, self.path, stores.settings(self.database), settings, "was run with")
 
     def fix_configurations(self, configurations: Iterable[Configuration]) -> None:
         """Record each configuration; the same label with other solver or options is refused."""

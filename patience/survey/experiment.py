@@ -4,12 +4,10 @@ every point are run round by round, so a run stopped early leaves all points wit
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from patience import stores
-from patience.errors import UsageError
 from patience.names import GAME_TITLES
 from patience.survey.report import wilson
 from patience.survey.shuffles import DEALINGS, DECKS, BatchResult, ShuffleBatch
@@ -55,14 +53,8 @@ class ShuffleStore:
 
     def fix_settings(self, settings: Mapping[str, object]) -> None:
         """Seed, chain length and limit are fixed on first use: other values would deal other games."""
-        stored = stores.settings(self.database)
-        clashes = [f"{key} {stored[key]} (asked {value})" for key, value in settings.items()
-                   if key in stored and stored[key] != value]
-        if clashes:
-            raise UsageError(f"{self.path}: holds experiments with {', '.join(clashes)}; use another --db")
-        with self.database.transaction() as connection:
-            connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
-                                   [(key, json.dumps(value)) for key, value in settings.items()])
+        stores.fix_settings(self.database, self.path, stores.settings(self.database), settings,
+                            "holds experiments with")
 
     def add(self, result: BatchResult) -> None:
         batch = result.batch

@@ -4,13 +4,11 @@ and a rerun of the same command decides exactly the deals that have no row."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
 from patience import stores
-from patience.errors import UsageError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -83,13 +81,7 @@ class SurveyStore:
         stored = self.settings()
         if stored:
             stored = {key: None for key in settings} | stored
-        clashes = [f"{key} {stored[key]} (asked {value})" for key, value in settings.items()
-                   if key in stored and stored[key] != value]
-        if clashes:
-            raise UsageError(f"{self.path}: holds a survey with {', '.join(clashes)}; use another --db")
-        with self.database.transaction() as connection:
-            connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
-                                   [(key, json.dumps(value)) for key, value in settings.items()])
+        stores.fix_settings(self.database, self.path, stored, settings, "holds a survey with")
 
     def settings(self) -> dict[str, object]:
         """The settings, the game under its canonical name whatever spelling the store was written with."""
