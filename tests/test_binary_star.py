@@ -267,6 +267,7 @@ def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):
     assert [named.name for named in resolve("binary_star:1-2")] == ["binary_star:1", "binary_star:2"]
 
 
+@pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
 def test_the_million_deal_surveys_open_deal_is_won_and_no_state_of_the_win_is_refuted():
     """Deal 732673 kept the search open for 2.5 billion nodes; CaDiCaL won it (the stored answer).
     Every state along that win is searched: none may be called lost, and the short ones are won."""
