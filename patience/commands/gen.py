@@ -26,7 +26,7 @@ DESCRIPTION = "Print the model of a deal in one solver language; -o DIR writes e
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    add_formats(subparsers.add_parser("gen", help="generate a model file for a deal (pddl, eprime, xcsp3, cnf, lp)",
+    add_formats(subparsers.add_parser("gen", help=f"generate a model file for a deal ({', '.join(MODEL_LANGUAGES)})",
                                       description=DESCRIPTION))
 
 
