@@ -9,7 +9,10 @@ from patience.runners.registry import PREFIXED, all_solvers
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("solvers", help="list the solvers, whether installed, and how to get them")
+    parser = subparsers.add_parser(
+        "solvers", help="list the solvers, whether installed, and how to get them",
+        description="List every solver: its paradigm, whether it is installed here and its version, how to get it "
+                    "if missing, the games it plays and its --set options (for `solve`, `compare` and `show`).")
     parser.set_defaults(handler=run)
 
 
