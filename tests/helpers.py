@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from patience.generators.reduction import Formula
+from patience.native import engine
 from patience.runners.registry import get_solver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +26,10 @@ def needs_solver(name: str) -> pytest.MarkDecorator:
     """Skip a test, with the install hint as the reason, when solver `name` is not installed."""
     solver = get_solver(name)
     return pytest.mark.skipif(not solver.available(), reason=f"{name} not installed: {solver.install_hint()}")
+
+
+# Tests of the compiled search itself, or too slow on the Python search, skip where it is not built.
+needs_compiled_search = pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
 
 
 def process_alive(pid: int) -> bool:

@@ -28,7 +28,7 @@ from patience.result import Status
 from patience.runners.native import binary_star_plays
 from patience.runners.process import Limits
 from patience.runners.solve import solve
-from tests.helpers import INSTANCES
+from tests.helpers import INSTANCES, needs_compiled_search
 
 
 def pysol_cards_board(seed: int) -> str:
@@ -241,7 +241,7 @@ def successors(board: Board, taken: tuple[int, ...], tops: tuple[int, ...]):
                        tops[:foundation] + (rank,) + tops[foundation + 1:])
 
 
-@pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
+@needs_compiled_search
 @pytest.mark.parametrize(("seed", "max_cards"), [(3, False), (37, False), (185, True), (5, True)])
 def test_the_compiled_search_runs_the_references_rounds(seed, max_cards):
     """Up to a dozen rounds of restarts on a PySolFC deal (37 is won in the sixth): the same
@@ -267,7 +267,7 @@ def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):
     assert [named.name for named in resolve("binary_star:1-2")] == ["binary_star:1", "binary_star:2"]
 
 
-@pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
+@needs_compiled_search
 def test_the_million_deal_surveys_open_deal_is_won_and_no_state_of_the_win_is_refuted():
     """Deal 732673 kept the search open for 2.5 billion nodes; CaDiCaL won it (the stored answer).
     Every state along that win is searched: none may be called lost, and the short ones are won."""

@@ -18,8 +18,7 @@ import pytest
 from patience.formats.yaml_form import write
 from patience.generators.deals import pysol_board
 from patience.generators.reduction import reduce_formula
-from patience.native import engine
-from tests.helpers import EVERY_CLAUSE, process_alive
+from tests.helpers import EVERY_CLAUSE, needs_compiled_search, process_alive
 
 STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, ""), (signal.SIGHUP, 129, "")]
 NO_PRUNING = ["--set", "cache=off", "--set", "symmetry=off", "--set", "wolter=off", "--set", "reach=off",
@@ -55,7 +54,7 @@ def _interrupt(process: subprocess.Popen, number: int = signal.SIGINT) -> subpro
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
-@pytest.mark.skipif(not engine.compiled(), reason="the compiled search is not built")
+@needs_compiled_search
 def test_ctrl_c_stops_the_compiled_search(tmp_path):
     board = tmp_path / "five.txt"
     board.write_text(pysol_board("black_hole", 5))  # minutes with every pruning and restarts off

@@ -15,8 +15,9 @@ from patience.generators.deals import pysol_deal, random_deal
 from patience.native import engine, reference
 from patience.native.board import Board, ranks_reachable, reachable_ranks, unplayable_excess
 from patience.validator import replay
+from tests.helpers import needs_compiled_search
 
-pytestmark = pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
+pytestmark = needs_compiled_search
 
 RULES = ("cache", "symmetry", "wolter", "reach", "restarts")
 ALL_ON = dict.fromkeys(RULES, True)

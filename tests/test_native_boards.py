@@ -16,8 +16,9 @@ from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.validator import replay
+from tests.helpers import needs_compiled_search
 
-pytestmark = pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
+pytestmark = needs_compiled_search
 
 ALL_ON = dict.fromkeys(("cache", "symmetry", "wolter", "reach", "restarts"), True)
 
