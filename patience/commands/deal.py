@@ -26,9 +26,9 @@ from patience.outputs import output_folder, write_text
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "deal", help="print a deal: PySol seed N, or a random generalised deal",
-        description="Print game number N of black_hole, all_in_a_row or binary_star exactly as PySolFC deals it "
-                    "(pysol_cards' make_pysol_freecell_board.py -F -t N GAME, but for N = 32000: below 32000 "
+        "deal", help="print a deal: PySolFC game --seed N, or a random generalised deal",
+        description="Print game number N (--seed N) of black_hole, all_in_a_row or binary_star exactly as PySolFC "
+                    "deals it (pysol_cards' make_pysol_freecell_board.py -F -t N GAME, but for N = 32000: below 32000 "
                     "Microsoft's FreeCell shuffle, from 32000 on PySolFC's Mersenne Twister, as PySolFC's "
                     "constructRandom); --numbering picks old PySol's or Microsoft's numbers instead. With "
                     "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML); --game lbs a "
