@@ -5,7 +5,13 @@ bytes unchanged.
 
 A store marks itself with SQLite's own header fields: `PRAGMA application_id` says which kind of
 patience store it is, `PRAGMA user_version` which schema it has. Stores written before the marks
-existed (application_id 0) are recognised by their tables and marked by their first write."""
+existed (application_id 0) are recognised by their tables and marked by their first write.
+
+A store is SQL as well as data: a trigger or view in someone else's file would run on our writes
+and change what we store or report. So the whole schema (every row of `sqlite_master`: tables,
+indexes, views, triggers) must be exactly the kind's, or the store is refused before anything is
+read or written; every connection is opened with SQLite's defensive settings where this Python has
+them, and every write transaction first checks that the schema is still the one checked."""
 
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from patience.errors import InputError, UsageError
 from patience.names import game_name
@@ -38,13 +45,19 @@ class StoreKind:
     schema: str
     checks: Mapping[str, Mapping[str, str]]
     settings: Mapping[str, Callable[[object], bool]]
-    shapes: Mapping[str, tuple[tuple, ...]] = field(init=False, repr=False, compare=False)
+    previous: Mapping[int, str] = field(default_factory=dict)  # older schema versions still read
+    shapes: Mapping[int, Mapping[str, tuple[tuple, ...]]] = field(init=False, repr=False, compare=False)
+    masters: Mapping[int, frozenset[tuple]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        memory = sqlite3.connect(":memory:")
-        memory.executescript(self.schema)
-        object.__setattr__(self, "shapes", _shapes(memory))
-        memory.close()
+        masters, shapes = {}, {}
+        for version, schema in {**self.previous, self.schema_version: self.schema}.items():
+            memory = sqlite3.connect(":memory:")
+            memory.executescript(schema)
+            shapes[version], masters[version] = _shapes(memory), _master(memory)
+            memory.close()
+        object.__setattr__(self, "shapes", shapes)
+        object.__setattr__(self, "masters", masters)
 
 
 KINDS: dict[int, StoreKind] = {}
@@ -107,14 +120,25 @@ class Database:
     def __init__(self, path: str | Path, kind: StoreKind, writable: bool) -> None:
         self.path = str(path)
         self.kind = kind
-        self.unmarked = _check(self.path, kind, writable)
+        checked = _check(self.path, kind, writable)
+        self.unmarked = None if checked is None else checked.unmarked
+        self.version = kind.schema_version if checked is None else checked.version
+        self.cookie = None if checked is None else checked.cookie
+        if writable:
+            _check_writable(self.path, kind)
         try:
-            self.connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
-            if writable:
-                if self.unmarked is None:  # a new store: its tables and marks in one transaction
-                    self.connection.executescript(f"BEGIN IMMEDIATE; {kind.schema} {_marks(kind)} COMMIT;")
-                    self.unmarked = False
-                self.connection.execute("PRAGMA journal_mode=WAL")
+            if not writable:  # reading needs no write access, and leaves the file as it was
+                self.connection = _read_only(self.path)
+                return
+            self.connection = _harden(sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None))
+            if self.unmarked is None:  # a new store: its tables and marks in one transaction
+                self.connection.executescript(f"BEGIN IMMEDIATE; {kind.schema} {_marks(kind)} COMMIT;")
+                self.unmarked = False
+                self.cookie = _cookie(self.connection)
+                if _master(self.connection) != kind.masters[kind.schema_version]:  # another writer's store
+                    raise InputError(self.path, None, f"another program wrote this file while it was made "
+                                                      f"into a {kind.name} store; run again")
+            self.connection.execute("PRAGMA journal_mode=WAL")
         except (sqlite3.Error, UnicodeDecodeError) as error:
             raise InputError(self.path, None, f"cannot open the {kind.name} store: {_short(str(error))}") from None
         self.connection.text_factory = _text
@@ -135,10 +159,17 @@ class Database:
         try:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
+                if _cookie(self.connection) != self.cookie:  # a schema change since the check: check again
+                    raise InputError(self.path, None, f"the {self.kind.name} store's schema was changed by "
+                                                      "another program while open; nothing was written")
                 if self.unmarked:
                     self.connection.execute(f"PRAGMA application_id = {self.kind.application_id}")
                     self.connection.execute(f"PRAGMA user_version = {self.kind.schema_version}")
                 yield self.connection
+        except sqlite3.IntegrityError as error:
+            message = (f"another process is writing this {self.kind.name} store at the same time "
+                       f"({_short(str(error))}); run one command per store")
+            raise InputError(self.path, None, message) from None
         except (sqlite3.Error, UnicodeDecodeError) as error:
             message = f"cannot write the {self.kind.name} store: {_short(str(error))}"
             raise InputError(self.path, None, message) from None
@@ -155,13 +186,62 @@ def _marks(kind: StoreKind) -> str:
 
 
 def _read_only(path: str) -> sqlite3.Connection:
-    """A connection that cannot write the file. Without a write-ahead log beside it the file is all
-    there is, and reading it as immutable leaves no -wal or -shm file behind either."""
+    """A connection that cannot write the file, and needs no write access to it or its folder.
+    Without a write-ahead log beside it the file is all there is, and reading it as immutable leaves
+    no -wal or -shm file behind either (nor needs to make one, on a read-only file system)."""
     immutable = "" if Path(path + "-wal").exists() else "&immutable=1"
     uri = f"file://{urllib.parse.quote(os.path.abspath(path))}?mode=ro{immutable}"
-    connection = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+    connection = _harden(sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None))
     connection.text_factory = _text
     return connection
+
+
+_DEFENSIVE = (("SQLITE_DBCONFIG_DEFENSIVE", True), ("SQLITE_DBCONFIG_ENABLE_TRIGGER", False),
+              ("SQLITE_DBCONFIG_ENABLE_VIEW", False), ("SQLITE_DBCONFIG_TRUSTED_SCHEMA", False),
+              ("SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION", False))
+
+
+def _harden(connection: sqlite3.Connection) -> sqlite3.Connection:
+    """SQLite's settings for files of unknown origin, those this Python's sqlite3 offers (setconfig
+    came with Python 3.12): no triggers, no views, no functions called from a schema, no schema edits
+    through writable_schema. The schema check already refuses such stores: these are a second wall."""
+    connection.execute("PRAGMA trusted_schema = OFF")
+    connection.execute("PRAGMA recursive_triggers = OFF")
+    if hasattr(connection, "setconfig"):
+        for name, value in _DEFENSIVE:
+            if hasattr(sqlite3, name):
+                connection.setconfig(getattr(sqlite3, name), value)
+    return connection
+
+
+def _cookie(connection: sqlite3.Connection) -> int:
+    """SQLite's schema cookie: it changes whenever anyone changes the schema."""
+    return connection.execute("PRAGMA schema_version").fetchone()[0]
+
+
+def _master(connection: sqlite3.Connection) -> frozenset[tuple]:
+    """The whole schema: every object's type, name, table and SQL (white space made single spaces)."""
+    return frozenset((kind, name, table, None if sql is None else " ".join(str(sql).split()))
+                     for kind, name, table, sql in connection.execute(
+                         "SELECT type, name, tbl_name, sql FROM sqlite_master"))
+
+
+def _check_writable(path: str, kind: StoreKind) -> None:
+    """A store to write must be writable, with its folder (SQLite makes its journal beside it): said
+    as that, not as a damaged store."""
+    where = Path(path)
+    for item, what in ((where, "the store"), (where.parent, "its folder")):
+        if item.exists() and not os.access(item, os.W_OK):
+            raise InputError(path, None, f"cannot write the {kind.name} store: {what} is not writable")
+        if item.exists() and _read_only_file_system(item):
+            raise InputError(path, None, f"cannot write the {kind.name} store: it is on a read-only file system")
+
+
+def _read_only_file_system(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def _shapes(connection: sqlite3.Connection) -> dict[str, tuple[tuple, ...]]:
@@ -176,9 +256,18 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _check(path: str, kind: StoreKind, writable: bool) -> bool | None:
-    """Refuse (InputError) a store this program must not touch; otherwise whether it still lacks its
-    marks (a store of the previous version), or None when there is no store yet to check."""
+class Checked(NamedTuple):
+    """What the check of an existing store found: no marks yet (a store of the previous version), its
+    schema version, and the schema cookie it was checked with."""
+
+    unmarked: bool
+    version: int
+    cookie: int
+
+
+def _check(path: str, kind: StoreKind, writable: bool) -> Checked | None:
+    """Refuse (InputError) a store this program must not touch; otherwise what the check found, or
+    None when there is no store yet to check."""
     where = Path(path)
     if not where.exists():
         if writable:
@@ -207,49 +296,77 @@ def _check(path: str, kind: StoreKind, writable: bool) -> bool | None:
         raise InputError(path, None, f"damaged {kind.name} store: {_short(str(error))}") from None
 
 
-def _check_contents(connection: sqlite3.Connection, path: str, kind: StoreKind) -> bool:
+def _check_contents(connection: sqlite3.Connection, path: str, kind: StoreKind) -> Checked:
     (application_id,) = connection.execute("PRAGMA application_id").fetchone()
     (version,) = connection.execute("PRAGMA user_version").fetchone()
+    cookie = _cookie(connection)
     shapes = _shapes(connection)
     if application_id == 0:
+        version = _FIRST_VERSION  # the marks came with the first schema version
         _check_unmarked(shapes, path, kind)
     elif application_id != kind.application_id:
         other = KINDS.get(application_id)
         raise InputError(path, None, f"a patience {other.name} store, not a {kind.name} store" if other
-                         else f"not a patience store (application_id {application_id:#x})")
+                         else f"not a patience store (application_id {application_id:#x}), so not a "
+                              f"{kind.name} store (application_id {kind.application_id:#x})")
     elif version > kind.schema_version:
         raise InputError(path, None, f"{kind.name} store of schema version {version}, newer than this "
                                      f"patience reads ({kind.schema_version}); use a newer patience")
-    elif version < 1:
+    elif version < 1 or version not in kind.masters:
         raise InputError(path, None, f"half-written {kind.name} store (marked, but schema version {version})")
-    elif _mismatch(shapes, kind):
-        raise InputError(path, None, f"damaged {kind.name} store: {_mismatch(shapes, kind)}")
+    elif _mismatch(shapes, kind, version):
+        raise InputError(path, None, f"damaged {kind.name} store: {_mismatch(shapes, kind, version)}")
+    _check_schema(_master(connection), path, kind, version, legacy=application_id == 0)
     problems = [row[0] for row in connection.execute("PRAGMA quick_check(1)")]
     if problems != ["ok"]:
         raise InputError(path, None, f"damaged {kind.name} store: {_short(str(problems[0]))}")
-    _check_rows(connection, path, kind)
+    _check_rows(connection, path, kind, version)
     _check_settings(connection, path, kind)
-    return application_id == 0
+    return Checked(application_id == 0, version, cookie)
+
+
+_FIRST_VERSION = 1
+
+
+def _check_schema(master: frozenset[tuple], path: str, kind: StoreKind, version: int, legacy: bool) -> None:
+    """The store's whole schema must be the kind's: no trigger, view or index of anyone else's, and
+    every table as this program makes it. A store of the previous version may also hold plain tables
+    of another kind (that version's `compare` left empty campaign tables in survey stores)."""
+    expected = kind.masters[version]
+    ours = {(item[0], item[1]) for item in expected}
+    extra = sorted((item for item in master if (item[0], item[1]) not in ours
+                    and not (legacy and (item[0] == "table" or (item[0] == "index" and item[3] is None)))),
+                   key=lambda item: (item[0] != "trigger", item[0] != "view", item[1]))
+    if extra:
+        what, name, table, _ = extra[0]
+        on = f" on {_short(repr(table))}" if what in ("trigger", "index") else ""
+        raise InputError(path, None, f"foreign {kind.name} store: it holds a {what} {_short(repr(name))}{on}, "
+                                     f"which no {kind.name} store has (it could run its own SQL); refused")
+    missing = sorted(expected - master, key=lambda item: item[1])
+    if missing:
+        what, name, _, _ = missing[0]
+        raise InputError(path, None, f"damaged {kind.name} store: {what} {name} is not as a {kind.name} "
+                                     "store makes it")
 
 
 def _check_unmarked(shapes: Mapping[str, tuple[tuple, ...]], path: str, kind: StoreKind) -> None:
     """A store without marks is ours if it has our tables (the previous version wrote no marks)."""
-    problem = _mismatch(shapes, kind)
+    problem = _mismatch(shapes, kind, _FIRST_VERSION)
     if problem is None:
         return
-    other = next((item for item in KINDS.values() if _mismatch(shapes, item) is None), None)
+    other = next((item for item in KINDS.values() if _mismatch(shapes, item, _FIRST_VERSION) is None), None)
     if other is not None:
         raise InputError(path, None, f"a patience {other.name} store, not a {kind.name} store")
     if not shapes:
         raise InputError(path, None, f"an SQLite database without tables, not a {kind.name} store")
-    if set(shapes) & set(kind.shapes) - {"settings"}:
+    if set(shapes) & set(kind.shapes[_FIRST_VERSION]) - {"settings"}:
         raise InputError(path, None, f"damaged {kind.name} store: {problem}")
     raise InputError(path, None, f"not a {kind.name} store (neither its mark nor its tables)")
 
 
-def _mismatch(shapes: Mapping[str, tuple[tuple, ...]], kind: StoreKind) -> str | None:
+def _mismatch(shapes: Mapping[str, tuple[tuple, ...]], kind: StoreKind, version: int) -> str | None:
     """What differs from the kind's tables, if anything: a missing table or one of other columns."""
-    for table, shape in kind.shapes.items():
+    for table, shape in kind.shapes[version].items():
         if table not in shapes:
             return f"table {table} is missing"
         if shapes[table] != shape:
@@ -257,9 +374,12 @@ def _mismatch(shapes: Mapping[str, tuple[tuple, ...]], kind: StoreKind) -> str |
     return None
 
 
-def _check_rows(connection: sqlite3.Connection, path: str, kind: StoreKind) -> None:
-    """One pass over each table: the first row with a value this program cannot read is refused."""
-    for table, columns in kind.checks.items():
+def _check_rows(connection: sqlite3.Connection, path: str, kind: StoreKind, version: int) -> None:
+    """One pass over each table: the first row with a value this program cannot read is refused (a
+    store of an older schema version has fewer columns to check)."""
+    for table, every in kind.checks.items():
+        present = {row[0] for row in kind.shapes[version][table]}
+        columns = {column: condition for column, condition in every.items() if column in present}
         tests = [f"coalesce({condition}, 0)" for condition in columns.values()]
         found = connection.execute(f"SELECT rowid FROM {table} WHERE NOT ({' AND '.join(tests)}) LIMIT 1").fetchone()
         if found is None:

@@ -340,3 +340,61 @@ def test_a_survey_store_naming_an_unknown_game_is_refused_naming_the_store(tmp_p
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"error: {path}: ") and "checkers" in err and err.count("\n") == 1
     assert path.read_bytes() == before
+
+
+# ---- A store is SQL too: triggers, views and indexes of anyone else's are refused ---------------
+
+_FOREIGN_OBJECTS = {
+    "trigger": "CREATE TRIGGER t AFTER INSERT ON {table} BEGIN UPDATE {table} SET {column} = {column}; END",
+    "recursive trigger": "CREATE TRIGGER t AFTER UPDATE ON {table} BEGIN UPDATE {table} SET {column} = {column}; END",
+    "view": "CREATE VIEW v AS SELECT * FROM {table}",
+    "index": "CREATE INDEX i ON {table} ({column})",
+    "expression index": "CREATE INDEX i ON {table} (abs({column}))",
+    "trigger named over lines": "CREATE TRIGGER \"x\nline\" BEFORE DELETE ON settings BEGIN SELECT 1; END",
+}
+
+
+@pytest.mark.parametrize("kind", ["campaign", "survey"])
+@pytest.mark.parametrize("foreign", sorted(_FOREIGN_OBJECTS))
+def test_a_store_with_foreign_sql_is_refused_by_every_command_untouched(made, tmp_path, capsys, kind, foreign):
+    """A trigger would rewrite what compare or survey stores (a recursive one hangs them), a view or
+    index could change what is read: the whole schema is compared, for reading as for writing."""
+    path = _copy(made, kind, tmp_path)
+    table, column = ("runs", "status") if kind == "campaign" else ("deals", "verdict")
+    _edit(path, _FOREIGN_OBJECTS[foreign].format(table=table, column=column))
+    commands = _campaign_commands(path) if kind == "campaign" else _survey_commands(path)
+    for argv in commands:
+        said = _refused(capsys, path, argv)
+        assert f"foreign {kind} store: it holds a" in said and "\n" not in said.rstrip("\n"), said
+    # a store of the previous version (no marks) is held to the same rule
+    _edit(path, "PRAGMA application_id = 0", "PRAGMA user_version = 0")
+    assert "foreign" in _refused(capsys, path, commands[0])
+
+
+def test_a_table_changed_under_the_same_columns_is_refused(made, tmp_path, capsys):
+    """A CHECK constraint changes no column, but does change what a write does."""
+    path = _copy(made, "campaign", tmp_path)
+    _edit(path, "PRAGMA writable_schema = ON",
+          "UPDATE sqlite_master SET sql = replace(sql, 'finished TEXT NOT NULL', "
+          "'finished TEXT NOT NULL CHECK (status <> ''solved'')') WHERE name = 'runs'")
+    for argv in _campaign_commands(path):
+        assert "table runs is not as a campaign store makes it" in _refused(capsys, path, argv)
+
+
+def test_a_schema_changed_while_a_store_is_open_is_not_written(made, tmp_path):
+    """The check happens once, on opening: a trigger added after it is found by every write's own check."""
+    from patience.campaign.store import Store
+    from patience.errors import InputError
+
+    path = _copy(made, "campaign", tmp_path)
+    _edit(path, "UPDATE runs SET status = 'error'")
+    store = Store(path)
+    try:
+        _edit(path, _FOREIGN_OBJECTS["trigger"].format(table="runs", column="status"))
+        with pytest.raises(InputError, match="schema was changed by another program"):
+            store.forget_errors()
+    finally:
+        store.close()
+    connection = sqlite3.connect(path)
+    assert connection.execute("SELECT count(*) FROM runs WHERE status = 'error'").fetchone()[0] == 3
+    connection.close()
