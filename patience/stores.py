@@ -231,10 +231,12 @@ def _check_writable(path: str, kind: StoreKind) -> None:
     as that, not as a damaged store."""
     where = Path(path)
     for item, what in ((where, "the store"), (where.parent, "its folder")):
-        if item.exists() and not os.access(item, os.W_OK):
-            raise InputError(path, None, f"cannot write the {kind.name} store: {what} is not writable")
         if item.exists() and _read_only_file_system(item):
-            raise InputError(path, None, f"cannot write the {kind.name} store: it is on a read-only file system")
+            raise InputError(path, None, f"cannot write the {kind.name} store: it is on a read-only file system "
+                                         "(reading it needs no write access)")
+        if item.exists() and not os.access(item, os.W_OK):
+            raise InputError(path, None, f"cannot write the {kind.name} store: {what} is not writable "
+                                         "(reading it needs no write access)")
 
 
 def _read_only_file_system(path: Path) -> bool:

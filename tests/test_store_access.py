@@ -1,0 +1,97 @@
+"""Reading a store needs no write access, and a store is called damaged only when it is: a store on a
+read-only file system (closed, or left in WAL mode with its -wal and -shm files) is reported; a
+command that must write it says the file system is read-only. Two writers on one store: the second
+is told that another process is writing it, in one line."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from patience.cli import main
+from patience.errors import InputError
+from patience.survey.store import Row, SurveyStore
+
+CAMPAIGN_RUN = ["compare", "--deals", "random:4,4,3:1-2", "--solvers", "native", "--timeout", "10", "--quiet"]
+
+
+def _read_only_mount_works() -> str | None:
+    """Why a read-only bind mount cannot be made here (None when it can): root alone bypasses chmod,
+    so a read-only file system is the one honest test of reading without write access."""
+    if shutil.which("unshare") is None:
+        return "no unshare(1) to make a private read-only mount"
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind / /mnt && mount -o remount,bind,ro /mnt"],
+                           capture_output=True, text=True, check=False)
+    return None if probe.returncode == 0 else f"cannot make a private mount: {probe.stderr.strip()[:80]}"
+
+
+def _on_read_only_mount(folder: Path, argv: list[str]) -> subprocess.CompletedProcess:
+    """Run `patience ARGV` in a private mount namespace where `folder` is read-only."""
+    script = (f"mount --bind {folder} {folder} && mount -o remount,bind,ro {folder} && "
+              f'exec "$@"')
+    return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", sys.executable, "-m", "patience", *argv],
+                          capture_output=True, text=True, check=False, timeout=60)
+
+
+def test_a_store_on_a_read_only_file_system_is_read_and_not_called_damaged(tmp_path, capsys):
+    why = _read_only_mount_works()
+    if why:
+        pytest.skip(why)
+    closed, left = tmp_path / "closed.db", tmp_path / "left.db"
+    assert main([*CAMPAIGN_RUN, "--db", str(closed)]) == 0
+    capsys.readouterr()
+    # a store a writer still holds open (or was killed holding): its latest runs are in the -wal file
+    writer = sqlite3.connect(closed)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("UPDATE runs SET host = 'in-the-wal'")
+    writer.commit()
+    for suffix in ("", "-wal", "-shm"):
+        shutil.copyfile(f"{closed}{suffix}", f"{left}{suffix}")
+    writer.close()
+    digests = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    for path in (closed, left):
+        done = _on_read_only_mount(tmp_path, ["report", str(path)])
+        assert done.returncode == 0, done.stderr
+        assert "2 runs on 2 deals; hosts: in-the-wal" in done.stdout
+    refused = _on_read_only_mount(tmp_path, [*CAMPAIGN_RUN, "--db", str(closed)])
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == f"error: {closed}: cannot write the campaign store: it is on a read-only file system " \
+                             "(reading it needs no write access)\n"
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == digests
+
+
+def test_a_report_opens_no_write_connection(tmp_path, capsys, monkeypatch):
+    """Without a -wal file the store is read as immutable: nothing can be written, nothing made beside it."""
+    path = tmp_path / "store.db"
+    assert main([*CAMPAIGN_RUN, "--db", str(path)]) == 0
+    opened: list[str] = []
+    real = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda target, *args, **kwargs: opened.append(str(target))
+                        or real(target, *args, **kwargs))
+    capsys.readouterr()
+    assert main(["report", str(path)]) == 0
+    assert opened and all(target.startswith("file://") and "mode=ro" in target for target in opened), opened
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["store.db"]
+
+
+def test_a_second_writer_of_a_survey_store_is_told_so(tmp_path):
+    """Two surveys of one range on one store: the seeds the other wrote first clash; that is said as
+    another process writing the store, not as SQLite's `UNIQUE constraint failed`."""
+    path = tmp_path / "survey.db"
+    assert main(["survey", "--seeds", "1-3", "--timeout", "5", "--quiet", "--db", str(path)]) == 0
+    store = SurveyStore(path)
+    try:
+        other = sqlite3.connect(path)
+        other.execute("INSERT INTO deals VALUES (4, 1, 52, 10, 0.1)")
+        other.commit()
+        other.close()
+        with pytest.raises(InputError, match="another process is writing this survey store at the same time"):
+            store.add_batch([Row(4, 1, 52, 10, 0.1), Row(5, 1, 52, 10, 0.1)])
+        assert store.stored_seeds(1, 10) == {1, 2, 3, 4}  # the batch was refused whole
+    finally:
+        store.close()
