@@ -46,6 +46,7 @@ class StoreKind:
     checks: Mapping[str, Mapping[str, str]]
     settings: Mapping[str, Callable[[object], bool]]
     previous: Mapping[int, str] = field(default_factory=dict)  # older schema versions still read
+    migrate: Callable[[sqlite3.Connection, int], None] | None = None  # from an older version, in the first write
     shapes: Mapping[int, Mapping[str, tuple[tuple, ...]]] = field(init=False, repr=False, compare=False)
     masters: Mapping[int, frozenset[tuple]] = field(init=False, repr=False, compare=False)
 
@@ -91,6 +92,11 @@ def seconds(column: str) -> str:
 
 def json_object(column: str) -> str:
     return f"(CASE WHEN {text(column)} AND json_valid({column}) THEN json_type({column}) = 'object' ELSE 0 END)"
+
+
+def content(column: str) -> str:
+    """A deal's content key: a SHA-256 in hex, or empty where a store of schema 1 kept none."""
+    return f"({text(column)} AND (length({column}) = 64 AND NOT {column} GLOB '*[^0-9a-f]*' OR {column} = ''))"
 
 
 def optional_json(column: str) -> str:
@@ -164,6 +170,9 @@ class Database:
                                                       "another program while open; nothing was written")
                 if self.unmarked:
                     self.connection.execute(f"PRAGMA application_id = {self.kind.application_id}")
+                if self.version < self.kind.schema_version and self.kind.migrate is not None:
+                    self.kind.migrate(self.connection, self.version)
+                if self.unmarked or self.version < self.kind.schema_version:
                     self.connection.execute(f"PRAGMA user_version = {self.kind.schema_version}")
                 yield self.connection
         except sqlite3.IntegrityError as error:
@@ -173,6 +182,8 @@ class Database:
         except (sqlite3.Error, UnicodeDecodeError) as error:
             message = f"cannot write the {self.kind.name} store: {_short(str(error))}"
             raise InputError(self.path, None, message) from None
+        if self.version < self.kind.schema_version:  # migrated: the schema is now the current one
+            self.version, self.cookie = self.kind.schema_version, _cookie(self.connection)
         self.unmarked = False
 
 

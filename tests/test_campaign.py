@@ -87,7 +87,7 @@ def test_store_keeps_one_row_per_run_and_refuses_changed_limits(tmp_path):
     assert store.record(_row("d1", "a", "timeout")) and not store.record(_row("d1", "a", "solved"))
     store.close()
     again = Store(path)
-    assert again.finished() == {("d1", "a")} and again.runs()[0].status == "timeout"
+    assert again.finished() == {("d1", "", "a")} and again.runs()[0].status == "timeout"
     with pytest.raises(UsageError):
         again.fix_settings({"timeout": 6.0})
     with pytest.raises(UsageError):

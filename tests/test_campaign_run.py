@@ -111,8 +111,8 @@ def test_contradicting_verdicts_are_flagged_loudly(tmp_path, capsys):
     solved = next(row["deal"] for row in _rows(db) if row["status"] == "solved")
     connection = sqlite3.connect(db)  # a lying solver's row, as a buggy runner would have stored it
     connection.execute("INSERT INTO configurations VALUES ('liar', 'native', '{}')")
-    connection.execute("INSERT INTO runs SELECT deal, 'liar', solver, options, 'unsolvable', NULL, wall, cpu, nodes, "
-                       "version, host, command, message, stats, finished FROM runs WHERE deal = ?", (solved,))
+    connection.execute("INSERT INTO runs SELECT deal, content, 'liar', solver, options, 'unsolvable', NULL, wall, cpu, "
+                       "nodes, version, host, command, message, stats, finished FROM runs WHERE deal = ?", (solved,))
     connection.commit()
     connection.close()
     assert main(["compare", "--deals", "black_hole:1-3", "--solvers", "native", "--db", str(db), "--quiet"]) == 4

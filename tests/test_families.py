@@ -211,9 +211,10 @@ def campaign_store(path: Path, walls: dict[str, tuple[str, float]]) -> None:
     from patience.campaign.config import from_config_argument
     store.fix_configurations([from_config_argument("slow=cadical")])
     for deal, (status, wall) in walls.items():
-        store.add_deals([(deal, "black_hole", 51, 17)])
+        named = specs.resolve(deal)
+        store.add_deals(named)
         store.record(RunRecord(deal, "slow", "cadical", "{}", status, None, wall, wall, None, None, "test", "", "",
-                               "{}"))
+                               "{}", content=named[0].content))
     store.close()
 
 

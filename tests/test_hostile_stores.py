@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from patience.campaign import store as campaign_store
 from patience.campaign.store import CAMPAIGN
 from patience.cli import main
 from patience.survey.experiment import SHUFFLES
@@ -112,15 +113,44 @@ def test_every_other_command_refuses_a_store_of_another_kind(made, tmp_path, cap
     assert not Path(f"{path}-wal").exists() and not Path(f"{path}-shm").exists()
 
 
-def test_a_store_of_the_previous_version_opens_and_is_marked_only_by_a_write(made, tmp_path, capsys):
-    path = _copy(made, "campaign", tmp_path)
-    _edit(path, "PRAGMA application_id = 0", "PRAGMA user_version = 0")
+def schema_1(made: dict[str, Path], path: Path, marked: bool = True) -> Path:
+    """The made campaign store as the previous patience wrote it: schema 1, deals keyed by name only
+    (and, unmarked, as the one before that)."""
+    source = sqlite3.connect(made["campaign"])
+    target = sqlite3.connect(path, isolation_level=None)
+    target.executescript(campaign_store._SCHEMA_V1)
+    target.executemany("INSERT INTO settings VALUES (?, ?)", source.execute("SELECT * FROM settings"))
+    target.executemany("INSERT INTO configurations VALUES (?, ?, ?)", source.execute("SELECT * FROM configurations"))
+    target.executemany("INSERT INTO deals VALUES (?, ?, ?, ?)",
+                       source.execute("SELECT name, game, cards, piles FROM deals"))
+    columns = [row[1] for row in source.execute("PRAGMA table_info(runs)") if row[1] != "content"]
+    target.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * len(columns))})",
+                       source.execute(f"SELECT {', '.join(columns)} FROM runs"))
+    if marked:
+        target.execute(f"PRAGMA application_id = {CAMPAIGN.application_id}")
+        target.execute("PRAGMA user_version = 1")
+    source.close()
+    target.close()
+    return path
+
+
+@pytest.mark.parametrize("marked", [False, True])
+def test_a_store_of_the_previous_version_opens_and_is_migrated_only_by_a_write(made, tmp_path, capsys, marked):
+    """Schema 1 (and the unmarked stores before it) is read as it is; `compare` migrates it to schema
+    2 in its first write, keying each generated deal by its content, so no run is done again."""
+    path = schema_1(made, tmp_path / "old.db", marked)
     before = _digest(path)
     assert main(["report", str(path)]) == 0 and "Table 4" in capsys.readouterr().out
-    assert _digest(path) == before and _marks(path) == (0, 0)
+    assert main(["report", str(path), "--deals", "random:4,4,3:1-2"]) == 0
+    assert "2 runs on 2 deals" in capsys.readouterr().out
+    assert _digest(path) == before and _marks(path) == ((CAMPAIGN.application_id, 1) if marked else (0, 0))
     assert main([*CAMPAIGN_RUN, "--db", str(path)]) == 0
     assert "3 of 3 runs stored (0 new)" in capsys.readouterr().out
-    assert _marks(path) == (CAMPAIGN.application_id, 1)
+    assert _marks(path) == (CAMPAIGN.application_id, 2)
+    migrated = sqlite3.connect(path)
+    assert migrated.execute("SELECT count(DISTINCT content) FROM runs WHERE length(content) = 64").fetchone() == (3,)
+    migrated.close()
+    assert main(["report", str(path)]) == 0 and "3 runs on 3 deals" in capsys.readouterr().out
     survey = _copy(made, "survey", tmp_path, "survey.db")
     _edit(survey, "PRAGMA application_id = 0", "PRAGMA user_version = 0")
     assert main(["survey", "report", "--db", str(survey)]) == 0 and _marks(survey) == (0, 0)
@@ -133,12 +163,13 @@ def test_a_store_of_the_previous_version_opens_and_is_marked_only_by_a_write(mad
 
 
 @pytest.mark.parametrize(("damage", "said"), [
-    (["PRAGMA user_version = 2"], "newer than this patience reads"),
+    (["PRAGMA user_version = 3"], "newer than this patience reads"),
     (["PRAGMA user_version = 99"], "newer than this patience reads"),
     (["PRAGMA user_version = 0"], "half-written"),
     (["PRAGMA application_id = 1234"], "not a patience store (application_id 0x4d2)"),
-    (["PRAGMA application_id = 0", "DROP TABLE runs"], "table runs is missing"),
+    (["PRAGMA application_id = 0", "DROP TABLE runs"], "damaged campaign store: table"),
     (["PRAGMA application_id = 0", "DROP TABLE settings"], "table settings is missing"),
+    (["PRAGMA user_version = 1"], "damaged campaign store: table deals has other columns"),
     (["DROP TABLE runs"], "table runs is missing"),
     (["ALTER TABLE runs DROP COLUMN message"], "table runs has other columns"),
     (["ALTER TABLE runs ADD COLUMN extra TEXT"], "table runs has other columns"),
@@ -192,7 +223,7 @@ def _overwrite(path: Path, offset: int, data: bytes) -> None:
 def _big_campaign(made: dict[str, Path], folder: Path) -> Path:
     """The campaign store with enough rows to fill many pages, all in the main file."""
     path = _copy(made, "campaign", folder)
-    _edit(path, *[f"INSERT INTO runs SELECT 'deal{number}', configuration, solver, options, status, sequence, "
+    _edit(path, *[f"INSERT INTO runs SELECT 'deal{number}', content, configuration, solver, options, status, sequence, "
                   f"wall, cpu, nodes, version, host, command, '{'x' * 200}', stats, finished FROM runs LIMIT 1"
                   for number in range(200)])
     assert path.stat().st_size > 20 * 4096

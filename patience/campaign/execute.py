@@ -39,11 +39,11 @@ class Task:
 
 
 def plan(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits,
-         finished: set[tuple[str, str]], seed: int) -> list[Task]:
-    """Every deal x configuration without a stored row, shuffled so that no solver or deal family
-    meets the machine's busiest (or quietest) minutes more than another."""
+         finished: set[tuple[str, str, str]], seed: int) -> list[Task]:
+    """Every deal x configuration without a stored row (on the deal's content now), shuffled so that no
+    solver or deal family meets the machine's busiest (or quietest) minutes more than another."""
     tasks = [Task(deal, configuration, limits) for deal in deals for configuration in configurations
-             if (deal.name, configuration.label) not in finished]
+             if (deal.name, deal.content, configuration.label) not in finished]
     random.Random(seed).shuffle(tasks)
     return tasks
 
@@ -61,7 +61,7 @@ def run_task(task: Task) -> RunRecord:
         named.name, configuration.label, configuration.solver, configuration.options_json, result.status.value,
         None if record["sequence"] is None else " ".join(record["sequence"]),
         result.wall, result.cpu, result.nodes, result.version, f"{socket.gethostname()}:{os.getpid()}",
-        result.command, result.message, json.dumps(record["stats"], sort_keys=True))
+        result.command, result.message, json.dumps(record["stats"], sort_keys=True), content=named.content)
 
 
 def recheck(task: Task, record: RunRecord) -> RunRecord:

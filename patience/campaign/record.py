@@ -28,10 +28,12 @@ class RunRecord:
     message: str
     stats: str  # JSON
     finished: str | None = None  # set by the store when the row is written
+    content: str = ""  # the deal's content key (`deal_content`); "" in runs stored before it was kept
+    source: str = ""  # the deal's stored name, where `deal` is its label in a report (name#content)
 
     def values(self) -> tuple:
-        """The columns the store writes (all but `finished`)."""
-        return astuple(self)[:-1]
+        """The columns the store writes (all but `finished` and `content`, which it writes apart)."""
+        return astuple(self)[:len(RUN_COLUMNS)]
 
 
 def stored_moves(game: Game, deal: Any, sequence: str, source: str) -> tuple[Move, ...]:
@@ -40,4 +42,4 @@ def stored_moves(game: Game, deal: Any, sequence: str, source: str) -> tuple[Mov
     return game.read_answer("\n".join(sequence.split()), source, deal)
 
 
-RUN_COLUMNS = tuple(field.name for field in fields(RunRecord))[:-1]
+RUN_COLUMNS = tuple(field.name for field in fields(RunRecord) if field.name not in ("finished", "content", "source"))

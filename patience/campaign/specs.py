@@ -11,13 +11,15 @@ Several specs can be joined with `+`.
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from patience.caps import MAX_DEALS
-from patience.errors import UsageError
-from patience.games import Game, get_game, read_game_deal
+from patience.errors import InputError, UsageError
+from patience.games import Game, deal_content, get_game, read_game_deal
 from patience.games.black_hole import BlackHoleFamily
 from patience.generators.deals import pysol_deal, random_deal
 from patience.names import DEFAULT_NUMBERING, NUMBERED_GAMES, NUMBERINGS, game_name
@@ -35,6 +37,11 @@ class NamedDeal:
     name: str
     game: Game
     deal: Any
+
+    @functools.cached_property
+    def content(self) -> str:
+        """The deal's content key (`deal_content`): the store keys its runs by this, the name is a label."""
+        return deal_content(self.game, self.deal)
 
     def describe(self) -> tuple[str, str, int, int]:
         """(name, variant, cards, piles) as the store's deals table keeps them."""
@@ -66,6 +73,33 @@ def resolve(spec: str) -> list[NamedDeal]:
     if not deals:
         raise UsageError(f"deal spec {spec!r} names no deals")
     return list(deals.values())
+
+
+_ONE_GENERATED = re.compile(r"[a-z_]{1,40}(@[a-z]{1,20})?:[0-9]{1,9}"
+                            r"|random:[0-9]{1,6},[0-9]{1,6},[0-9]{1,6}:[0-9]{1,9}")
+
+
+def generated(name: str) -> bool:
+    """Whether a stored name is one numbered or random deal, whose content its name determines."""
+    return _ONE_GENERATED.fullmatch(name) is not None
+
+
+def stored_deal(name: str, content: str) -> NamedDeal | None:
+    """The deal a store names, if it can still be made and is the one stored: one numbered or random
+    deal (never a range: a stored name is one deal, and is held to the caps of a typed one), or a deal
+    file whose content is still `content`. None when it cannot (a moved or changed file, a foreign name)."""
+    try:
+        if generated(name):
+            found = _resolve_one(name)
+        elif Path(name).is_file():
+            found = [NamedDeal(name, *read_game_deal(name))]
+        else:
+            return None
+    except (InputError, UsageError, OSError, ValueError):
+        return None
+    if len(found) != 1 or (content and found[0].content != content):
+        return None
+    return found[0]
 
 
 def _resolve_one(spec: str) -> list[NamedDeal]:

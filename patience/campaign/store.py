@@ -4,16 +4,19 @@ never half-writes one, and a rerun of the same command skips every row already t
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from patience import stores
+from patience.campaign import specs
 from patience.campaign.config import Configuration
 from patience.campaign.record import RUN_COLUMNS, RunRecord
 from patience.errors import UsageError
 from patience.result import Status
 
-_SCHEMA = """
+_SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS configurations (
     label TEXT PRIMARY KEY, solver TEXT NOT NULL, options TEXT NOT NULL);
@@ -28,15 +31,65 @@ CREATE TABLE IF NOT EXISTS runs (
     PRIMARY KEY (deal, configuration));
 """
 
+# Schema 2 keys a deal by its content (`deal_content`) as well as its name: a deal file changed under
+# the same path is a new deal, and the runs on its old content stay theirs. The name stays in the key
+# so that a family's repeated deals (small random shapes) still count once per name.
+_DEALS_V2 = """
+CREATE TABLE IF NOT EXISTS deals (
+    name TEXT NOT NULL, content TEXT NOT NULL, game TEXT NOT NULL, cards INTEGER NOT NULL,
+    piles INTEGER NOT NULL, PRIMARY KEY (name, content));
+"""
+_RUNS_V2 = """
+CREATE TABLE IF NOT EXISTS runs (
+    deal TEXT NOT NULL, content TEXT NOT NULL,
+    configuration TEXT NOT NULL REFERENCES configurations(label),
+    solver TEXT NOT NULL, options TEXT NOT NULL, status TEXT NOT NULL, sequence TEXT,
+    wall REAL NOT NULL, cpu REAL NOT NULL, nodes INTEGER, version TEXT, host TEXT,
+    command TEXT, message TEXT, stats TEXT, finished TEXT NOT NULL,
+    PRIMARY KEY (deal, content, configuration), FOREIGN KEY (deal, content) REFERENCES deals(name, content));
+"""
+_SCHEMA = _SCHEMA_V1.split("CREATE TABLE IF NOT EXISTS deals")[0] + _DEALS_V2 + _RUNS_V2
+UNRECORDED = ""  # the content of a deal stored by schema 1, which kept none
+_SHOWN_CONTENT = 12  # hex digits of a content key in a deal's label
+CHANGED_SHOWN = 5  # changed deal files named one a line in a note; the rest are counted
+
+
+def _migrate(connection: sqlite3.Connection, version: int) -> None:
+    """Schema 1 to 2, inside the first write's transaction: each deal gets its content key. A numbered
+    or random deal is made again from its name (the generators are deterministic); a deal file's
+    content then is unknown (it may have changed since), so its runs keep UNRECORDED and a resumed
+    campaign runs the file again."""
+    connection.execute("ALTER TABLE runs RENAME TO runs_v1")
+    connection.execute("ALTER TABLE deals RENAME TO deals_v1")
+    connection.execute(_DEALS_V2)
+    connection.execute(_RUNS_V2)
+    contents = {}
+    for name, game, cards, piles in connection.execute("SELECT name, game, cards, piles FROM deals_v1").fetchall():
+        named = specs.stored_deal(name, UNRECORDED) if specs.generated(name) else None
+        contents[name] = UNRECORDED if named is None else named.content
+        connection.execute("INSERT INTO deals VALUES (?, ?, ?, ?, ?)", (name, contents[name], game, cards, piles))
+    columns = ", ".join(column for column in RUN_COLUMNS if column != "deal")
+    for name, content in contents.items():
+        connection.execute(f"INSERT INTO runs (deal, content, {columns}, finished) "
+                           f"SELECT deal, ?, {columns}, finished FROM runs_v1 WHERE deal = ?", (content, name))
+    connection.execute(f"INSERT INTO runs (deal, content, {columns}, finished) SELECT deal, ?, {columns}, finished "
+                       "FROM runs_v1 WHERE deal NOT IN (SELECT name FROM deals_v1)", (UNRECORDED,))
+    connection.execute("DROP TABLE runs_v1")
+    connection.execute("DROP TABLE deals_v1")
+
+
 CAMPAIGN = stores.register(stores.StoreKind(
-    name="campaign", application_id=0x50434D50, schema_version=1, schema=_SCHEMA,  # "PCMP"
+    name="campaign", application_id=0x50434D50, schema_version=2, schema=_SCHEMA,  # "PCMP"
+    previous={1: _SCHEMA_V1}, migrate=_migrate,
     checks={
         "settings": {"key": stores.text("key"), "value": stores.text("value")},
         "configurations": {"label": stores.text("label"), "solver": stores.text("solver"),
                            "options": stores.json_object("options")},
-        "deals": {"name": stores.text("name"), "game": stores.text("game"), "cards": stores.count("cards"),
+        "deals": {"name": stores.text("name"), "content": stores.content("content"), "game": stores.text("game"),
+                  "cards": stores.count("cards"),
                   "piles": stores.count("piles")},
-        "runs": {"deal": stores.text("deal"), "configuration": stores.text("configuration"),
+        "runs": {"deal": stores.text("deal"), "content": stores.content("content"),
+                 "configuration": stores.text("configuration"),
                  "solver": stores.text("solver"), "options": stores.json_object("options"),
                  "status": stores.one_of("status", tuple(Status)), "sequence": stores.optional_text("sequence"),
                  "wall": stores.seconds("wall"), "cpu": stores.seconds("cpu"), "nodes": stores.optional_count("nodes"),
@@ -55,7 +108,7 @@ class Store:
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = str(path)
         self.database = stores.Database(path, CAMPAIGN, writable=create)
-        self.kept: frozenset[str] | None = None
+        self.kept: frozenset[tuple[str, str]] | None = None
 
     def close(self) -> None:
         self.database.close()
@@ -81,12 +134,36 @@ class Store:
         self._transaction(("INSERT OR IGNORE INTO configurations VALUES (?, ?, ?)",
                            (item.label, item.solver, item.options_json)) for item in configurations)
 
-    def add_deals(self, deals: Iterable[tuple[str, str, int, int]]) -> None:
-        self._transaction(("INSERT OR IGNORE INTO deals VALUES (?, ?, ?, ?)", row) for row in deals)
+    def add_deals(self, deals: Iterable[specs.NamedDeal]) -> None:
+        self._transaction(("INSERT OR IGNORE INTO deals VALUES (?, ?, ?, ?, ?)",
+                           (name, item.content, game, cards, piles))
+                          for item in deals for name, game, cards, piles in [item.describe()])
 
-    def finished(self) -> set[tuple[str, str]]:
-        """(deal, configuration) pairs that already have their row."""
-        return set(self.database.read("SELECT deal, configuration FROM runs"))
+    @property
+    def _keyed(self) -> bool:
+        """Whether the store keeps contents (schema 2); a schema 1 store is read as if each were UNRECORDED."""
+        return self.database.version >= 2
+
+    def _content(self) -> str:
+        return "content" if self._keyed else f"'{UNRECORDED}'"
+
+    def finished(self) -> set[tuple[str, str, str]]:
+        """(deal, content, configuration) triples that already have their row."""
+        return set(self.database.read(f"SELECT deal, {self._content()}, configuration FROM runs"))
+
+    def statuses(self) -> dict[tuple[str, str, str], str]:
+        """Each stored run's status, by (deal, content, configuration)."""
+        return {(deal, content, label): status for deal, content, label, status
+                in self.database.read(f"SELECT deal, {self._content()}, configuration, status FROM runs")}
+
+    def changed(self, deals: Iterable[specs.NamedDeal]) -> list[tuple[str, list[str], str]]:
+        """Deals whose name is stored, but not with their content now (a deal file changed since it was
+        stored): (name, the stored contents, the content now)."""
+        stored: dict[str, list[str]] = {}
+        for name, content in self.database.read(f"SELECT name, {self._content()} FROM deals ORDER BY rowid"):
+            stored.setdefault(name, []).append(content)
+        return [(item.name, stored[item.name], item.content) for item in deals
+                if item.name in stored and item.content not in stored[item.name]]
 
     def forget_errors(self) -> int:
         """Drop the rows of runs that ended in an error, so that they run again."""
@@ -95,12 +172,31 @@ class Store:
 
     def record(self, run: RunRecord) -> bool:
         """Store one finished run in its own transaction; False if its row was already there."""
-        values = run.values()
         with self.database.transaction() as connection:
             cursor = connection.execute(
-                f"INSERT OR IGNORE INTO runs ({', '.join(RUN_COLUMNS)}, finished) "
-                f"VALUES ({', '.join('?' * len(RUN_COLUMNS))}, datetime('now'))", values)
+                f"INSERT OR IGNORE INTO runs (deal, content, {', '.join(RUN_COLUMNS[1:])}, finished) "
+                f"VALUES ({', '.join('?' * (len(RUN_COLUMNS) + 1))}, datetime('now'))",
+                (run.deal, run.content, *run.values()[1:]))
         return cursor.rowcount == 1
+
+    def several_contents(self) -> dict[str, list[str]]:
+        """Stored names that have runs on more than one content (a deal file changed between runs)."""
+        contents: dict[str, list[str]] = {}
+        for name, content in self.labels():
+            contents.setdefault(name, []).append(content)
+        return {name: found for name, found in contents.items() if len(found) > 1}
+
+    def labels(self) -> dict[tuple[str, str], str]:
+        """Each stored deal's label in reports: its name, or where the store holds one name with several
+        contents (a file changed between runs), the name and the start of each content key."""
+        rows = self.database.read(f"SELECT name, {self._content()} FROM deals ORDER BY rowid")
+        rows += [row for row in self.database.read(f"SELECT DISTINCT deal, {self._content()} FROM runs")
+                 if row not in set(rows)]
+        counts: dict[str, int] = {}
+        for name, _ in dict.fromkeys(rows):
+            counts[name] = counts.get(name, 0) + 1
+        return {(name, content): name if counts[name] == 1 else f"{name}#{content[:_SHOWN_CONTENT] or 'unrecorded'}"
+                for name, content in rows}
 
     def settings(self) -> dict[str, object]:
         return stores.settings(self.database)
@@ -109,15 +205,29 @@ class Store:
         return self.database.read("SELECT label, solver, options FROM configurations ORDER BY rowid")
 
     def runs(self) -> list[RunRecord]:
-        """The stored runs, only those on the deals of `keep_deals` once it was called."""
-        rows = self.database.read(f"SELECT {', '.join(RUN_COLUMNS)}, finished FROM runs ORDER BY rowid")
-        return [RunRecord(*row) for row in rows if self.kept is None or row[0] in self.kept]
+        """The stored runs, each deal under its label (`labels`), with its content key; only those on
+        the deals of `keep_deals` once it was called."""
+        rows = self.database.read(f"SELECT {', '.join(RUN_COLUMNS)}, finished, {self._content()} "
+                                  "FROM runs ORDER BY rowid")
+        labels = self.labels()
+        kept_names = None if self.kept is None else {name for name, _ in self.kept}
+        return [replace(record, deal=labels[(record.deal, record.content)], source=record.deal)
+                for record in (RunRecord(*row) for row in rows)
+                if self.kept is None or (record.deal, record.content) in self.kept
+                or (record.content == UNRECORDED and record.deal in kept_names)]
 
-    def keep_deals(self, names: Iterable[str]) -> None:
-        """Report on these deals only (a part of a campaign still running, say)."""
-        self.kept = frozenset(names)
+    def keep_deals(self, deals: Iterable[specs.NamedDeal]) -> None:
+        """Report on these deals only, as they are now (a part of a campaign still running, say); a run
+        stored without its deal's content (schema 1) is kept by name."""
+        self.kept = frozenset((item.name, item.content) for item in deals)
+
+    def sources(self) -> dict[str, tuple[str, str]]:
+        """Each label's stored deal: its name and content key."""
+        return {label: key for key, label in self.labels().items()}
 
     def deals(self) -> dict[str, tuple[str, int, int]]:
         """Each deal's game (its canonical name, whatever spelling the store was written with), cards, piles."""
-        return {name: (stores.stored_game(self.path, game), cards, piles) for name, game, cards, piles
-                in self.database.read("SELECT name, game, cards, piles FROM deals")}
+        labels = self.labels()
+        return {labels[(name, content)]: (stores.stored_game(self.path, game), cards, piles)
+                for name, content, game, cards, piles
+                in self.database.read(f"SELECT name, {self._content()}, game, cards, piles FROM deals")}

@@ -13,7 +13,7 @@ from collections import Counter
 from patience.campaign import config, execute, specs
 from patience.campaign.analysis import disagreements
 from patience.campaign.progress import Progress
-from patience.campaign.store import Store
+from patience.campaign.store import CHANGED_SHOWN, Store
 from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
@@ -74,6 +74,17 @@ def _campaign(args: argparse.Namespace) -> tuple[dict[str, object], list[config.
     return settings, list(by_label.values())
 
 
+def _say_changed(changed: list[tuple[str, list[str], str]]) -> None:
+    """One line per deal file changed since it was stored (the first few): it is a new deal now."""
+    for name, old, new in changed[:CHANGED_SHOWN]:
+        before = ", ".join(content[:12] or "not recorded" for content in old)
+        print(f"note: {name} changed since it was stored (content {before}, now {new[:12]}): its old runs "
+              f"are kept under the old content, and it runs as a new deal", file=sys.stderr)
+    if len(changed) > CHANGED_SHOWN:
+        print(f"note: {len(changed) - CHANGED_SHOWN} more deal files changed since they were stored, "
+              "each run as a new deal", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     settings, configurations = _campaign(args)
     deals = specs.resolve(str(settings["deals"]))
@@ -89,11 +100,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         store.fix_settings({"timeout": limits.timeout, "cpu": limits.cpu, "memory": limits.memory_mb})
         store.fix_configurations(configurations)
-        store.add_deals(item.describe() for item in deals)
+        changed = store.changed(deals)
+        store.add_deals(deals)
+        _say_changed(changed)
         if args.retry_errors:
             store.forget_errors()
-        wanted = {(item.name, configuration.label) for item in deals for configuration in configurations}
-        done = Counter(str(row.status) for row in store.runs() if (row.deal, row.configuration) in wanted)
+        wanted = {(item.name, item.content, configuration.label) for item in deals for configuration in configurations}
+        done = Counter(status for key, status in store.statuses().items() if key in wanted)
         tasks = execute.plan(deals, configurations, limits, store.finished(), args.seed)
         progress = Progress(len(wanted), done, enabled=not args.quiet)
         progress.show()
@@ -109,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return ExitCode.INTERRUPTED
         progress.finish()
-        contradictions = disagreements(store.runs())
+        contradictions = disagreements(store.runs())  # each deal under its label: one content each
     finally:
         store.close()
     for item in contradictions:

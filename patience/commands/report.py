@@ -5,10 +5,11 @@ disagreements) from a campaign store, with --plots the cactus and per-deal effor
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from patience.campaign import analysis, specs, tables
-from patience.campaign.store import Store
+from patience.campaign.store import CHANGED_SHOWN, Store
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
 from patience.outputs import check_folder, output_folder
@@ -39,9 +40,13 @@ def run(args: argparse.Namespace) -> int:
     store = Store(args.db, create=False)
     try:
         if args.deals:
-            store.keep_deals(item.name for item in specs.resolve(args.deals))
+            store.keep_deals(specs.resolve(args.deals))
         if not store.finished():
             raise InputError(args.db, None, "no runs stored yet")
+        for name, contents in list(store.several_contents().items())[:CHANGED_SHOWN]:
+            shown = ", ".join(f"{name}#{content[:12] or 'unrecorded'}" for content in contents)
+            print(f"note: {name} changed between runs; its {len(contents)} contents are reported apart: {shown}",
+                  file=sys.stderr)
         data, built = tables.build(store, args.clock)
         text = tables.render(data, built, args.format) if args.html is None else ""  # the page holds the tables
         if args.plots is not None:

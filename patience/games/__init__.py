@@ -9,8 +9,11 @@ validate | convert | compare | show | gen` then find it from the file's content,
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
 import importlib
+import json
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
@@ -110,3 +113,13 @@ def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Ga
 def read_game_deal(path: str | Path, game: str | None = None) -> tuple[Game, Any]:
     """Read a deal file of any game (or of the named one)."""
     return parse_game_deal(read_text(path), str(path), game)
+
+
+def deal_content(game: Game, deal: Any) -> str:
+    """What a deal is, whatever file or spec it came from: the SHA-256 (hex) of its game and its
+    fields as canonical JSON. A name the deal carries (an LBS deal's) is a label, not content. Stores
+    key every stored deal by this, so that a file changed under the same path is a new deal."""
+    fields = dataclasses.asdict(deal)
+    fields.pop("name", None)
+    text = json.dumps({"game": game.variant(deal), "deal": fields}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()

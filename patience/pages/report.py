@@ -19,9 +19,8 @@ from pathlib import Path
 
 from patience.campaign import analysis, tables
 from patience.campaign.record import RunRecord, stored_moves
-from patience.campaign.specs import resolve
+from patience.campaign.specs import stored_deal
 from patience.campaign.store import Store
-from patience.errors import InputError, UsageError
 from patience.outputs import output_folder, write_text
 from patience.pages import replay
 
@@ -58,16 +57,17 @@ def page_names(deals: Sequence[str]) -> dict[str, str]:
 
 
 def deal_pages(rows: Sequence[RunRecord], clock: str) -> dict[str, str]:
-    """Deal name -> replay page HTML: the fastest validated sequence stored for it, or the deal to play
-    by hand when no configuration solved it. Deals that no longer resolve (a moved file) get no page."""
+    """Deal label -> replay page HTML: the fastest validated sequence stored for it, or the deal to play
+    by hand when no configuration solved it. A stored deal is made again from its name as strictly as a
+    typed one (one deal, within the caps); one that no longer can be, or is no longer the content the
+    runs were on (a moved or changed file), gets no page."""
     by_deal: dict[str, list[RunRecord]] = {}
     for row in rows:
         by_deal.setdefault(row.deal, []).append(row)
     pages = {}
     for name, runs in by_deal.items():
-        try:
-            named = resolve(name)[0]
-        except (InputError, UsageError):
+        named = stored_deal(runs[0].source or name, runs[0].content)
+        if named is None:
             continue
         solved = sorted((run for run in runs if run.status == "solved" and run.sequence),
                         key=lambda run: float(getattr(run, clock)))
