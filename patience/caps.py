@@ -15,6 +15,8 @@ MAX_LINE_CHARS = 1024 * 1024  # characters in one line (a MiniSat model is one l
 MAX_SOLVER_OUTPUT_BYTES = 64 * 1024 * 1024  # bytes kept of each stream of a solver run
 MAX_YAML_CHARS = 512 * 1024  # a YAML file (deal, experiment, mapping): PyYAML builds a Python object per node
 MAX_YAML_NODES = 40_000  # YAML nodes, bounded from above by counting the characters that can start one
+MAX_STORED_JSON_CHARS = 256 * 1024  # one JSON value in a store (options, stats, a setting)
+MAX_JSON_DEPTH = 64  # lists and objects nested in one such value
 
 MAX_CARDS = 10_000  # cards in one deal, foundations included
 MAX_PILES = 10_000  # piles in one deal

@@ -15,9 +15,12 @@ them, and every write transaction first checks that the schema is still the one 
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
+import math
 import os
+import re
 import sqlite3
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
@@ -25,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from patience.caps import MAX_JSON_DEPTH, MAX_STORED_JSON_CHARS
 from patience.errors import InputError, UsageError
 from patience.names import game_name
 
@@ -45,6 +49,7 @@ class StoreKind:
     schema: str
     checks: Mapping[str, Mapping[str, str]]
     settings: Mapping[str, Callable[[object], bool]]
+    made_by: str = ""  # the command that writes it, named when another kind of store is given
     previous: Mapping[int, str] = field(default_factory=dict)  # older schema versions still read
     migrate: Callable[[sqlite3.Connection, int], None] | None = None  # from an older version, in the first write
     shapes: Mapping[int, Mapping[str, tuple[tuple, ...]]] = field(init=False, repr=False, compare=False)
@@ -113,6 +118,59 @@ def positive_number(value: object) -> bool:
 
 def optional_positive_number(value: object) -> bool:
     return value is None or positive_number(value)
+
+
+def typed_as(parse: Callable[[str], object], optional: bool = False) -> Callable[[object], bool]:
+    """A test of a stored number by the parser of the option that sets it (`seconds`, `mebibytes`):
+    a stored value is held to the same checks and caps as a typed one."""
+    def test(value: object) -> bool:
+        if value is None:
+            return optional
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return False
+        try:
+            if not math.isfinite(value):
+                return False
+            parse(repr(value))
+        except (ValueError, OverflowError, argparse.ArgumentTypeError, UsageError):
+            return False
+        return True
+
+    return test
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def stored_json(text: str) -> object:
+    """A JSON value read from a store, within the bounds `json_bounds` checks; ValueError saying
+    which bound it passes, or that it is not JSON."""
+    problem = json_bounds(text)
+    if problem is not None:
+        raise ValueError(problem)
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise ValueError("not JSON") from None
+
+
+def json_bounds(text: str) -> str | None:
+    """What makes a stored JSON text too big to read, if anything: more than MAX_STORED_JSON_CHARS
+    characters, or lists and objects nested more than MAX_JSON_DEPTH deep (found by one linear pass,
+    before Python's parser, which would recurse)."""
+    if len(text) > MAX_STORED_JSON_CHARS:
+        return f"longer than {MAX_STORED_JSON_CHARS} characters"
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return None
+    depth = 0
+    for character in _JSON_STRING.sub("", text):
+        if character in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return f"nested more than {MAX_JSON_DEPTH} deep"
+        elif character in "]}":
+            depth -= 1
+    return None
 
 
 def _literal(value: object) -> str:
@@ -319,7 +377,7 @@ def _check_contents(connection: sqlite3.Connection, path: str, kind: StoreKind) 
         _check_unmarked(shapes, path, kind)
     elif application_id != kind.application_id:
         other = KINDS.get(application_id)
-        raise InputError(path, None, f"a patience {other.name} store, not a {kind.name} store" if other
+        raise InputError(path, None, _other_kind(other, kind) if other
                          else f"not a patience store (application_id {application_id:#x}), so not a "
                               f"{kind.name} store (application_id {kind.application_id:#x})")
     elif version > kind.schema_version:
@@ -334,6 +392,7 @@ def _check_contents(connection: sqlite3.Connection, path: str, kind: StoreKind) 
     if problems != ["ok"]:
         raise InputError(path, None, f"damaged {kind.name} store: {_short(str(problems[0]))}")
     _check_rows(connection, path, kind, version)
+    _check_json(connection, path, kind)
     _check_settings(connection, path, kind)
     return Checked(application_id == 0, version, cookie)
 
@@ -362,6 +421,13 @@ def _check_schema(master: frozenset[tuple], path: str, kind: StoreKind, version:
                                      "store makes it")
 
 
+def _other_kind(other: StoreKind, kind: StoreKind) -> str:
+    """`a patience survey store (written by patience survey), not a campaign store (...)`."""
+    def written(item: StoreKind) -> str:
+        return f" (written by `{item.made_by}`)" if item.made_by else ""
+    return f"a patience {other.name} store{written(other)}, not a {kind.name} store{written(kind)}"
+
+
 def _check_unmarked(shapes: Mapping[str, tuple[tuple, ...]], path: str, kind: StoreKind) -> None:
     """A store without marks is ours if it has our tables (the previous version wrote no marks)."""
     problem = _mismatch(shapes, kind, _FIRST_VERSION)
@@ -369,7 +435,7 @@ def _check_unmarked(shapes: Mapping[str, tuple[tuple, ...]], path: str, kind: St
         return
     other = next((item for item in KINDS.values() if _mismatch(shapes, item, _FIRST_VERSION) is None), None)
     if other is not None:
-        raise InputError(path, None, f"a patience {other.name} store, not a {kind.name} store")
+        raise InputError(path, None, _other_kind(other, kind))
     if not shapes:
         raise InputError(path, None, f"an SQLite database without tables, not a {kind.name} store")
     if set(shapes) & set(kind.shapes[_FIRST_VERSION]) - {"settings"}:
@@ -404,14 +470,29 @@ def _check_rows(connection: sqlite3.Connection, path: str, kind: StoreKind, vers
                                      f"{column} {_short(str(value))} is not one this patience reads")
 
 
+def _check_json(connection: sqlite3.Connection, path: str, kind: StoreKind) -> None:
+    """Every stored JSON value within the bounds of `stored_json` (SQLite's json_valid allows 1,000
+    levels, past Python's recursion limit)."""
+    for table, columns in kind.checks.items():
+        for column, condition in columns.items():
+            if "json_valid" not in condition:
+                continue
+            for rowid, value in connection.execute(f"SELECT rowid, {column} FROM {table} "
+                                                   f"WHERE length({column}) > {MAX_JSON_DEPTH}"):
+                problem = json_bounds(str(value))
+                if problem is not None:
+                    raise InputError(path, None, f"damaged {kind.name} store: table {table}, row {rowid}: "
+                                                 f"{column} is {problem}")
+
+
 def _check_settings(connection: sqlite3.Connection, path: str, kind: StoreKind) -> None:
     for key, value in connection.execute("SELECT key, value FROM settings"):
         if key not in kind.settings:
             raise InputError(path, None, f"damaged {kind.name} store: unknown setting {_short(repr(key))}")
         try:
-            decoded = json.loads(value)
-        except (TypeError, ValueError, RecursionError):
-            raise InputError(path, None, f"damaged {kind.name} store: setting {key} is not JSON: "
+            decoded = stored_json(value)
+        except ValueError as error:
+            raise InputError(path, None, f"damaged {kind.name} store: setting {key} is {error}: "
                                          f"{_short(repr(value))}") from None
         if not kind.settings[key](decoded):
             raise InputError(path, None, f"damaged {kind.name} store: setting {key} {_short(value)} "
@@ -435,7 +516,7 @@ def stored_game(path: str, text: object) -> str:
 
 def settings(database: Database) -> dict[str, object]:
     """The settings table, checked on opening to hold JSON values."""
-    return {key: json.loads(value) for key, value in database.read("SELECT key, value FROM settings")}
+    return {key: stored_json(value) for key, value in database.read("SELECT key, value FROM settings")}
 
 
 def fix_settings(database: Database, path: str, stored: Mapping[str, object], settings: Mapping[str, object],

@@ -162,6 +162,9 @@ def test_a_store_of_the_previous_version_opens_and_is_migrated_only_by_a_write(m
     assert main(["survey", "report", "--db", str(spoilt)]) == 0
 
 
+_NESTED = '{"a":' * 998 + "1" + "}" * 998  # SQLite's json_valid takes it; Python's parser would recurse
+
+
 @pytest.mark.parametrize(("damage", "said"), [
     (["PRAGMA user_version = 3"], "newer than this patience reads"),
     (["PRAGMA user_version = 99"], "newer than this patience reads"),
@@ -182,6 +185,11 @@ def test_a_store_of_the_previous_version_opens_and_is_migrated_only_by_a_write(m
     (["UPDATE runs SET cpu = -3"], "cpu -3"),
     (["UPDATE runs SET options = '[1, 2]'"], "options '[1, 2]'"),
     (["UPDATE configurations SET options = '{'"], "options '{'"),
+    ([f"UPDATE configurations SET options = '{_NESTED}'"], "configurations, row 1: options is nested more than 64"),
+    ([f"UPDATE runs SET stats = '{_NESTED}' WHERE rowid = 2"], "runs, row 2: stats is nested more than 64 deep"),
+    ([f"UPDATE runs SET options = '{{\"x\": \"{'y' * 300_000}\"}}'"], "options is longer than 262144 characters"),
+    (["UPDATE settings SET value = '1e999' WHERE key = 'timeout'"], "setting timeout 1e999 is not one"),
+    (["UPDATE settings SET value = '0.5' WHERE key = 'memory'"], "setting memory 0.5 is not one"),
     (["UPDATE runs SET deal = X'00ff' WHERE rowid = 1"], "deal X'00FF'"),
     (["UPDATE deals SET cards = 'many'"], "cards 'many'"),
 ])
@@ -200,6 +208,9 @@ def test_a_damaged_campaign_store_is_refused_untouched(made, tmp_path, capsys, d
     (["INSERT INTO settings VALUES ('schema_version', '99')"], "unknown setting 'schema_version'"),
     (["PRAGMA user_version = 99"], "newer"),
     (["ALTER TABLE deals DROP COLUMN nodes"], "table deals has other columns"),
+    (["INSERT INTO settings VALUES ('shape', '[100000, 100000, 1]')"], "setting shape [100000, 100000, 1] is not one"),
+    (["INSERT INTO settings VALUES ('shape', '[13, 4, 0]')"], "setting shape [13, 4, 0] is not one"),
+    ([f"INSERT INTO settings VALUES ('shape', '{_NESTED}')"], "setting shape is nested more than 64 deep"),
 ])
 def test_a_damaged_survey_store_is_refused_untouched(made, tmp_path, capsys, damage, said):
     path = _copy(made, "survey", tmp_path)

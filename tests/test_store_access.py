@@ -95,3 +95,14 @@ def test_a_second_writer_of_a_survey_store_is_told_so(tmp_path):
         assert store.stored_seeds(1, 10) == {1, 2, 3, 4}  # the batch was refused whole
     finally:
         store.close()
+
+
+def test_a_survey_store_given_as_a_campaign_store_is_named_as_what_it_is(tmp_path, capsys):
+    path = tmp_path / "survey.db"
+    assert main(["survey", "--seeds", "1-2", "--timeout", "5", "--quiet", "--db", str(path)]) == 0
+    capsys.readouterr()
+    argv = ["gen", "cnf", "--deals", "black_hole:1-3", "-o", str(tmp_path / "family"), "--quiet",
+            "--select", "hardest:2", "--measure", f"{path}:native"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (f"error: {path}: a patience survey store (written by `patience survey`), "
+                                       "not a campaign store (written by `patience compare`)\n")

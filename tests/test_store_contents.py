@@ -92,3 +92,16 @@ def test_a_stored_name_is_one_deal_within_the_caps():
     named = specs.stored_deal("black_hole:3", "")
     assert named is not None and specs.stored_deal("black_hole:3", named.content) is not None
     assert specs.stored_deal("black_hole:3", "0" * 64) is None
+
+
+def test_report_pages_make_no_deal_a_store_names_beyond_the_caps(tmp_path, capsys):
+    db = tmp_path / "campaign.db"
+    assert main(["compare", "--deals", "random:4,4,3:1-2", "--solvers", "native", "--quiet", "--db", str(db)]) == 0
+    connection = sqlite3.connect(db, isolation_level=None)
+    for table, column in (("deals", "name"), ("runs", "deal")):
+        connection.execute(f"UPDATE {table} SET {column} = 'black_hole:1-999999' WHERE {column} = 'random:4,4,3:1'")
+    connection.close()
+    capsys.readouterr()
+    assert main(["report", str(db), "--html", str(tmp_path / "html")]) == 0
+    assert "(1 replay pages)" in capsys.readouterr().out
+    assert sorted(path.name for path in (tmp_path / "html" / "deals").iterdir()) == ["random_4_4_3_2.html"]

@@ -13,6 +13,7 @@ from patience import stores
 from patience.campaign import specs
 from patience.campaign.config import Configuration
 from patience.campaign.record import RUN_COLUMNS, RunRecord
+from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.result import Status
 
@@ -80,6 +81,7 @@ def _migrate(connection: sqlite3.Connection, version: int) -> None:
 
 CAMPAIGN = stores.register(stores.StoreKind(
     name="campaign", application_id=0x50434D50, schema_version=2, schema=_SCHEMA,  # "PCMP"
+    made_by="patience compare",
     previous={1: _SCHEMA_V1}, migrate=_migrate,
     checks={
         "settings": {"key": stores.text("key"), "value": stores.text("value")},
@@ -96,8 +98,8 @@ CAMPAIGN = stores.register(stores.StoreKind(
                  **{column: stores.optional_text(column) for column in ("version", "host", "command", "message")},
                  "stats": stores.optional_json("stats"), "finished": stores.text("finished")},
     },
-    settings={"timeout": stores.optional_positive_number, "cpu": stores.optional_positive_number,
-              "memory": stores.optional_positive_number},
+    settings={"timeout": stores.typed_as(seconds, optional=True), "cpu": stores.typed_as(seconds, optional=True),
+              "memory": stores.typed_as(mebibytes, optional=True)},
 ))
 
 

@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from patience import stores
 from patience.campaign import analysis
 from patience.campaign.store import Store
 
@@ -35,7 +36,7 @@ def build(store: Store, clock: str) -> tuple[dict[str, object], list[Table]]:
     disagreements = analysis.disagreements(rows)
     errors = analysis.errors(rows)
     data = {"settings": settings, "clock": clock, "deals": len(runs), "runs": len(rows),
-            "configurations": [{"label": label, "solver": solver, "options": json.loads(options),
+            "configurations": [{"label": label, "solver": solver, "options": stores.stored_json(options),
                                 "versions": sorted({str(row.version) for row in rows
                                                     if row.configuration == label and row.version})}
                                for label, solver, options in store.configurations()],

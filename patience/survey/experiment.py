@@ -30,6 +30,7 @@ def _whole(value: object) -> bool:
 
 SHUFFLES = stores.register(stores.StoreKind(
     name="shuffle-experiment", application_id=0x50534846, schema_version=1, schema=_SCHEMA,  # "PSHF"
+    made_by="patience survey shuffles",
     checks={
         "settings": {"key": stores.text("key"), "value": stores.text("value")},
         "chains": {"game": stores.text("game"), "deck": stores.one_of("deck", DECKS),

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from patience import stores
+from patience.commands.limits import seconds
+from patience.generators.deals import random_deal
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -26,20 +28,29 @@ MODES = (MAX_CARDS, DECISION)
 
 
 def _shape(value: object) -> bool:
-    """A random generalised survey's [ranks, suits, pile height]; absent (None) for numbered deals."""
-    return value is None or (isinstance(value, list) and len(value) == 3
-                             and all(isinstance(number, int) and not isinstance(number, bool) and number > 0
-                                     for number in value))
+    """A random generalised survey's [ranks, suits, pile height], within the caps `--shape` is held
+    to (one deal of it is made, as there); absent (None) for numbered deals."""
+    if value is None:
+        return True
+    if not (isinstance(value, list) and len(value) == 3
+            and all(isinstance(number, int) and not isinstance(number, bool) and number > 0 for number in value)):
+        return False
+    try:
+        random_deal(*value, 0)
+    except ValueError:
+        return False
+    return True
 
 SURVEY = stores.register(stores.StoreKind(
     name="survey", application_id=0x50535256, schema_version=1, schema=_SCHEMA,  # "PSRV"
+    made_by="patience survey",
     checks={
         "settings": {"key": stores.text("key"), "value": stores.text("value")},
         "deals": {"seed": stores.count("seed"), "verdict": stores.one_of("verdict", tuple(VERDICT_NAMES)),
                   "cards": stores.count("cards"), "nodes": stores.count("nodes"), "seconds": stores.seconds("seconds")},
     },
     settings={"game": lambda value: isinstance(value, str), "numbering": lambda value: isinstance(value, str),
-              "mode": lambda value: value in MODES, "timeout": stores.positive_number,
+              "mode": lambda value: value in MODES, "timeout": stores.typed_as(seconds),
               "nodes": stores.optional_positive_number, "shape": _shape},
 ))
 
