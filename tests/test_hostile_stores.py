@@ -396,15 +396,18 @@ _FOREIGN_OBJECTS = {
 }
 
 
-@pytest.mark.parametrize("kind", ["campaign", "survey"])
+@pytest.mark.parametrize("kind", ["campaign", "survey", "shuffles"])
 @pytest.mark.parametrize("foreign", sorted(_FOREIGN_OBJECTS))
 def test_a_store_with_foreign_sql_is_refused_by_every_command_untouched(made, tmp_path, capsys, kind, foreign):
     """A trigger would rewrite what compare or survey stores (a recursive one hangs them), a view or
     index could change what is read: the whole schema is compared, for reading as for writing."""
     path = _copy(made, kind, tmp_path)
-    table, column = ("runs", "status") if kind == "campaign" else ("deals", "verdict")
+    tables = {"campaign": ("runs", "status"), "survey": ("deals", "verdict"), "shuffles": ("chains", "won")}
+    table, column = tables[kind]
     _edit(path, _FOREIGN_OBJECTS[foreign].format(table=table, column=column))
-    commands = _campaign_commands(path) if kind == "campaign" else _survey_commands(path)
+    commands = {"campaign": _campaign_commands(path), "survey": _survey_commands(path),
+                "shuffles": [[*SHUFFLES_RUN, "--db", str(path)]]}[kind]
+    kind = "shuffle-experiment" if kind == "shuffles" else kind
     for argv in commands:
         said = _refused(capsys, path, argv)
         assert f"foreign {kind} store: it holds a" in said and "\n" not in said.rstrip("\n"), said

@@ -105,3 +105,19 @@ def test_report_pages_make_no_deal_a_store_names_beyond_the_caps(tmp_path, capsy
     assert main(["report", str(db), "--html", str(tmp_path / "html")]) == 0
     assert "(1 replay pages)" in capsys.readouterr().out
     assert sorted(path.name for path in (tmp_path / "html" / "deals").iterdir()) == ["random_4_4_3_2.html"]
+
+
+def test_the_table4_snapshot_of_schema_1_reads_unchanged(tmp_path, capsys):
+    """docs/table4.md reports this store; it was written with schema 1 and must read as it is."""
+    import hashlib
+    import lzma
+
+    snapshot = Path(__file__).resolve().parents[1] / "docs" / "table4" / "table4.sqlite.xz"
+    db = tmp_path / "table4.sqlite"
+    db.write_bytes(lzma.decompress(snapshot.read_bytes()))
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    assert main(["report", str(db), "--format", "json", "--deals", "black_hole:1-100"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["deals"] == 100 and data["runs"] == 500 and data["disagreements"] == []
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["table4.sqlite"]
