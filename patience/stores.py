@@ -387,7 +387,7 @@ def _check_contents(connection: sqlite3.Connection, path: str, kind: StoreKind) 
         raise InputError(path, None, f"half-written {kind.name} store (marked, but schema version {version})")
     elif _mismatch(shapes, kind, version):
         raise InputError(path, None, f"damaged {kind.name} store: {_mismatch(shapes, kind, version)}")
-    _check_schema(_master(connection), path, kind, version, legacy=application_id == 0)
+    _check_schema(_master(connection), path, kind, version)
     problems = [row[0] for row in connection.execute("PRAGMA quick_check(1)")]
     if problems != ["ok"]:
         raise InputError(path, None, f"damaged {kind.name} store: {_short(str(problems[0]))}")
@@ -400,14 +400,16 @@ def _check_contents(connection: sqlite3.Connection, path: str, kind: StoreKind) 
 _FIRST_VERSION = 1
 
 
-def _check_schema(master: frozenset[tuple], path: str, kind: StoreKind, version: int, legacy: bool) -> None:
+def _check_schema(master: frozenset[tuple], path: str, kind: StoreKind, version: int) -> None:
     """The store's whole schema must be the kind's: no trigger, view or index of anyone else's, and
-    every table as this program makes it. A store of the previous version may also hold plain tables
-    of another kind (that version's `compare` left empty campaign tables in survey stores)."""
+    every table as this program makes it. Tables of another kind of store, exactly as patience makes
+    them, are let be (the first version's `compare` left empty campaign tables in survey stores):
+    nothing here reads or writes them."""
     expected = kind.masters[version]
     ours = {(item[0], item[1]) for item in expected}
-    extra = sorted((item for item in master if (item[0], item[1]) not in ours
-                    and not (legacy and (item[0] == "table" or (item[0] == "index" and item[3] is None)))),
+    theirs = {item for other in KINDS.values() if other is not kind for schema in other.masters.values()
+              for item in schema if item[0] == "table" or (item[0] == "index" and item[3] is None)}
+    extra = sorted((item for item in master if (item[0], item[1]) not in ours and item not in theirs),
                    key=lambda item: (item[0] != "trigger", item[0] != "view", item[1]))
     if extra:
         what, name, table, _ = extra[0]

@@ -158,8 +158,15 @@ def test_a_store_of_the_previous_version_opens_and_is_migrated_only_by_a_write(m
     capsys.readouterr()
     # the previous version's survey store that its `compare` filled with empty campaign tables
     spoilt = _copy(made, "survey", tmp_path, "spoilt.db")
-    _edit(spoilt, "PRAGMA application_id = 0", "PRAGMA user_version = 0", "CREATE TABLE runs (x)")
+    _edit(spoilt, "PRAGMA application_id = 0", "PRAGMA user_version = 0",
+          *[statement for statement in campaign_store._SCHEMA_V1.split(";") if "settings" not in statement])
     assert main(["survey", "report", "--db", str(spoilt)]) == 0
+    assert main([*SURVEY_RUN, "--db", str(spoilt)]) == 0 and _marks(spoilt)[0] == SURVEY.application_id
+    assert main(["survey", "report", "--db", str(spoilt)]) == 0  # marked now, its leftover tables still let be
+    capsys.readouterr()
+    _edit(spoilt, "CREATE TABLE runs_copy (x)")
+    said = _refused(capsys, spoilt, ["survey", "report", "--db", str(spoilt)])
+    assert "foreign survey store: it holds a table 'runs_copy'" in said
 
 
 _NESTED = '{"a":' * 998 + "1" + "}" * 998  # SQLite's json_valid takes it; Python's parser would recurse

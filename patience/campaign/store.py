@@ -191,11 +191,10 @@ class Store:
     def labels(self) -> dict[tuple[str, str], str]:
         """Each stored deal's label in reports: its name, or where the store holds one name with several
         contents (a file changed between runs), the name and the start of each content key."""
-        rows = self.database.read(f"SELECT name, {self._content()} FROM deals ORDER BY rowid")
-        rows += [row for row in self.database.read(f"SELECT DISTINCT deal, {self._content()} FROM runs")
-                 if row not in set(rows)]
+        rows = list(dict.fromkeys(self.database.read(f"SELECT name, {self._content()} FROM deals ORDER BY rowid")
+                                  + self.database.read(f"SELECT DISTINCT deal, {self._content()} FROM runs")))
         counts: dict[str, int] = {}
-        for name, _ in dict.fromkeys(rows):
+        for name, _ in rows:
             counts[name] = counts.get(name, 0) + 1
         return {(name, content): name if counts[name] == 1 else f"{name}#{content[:_SHOWN_CONTENT] or 'unrecorded'}"
                 for name, content in rows}
