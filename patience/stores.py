@@ -139,9 +139,6 @@ def typed_as(parse: Callable[[str], object], optional: bool = False) -> Callable
     return test
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-
-
 def stored_json(text: str) -> object:
     """A JSON value read from a store, within the bounds `json_bounds` checks; ValueError saying
     which bound it passes, or that it is not JSON."""
@@ -162,9 +159,18 @@ def json_bounds(text: str) -> str | None:
         return f"longer than {MAX_STORED_JSON_CHARS} characters"
     if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
         return None
-    depth = 0
-    for character in _JSON_STRING.sub("", text):
-        if character in "[{":
+    depth, in_string, escaped = 0, False, False
+    for character in text:  # one pass: brackets inside strings do not count
+        if in_string:
+            if escaped:
+                escaped = False
+            elif character == "\\":
+                escaped = True
+            elif character == '"':
+                in_string = False
+        elif character == '"':
+            in_string = True
+        elif character in "[{":
             depth += 1
             if depth > MAX_JSON_DEPTH:
                 return f"nested more than {MAX_JSON_DEPTH} deep"
@@ -289,10 +295,20 @@ def _cookie(connection: sqlite3.Connection) -> int:
 
 
 def _master(connection: sqlite3.Connection) -> frozenset[tuple]:
-    """The whole schema: every object's type, name, table and SQL (white space made single spaces)."""
-    return frozenset((kind, name, table, None if sql is None else " ".join(str(sql).split()))
+    """The whole schema: every object's type, name, table and SQL (`_normal`)."""
+    return frozenset((kind, name, table, None if sql is None else _normal(str(sql)))
                      for kind, name, table, sql in connection.execute(
                          "SELECT type, name, tbl_name, sql FROM sqlite_master"))
+
+
+_AROUND_PUNCTUATION = re.compile(r" ?([(),;]) ?")  # after white space is single spaces: linear
+
+
+def _normal(sql: str) -> str:
+    """A CREATE statement as SQLite reads it: one case, no quotes around names, no white space around
+    punctuation, single spaces elsewhere (a store made by hand, or an older writer, spaces it otherwise;
+    the columns themselves are compared apart, by `PRAGMA table_info`)."""
+    return _AROUND_PUNCTUATION.sub(r"\1", " ".join(sql.replace('"', "").upper().split()))
 
 
 def _check_writable(path: str, kind: StoreKind) -> None:
