@@ -119,7 +119,19 @@ def deal_content(game: Game, deal: Any) -> str:
     """What a deal is, whatever file or spec it came from: the SHA-256 (hex) of its game and its
     fields as canonical JSON. A name the deal carries (an LBS deal's) is a label, not content. Stores
     key every stored deal by this, so that a file changed under the same path is a new deal."""
-    fields = dataclasses.asdict(deal)
-    fields.pop("name", None)
-    text = json.dumps({"game": game.variant(deal), "deal": fields}, sort_keys=True, separators=(",", ":"))
+    text = json.dumps({"game": game.variant(deal), "deal": _plain(deal)}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    """A deal as JSON values: dataclasses as objects of their fields (but a `name`), tuples as lists."""
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    if dataclasses.is_dataclass(value):
+        return {name: _plain(getattr(value, name)) for name in _content_fields(type(value))}
+    return value
+
+
+@functools.cache
+def _content_fields(kind: type) -> tuple[str, ...]:
+    return tuple(item.name for item in dataclasses.fields(kind) if item.name != "name")
