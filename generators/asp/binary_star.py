@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError
+from patience.generators.analysis.binary_star import NO_POSITION, Positions
 from patience.generators.asp.facts import (
     SEARCH,
     SEARCH_PREFIX,
@@ -19,7 +20,6 @@ from patience.generators.asp.facts import (
     programs,
     steps,
 )
-from patience.generators.eprime.binary_star import NO_POSITION, Positions
 from patience.generators.files import ModelFiles
 from patience.options import Switch
 

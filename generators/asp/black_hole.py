@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
+from patience.generators.analysis.black_hole import NO_CARD, Numbering
 from patience.generators.asp.facts import (
     SEARCH,
     SEARCH_PREFIX,
@@ -20,7 +21,6 @@ from patience.generators.asp.facts import (
     programs,
     steps,
 )
-from patience.generators.eprime.black_hole import NO_CARD, Numbering
 from patience.generators.files import ModelFiles
 from patience.options import Switch
 

@@ -26,6 +26,7 @@ from pysat.formula import CNF
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError
+from patience.generators.analysis.black_hole import symmetric_cards
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
@@ -36,7 +37,6 @@ from patience.generators.cnf.common import (
     dimacs_text,
     negate,
 )
-from patience.generators.eprime.black_hole import Numbering
 from patience.generators.files import ModelFiles
 from patience.options import Switch
 from patience.reading import small_int
@@ -103,7 +103,7 @@ def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAUL
     encoding = cardinality_encoding(cardinality)
     build = _Builder(deal)
     n, cards = build.n, deal.cards
-    pairs = _symmetric_pairs(deal) if symmetry_breaking else []
+    pairs = symmetric_cards(deal) if symmetry_breaking else []
     for first, second in pairs:
         for position in range(1, n):
             build.pool.id(("E", first, second, position))
@@ -135,14 +135,6 @@ def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAUL
     build.cnf.nv = build.pool.top
     at = {(card, position): build.at(card, position) for card in cards for position in range(1, n + 1)}
     return Encoding(deal, build.cnf, at, symmetry_breaking, cardinality)
-
-
-def _symmetric_pairs(deal: Deal) -> list[tuple[Card, Card]]:
-    """(a, b): same rank, a preferred in the constraint models' order (top layers first)."""
-    order = Numbering(deal).numbers
-    by_preference = sorted(deal.cards, key=order.__getitem__)
-    return [(first, second) for index, first in enumerate(by_preference) for second in by_preference[index + 1:]
-            if first.rank == second.rank]
 
 
 def _break_symmetry(build: _Builder, first: Card, second: Card) -> None:

@@ -16,9 +16,8 @@ from itertools import pairwise
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
-from patience.generators.eprime.black_hole import NO_CARD, Numbering
+from patience.generators.analysis.black_hole import NO_CARD, Numbering, symmetry_pairs
 from patience.generators.files import ModelFiles
-from patience.generators.xcsp3.black_hole import symmetry_pairs
 from patience.options import Switch
 
 MODEL_FILE = "deal.pbtxt"

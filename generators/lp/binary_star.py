@@ -29,7 +29,7 @@ from collections.abc import Mapping
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError, UsageError
-from patience.generators.cnf.binary_star import neighbours, reachable_tops
+from patience.generators.analysis.binary_star import neighbours, reachable_tops
 from patience.generators.files import ModelFiles
 from patience.generators.lp.common import row_text, wrapped
 from patience.names import BINARY_STAR

@@ -21,6 +21,7 @@ from functools import cached_property
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import UsageError
+from patience.generators.analysis.black_hole import reachable
 from patience.generators.files import ModelFiles
 from patience.generators.lp.common import expression, row_text, wrapped
 from patience.options import Option
@@ -62,14 +63,6 @@ def card_numbers(deal: Deal) -> tuple[Card, ...]:
     """The paper's card numbering: layer by layer (all top cards first); index 0 is card 1."""
     height = max(len(pile) for pile in deal.piles)
     return tuple(pile[depth] for depth in range(height) for pile in deal.piles if depth < len(pile))
-
-
-def reachable(rank: int, steps: int, ranks: int) -> frozenset[int]:
-    """Ranks reachable from `rank` in exactly `steps` moves of +-1 on the cycle of `ranks`
-    (none on a one-rank cycle, where no card follows another)."""
-    if ranks == 1:
-        return frozenset()
-    return frozenset((rank + steps - 2 * down) % ranks for down in range(steps + 1))
 
 
 def look_ahead_sets(deal: Deal, moves: int) -> list[frozenset[int]]:

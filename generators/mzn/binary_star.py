@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from patience.binary_star.deal import BinaryStarDeal, Play
-from patience.generators.eprime.binary_star import NO_POSITION, Positions
+from patience.generators.analysis.binary_star import NO_POSITION, Positions
 from patience.generators.files import ModelFiles
 from patience.generators.mzn.data import DATA_FILE, SEARCH, array, boolean, render, table
 from patience.options import Switch

@@ -17,7 +17,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
 from patience.formats.numbered import standard_number, write_dzn
-from patience.generators.eprime.black_hole import Numbering
+from patience.generators.analysis.black_hole import Numbering
 from patience.generators.files import ModelFiles
 from patience.generators.mzn.data import DATA_FILE, SEARCH, array, boolean, render, table
 from patience.options import Option, Switch
