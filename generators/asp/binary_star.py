@@ -44,7 +44,7 @@ def deal_facts(deal: BinaryStarDeal, symmetry_breaking: bool = True) -> str:
                          else positions.above(number - 1) + 1, deal.ranks, symmetry_breaking))
 
 
-def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[str, str]:
+def fixed_files(search: str = "paper") -> dict[str, str]:
     """The files that need no deal: the programs."""
     return programs(PROGRAM_FILE, search)
 

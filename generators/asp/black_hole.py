@@ -42,7 +42,7 @@ def deal_facts(deal: Deal, symmetry_breaking: bool = True) -> str:
                          else numbering.above(number), deal.ranks, symmetry_breaking))
 
 
-def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[str, str]:
+def fixed_files(search: str = "paper") -> dict[str, str]:
     """The files that need no deal: the programs."""
     return programs(PROGRAM_FILE, search)
 

@@ -45,7 +45,7 @@ from patience.generators.cnf.common import (
     dimacs_text,
     negate,
 )
-from patience.generators.files import ModelFiles
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.options import Switch
 
 HEADER_TAG = "c patience-models binary-star cnf"
@@ -57,6 +57,7 @@ OPTIONS = (
     CARDINALITY_OPTION,
 )
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 
 @dataclass(frozen=True)
 class BinaryStarEncoding:

@@ -37,7 +37,7 @@ from patience.generators.cnf.common import (
     dimacs_text,
     negate,
 )
-from patience.generators.files import ModelFiles
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.options import Switch
 from patience.reading import small_int
 
@@ -48,6 +48,7 @@ OPTIONS = (
     CARDINALITY_OPTION,
 )
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ class _Builder(ClauseBuilder):
         return self.var("O", card, position)
 
 
-def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
+def formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
     """The paper's CNF of `deal`; satisfiable iff the deal can be won."""
     encoding = cardinality_encoding(cardinality)
     build = _Builder(deal)
@@ -230,12 +231,7 @@ def read_header(text: str, source: str) -> DecodeMap:
     return DecodeMap(deal, cards_at, variables)
 
 
-def formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
-    """The clauses and their decode map, for solvers that take the formula in memory."""
-    return encode(deal, symmetry_breaking, cardinality)
-
-
 def build(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> ModelFiles:
     """deal.cnf; the decode map reads a model's true variables back into cards."""
-    encoding = encode(deal, symmetry_breaking, cardinality)
+    encoding = formula(deal, symmetry_breaking, cardinality)
     return cnf_files(dimacs(encoding), encoding.cnf, encoding.decode)

@@ -22,7 +22,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import UsageError
 from patience.generators.analysis.black_hole import reachable
-from patience.generators.files import ModelFiles
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.lp.common import expression, row_text, wrapped
 from patience.options import Option
 
@@ -45,6 +45,7 @@ OPTIONS = (
            OBJECTIVES),
 )
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 
 
 def check_model(model: str) -> str:

@@ -46,7 +46,7 @@ def data(deal: BinaryStarDeal, symmetry_breaking: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[str, str]:
+def fixed_files(search: str = "paper") -> dict[str, str]:
     """The files that need no deal: the model."""
     return {MODEL_FILE: model_text(search)}
 

@@ -59,7 +59,7 @@ def data(deal: Deal, symmetry_breaking: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def fixed_files(symmetry_breaking: bool = True, search: str = "paper", formulation: str = "project") -> dict[str, str]:
+def fixed_files(search: str = "paper", formulation: str = "project") -> dict[str, str]:
     """The files that need no deal: the model."""
     return {MODEL_FILE: model_text(search, formulation)}
 

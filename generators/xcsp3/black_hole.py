@@ -17,7 +17,7 @@ import sys
 
 from patience.deal import Deal
 from patience.generators.analysis.black_hole import NO_CARD, Numbering, symmetry_pairs
-from patience.generators.files import ModelFiles
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.xcsp3.common import compile_in_fresh_process, post_symmetry_breaking
 from patience.options import Switch
 
@@ -25,6 +25,7 @@ INSTANCE_FILE = "deal.xml"
 TITLE = "XCSP3 instance built with pycsp3 (ACE, Choco)"
 OPTIONS = (Switch("symmetry-breaking", "on", "post the paper's conditional symmetry breaking"),)
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 
 
 def model_data(deal: Deal, symmetry_breaking: bool) -> dict[str, object]:
