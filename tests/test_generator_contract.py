@@ -16,7 +16,10 @@ REGISTERED = sorted({(language, family, module) for language, games in MODEL_LAN
                      for family, module in games.items()})
 
 
-@pytest.mark.parametrize(("language", "family", "name"), REGISTERED, ids=[f"{language}-{family}" for language, family, _ in REGISTERED])
+IDS = [f"{language}-{family}" for language, family, _ in REGISTERED]
+
+
+@pytest.mark.parametrize(("language", "family", "name"), REGISTERED, ids=IDS)
 def test_every_registered_generator_keeps_the_contract(language, family, name):
     module = importlib.import_module(name)
     assert isinstance(module, Generator), f"{name} misses part of the Generator protocol"
