@@ -51,8 +51,7 @@ def read_search(run: ProcessRun) -> Search:
 
 
 def _run(task: tuple[Any, ...], limits: Limits) -> ProcessRun:
-    hard = Limits(None if limits.timeout is None else limits.timeout + GRACE_SECONDS,
-                  None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
+    hard = limits.with_grace(GRACE_SECONDS)
     payload = base64.b64encode(pickle.dumps(task)).decode("ascii")
     return run_process([sys.executable, "-m", "patience.runners.python_search"], hard, stdin_text=payload)
 
