@@ -29,6 +29,7 @@ from patience.commands.solve import parse_options
 from patience.generators.deals import PYSOL_GAMES, pysol_deal
 from patience.native import engine
 from patience.native.board import Board
+from patience.native.rules import Rules
 from patience.result import Status
 from patience.runners.black_hole_solve import BlackHoleSolve
 from patience.runners.process import Limits
@@ -64,7 +65,7 @@ def run_native(game: str, seeds: range, limits: Limits, options: dict[str, str])
 
 def run_batch(game: str, seeds: range, timeout: float, options: dict[str, str]) -> list[dict]:
     """All deals in one compiled call, the rules switched as the native solver's options say."""
-    switches = {rule: options.get(rule, "on") == "on" for rule in ("cache", "symmetry", "wolter", "reach", "restarts")}
+    switches = Rules.of({rule: options.get(rule, "on") == "on" for rule in Rules.names()})
     boards = [Board.of(pysol_deal(game, seed)) for seed in seeds]
     max_cards = options.get("max-cards") == "on"
     decisions = engine.decide_many(boards, switches, max_cards, seconds=timeout)

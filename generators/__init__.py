@@ -1,7 +1,8 @@
 """Generators: a deal (of any game) as a model in one solver language.
 
-Every generator module exposes OPTIONS (its option schema), `build(deal, **options) -> ModelFiles`
-and SHOW (`gen` flags that print another file of the model than the primary one). MODEL_LANGUAGES
+Every generator module is a `Generator` (generators/files.py): TITLE, OPTIONS (its option schema),
+SHOW (`gen` flags that print a fixed file of the model), `fixed_files(**options)` and
+`build(deal, **options) -> ModelFiles`. MODEL_LANGUAGES
 says which module writes each language for each game: `gen FORMAT` and the solvers choose by the
 deal's game. Each language has its subpackage and each game its module in it, named after the game's
 family (`cnf/black_hole.py`), so adding a game's model is one module plus one line here, and a new
@@ -11,9 +12,10 @@ language one folder of them.
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from typing import cast
 
 from patience.errors import UsageError
+from patience.generators.files import Generator
 from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
 
 # gen FORMAT -> game family -> generator module
@@ -35,7 +37,7 @@ MODEL_LANGUAGES: dict[str, dict[str, str]] = {
 }
 
 
-def generator(language: str, game: str) -> ModuleType:
+def generator(language: str, game: str) -> Generator:
     """The module writing `language` for `game` (any game of a family); a usage error when there is none."""
     games = MODEL_LANGUAGES.get(language)
     if games is None:
@@ -43,4 +45,4 @@ def generator(language: str, game: str) -> ModuleType:
     family = family_of(game_name(game))
     if family not in games:
         raise UsageError(f"there is no {language} model of {game} deals; it has: {', '.join(games)}")
-    return importlib.import_module(games[family])
+    return cast(Generator, importlib.import_module(games[family]))

@@ -3,9 +3,12 @@ solver's answer, in the model's own terms, to the game's moves."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
+
+from patience.options import Option
 
 
 @dataclass(frozen=True)
@@ -23,3 +26,39 @@ class ModelFiles:
     def __post_init__(self) -> None:
         if self.primary not in self.files:
             raise ValueError(f"the primary file {self.primary!r} is not among the model's files")
+
+
+@runtime_checkable
+class Generator(Protocol):
+    """What every generator module gives (one module per language and game family, registered in
+    `MODEL_LANGUAGES`): its title and option schema, the `gen` flags that print a fixed file of the
+    model (SHOW: flag -> file name, each a file of `fixed_files`), the files that need no deal, and
+    the model of one deal. tests/test_generator_contract.py holds every registered module to it."""
+
+    TITLE: str
+    OPTIONS: Sequence[Option]
+    SHOW: Mapping[str, str]
+
+    def fixed_files(self, **options: Any) -> dict[str, str]: ...
+
+    def build(self, deal: Any, **options: Any) -> ModelFiles: ...
+
+
+@runtime_checkable
+class FormulaGenerator(Generator, Protocol):
+    """A CNF generator also gives its encoding as a PySAT formula, for the solvers that take the
+    clauses without a file (runners/sat_embedded.py)."""
+
+    def formula(self, deal: Any, **options: Any) -> Any: ...
+
+
+def no_fixed_files(**_options: object) -> dict[str, str]:
+    """`fixed_files` of a model whose every file depends on the deal."""
+    return {}
+
+
+def fixed_file_keywords(module: Generator, keywords: Mapping[str, Any]) -> dict[str, Any]:
+    """The options that shape a model's fixed files: those its `fixed_files` names (a switch that
+    only changes the deal's data, such as symmetry breaking in a `.dzn`, changes no fixed file)."""
+    accepted = inspect.signature(module.fixed_files).parameters
+    return {name: value for name, value in keywords.items() if name in accepted}

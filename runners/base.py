@@ -65,6 +65,7 @@ class ProcessSolver(Solver):
     at a limit becomes TIMEOUT or MEMOUT; output the reader cannot make sense of becomes ERROR."""
 
     language: ClassVar[str]  # the model language it reads (a key of generators.MODEL_LANGUAGES)
+    grace: ClassVar[float] = 0.0  # seconds between the limit a solver keeps itself and the hard kill
 
     def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
         """The model files of `deal` and their decode map, from the game's generator of the language."""
@@ -79,8 +80,9 @@ class ProcessSolver(Solver):
         """The answer the run's output (and the files it left in `folder`) gives; InputError if unreadable."""
 
     def run_limits(self, limits: Limits) -> Limits:
-        """The limits the runner core enforces (a solver that stops itself gets a grace period)."""
-        return limits
+        """The limits the runner core enforces: the given ones, `grace` seconds later for a solver that
+        stops itself at them (it is told the limit on its command line)."""
+        return limits.with_grace(self.grace)
 
     def environment(self, options: Mapping[str, Any]) -> Mapping[str, str] | None:
         """Variables added to the solver's environment (None: this process's environment)."""

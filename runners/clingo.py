@@ -37,6 +37,7 @@ class Clingo(ProcessSolver):
     paradigm = "asp"
     description = "clingo on the project's answer set programs (time steps, choice rules, symmetry breaking)"
     language = "asp"
+    grace = GRACE_SECONDS
     games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = (
         *black_hole.OPTIONS,
@@ -51,10 +52,6 @@ class Clingo(ProcessSolver):
 
     def install_hint(self) -> str:
         return "pip install clingo"
-
-    def run_limits(self, limits: Limits) -> Limits:
-        return Limits(None if limits.timeout is None else limits.timeout + GRACE_SECONDS,
-                      None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         programs = [name for name in model.files if name != model.primary]

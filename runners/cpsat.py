@@ -54,16 +54,13 @@ class CpSat(OrToolsSolver, ProcessSolver):
     paradigm = "cp"
     description = "OR-Tools CP-SAT on the paper's CP model (dual viewpoint, table of following pairs)"
     language = "cpsat"
+    grace = GRACE_SECONDS
     options: ClassVar[Schema] = (
         *cpsat.OPTIONS,
         Count("workers", "1", "CP-SAT's num_workers (1: one thread, comparable with the other solvers)"),
         Switch("presolve", "on", "CP-SAT's presolve; off gets round a fault of OR-Tools 9.15's, which calls some "
                                  "won generalised deals infeasible (docs/hardness.md)"),
     )
-
-    def run_limits(self, limits: Limits) -> Limits:
-        return Limits(None if limits.timeout is None else limits.timeout + GRACE_SECONDS,
-                      None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         seconds = "0" if limits.timeout is None else f"{limits.timeout:g}"

@@ -85,6 +85,7 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
     description = ("MiniZinc on the project's model (dual viewpoint, table of following pairs, pile order, "
                    "conditional symmetry breaking); formulation=benchmark runs the public minizinc-benchmarks model")
     language = "mzn"
+    grace = GRACE_SECONDS
     games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     executables = ("minizinc",)
     env_var = "MINIZINC_PATH"
@@ -101,10 +102,6 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
 
     def install_hint(self) -> str:
         return "Debian package minizinc (brings Gecode); or set MINIZINC_PATH"
-
-    def run_limits(self, limits: Limits) -> Limits:
-        return Limits(None if limits.timeout is None else limits.timeout + GRACE_SECONDS,
-                      None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         models = [name for name in model.files if name.endswith(".mzn")]

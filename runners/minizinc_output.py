@@ -65,12 +65,3 @@ def integers(values: Mapping[str, object], name: str, source: str) -> list[int]:
     if not isinstance(array, list) or not all(type(item) is int for item in array):
         raise InputError(source, None, f"no array of integers {name} in the solution")
     return array
-
-
-def integer_rows(values: Mapping[str, object], name: str, source: str) -> list[list[int]]:
-    """A two-dimensional array of integers from a solution (JSON nests its rows)."""
-    rows = values.get(name)
-    if not isinstance(rows, list) or not all(isinstance(row, list) and all(type(item) is int for item in row)
-                                             for row in rows):
-        raise InputError(source, None, f"no two-dimensional array of integers {name} in the solution")
-    return rows

@@ -42,6 +42,7 @@ class MipSolver(ProcessSolver):
 
     paradigm = "mip"
     language = "lp"
+    grace = GRACE_SECONDS
     games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY)
     options: ClassVar[Schema] = (
         lp.OPTIONS[0],
@@ -60,10 +61,6 @@ class MipSolver(ProcessSolver):
     @abstractmethod
     def nodes(self, run: ProcessRun) -> int | None:
         """Branch-and-bound nodes, from the solver's output."""
-
-    def run_limits(self, limits: Limits) -> Limits:
-        return Limits(None if limits.timeout is None else limits.timeout + GRACE_SECONDS,
-                      None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
 
     def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
         game = game_of(deal).name

@@ -21,13 +21,12 @@ from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.reference import Outcome
+from patience.native.rules import Rules
 from patience.options import Count, Option, Schema, Switch
 from patience.result import Answer, Status
 from patience.runners import python_search
 from patience.runners.base import Solver
 from patience.runners.process import Limits, ProcessRun
-
-RULES = ("cache", "symmetry", "wolter", "reach", "restarts")
 
 
 class Native(Solver):
@@ -87,7 +86,7 @@ def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outc
                  limits: Limits, options: Mapping[str, Any]) -> Answer:
     """The compiled search runs here (it keeps its own clock and bounds its cache by the memory
     limit); the Python search runs in a child process under the runner core."""
-    rules = {rule: options[rule] for rule in RULES}
+    rules = Rules.of(options)
     node_limit = options["nodes"]
     used = engine.choose(board, options["engine"])
     if used == "c":

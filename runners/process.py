@@ -48,6 +48,15 @@ class Limits:
     def cpu_limit(self) -> float | None:
         return self.cpu if self.cpu is not None else self.timeout
 
+    def with_grace(self, seconds: float) -> Limits:
+        """The hard limits of a solver that stops itself at these: each time limit `seconds` later, so
+        the kill comes only when the solver did not stop (and a solver stopping at its limit still
+        writes its answer). The memory limit is unchanged."""
+        if not seconds:
+            return self
+        return Limits(None if self.timeout is None else self.timeout + seconds,
+                      None if self.cpu is None else self.cpu + seconds, self.memory_mb)
+
 
 @dataclass(frozen=True)
 class ProcessRun:

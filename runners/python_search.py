@@ -22,13 +22,14 @@ from patience.lbs.deal import LBSDeal
 from patience.lbs.solver import Search
 from patience.native.board import Board
 from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
+from patience.native.rules import Rules
 from patience.runners.process import Limits, ProcessRun, run_process
 
 GRACE_SECONDS = 0.5  # the search checks its clock every few thousand nodes; the kill comes this much later
 _SOURCE = "Python search output"
 
 
-def run_board(board: Board, rules: dict[str, bool], max_cards: bool, node_limit: int | None,
+def run_board(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
               seconds: float | None, limits: Limits) -> ProcessRun:
     """The reference search on `board` in a child process; `read_outcome` reads what it found."""
     return _run(("board", board, rules, max_cards, node_limit, seconds), limits)
@@ -50,8 +51,7 @@ def read_search(run: ProcessRun) -> Search:
 
 
 def _run(task: tuple[Any, ...], limits: Limits) -> ProcessRun:
-    hard = Limits(None if limits.timeout is None else limits.timeout + GRACE_SECONDS,
-                  None if limits.cpu_limit is None else limits.cpu_limit + GRACE_SECONDS, limits.memory_mb)
+    hard = limits.with_grace(GRACE_SECONDS)
     payload = base64.b64encode(pickle.dumps(task)).decode("ascii")
     return run_process([sys.executable, "-m", "patience.runners.python_search"], hard, stdin_text=payload)
 
@@ -118,8 +118,7 @@ def main() -> int:
         from patience.native import reference
 
         _, board, rules, max_cards, node_limit, seconds = task
-        outcome = reference.search(board, rules["cache"], rules["reach"], max_cards, node_limit, seconds,
-                                   rules["symmetry"], rules["wolter"], rules.get("restarts", True))
+        outcome = reference.search(board, rules, max_cards, node_limit, seconds)
         played = outcome.sequence
         result = {"status": outcome.status, "nodes": outcome.nodes, "max_cards": outcome.max_cards,
                   "cached": outcome.cached,

@@ -71,7 +71,7 @@ def savilerow_run(model_file: str, param_file: str, level: str, seconds: float |
 
 def savilerow_limits(seconds: float | None, memory_mb: int | None = None) -> Limits:
     """The hard limits of a Savile Row run: its phases stop themselves at `seconds`, the kill comes later."""
-    return Limits(None if seconds is None else seconds + GRACE_SECONDS, None, memory_mb)
+    return Limits(seconds, None, memory_mb).with_grace(GRACE_SECONDS)
 
 
 class SavileRow(ProcessSolver):

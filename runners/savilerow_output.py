@@ -15,7 +15,7 @@ from patience.answers import AnswerReader
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
-from patience.generators.eprime.black_hole import Numbering
+from patience.generators.analysis.black_hole import Numbering
 from patience.reading import small_int
 
 _LETTING = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")

@@ -25,7 +25,7 @@ from patience.caps import MAX_VALUES
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
-from patience.generators.eprime.black_hole import Numbering
+from patience.generators.analysis.black_hole import Numbering
 from patience.generators.files import ModelFiles
 from patience.generators.xcsp3 import black_hole as xcsp3
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS

@@ -24,6 +24,7 @@ from patience.generators.pddl.binary_star import plan_plays
 from patience.generators.pddl.common import Action
 from patience.native import engine, reference
 from patience.native.board import Board, balanced
+from patience.native.rules import Rules
 from patience.result import Status
 from patience.runners.native import binary_star_plays
 from patience.runners.process import Limits
@@ -169,7 +170,7 @@ def board_of(deal: BinaryStarDeal) -> Board:
     return Board.of_piles(deal.piles, deal.foundations, deal.ranks)
 
 
-ALL_RULES = dict.fromkeys(("cache", "symmetry", "wolter", "reach", "restarts"), True)
+ALL_RULES = Rules()
 
 
 def test_restarts_follow_lubys_sequence():
@@ -183,7 +184,7 @@ def test_shuffled_restarts_keep_the_verdicts(monkeypatch):
     seen, restarted = Counter(), 0
     for seed in range(120):
         deal = small_deal(seed)
-        outcome = reference.search(board_of(deal), reach=True, symmetry=True, wolter=True, restarts=True)
+        outcome = reference.search(board_of(deal), Rules())
         assert (outcome.status == reference.SOLVED) == exhaustive(deal), seed
         if outcome.status == reference.SOLVED:
             assert replay(deal, binary_star_plays(outcome)).valid, seed
@@ -249,8 +250,7 @@ def test_the_compiled_search_runs_the_references_rounds(seed, max_cards):
     the same."""
     board = board_of(pysolfc_deal(seed))
     c = engine.run_board(board, "c", ALL_RULES, max_cards, 20000, None)[0]
-    python = reference.search(board, reach=True, max_cards=max_cards, node_limit=20000, symmetry=True, wolter=True,
-                              restarts=True)
+    python = reference.search(board, Rules(), max_cards=max_cards, node_limit=20000)
     assert (c.status, c.nodes, c.max_cards, c.sequence, c.piles) == (python.status, python.nodes, python.max_cards,
                                                                       python.sequence, python.piles)
 

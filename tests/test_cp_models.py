@@ -14,9 +14,10 @@ from patience.cli import main
 from patience.deal import Deal
 from patience.errors import InputError
 from patience.formats import read_deal
+from patience.generators.analysis.black_hole import Numbering, symmetry_pairs
 from patience.generators.deals import pysol_deal, random_deal
-from patience.generators.eprime.black_hole import Numbering, model_text, parameters
-from patience.generators.xcsp3.black_hole import instance, symmetry_pairs
+from patience.generators.eprime.black_hole import model_text, parameters
+from patience.generators.xcsp3.black_hole import instance
 from patience.result import Status
 from patience.runners.savilerow_output import read_info, read_lettings, read_solution
 from patience.runners.xcsp_output import read_output, sequence

@@ -10,8 +10,9 @@ import pytest
 
 from patience.cards import Card
 from patience.deal import Deal
+from patience.generators.analysis.black_hole import reachable
 from patience.generators.deals import random_deal
-from patience.generators.lp.black_hole import MODELS, card_numbers, look_ahead_sets, lp_model, reachable
+from patience.generators.lp.black_hole import MODELS, card_numbers, look_ahead_sets, lp_model
 from tests.helpers import INSTANCES
 
 PAPER_VARIABLES = {"mip1": 2908, "mip2": 2652, "mip3": 2601, "mip4": 2601}

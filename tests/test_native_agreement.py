@@ -14,13 +14,13 @@ from patience.deal import Deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.native import engine, reference
 from patience.native.board import Board, ranks_reachable, reachable_ranks, unplayable_excess
+from patience.native.rules import Rules
 from patience.validator import replay
 from tests.helpers import needs_compiled_search
 
 pytestmark = needs_compiled_search
 
-RULES = ("cache", "symmetry", "wolter", "reach", "restarts")
-ALL_ON = dict.fromkeys(RULES, True)
+ALL_ON = Rules()
 
 
 def compiled(deal: Deal, rules=ALL_ON, max_cards: bool = False, nodes: int | None = None):
@@ -29,7 +29,7 @@ def compiled(deal: Deal, rules=ALL_ON, max_cards: bool = False, nodes: int | Non
 
 def exhaustive(deal: Deal, max_cards: bool = False):
     """No pruning and no cache: every play is tried."""
-    return reference.search(Board.of(deal), cache=False, max_cards=max_cards)
+    return reference.search(Board.of(deal), Rules.only(), max_cards=max_cards)
 
 
 def small_deals(count: int):
@@ -44,9 +44,9 @@ def check_win(deal: Deal, outcome) -> None:
         assert replay(deal, outcome.sequence).valid
 
 
-@pytest.mark.parametrize("switched_off", [(), *((rule,) for rule in RULES), RULES])
+@pytest.mark.parametrize("switched_off", [(), *((rule,) for rule in Rules.names()), Rules.names()])
 def test_no_rule_changes_a_verdict(switched_off):
-    rules = {rule: rule not in switched_off for rule in RULES}
+    rules = Rules.of({rule: rule not in switched_off for rule in Rules.names()})
     verdicts = set()
     for deal in small_deals(300):
         truth = exhaustive(deal)
@@ -71,7 +71,7 @@ def test_same_search_as_reference_on_pysol_deals():
     compared = 0
     for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 41)):
         deal = pysol_deal(game, seed)  # a limit past the first restart
-        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True,
+        python = reference.search(Board.of(deal), Rules(),
                                   node_limit=3000)
         if python.status == reference.LIMIT:
             continue
@@ -86,7 +86,7 @@ def test_same_search_as_reference_on_pysol_deals():
 def test_same_verdicts_as_reference_on_hundreds_of_pysol_deals():
     for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 151)):
         deal = pysol_deal(game, seed)
-        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True)
+        python = reference.search(Board.of(deal), Rules())
         outcome = compiled(deal)
         assert (outcome.status, outcome.nodes) == (python.status, python.nodes), (game, seed)
         check_win(deal, outcome)
@@ -96,7 +96,7 @@ def test_limits_never_give_a_verdict():
     deal = pysol_deal("black_hole", 7)  # won in about 3,000 nodes
     outcome = compiled(deal, nodes=1000)
     assert outcome.status == reference.LIMIT and outcome.nodes == 1000
-    timed = engine.run(deal, "c", dict.fromkeys(RULES, False), False, None, 0.05)[0]
+    timed = engine.run(deal, "c", Rules.only(), False, None, 0.05)[0]
     assert timed.status == reference.LIMIT
 
 
@@ -147,7 +147,7 @@ def agree_on_large_deals(count: int, nodes: int, max_cards: bool = False) -> Cou
     seen: Counter = Counter()
     for deal in large_deals(count):
         assert 65 <= len(deal.cards) <= 200
-        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True,
+        python = reference.search(Board.of(deal), Rules(),
                                   max_cards=max_cards, node_limit=nodes)
         outcome = compiled(deal, max_cards=max_cards, nodes=nodes)
         assert (outcome.status, outcome.nodes, outcome.max_cards) == (python.status, python.nodes,
@@ -240,7 +240,7 @@ def test_shuffled_restarts_keep_the_verdicts(monkeypatch):
     shapes = itertools.cycle([(4, 4, 2), (6, 3, 2)])  # piles of two: one-card piles beside unit piles
     for seed, shape in zip(range(400), shapes, strict=False):
         deal = random_deal(*shape, seed, empty_foundation=seed % 3 == 0)
-        python = reference.search(Board.of(deal), reach=True, symmetry=True, wolter=True, restarts=True)
+        python = reference.search(Board.of(deal), Rules())
         assert python.status == exhaustive(deal).status, deal
         check_win(deal, python)
         restarted += python.nodes > 8  # past the first rounds' budgets of 2, 2, 4

@@ -12,6 +12,7 @@ from patience.cards import Card
 from patience.generators.deals import random_deal
 from patience.native import engine, reference
 from patience.native.board import Board
+from patience.native.rules import Rules
 from patience.result import Status
 from patience.runners.process import Limits
 from patience.runners.solve import solve
@@ -20,7 +21,7 @@ from tests.helpers import needs_compiled_search
 
 pytestmark = needs_compiled_search
 
-ALL_ON = dict.fromkeys(("cache", "symmetry", "wolter", "reach", "restarts"), True)
+ALL_ON = Rules()
 
 
 def two_foundation_board(ranks: int, decks: int, height: int, seed: int, empty: bool = False) -> Board:
@@ -70,13 +71,13 @@ def small_two_foundation_boards(count: int):
         yield two_foundation_board(ranks, decks, height, seed, empty=seed % 5 == 0)
 
 
-@pytest.mark.parametrize("switched_off", [(), ("cache",), ("symmetry", "wolter"), ("reach",), tuple(ALL_ON)])
+@pytest.mark.parametrize("switched_off", [(), ("cache",), ("symmetry", "wolter"), ("reach",), Rules.names()])
 def test_two_foundations_decided_like_an_exhaustive_search(switched_off):
-    rules = {rule: rule not in switched_off for rule in ALL_ON}
+    rules = Rules.of({rule: rule not in switched_off for rule in Rules.names()})
     verdicts = set()
     for board in small_two_foundation_boards(200):
         assert len(board) <= 16
-        truth = reference.search(board, cache=False)
+        truth = reference.search(board, Rules.only())
         outcome = run_c(board, rules)
         assert outcome.status == truth.status, board
         if outcome.status == reference.SOLVED:
@@ -87,7 +88,7 @@ def test_two_foundations_decided_like_an_exhaustive_search(switched_off):
 
 def test_two_foundations_longest_play_like_an_exhaustive_search():
     for board in small_two_foundation_boards(200):
-        truth = reference.search(board, cache=False, max_cards=True)
+        truth = reference.search(board, Rules.only(), max_cards=True)
         outcome = run_c(board, max_cards=True)
         assert outcome.max_cards == truth.max_cards == len(outcome.sequence), board
         assert plays_legally(board, outcome, complete=False)
@@ -99,7 +100,7 @@ def test_two_foundations_same_search_as_reference():
     for seed in range(30):
         board = two_foundation_board(8 + seed % 6, 2 + seed % 3, 3 + seed % 3, seed, empty=seed % 6 == 1)
         for max_cards in (False, True):
-            python = reference.search(board, reach=True, symmetry=True, wolter=True, restarts=True,
+            python = reference.search(board, Rules(),
                                       max_cards=max_cards, node_limit=3000)
             outcome = run_c(board, max_cards=max_cards, nodes=3000)
             assert (outcome.status, outcome.nodes, outcome.max_cards) == (python.status, python.nodes,
@@ -112,7 +113,7 @@ def test_binary_star_layouts_decided_in_c():
     seen = set()
     for seed in (1, 2, 14, 15):
         board = binary_star_board(seed)
-        python = reference.search(board, reach=True, symmetry=True, wolter=True, restarts=True)
+        python = reference.search(board, Rules())
         outcome = run_c(board)
         assert (outcome.status, outcome.nodes) == (python.status, python.nodes)
         if outcome.status == reference.SOLVED:
@@ -133,7 +134,7 @@ def test_five_hundred_card_deals_in_c():
     assert replay(won, result.sequence).valid and len(result.sequence) == 499
     lost = random_deal(100, 5, 3, 0)  # 499 cards of 100 ranks
     result = solve(lost, "native", Limits(timeout=60))
-    python = reference.search(Board.of(lost), reach=True, symmetry=True, wolter=True, restarts=True)
+    python = reference.search(Board.of(lost), Rules())
     assert result.status is Status.UNSOLVABLE and python.status == reference.UNSOLVABLE
     assert result.nodes == python.nodes and result.stats["engine"] == "c"
 

@@ -12,9 +12,9 @@ from patience.cli import main
 from patience.deal import Deal
 from patience.errors import InputError
 from patience.formats import write_deal
+from patience.generators.analysis.black_hole import Numbering
 from patience.generators.cpsat import black_hole as cpsat
 from patience.generators.deals import pysol_deal, random_deal
-from patience.generators.eprime.black_hole import Numbering
 from patience.result import Status
 from patience.runners.lp_solution import read_ortools
 from patience.runners.process import Limits

@@ -11,7 +11,7 @@ from pysat.solvers import Solver as PySatSolver
 from patience.cards import Card
 from patience.deal import Deal
 from patience.formats import read_deal
-from patience.generators.cnf.black_hole import _Builder, dimacs, encode, read_header
+from patience.generators.cnf.black_hole import _Builder, dimacs, formula, read_header
 from patience.generators.cnf.common import CARDINALITY
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
@@ -31,7 +31,7 @@ def winning_sequences(deal: Deal) -> set[tuple[Card, ...]]:
     return {order for order in itertools.permutations(deal.cards) if replay(deal, order).valid}
 
 def projected_models(deal: Deal, symmetry_breaking: bool, cardinality: str = "seqcounter") -> set[tuple[Card, ...]]:
-    encoding = encode(deal, symmetry_breaking, cardinality)
+    encoding = formula(deal, symmetry_breaking, cardinality)
     decode = encoding.decode_map()
     positions = list(decode.cards_at)
     found = set()
@@ -78,7 +78,7 @@ def test_standard_black_hole_deal_is_solved_and_validated(paper_deal):
 
 def test_all_in_a_row_first_card_is_free():
     deal = pysol_deal("all_in_a_row", 3)
-    encoding = encode(deal)
+    encoding = formula(deal)
     first = [encoding.at[(card, 1)] for card in deal.cards]
     units = {clause[0] for clause in encoding.cnf.clauses if len(clause) == 1}
     assert not any(-variable in units for variable in first)
@@ -94,7 +94,7 @@ def test_black_hole_first_card_follows_the_ace(paper_deal, paper_encodings):
 def paper_encodings():
     """The paper's deal encoded with and without symmetry breaking, built once for several tests."""
     deal = read_deal(INSTANCES / "black_hole" / "paper-example.txt")
-    return {symmetry: encode(deal, symmetry) for symmetry in (True, False)}
+    return {symmetry: formula(deal, symmetry) for symmetry in (True, False)}
 
 
 def test_header_holds_the_deal_and_every_position_variable(paper_deal, paper_encodings):

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError
+from patience.generators.analysis.binary_star import NO_POSITION, Positions
 from patience.generators.asp.facts import (
     SEARCH,
     SEARCH_PREFIX,
@@ -19,7 +20,6 @@ from patience.generators.asp.facts import (
     programs,
     steps,
 )
-from patience.generators.eprime.binary_star import NO_POSITION, Positions
 from patience.generators.files import ModelFiles
 from patience.options import Switch
 
@@ -44,7 +44,7 @@ def deal_facts(deal: BinaryStarDeal, symmetry_breaking: bool = True) -> str:
                          else positions.above(number - 1) + 1, deal.ranks, symmetry_breaking))
 
 
-def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[str, str]:
+def fixed_files(search: str = "paper") -> dict[str, str]:
     """The files that need no deal: the programs."""
     return programs(PROGRAM_FILE, search)
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
+from patience.generators.analysis.black_hole import NO_CARD, Numbering
 from patience.generators.asp.facts import (
     SEARCH,
     SEARCH_PREFIX,
@@ -20,7 +21,6 @@ from patience.generators.asp.facts import (
     programs,
     steps,
 )
-from patience.generators.eprime.black_hole import NO_CARD, Numbering
 from patience.generators.files import ModelFiles
 from patience.options import Switch
 
@@ -42,7 +42,7 @@ def deal_facts(deal: Deal, symmetry_breaking: bool = True) -> str:
                          else numbering.above(number), deal.ranks, symmetry_breaking))
 
 
-def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[str, str]:
+def fixed_files(search: str = "paper") -> dict[str, str]:
     """The files that need no deal: the programs."""
     return programs(PROGRAM_FILE, search)
 

@@ -27,7 +27,6 @@ The header holds the deal and maps every take and on variable to its step, pile 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from pysat.card import CardEnc
@@ -35,6 +34,7 @@ from pysat.formula import CNF
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError
+from patience.generators.analysis.binary_star import neighbours, reachable_tops
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
@@ -45,8 +45,7 @@ from patience.generators.cnf.common import (
     dimacs_text,
     negate,
 )
-from patience.generators.files import ModelFiles
-from patience.generators.lp.black_hole import reachable
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.options import Switch
 
 HEADER_TAG = "c patience-models binary-star cnf"
@@ -58,17 +57,7 @@ OPTIONS = (
     CARDINALITY_OPTION,
 )
 SHOW: dict[str, str] = {}
-
-def neighbours(rank: int, ranks: int) -> set[int]:
-    """The ranks a card of `rank` may be played on (and that may follow it), K-A adjacent."""
-    return {(rank + step) % ranks for step in (1, -1)} if ranks > 1 else set()
-
-
-@functools.cache
-def reachable_tops(start: int, steps: int, ranks: int) -> frozenset[int]:
-    """Ranks a foundation starting at `start` can show after at most `steps` plays on it."""
-    return frozenset({start}.union(*(reachable(start, m, ranks) for m in range(1, steps + 1))))
-
+fixed_files = no_fixed_files
 
 @dataclass(frozen=True)
 class BinaryStarEncoding:

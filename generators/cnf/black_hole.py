@@ -26,6 +26,7 @@ from pysat.formula import CNF
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError
+from patience.generators.analysis.black_hole import symmetric_cards
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
@@ -36,8 +37,7 @@ from patience.generators.cnf.common import (
     dimacs_text,
     negate,
 )
-from patience.generators.eprime.black_hole import Numbering
-from patience.generators.files import ModelFiles
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.options import Switch
 from patience.reading import small_int
 
@@ -48,6 +48,7 @@ OPTIONS = (
     CARDINALITY_OPTION,
 )
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 
 
 @dataclass(frozen=True)
@@ -98,12 +99,12 @@ class _Builder(ClauseBuilder):
         return self.var("O", card, position)
 
 
-def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
+def formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
     """The paper's CNF of `deal`; satisfiable iff the deal can be won."""
     encoding = cardinality_encoding(cardinality)
     build = _Builder(deal)
     n, cards = build.n, deal.cards
-    pairs = _symmetric_pairs(deal) if symmetry_breaking else []
+    pairs = symmetric_cards(deal) if symmetry_breaking else []
     for first, second in pairs:
         for position in range(1, n):
             build.pool.id(("E", first, second, position))
@@ -135,14 +136,6 @@ def encode(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAUL
     build.cnf.nv = build.pool.top
     at = {(card, position): build.at(card, position) for card in cards for position in range(1, n + 1)}
     return Encoding(deal, build.cnf, at, symmetry_breaking, cardinality)
-
-
-def _symmetric_pairs(deal: Deal) -> list[tuple[Card, Card]]:
-    """(a, b): same rank, a preferred in the constraint models' order (top layers first)."""
-    order = Numbering(deal).numbers
-    by_preference = sorted(deal.cards, key=order.__getitem__)
-    return [(first, second) for index, first in enumerate(by_preference) for second in by_preference[index + 1:]
-            if first.rank == second.rank]
 
 
 def _break_symmetry(build: _Builder, first: Card, second: Card) -> None:
@@ -238,12 +231,7 @@ def read_header(text: str, source: str) -> DecodeMap:
     return DecodeMap(deal, cards_at, variables)
 
 
-def formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
-    """The clauses and their decode map, for solvers that take the formula in memory."""
-    return encode(deal, symmetry_breaking, cardinality)
-
-
 def build(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> ModelFiles:
     """deal.cnf; the decode map reads a model's true variables back into cards."""
-    encoding = encode(deal, symmetry_breaking, cardinality)
+    encoding = formula(deal, symmetry_breaking, cardinality)
     return cnf_files(dimacs(encoding), encoding.cnf, encoding.decode)

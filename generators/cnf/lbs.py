@@ -15,13 +15,14 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
 from patience.generators.cnf.common import cnf_files, dimacs_text
-from patience.generators.files import ModelFiles
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
 
 TITLE = "DIMACS CNF (the paper's SAT encoding)"
 OPTIONS = ()
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 
 
 @dataclass(frozen=True)

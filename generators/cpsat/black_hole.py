@@ -16,15 +16,15 @@ from itertools import pairwise
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError
-from patience.generators.eprime.black_hole import NO_CARD, Numbering
-from patience.generators.files import ModelFiles
-from patience.generators.xcsp3.black_hole import symmetry_pairs
+from patience.generators.analysis.black_hole import NO_CARD, Numbering, symmetry_pairs
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.options import Switch
 
 MODEL_FILE = "deal.pbtxt"
 TITLE = "CP-SAT model (CpModelProto text, OR-Tools)"
 OPTIONS = (Switch("symmetry-breaking", "on", "post the paper's conditional symmetry breaking"),)
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 X_NAME = re.compile(r"x_(\d+)")
 
 

@@ -29,8 +29,8 @@ from collections.abc import Mapping
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError, UsageError
-from patience.generators.cnf.binary_star import neighbours, reachable_tops
-from patience.generators.files import ModelFiles
+from patience.generators.analysis.binary_star import neighbours, reachable_tops
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.lp.common import row_text, wrapped
 from patience.names import BINARY_STAR
 from patience.options import Option
@@ -39,6 +39,7 @@ LP_FILE = "deal.lp"
 TITLE = "mixed integer program in CPLEX LP format (CBC, HiGHS)"
 OPTIONS = (Option("objective", "none", "Binary Star's model is pure feasibility", ("none",)),)
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 _PLAYED = re.compile(r"(a|w)_(\d+)_(\d+)_(\d+)")  # a_pile_depth_step, w_step_foundation_rank
 
 

@@ -21,7 +21,8 @@ from functools import cached_property
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import UsageError
-from patience.generators.files import ModelFiles
+from patience.generators.analysis.black_hole import reachable
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.lp.common import expression, row_text, wrapped
 from patience.options import Option
 
@@ -44,6 +45,7 @@ OPTIONS = (
            OBJECTIVES),
 )
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 
 
 def check_model(model: str) -> str:
@@ -62,14 +64,6 @@ def card_numbers(deal: Deal) -> tuple[Card, ...]:
     """The paper's card numbering: layer by layer (all top cards first); index 0 is card 1."""
     height = max(len(pile) for pile in deal.piles)
     return tuple(pile[depth] for depth in range(height) for pile in deal.piles if depth < len(pile))
-
-
-def reachable(rank: int, steps: int, ranks: int) -> frozenset[int]:
-    """Ranks reachable from `rank` in exactly `steps` moves of +-1 on the cycle of `ranks`
-    (none on a one-rank cycle, where no card follows another)."""
-    if ranks == 1:
-        return frozenset()
-    return frozenset((rank + steps - 2 * down) % ranks for down in range(steps + 1))
 
 
 def look_ahead_sets(deal: Deal, moves: int) -> list[frozenset[int]]:

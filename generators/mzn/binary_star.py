@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from patience.binary_star.deal import BinaryStarDeal, Play
-from patience.generators.eprime.binary_star import NO_POSITION, Positions
+from patience.generators.analysis.binary_star import NO_POSITION, Positions
 from patience.generators.files import ModelFiles
 from patience.generators.mzn.data import DATA_FILE, SEARCH, array, boolean, render, table
 from patience.options import Switch
@@ -46,7 +46,7 @@ def data(deal: BinaryStarDeal, symmetry_breaking: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def fixed_files(symmetry_breaking: bool = True, search: str = "paper") -> dict[str, str]:
+def fixed_files(search: str = "paper") -> dict[str, str]:
     """The files that need no deal: the model."""
     return {MODEL_FILE: model_text(search)}
 

@@ -17,7 +17,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
 from patience.formats.numbered import standard_number, write_dzn
-from patience.generators.eprime.black_hole import Numbering
+from patience.generators.analysis.black_hole import Numbering
 from patience.generators.files import ModelFiles
 from patience.generators.mzn.data import DATA_FILE, SEARCH, array, boolean, render, table
 from patience.options import Option, Switch
@@ -59,7 +59,7 @@ def data(deal: Deal, symmetry_breaking: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def fixed_files(symmetry_breaking: bool = True, search: str = "paper", formulation: str = "project") -> dict[str, str]:
+def fixed_files(search: str = "paper", formulation: str = "project") -> dict[str, str]:
     """The files that need no deal: the model."""
     return {MODEL_FILE: model_text(search, formulation)}
 

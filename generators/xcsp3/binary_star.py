@@ -14,15 +14,15 @@ import json
 import sys
 
 from patience.binary_star.deal import BinaryStarDeal
-from patience.generators.eprime import binary_star as binary_star_eprime
-from patience.generators.eprime.binary_star import NO_POSITION, Positions, stats
-from patience.generators.files import ModelFiles
+from patience.generators.analysis.binary_star import NO_POSITION, SYMMETRY_BREAKING, Positions, stats
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.xcsp3.common import compile_in_fresh_process, post_symmetry_breaking
 
 INSTANCE_FILE = "binary-star.xml"
 TITLE = "XCSP3 instance built with pycsp3 (ACE, Choco)"
-OPTIONS = binary_star_eprime.OPTIONS  # the same model, the same symmetry breaking switch
+OPTIONS = (SYMMETRY_BREAKING,)  # the Essence Prime model's, the same symmetry breaking
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 
 
 def model_data(deal: BinaryStarDeal, symmetry_breaking: bool) -> dict[str, object]:

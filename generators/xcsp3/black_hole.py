@@ -16,8 +16,8 @@ import json
 import sys
 
 from patience.deal import Deal
-from patience.generators.eprime.black_hole import NO_CARD, Numbering
-from patience.generators.files import ModelFiles
+from patience.generators.analysis.black_hole import NO_CARD, Numbering, symmetry_pairs
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.xcsp3.common import compile_in_fresh_process, post_symmetry_breaking
 from patience.options import Switch
 
@@ -25,13 +25,7 @@ INSTANCE_FILE = "deal.xml"
 TITLE = "XCSP3 instance built with pycsp3 (ACE, Choco)"
 OPTIONS = (Switch("symmetry-breaking", "on", "post the paper's conditional symmetry breaking"),)
 SHOW: dict[str, str] = {}
-
-
-def symmetry_pairs(numbering: Numbering) -> list[tuple[int, int, int, int]]:
-    """(a, b, above a, below b) for same-rank pile cards with a preferred (a < b); 0 = no such card."""
-    numbers = range(1, numbering.size)
-    return [(a, b, numbering.above(a), numbering.below(b)) for a in numbers for b in numbers
-            if a < b and numbering.rank(a) == numbering.rank(b)]
+fixed_files = no_fixed_files
 
 
 def model_data(deal: Deal, symmetry_breaking: bool) -> dict[str, object]:

@@ -12,7 +12,7 @@ import json
 import sys
 
 from patience.errors import InputError
-from patience.generators.files import ModelFiles
+from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.xcsp3.common import compile_in_fresh_process
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
@@ -21,6 +21,7 @@ INSTANCE_FILE = "lbs.xml"
 TITLE = "XCSP3 instance built with pycsp3 (ACE, Choco)"
 OPTIONS = ()
 SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
 
 
 def step_moves(n: int, step: int) -> list[Move]:

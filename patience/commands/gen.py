@@ -18,6 +18,7 @@ from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.games import get_game, read_game_deal
 from patience.generators import MODEL_LANGUAGES, generator
+from patience.generators.files import fixed_file_keywords
 from patience.names import BLACK_HOLE, GAME_OPTION_HELP, game_option
 from patience.options import check_options, option_keywords
 from patience.outputs import output_folder, write_text
@@ -88,11 +89,11 @@ def print_fixed_file(language: str, game: str, given: Mapping[str, object], outp
     """`gen pddl --domain`, `gen eprime --model`: a file that needs no deal."""
     module = generator(language, get_game(game).name)
     shown = chosen_file(module, language, game, given)
-    if shown is None or output_dir is not None or not hasattr(module, "fixed_files"):
+    if shown is None or output_dir is not None:
         flags = " or ".join(f"--{flag}" for flag in module.SHOW) or "nothing"
         raise UsageError(f"gen {language} needs a DEAL (only {flags} prints without one)")
     options = check_options(module.OPTIONS, _option_values(given), f"gen {language} ({game})")
-    files = module.fixed_files(**option_keywords(options))
+    files = module.fixed_files(**fixed_file_keywords(module, option_keywords(options)))
     print(files[shown], end="")
     return ExitCode.SOLVED
 

@@ -51,7 +51,7 @@ def grade_minizinc(model: Path, folder: Path, mapping: Mapping | None, native: N
             Path(scratch, "model.mzn").write_text(model_text)
             Path(scratch, "instance.dzn").write_text(data(deal))
             run = run_process(minizinc_command(executable, backend, timeout, ["model.mzn", "instance.dzn"]),
-                              Limits(timeout + GRACE_SECONDS), cwd=scratch)
+                              Limits(timeout).with_grace(GRACE_SECONDS), cwd=scratch)
         rows.append(grade_run(deal, run, str(path), mapping or Mapping(), native))
     return rows
 

@@ -4,7 +4,7 @@ more foundations), `decide_many` a batch of boards in one compiled call."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from patience.deal import Deal
@@ -12,9 +12,10 @@ from patience.errors import UsageError
 from patience.native import reference
 from patience.native.board import Board
 from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
+from patience.native.rules import Rules
 
-__all__ = ["LIMIT", "SOLVED", "UNSOLVABLE", "Decision", "choose", "compiled", "decide_many", "run", "run_board",
-           "run_compiled"]
+__all__ = ["LIMIT", "SOLVED", "UNSOLVABLE", "Decision", "Rules", "choose", "compiled", "decide_many", "run",
+           "run_board", "run_compiled"]
 
 try:
     from patience.native import _search
@@ -47,13 +48,13 @@ def fits(board: Board) -> bool:
             and board.ranks <= COMPILED_MAX_RANKS)
 
 
-def run(deal: Deal, choice: str | None, rules: Mapping[str, bool], max_cards: bool,
+def run(deal: Deal, choice: str | None, rules: Rules, max_cards: bool,
         node_limit: int | None, seconds: float | None, memory_mb: int | None = None) -> tuple[Outcome, str]:
     """Search `deal`; returns the outcome and the engine that ran (`c` or `python`)."""
     return run_board(Board.of(deal), choice, rules, max_cards, node_limit, seconds, memory_mb)
 
 
-def run_board(board: Board, choice: str | None, rules: Mapping[str, bool], max_cards: bool,
+def run_board(board: Board, choice: str | None, rules: Rules, max_cards: bool,
               node_limit: int | None, seconds: float | None, memory_mb: int | None = None) -> tuple[Outcome, str]:
     """Search `board` in this process; the compiled cache stops growing at about half of `memory_mb`
     (a full cache only slows the search). The `native` solver runs the Python search in a child
@@ -61,8 +62,7 @@ def run_board(board: Board, choice: str | None, rules: Mapping[str, bool], max_c
     used = choose(board, choice)
     if used == "c":
         return run_compiled(board, rules, max_cards, node_limit, seconds, memory_mb), "c"
-    outcome = reference.search(board, rules["cache"], rules["reach"], max_cards, node_limit, seconds,
-                               rules["symmetry"], rules["wolter"], rules.get("restarts", True))
+    outcome = reference.search(board, rules, max_cards, node_limit, seconds)
     return outcome, "python"
 
 
@@ -80,13 +80,13 @@ def choose(board: Board, choice: str | None) -> str:
     return "c" if choice != "python" and takes else "python"
 
 
-def run_compiled(board: Board, rules: Mapping[str, bool], max_cards: bool, node_limit: int | None,
+def run_compiled(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
                  seconds: float | None, memory_mb: int | None = None) -> Outcome:
     """The compiled search on a board it takes (see `choose`)."""
     return _compiled(board, rules, max_cards, node_limit, seconds, cache_bytes(memory_mb))
 
 
-def decide_many(boards: Iterable[Board], rules: Mapping[str, bool], max_cards: bool,
+def decide_many(boards: Iterable[Board], rules: Rules, max_cards: bool,
                 node_limit: int | None = None, seconds: float | None = None,
                 memory_mb: int | None = None) -> list[Decision]:
     """Search every board in one compiled call (no Python between deals; the cache's table is
@@ -96,7 +96,7 @@ def decide_many(boards: Iterable[Board], rules: Mapping[str, bool], max_cards: b
         raise UsageError("the compiled search is not built (pip install -e .)")
     if not all(fits(board) for board in boards):
         raise UsageError("a board the compiled search does not take")
-    rows = _search.batch([_arrays(board) for board in boards], *_switches(rules), max_cards, node_limit or 0,
+    rows = _search.batch([_arrays(board) for board in boards], *rules.switches(), max_cards, node_limit or 0,
                          seconds or 0.0, cache_bytes(memory_mb))
     return [Decision(*row) for row in rows]
 
@@ -108,19 +108,14 @@ def cache_bytes(memory_mb: int | None) -> int:
     return memory_mb * 2**20 // 2 * 2 // 3
 
 
-def _switches(rules: Mapping[str, bool]) -> tuple[bool, ...]:
-    """The rules in the compiled search's order; restarts are on unless switched off."""
-    return rules["cache"], rules["symmetry"], rules["wolter"], rules["reach"], rules.get("restarts", True)
-
-
 def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]:
     return board.rank, board.pile_size, board.ranks, board.foundations
 
 
-def _compiled(board: Board, rules: Mapping[str, bool], max_cards: bool, node_limit: int | None,
+def _compiled(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
               seconds: float | None, table_bytes: int) -> Outcome:
     status, order, onto, nodes, longest, cached = _search.search(
-        *_arrays(board), *_switches(rules), max_cards, node_limit or 0, seconds or 0.0, table_bytes)
+        *_arrays(board), *rules.switches(), max_cards, node_limit or 0, seconds or 0.0, table_bytes)
     if order is None:
         return Outcome(status, None, nodes, longest, cached)
     return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto),

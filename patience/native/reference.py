@@ -14,9 +14,11 @@ from dataclasses import dataclass
 
 from patience.cards import Card
 from patience.native.board import Board, balanced, reachable_ranks, unplayable_excess
+from patience.native.rules import Rules
 
 SOLVED, UNSOLVABLE, LIMIT = "solved", "unsolvable", "limit"
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
+PLAIN = Rules.only("cache")  # the reference's default: the exhaustive search with its failure cache
 ONE_LUBY_UNIT = 250  # restarts, one foundation: rounds of Luby's sequence times this many nodes
 ONE_BONUS_ONE_IN = 2  # restarts, one foundation: the share of piles counted one card taller
 LUBY_UNIT = 1000  # restarts with several foundations: the same
@@ -43,16 +45,17 @@ class Outcome:
 Move = tuple[int, int, int]  # (minus the pile's height, card, foundation)
 
 
-def search(board: Board, cache: bool = True, reach: bool = False, max_cards: bool = False,
-           node_limit: int | None = None, seconds: float | None = None, symmetry: bool = False,
-           wolter: bool = False, restarts: bool = False) -> Outcome:
-    """Decide `board`. With `max_cards` the search never stops at a win it cannot find: it keeps
-    the longest play, and `reach` then cuts only the plays whose reachable cards cannot make it
-    longer (less the cards the balance bound of `unplayable_excess` shows can never be played, with
-    one foundation). On a node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter`
-    switch on the same interchangeability rules as the compiled search (see `interchangeable`).
-    With `restarts` a round gives up after a budget of nodes and the next one orders the piles
-    another way (see `Rounds`); failed states stay known."""
+def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_limit: int | None = None,
+           seconds: float | None = None) -> Outcome:
+    """Decide `board` under `rules` (the plain search with the failure cache by default). With
+    `max_cards` the search never stops at a win it cannot find: it keeps the longest play, and the
+    `reach` rule then cuts only the plays whose reachable cards cannot make it longer (less the cards
+    the balance bound of `unplayable_excess` shows can never be played, with one foundation). On a
+    node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter` switch on the same
+    interchangeability rules as the compiled search (see `interchangeable`). With `restarts` a round
+    gives up after a budget of nodes and the next one orders the piles another way (see `Rounds`);
+    failed states stay known."""
+    cache, reach, symmetry, wolter, restarts = rules.cache, rules.reach, rules.symmetry, rules.wolter, rules.restarts
     size = len(board)
     every = (1 << size) - 1
     deadline = None if seconds is None else time.monotonic() + seconds

@@ -22,11 +22,12 @@ from patience.generators.deals import pysol_deal, random_deal
 from patience.names import BINARY_STAR, GENERALISED
 from patience.native import engine
 from patience.native.board import Board
+from patience.native.rules import Rules
 from patience.runners.native import binary_star_plays
 from patience.survey.store import LOST, MAX_CARDS, UNDECIDED, WON, Row
 from patience.validator import replay
 
-RULES = {"cache": True, "symmetry": True, "wolter": True, "reach": True}
+RULES = Rules()  # every pruning on, as the native solver's defaults
 Shape = tuple[int, int, int]  # ranks, suits, pile height of a random generalised deal
 
 
