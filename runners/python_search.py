@@ -22,7 +22,7 @@ from patience.lbs.deal import LBSDeal
 from patience.lbs.solver import Search
 from patience.native.board import Board
 from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
-from patience.runners.process import Limits, ProcessRun, run_process
+from patience.runs.process import Limits, ProcessRun, run_process
 
 GRACE_SECONDS = 0.5  # the search checks its clock every few thousand nodes; the kill comes this much later
 _SOURCE = "Python search output"

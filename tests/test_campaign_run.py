@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from patience.campaign import execute
-from patience.campaign.specs import resolve
 from patience.campaign.store import Store
 from patience.cards import parse_card
 from patience.cli import main
 from patience.games import read_game_deal
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
+from patience.runs.specs import resolve
 from patience.validator import replay
 from tests.helpers import INSTANCES, group_gone, process_alive, stored_rows
 

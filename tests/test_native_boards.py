@@ -13,8 +13,8 @@ from patience.generators.deals import random_deal
 from patience.native import engine, reference
 from patience.native.board import Board
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 from tests.helpers import needs_compiled_search
 

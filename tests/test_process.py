@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from patience.runners.process import Limits, run_process, stop_signals_unwind, stops_deferred
+from patience.runs.process import Limits, run_process, stop_signals_unwind, stops_deferred
 
 BUSY = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end: pass\nprint('done')"
 
@@ -123,7 +123,7 @@ def test_a_niced_caller_gives_its_nice_to_the_solver_session():
              "    time.sleep(0.01)\n"
              "print(text)")
     caller = ("import os, sys\n"
-              "from patience.runners.process import Limits, run_process\n"
+              "from patience.runs.process import Limits, run_process\n"
               "os.nice(7)\n"
               f"print(run_process([sys.executable, '-c', {child!r}], Limits(timeout=60)).stdout, end='')")
     done = subprocess.run([sys.executable, "-c", caller], capture_output=True, text=True, timeout=120)

@@ -16,7 +16,7 @@ import pytest
 
 from patience.campaign import execute
 from patience.cli import main
-from patience.runners.process import descendants
+from patience.runs.process import descendants
 from patience.survey import execute as survey_execute
 from tests.helpers import needs_solver, process_alive, stored_rows
 

@@ -19,11 +19,11 @@ from typing import TypeVar
 
 from patience.campaign.config import Configuration
 from patience.campaign.record import RunRecord, stored_moves
-from patience.campaign.specs import NamedDeal
 from patience.errors import InputError, UsageError
 from patience.result import SolverResult, Status, to_record
-from patience.runners.process import Limits, descendants, end_processes
 from patience.runners.solve import solve
+from patience.runs.process import Limits, descendants, end_processes
+from patience.runs.specs import NamedDeal
 
 Work = TypeVar("Work")
 Result = TypeVar("Result")

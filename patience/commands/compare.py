@@ -10,14 +10,15 @@ import argparse
 import sys
 from collections import Counter
 
-from patience.campaign import config, execute, specs
+from patience.campaign import config, execute
 from patience.campaign.analysis import disagreements
-from patience.campaign.progress import Progress
 from patience.campaign.store import Store
 from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
-from patience.runners.process import Limits
+from patience.runs import specs
+from patience.runs.process import Limits
+from patience.runs.progress import Progress
 
 _DEFAULTS = {"timeout": 60.0, "cpu": None, "memory": None, "jobs": 1}
 

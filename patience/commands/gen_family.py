@@ -17,17 +17,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from patience.campaign import specs
-from patience.campaign.progress import Progress
 from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.families import labels, select
 from patience.families.conventions import convention
-from patience.families.pool import run_pool
 from patience.families.write import Job, Target, share_files, write_deal, write_family, write_index
 from patience.generators import generator
 from patience.options import check_options
+from patience.runs import specs
+from patience.runs.pool import run_pool
+from patience.runs.progress import Progress
 
 DEFAULT_LABEL_SECONDS = 60.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")

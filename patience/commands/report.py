@@ -7,11 +7,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from patience.campaign import analysis, specs, tables
+from patience.campaign import analysis, tables
 from patience.campaign.store import Store
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
 from patience.outputs import check_folder, output_folder
+from patience.runs import specs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

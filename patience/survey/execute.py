@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from patience.campaign.execute import connect, pool_size, stop_pool, submit_all
 from patience.errors import UsageError
-from patience.runners.process import stops_deferred
+from patience.runs.process import stops_deferred
 
 Work = TypeVar("Work")
 Result = TypeVar("Result")
