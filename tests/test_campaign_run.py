@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from patience.campaign import execute
 from patience.campaign.store import Store
 from patience.cards import parse_card
 from patience.cli import main
 from patience.games import read_game_deal
 from patience.runners.solve import solve
+from patience.runs import pool
 from patience.runs.process import Limits
 from patience.runs.specs import resolve
 from patience.validator import replay
@@ -210,7 +210,7 @@ def test_dask_scheduler_on_loopback(tmp_path):
 
 
 def test_bad_input_exits_2_with_one_line_and_no_store(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(execute, "CONNECT_SECONDS", 1.0)
+    monkeypatch.setattr(pool, "CONNECT_SECONDS", 1.0)
     db, empty = tmp_path / "runs.sqlite", tmp_path / "empty.sqlite"
     Store(empty).close()
     negative = tmp_path / "negative.yaml"

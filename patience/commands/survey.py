@@ -19,11 +19,11 @@ from patience.generators.deals import random_deal
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, game_option, numbering_option
 from patience.native import engine
 from patience.outputs import output_file
+from patience.runs.pool import Runner, runner
 from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
 from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
-from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
 from patience.survey.shuffles import SHAPES, BatchResult, play_batch
 from patience.survey.store import MAX_CARDS, MODES, SurveyStore, survey_settings
