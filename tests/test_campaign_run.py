@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from patience.campaign.config import from_solver_list
+from patience.campaign.run import campaign
 from patience.campaign.store import Store
 from patience.cards import parse_card
 from patience.cli import main
@@ -70,6 +72,23 @@ def test_a_campaign_mixes_lbs_instances_and_black_hole_deals(tmp_path, capsys):
     assert main(["report", str(db), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["runs"] == 8 and report["disagreements"] == []
+
+
+def test_a_campaign_is_a_library_call_that_resumes(tmp_path):
+    """`campaign.run.campaign`, as `compare` calls it: every run stored once, the second call has
+    nothing left to do, and a stored win is the validator's."""
+    deals, configurations = resolve("black_hole:1-3"), from_solver_list("native")
+    store = Store(tmp_path / "runs.sqlite")
+    try:
+        first = campaign(deals, configurations, Limits(timeout=20), store, pool.runner(1), show_progress=False)
+        second = campaign(deals, configurations, Limits(timeout=20), store, pool.runner(1), show_progress=False)
+        rows = store.runs()
+    finally:
+        store.close()
+    assert (first.wanted, first.before, first.new, first.contradictions) == (3, 0, 3, [])
+    assert (second.before, second.new) == (3, 0)
+    assert sorted(row.deal for row in rows) == [item.name for item in deals]
+    _check_against_native([vars(row) for row in rows], "black_hole:1-3")
 
 
 def test_compare_stores_validated_runs_and_reports(tmp_path, capsys):

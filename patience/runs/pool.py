@@ -1,17 +1,18 @@
 """The one worker pool of campaigns, surveys and families, and its one policy for stopping.
 
 A runner calls `function` on every item of `work` and hands each result to `keep` (which stores it,
-or collects it) the moment it is done, in whatever order the items finish: in this process (one
-job, for work that starts no process of its own), on local worker processes, or on a Dask cluster.
+or collects it) the moment it is done, in whatever order the items finish: in this process (when
+one worker would do and the caller allows it; a campaign does not), on local worker processes, or
+on a Dask cluster.
 
 The policy, the same for every user:
 - Ctrl-C and SIGHUP are this process's to act on: the workers (and multiprocessing's resource
   tracker) start deaf to them, so that a terminal's signal to the whole process group does not
   stop each worker on its own, mid-run.
-- A stop of this process (Ctrl-C, or SIGTERM and SIGHUP, which the command turns into SystemExit)
+- A stop of this process (Ctrl-C, or SIGTERM and SIGHUP, which raise SystemExit as in every command)
   stops the pool at once: a worker's SIGTERM unwinds its run, which kills its solver's process
   group, and the worker exits; a worker still there a moment later is killed with every process it
-  had started. What finished meanwhile is kept first, then the stop goes on.
+  had started. Then the results that finished meanwhile are kept, and the stop goes on.
 - `keep` runs with the stops held, so that a result is kept whole or not at all; a stop that came
   meanwhile is honoured the moment `keep` returns.
 - A worker whose parent has died (even by kill -9) stops its run the same way and exits.
@@ -31,7 +32,7 @@ from multiprocessing import get_context, resource_tracker
 from typing import Any, TypeVar
 
 from patience.errors import UsageError
-from patience.runs.process import descendants, end_processes, stops_deferred, watch_parent
+from patience.runs.process import descendants, end_processes, stop_signals_unwind, stops_deferred, watch_parent
 
 Work = TypeVar("Work")
 Result = TypeVar("Result")
@@ -66,10 +67,11 @@ def runner(jobs: int, scheduler: str | None = None, here: bool = True) -> Runner
 
 def run_here(function: Callable[[Work], Result], work: Sequence[Work], keep: Callable[[Result], None]) -> None:
     """Every item in this process, one after the other."""
-    for item in work:
-        result = function(item)
-        with stops_deferred():
-            keep(result)
+    with stop_signals_unwind():
+        for item in work:
+            result = function(item)
+            with stops_deferred():
+                keep(result)
 
 
 def run_local(jobs: int, here: bool, function: Callable[[Work], Result], work: Sequence[Work],
@@ -81,6 +83,12 @@ def run_local(jobs: int, here: bool, function: Callable[[Work], Result], work: S
     if here and pool_size(jobs, len(work)) == 1:
         run_here(function, work, keep)
         return
+    with stop_signals_unwind():  # a library caller's SIGTERM and SIGHUP stop the pool too
+        _run_on_workers(jobs, function, work, keep)
+
+
+def _run_on_workers(jobs: int, function: Callable[[Work], Result], work: Sequence[Work],
+                    keep: Callable[[Result], None]) -> None:
     pool: ProcessPoolExecutor | None = None
     futures: list[Future] = []
     kept: set[Future] = set()
