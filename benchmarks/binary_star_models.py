@@ -18,8 +18,8 @@ from collections import Counter
 from pathlib import Path
 
 from patience.binary_star.deal import pysolfc_deal
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 REFERENCE = "native"
 DECIDED = ("solved", "unsolvable")

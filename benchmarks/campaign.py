@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from patience.generators.deals import pysol_deal
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 
 def main() -> int:

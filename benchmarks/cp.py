@@ -20,8 +20,8 @@ from pathlib import Path
 
 from patience.generators.deals import pysol_deal
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 SETTINGS = ("on", "off")
 DECIDED = ("solved", "unsolvable")

@@ -24,13 +24,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from patience.campaign.progress import Progress
 from patience.errors import InputError, UsageError
 from patience.generators.deals import random_deal
 from patience.names import GENERALISED
+from patience.runs.pool import run_here
+from patience.runs.progress import Progress
 from patience.survey import report
 from patience.survey.decide import decide
-from patience.survey.execute import run_here
 from patience.survey.run import survey
 from patience.survey.store import DECISION, LOST, UNDECIDED, VERDICT_NAMES, WON, SurveyStore, survey_settings
 

@@ -20,9 +20,9 @@ from patience.commands.solve import parse_options
 from patience.lbs import solver
 from patience.lbs.deal import load_deal, random_deal
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.savilerow_output import read_info
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 COURSE = Path(__file__).resolve().parent.parent / "instances" / "lbs-coursework"
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from patience.formats import read_deal
 from patience.generators.deals import pysol_deal
 from patience.generators.lp.black_hole import FORMULATIONS, MODELS, lp_model
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 PAPER = {"mip1": (1071, 2908), "mip2": (6269, 2652), "mip3": (8683, 2601), "mip4": (8734, 2601)}
 EXAMPLE = Path(__file__).resolve().parent.parent / "instances" / "black_hole" / "paper-example.txt"

@@ -32,8 +32,8 @@ from patience.native.board import Board
 from patience.native.rules import Rules
 from patience.result import Status
 from patience.runners.black_hole_solve import BlackHoleSolve
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:

@@ -22,9 +22,9 @@ from pathlib import Path
 from patience.errors import UsageError
 from patience.generators.deals import PYSOL_GAMES, pysol_deal
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 REFERENCE = "native"
 

@@ -21,9 +21,9 @@ from pysat.solvers import Solver as PySatSolver
 
 from patience.generators.reduction import Formula, assignment_from_sequence, reduce_formula
 from patience.result import SolverResult, Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.runners.via_formula import ROUTE, solve_via_formula
+from patience.runs.process import Limits
 
 WALL_FACTOR = 3  # the wall-clock limit, in multiples of the CPU limit
 

@@ -20,8 +20,8 @@ from collections import Counter
 from pathlib import Path
 
 from patience.generators.deals import pysol_deal
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 REFERENCE = "native"
 DECIDED = ("solved", "unsolvable")

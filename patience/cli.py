@@ -19,6 +19,7 @@ from typing import NoReturn
 from patience import __version__
 from patience.errors import InputError, UsageError, one_line
 from patience.exit_codes import ExitCode
+from patience.runs.process import stop_signals_unwind
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
             "lbs", "show", "survey")
@@ -59,7 +60,8 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
     args = None
     try:
         args = (parser or build_parser()).parse_args(arguments)
-        return args.handler(args)
+        with stop_signals_unwind():  # SIGTERM and SIGHUP end the command as Ctrl-C does: every `finally` runs
+            return args.handler(args)
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT

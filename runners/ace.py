@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 import re
 
-from patience.runners.process import Limits
 from patience.runners.xcsp_output import XcspSolver, clean, search_options
+from patience.runs.process import Limits
 
 _WRONG = re.compile(r"^d WRONG DECISIONS\s+([\d,]+)", re.MULTILINE)
 _GLOBAL_EFFS = re.compile(r"^\s*effs:([\d,]+)", re.MULTILINE)

@@ -24,7 +24,7 @@ from patience.generators.files import ModelFiles
 from patience.names import BLACK_HOLE_FAMILY
 from patience.options import Schema, option_keywords
 from patience.result import Answer, Status
-from patience.runners.process import Limits, ProcessRun, run_process
+from patience.runs.process import Limits, ProcessRun, run_process
 
 VERSION_SECONDS = 2.0  # a binary that does not answer --version quickly has no version to report
 

@@ -22,7 +22,7 @@ from patience.generators.files import ModelFiles
 from patience.options import Count, Schema, Switch
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
-from patience.runners.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun
 
 BOARD_FILE = "board.txt"
 _STATES = re.compile(r"^Total number of states checked is (\d+)\.", re.MULTILINE)

@@ -16,7 +16,7 @@ from patience.result import Status
 from patience.runners.base import ExecutableSolver
 from patience.runners.lp_solution import MipVerdict, read_cbc
 from patience.runners.mip import MipSolver
-from patience.runners.process import ProcessRun
+from patience.runs.process import ProcessRun
 
 _NODES = re.compile(r"^Enumerated nodes:\s+(\d+)", re.MULTILINE)
 _PROOF = re.compile(r"^(Result - (Problem proven|Linear relaxation) infeasible"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from patience.runners.process import Limits
 from patience.runners.xcsp_output import XcspSolver, search_options
+from patience.runs.process import Limits
 
 MAIN_CLASS = "org.chocosolver.parser.xcsp.ChocoXCSP"
 PAPER_SEARCH = ["-f", "-varh", "INPUT", "-valh", "MIN", "-restarts", "[NONE,0,0,0,false]"]

@@ -24,7 +24,7 @@ from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
-from patience.runners.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun
 
 GRACE_SECONDS = 5.0  # clingo stops itself at the time limit; the hard kill comes this much later
 CONFIGURATIONS = ("auto", "frumpy", "jumpy", "tweety", "handy", "crafty", "trendy")

@@ -23,7 +23,7 @@ from patience.options import Count, Schema, Switch
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
 from patience.runners.mip import GRACE_SECONDS
-from patience.runners.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun
 
 _STATUS = re.compile(r"^status: (\S+)$", re.MULTILINE)
 _VALUES = re.compile(r"^x: ([\d ]*)$", re.MULTILINE)

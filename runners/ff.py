@@ -15,7 +15,7 @@ from patience.generators.files import ModelFiles
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver
 from patience.runners.pddl_plan import Planner, PlanVerdict, read_ff
-from patience.runners.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun
 
 MAX_PLAN_LENGTH = 2000  # FF 2.3's MAX_PLAN_LENGTH (and MAX_CONSTANTS) in ff.h
 

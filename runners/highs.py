@@ -20,7 +20,7 @@ from patience.generators.lp.start import read_start
 from patience.result import Status
 from patience.runners.lp_solution import MipVerdict, read_highs
 from patience.runners.mip import START_OPTION, MipSolver, split_start
-from patience.runners.process import ProcessRun
+from patience.runs.process import ProcessRun
 
 _NODES = re.compile(r"^nodes: (\d+)$", re.MULTILINE)
 

@@ -23,7 +23,7 @@ from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
 from patience.runners.minizinc_output import MiniZincOutput, read_output
-from patience.runners.process import Limits, ProcessRun, run_process
+from patience.runs.process import Limits, ProcessRun, run_process
 
 GRACE_SECONDS = 5.0  # MiniZinc stops itself at the time limit; the hard kill comes this much later
 LIST_SECONDS = 10.0

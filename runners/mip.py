@@ -20,7 +20,7 @@ from patience.reading import read_output
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
 from patience.runners.lp_solution import MipVerdict
-from patience.runners.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun
 
 SOLUTION_FILE = "solution.txt"
 GRACE_SECONDS = 5.0  # the solver stops itself at the time limit; the hard kill comes this much later

@@ -26,7 +26,7 @@ from patience.options import Count, Option, Schema, Switch
 from patience.result import Answer, Status
 from patience.runners import python_search
 from patience.runners.base import Solver
-from patience.runners.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun
 
 
 class Native(Solver):

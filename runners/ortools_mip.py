@@ -22,7 +22,7 @@ from patience.result import Status
 from patience.runners.cpsat import OrToolsSolver
 from patience.runners.lp_solution import ORTOOLS_HEADER, MipVerdict, read_ortools
 from patience.runners.mip import START_OPTION, MipSolver, split_start
-from patience.runners.process import ProcessRun
+from patience.runs.process import ProcessRun
 
 STOPPED_EARLY = 0.95  # a run that ends undecided after this share of its time limit hit the limit
 

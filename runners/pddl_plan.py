@@ -29,7 +29,7 @@ from patience.options import Schema
 from patience.reading import first_line
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
-from patience.runners.process import ProcessRun
+from patience.runs.process import ProcessRun
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from patience.options import Count, Option, Schema
 from patience.reading import read_output
 from patience.result import Status
 from patience.runners.pddl_plan import Planner, PlanVerdict, read_plan_file
-from patience.runners.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun
 
 COMPLETE_SEARCHES = ("gbf", "astar", "wastar", "bfs")
 INCOMPLETE_SEARCHES = ("ehs", "ids")

@@ -23,7 +23,7 @@ from patience.lbs.solver import Search
 from patience.native.board import Board
 from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
 from patience.native.rules import Rules
-from patience.runners.process import Limits, ProcessRun, run_process
+from patience.runs.process import Limits, ProcessRun, caller_environment, end_with_caller, run_process
 
 GRACE_SECONDS = 0.5  # the search checks its clock every few thousand nodes; the kill comes this much later
 _SOURCE = "Python search output"
@@ -53,7 +53,8 @@ def read_search(run: ProcessRun) -> Search:
 def _run(task: tuple[Any, ...], limits: Limits) -> ProcessRun:
     hard = limits.with_grace(GRACE_SECONDS)
     payload = base64.b64encode(pickle.dumps(task)).decode("ascii")
-    return run_process([sys.executable, "-m", "patience.runners.python_search"], hard, stdin_text=payload)
+    return run_process([sys.executable, "-m", "patience.runners.python_search"], hard, env=caller_environment(),
+                       stdin_text=payload)
 
 
 def _result(run: ProcessRun) -> dict[str, Any]:
@@ -113,6 +114,7 @@ def _search(result: dict[str, Any]) -> Search:
 
 def main() -> int:
     """The child: run the pickled task from standard input, print its result as one JSON line."""
+    end_with_caller()
     task = pickle.loads(base64.b64decode(sys.stdin.read()))
     if task[0] == "board":
         from patience.native import reference

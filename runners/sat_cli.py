@@ -22,7 +22,7 @@ from patience.reading import read_output
 from patience.result import Answer, Status
 from patience.runners.base import VERSION_SECONDS, ExecutableSolver, ProcessSolver, answer_from_run, find_executable
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, SatVerdict, read_competition, read_minisat_result
-from patience.runners.process import Limits, ProcessRun, run_process
+from patience.runs.process import Limits, ProcessRun, run_process
 
 RESULT_FILE = "result.txt"
 DEBIAN_HINT = "apt-get install {package}"

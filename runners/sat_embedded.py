@@ -28,7 +28,7 @@ from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.result import Answer, Status
 from patience.runners.base import Solver, generator_keywords
-from patience.runners.process import STOP_SIGNALS, Limits, stop_signals_unwind, stops_deferred
+from patience.runs.process import STOP_SIGNALS, Limits, stop_signals_unwind, stops_deferred
 
 # our name -> PySAT's name
 ENGINES = {

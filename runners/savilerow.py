@@ -23,9 +23,9 @@ from patience.options import Option, Schema
 from patience.reading import read_output
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, find_executable
-from patience.runners.process import Limits, ProcessRun
 from patience.runners.sat_cli import Cadical, CommandLineSat, CryptoMiniSat, Minisat, Picosat
 from patience.runners.savilerow_output import read_info
+from patience.runs.process import Limits, ProcessRun
 
 GRACE_SECONDS = 30.0  # Savile Row and Minion stop themselves at the limit; the hard kill comes this much later
 # --set sat-solver=NAME: the binary's runner (for finding it) and the output family Savile Row reads

@@ -10,8 +10,8 @@ from patience.games import game_of
 from patience.options import check_options
 from patience.result import Answer, SolverResult, Status, judge
 from patience.runners.base import Solver
-from patience.runners.process import Limits
 from patience.runners.registry import get_solver
+from patience.runs.process import Limits
 
 
 def checked_solver(solver_name: str, game: str, options: Mapping[str, str]) -> tuple[Solver, dict[str, Any]]:

@@ -17,8 +17,8 @@ from pysat.formula import CNF
 from patience.errors import InputError
 from patience.generators.reduction import Formula, reduce_formula, winning_sequence
 from patience.result import Answer, SolverResult, Status, judge
-from patience.runners.process import Limits
 from patience.runners.sat_embedded import ENGINES, run_engine
+from patience.runs.process import Limits
 
 ROUTE = "via-formula"
 

@@ -33,7 +33,7 @@ from patience.options import Option, Schema
 from patience.reading import at_most
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, find_executable
-from patience.runners.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun
 
 PAPER_ORDER_ARRAY = "x"  # the paper's static search order is over the Black Hole model's x
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

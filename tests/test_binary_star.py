@@ -15,7 +15,6 @@ from pysol_cards.random import RandomBase
 from patience.binary_star import forms
 from patience.binary_star.deal import BINARY_STAR, START_CARDS, BinaryStarDeal, Play, pysolfc_deal
 from patience.binary_star.rules import play_names, read_plays, replay, resolved
-from patience.campaign.specs import resolve
 from patience.cards import Card, parse_card
 from patience.cli import main
 from patience.errors import InputError
@@ -27,8 +26,9 @@ from patience.native.board import Board, balanced
 from patience.native.rules import Rules
 from patience.result import Status
 from patience.runners.native import binary_star_plays
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
+from patience.runs.specs import resolve
 from tests.helpers import INSTANCES, needs_compiled_search
 
 

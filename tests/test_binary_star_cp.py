@@ -12,8 +12,8 @@ from patience.binary_star.rules import replay
 from patience.cli import main
 from patience.generators.eprime import binary_star as binary_star_eprime
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from tests.helpers import TRANSCRIPTS, needs_solver
 from tests.test_binary_star import exhaustive, small_deal
 

@@ -19,8 +19,8 @@ from patience.errors import InputError
 from patience.generators.cnf import binary_star as binary_star_cnf
 from patience.generators.lp import binary_star as binary_star_lp
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from tests.helpers import needs_solver
 from tests.test_binary_star import exhaustive, small_deal
 

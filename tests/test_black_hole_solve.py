@@ -11,9 +11,9 @@ from patience.formats import read_deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
 from patience.runners.black_hole_solve import read_output
-from patience.runners.process import Limits
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 from tests.helpers import INSTANCES, TRANSCRIPTS, needs_solver
 

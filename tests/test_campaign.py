@@ -7,11 +7,12 @@ import sqlite3
 
 import pytest
 
-from patience.campaign import analysis, config, specs, tables
+from patience.campaign import analysis, config, tables
 from patience.campaign.record import RunRecord
 from patience.campaign.store import Store
 from patience.errors import InputError, UsageError
 from patience.generators.deals import pysol_deal
+from patience.runs import specs
 
 
 def test_seed_ranges_keep_order_and_drop_repeats():

@@ -13,8 +13,8 @@ from patience.games import read_game_deal
 from patience.generators.asp import binary_star, black_hole, lbs
 from patience.result import Status
 from patience.runners import base
-from patience.runners.process import Limits, ProcessRun
 from patience.runners.solve import solve
+from patience.runs.process import Limits, ProcessRun
 from tests.helpers import COURSE, INSTANCES, needs_solver
 from tests.test_binary_star import small_deal
 

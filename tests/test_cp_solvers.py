@@ -10,9 +10,9 @@ from patience.errors import UsageError
 from patience.formats import parse_deal, read_deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.savilerow import SAT_SOLVERS
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from tests.helpers import INSTANCES, needs_solver
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"

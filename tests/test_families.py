@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from patience.campaign import specs
 from patience.campaign.record import RunRecord
 from patience.campaign.store import Store
 from patience.cli import main
@@ -22,9 +21,10 @@ from patience.generators import generator
 from patience.generators.files import ModelFiles
 from patience.options import check_options, option_keywords
 from patience.result import Status, judge
-from patience.runners.process import Limits, run_process
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
+from patience.runs import specs
+from patience.runs.process import Limits, run_process
 from tests.helpers import needs_solver
 
 SMALL_BLACK_HOLE = "black_hole:1-5"  # deal 1 is unsolvable, 2-5 solvable
@@ -314,7 +314,7 @@ def test_a_failure_while_writing_leaves_nothing(tmp_path, monkeypatch, capsys):
 
 
 def test_workers_never_outnumber_deals(tmp_path, monkeypatch):
-    from patience.families import pool
+    from patience.runs import pool
     started = []
     real = pool.ProcessPoolExecutor
 

@@ -21,8 +21,8 @@ from patience.formats import read_deal
 from patience.games import read_game_deal
 from patience.pages.report import page_names
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from tests.helpers import INSTANCES, processes_with
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "core"
@@ -161,7 +161,7 @@ def test_the_lbs_search_runs_in_a_child_too():
 
 def test_garbled_child_output_is_a_solver_error(monkeypatch):
     from patience.runners import python_search
-    from patience.runners.process import ProcessRun
+    from patience.runs.process import ProcessRun
 
     def garbled(task, limits):
         return ProcessRun(("search",), 0, '{"status": "solved", "nodes": "many"}\n', "", 0.1, 0.1)

@@ -13,8 +13,8 @@ from patience.games import read_game_deal
 from patience.generators.mzn import lbs
 from patience.result import Status
 from patience.runners import base
-from patience.runners.process import Limits, ProcessRun
 from patience.runners.solve import solve
+from patience.runs.process import Limits, ProcessRun
 from tests.helpers import COURSE, INSTANCES
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "mznasp"

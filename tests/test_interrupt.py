@@ -18,7 +18,7 @@ import pytest
 from patience.formats.yaml_form import write
 from patience.generators.deals import pysol_board
 from patience.generators.reduction import reduce_formula
-from tests.helpers import EVERY_CLAUSE, needs_compiled_search, process_alive
+from tests.helpers import EVERY_CLAUSE, needs_compiled_search, process_alive, stored_rows
 
 STOPS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, ""), (signal.SIGHUP, 129, "")]
 NO_PRUNING = ["--set", "cache=off", "--set", "symmetry=off", "--set", "wolter=off", "--set", "reach=off",
@@ -91,3 +91,17 @@ def test_stopping_the_command_kills_an_embedded_sat_solver(tmp_path, number, sta
     ended = _interrupt(process, number)
     assert ended.returncode == status and ended.stderr.strip() == said and ended.stdout == ""
     assert not process_alive(solver), "the forked SAT solver outlived the stopped command"
+
+
+@pytest.mark.parametrize(("number", "status", "said"), STOPS[1:])
+def test_stopping_a_survey_in_this_process_keeps_its_whole_batches(tmp_path, number, status, said):
+    """One job: the search runs in the command's own process. SIGTERM and SIGHUP end it with their
+    status, no traceback and no warning, at once (a batch being stored is stored whole first)."""
+    db = tmp_path / "s.db"
+    process = _start(["survey", "--seeds", "1-100000", "--batch", "50", "--jobs", "1", "--quiet", "--db", str(db)])
+    _wait_for(lambda: stored_rows(db, "deals") >= 100, seconds=60)
+    started = time.monotonic()
+    ended = _interrupt(process, number)
+    assert ended.returncode == status and ended.stderr.strip() == said and ended.stdout == ""
+    assert time.monotonic() - started < 2
+    assert stored_rows(db, "deals") % 50 == 0

@@ -19,8 +19,8 @@ from patience.lbs.rules import replay
 from patience.lbs.solver import solve
 from patience.result import Status
 from patience.runners.pddl_plan import read_plan_file
-from patience.runners.process import Limits
 from patience.runners.solve import solve as solve_with
+from patience.runs.process import Limits
 from tests.helpers import COURSE, needs_solver
 
 SMALL = sorted(path for path in COURSE.rglob("*.param") if len(read_param(path.read_text(), str(path)).cards) <= 10)

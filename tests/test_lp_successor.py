@@ -11,9 +11,9 @@ from patience.generators.deals import random_deal
 from patience.generators.lp import successor as lp_successor
 from patience.generators.lp.black_hole import card_numbers
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 
 DEALS = {

@@ -16,8 +16,8 @@ from patience.generators.mzn import binary_star, black_hole, lbs
 from patience.result import Status
 from patience.runners.minizinc import MiniZinc, configured_backends
 from patience.runners.minizinc_output import read_output
-from patience.runners.process import Limits, run_process
 from patience.runners.solve import solve
+from patience.runs.process import Limits, run_process
 from tests.helpers import COURSE, INSTANCES, needs_solver, processes_with
 from tests.test_binary_star import small_deal
 

@@ -16,8 +16,8 @@ from patience.formats import write_deal
 from patience.generators.deals import random_deal
 from patience.result import Status
 from patience.runners.lp_solution import cards_played, read_cbc, read_highs
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 from tests.helpers import TRANSCRIPTS
 

@@ -12,8 +12,8 @@ from patience.generators.deals import random_deal
 from patience.generators.lp import black_hole as lp
 from patience.generators.lp.start import greedy_play, read_start, start_text, start_values
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 
 DEALS = [random_deal(5, 4, 3, seed) for seed in (0, 80, 1, 2, 3, 4)] + [random_deal(5, 4, 4, 2, empty_foundation=True)]

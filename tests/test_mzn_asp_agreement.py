@@ -13,8 +13,8 @@ from patience.games import read_game_deal
 from patience.generators.deals import random_deal
 from patience.lbs.deal import random_deal as random_lbs_deal
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from tests.helpers import COURSE, INSTANCES, needs_solver
 from tests.test_binary_star import small_deal
 

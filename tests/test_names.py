@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from patience import names
-from patience.campaign.specs import resolve
 from patience.cli import main
 from patience.games import FAMILY_CLASSES, get_game, read_game_deal
 from patience.generators import MODEL_LANGUAGES
 from patience.pages.replay import PAGE_BUILDERS
 from patience.runners.registry import all_solvers
+from patience.runs.specs import resolve
 from patience.survey.store import SurveyStore
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,8 +14,8 @@ from patience.errors import UsageError
 from patience.generators.deals import pysol_board, pysol_deal
 from patience.native import engine
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 
 ENGINES = ["python"] + (["c"] if engine.compiled() else [])

@@ -14,8 +14,8 @@ from patience.native import engine, reference
 from patience.native.board import Board
 from patience.native.rules import Rules
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 from tests.helpers import needs_compiled_search
 

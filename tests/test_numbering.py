@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from patience.campaign import specs
 from patience.cli import main
 from patience.errors import UsageError
 from patience.formats import board
 from patience.generators import deals
 from patience.generators.deals import pysol_board, pysol_deal
+from patience.runs import specs
 
 # make_pysol_freecell_board.py is not installed with pysol_cards; these are its steps, run from the
 # installed package's own argument parser and dealer in a separate interpreter.

@@ -17,8 +17,8 @@ from patience.generators.cpsat import black_hole as cpsat
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
 from patience.runners.lp_solution import read_ortools
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 
 pytest.importorskip("ortools")

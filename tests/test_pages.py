@@ -142,9 +142,9 @@ def test_card_names_cannot_break_out_of_the_page(tmp_path):
 
 
 def test_report_html_links_every_deal_to_a_replay_of_its_stored_sequence(tmp_path, capsys):
-    from patience.campaign.specs import resolve
     from patience.campaign.store import Store
     from patience.cards import parse_card
+    from patience.runs.specs import resolve
     from patience.validator import replay as validate_sequence
 
     db, spec = tmp_path / "runs.sqlite", "black_hole:1-3+random:6,3,3:1-2"
@@ -185,8 +185,8 @@ def binary_star_answer(tmp_path_factory):
     from patience.binary_star import forms
     from patience.binary_star.deal import pysolfc_deal
     from patience.binary_star.rules import play_names
-    from patience.runners.process import Limits
     from patience.runners.solve import solve
+    from patience.runs.process import Limits
 
     folder = tmp_path_factory.mktemp("binary-star")
     deal = pysolfc_deal(1)

@@ -57,8 +57,8 @@ def binary_star_files(folder):
     from patience.binary_star.deal import pysolfc_deal
     from patience.binary_star.rules import play_names
     from patience.binary_star.rules import replay as replay_plays
-    from patience.runners.process import Limits
     from patience.runners.solve import solve
+    from patience.runs.process import Limits
 
     deal = pysolfc_deal(1)
     (folder / "star.txt").write_text(forms.write_board(deal))

@@ -17,9 +17,9 @@ from patience.generators.files import ModelFiles
 from patience.generators.pddl.black_hole import model
 from patience.options import check_options
 from patience.result import Status
-from patience.runners.process import Limits, run_process
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
+from patience.runs.process import Limits, run_process
 from patience.validator import replay
 from tests.helpers import needs_solver
 

@@ -16,9 +16,9 @@ from patience.generators.deals import pysol_deal, random_deal
 from patience.generators.pddl.black_hole import model
 from patience.result import Status
 from patience.runners.pddl_plan import plan_cards, read_ff, read_plan_file
-from patience.runners.process import Limits
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 from tests.helpers import INSTANCES, TRANSCRIPTS, needs_solver
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from patience.runners.process import Limits, run_process, stop_signals_unwind, stops_deferred
+from patience.runs.process import Limits, run_process, stop_signals_unwind, stops_deferred
 
 BUSY = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end: pass\nprint('done')"
 
@@ -123,9 +123,41 @@ def test_a_niced_caller_gives_its_nice_to_the_solver_session():
              "    time.sleep(0.01)\n"
              "print(text)")
     caller = ("import os, sys\n"
-              "from patience.runners.process import Limits, run_process\n"
+              "from patience.runs.process import Limits, run_process\n"
               "os.nice(7)\n"
               f"print(run_process([sys.executable, '-c', {child!r}], Limits(timeout=60)).stdout, end='')")
     done = subprocess.run([sys.executable, "-c", caller], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith(" nice 7")
+
+
+def test_a_child_started_with_the_caller_environment_ends_with_its_caller(tmp_path):
+    """kill -9 of the caller (a command running a Python search in-process, say) leaves its own
+    child running in a session of its own; a child that calls `end_with_caller` ends itself."""
+    pid_file = tmp_path / "child.pid"
+    child = ("import os, time\n"
+             "from patience.runs.process import end_with_caller\n"
+             "end_with_caller()\n"
+             f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+             "time.sleep(120)")
+    caller = ("import sys\n"
+              "from patience.runs.process import Limits, caller_environment, run_process\n"
+              f"run_process([sys.executable, '-c', {child!r}], Limits(timeout=120), env=caller_environment())")
+    process = subprocess.Popen([sys.executable, "-c", caller])
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text()):
+            assert time.monotonic() < deadline and process.poll() is None, "the child did not start"
+            time.sleep(0.05)
+        searched = int(pid_file.read_text())
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 10
+        while alive(searched) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = alive(searched)
+        if left:
+            os.kill(searched, signal.SIGKILL)
+        assert not left, "the child outlived its killed caller"
+    finally:
+        process.kill()

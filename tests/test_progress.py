@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from patience.campaign import progress
-from patience.campaign.progress import Progress
+from patience.runs import progress
+from patience.runs.progress import Progress
 
 
 def test_a_log_gets_a_line_a_tenth_and_one_a_minute(monkeypatch):

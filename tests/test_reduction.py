@@ -25,9 +25,9 @@ from patience.generators.reduction import (
     winning_sequence,
 )
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.runners.via_formula import solve_via_formula
+from patience.runs.process import Limits
 from patience.validator import replay
 from tests.helpers import EVERY_CLAUSE
 

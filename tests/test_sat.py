@@ -15,8 +15,8 @@ from patience.generators.cnf.black_hole import _Builder, dimacs, formula, read_h
 from patience.generators.cnf.common import CARDINALITY
 from patience.generators.deals import pysol_deal, random_deal
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 from tests.helpers import INSTANCES
 

@@ -20,9 +20,9 @@ from patience.runners.dimacs_output import (
     read_minisat_result,
     read_stats,
 )
-from patience.runners.process import Limits
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.validator import replay
 from tests.helpers import TRANSCRIPTS, needs_solver
 

@@ -25,9 +25,9 @@ from patience.options import check_options
 from patience.result import Status
 from patience.runners import base
 from patience.runners.base import ProcessSolver
-from patience.runners.process import Limits, ProcessRun
 from patience.runners.registry import SOLVERS, get_solver
 from patience.runners.solve import solve
+from patience.runs.process import Limits, ProcessRun
 from tests.helpers import INSTANCES, processes_with
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"

@@ -9,11 +9,11 @@ import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
-from patience.campaign import specs
 from patience.cli import main
 from patience.games import deal_content, game_of, parse_game_deal
 from patience.generators.deals import pysol_deal
 from patience.lbs.deal import LBSDeal
+from patience.runs import specs
 
 SOLVABLE = "ranks: 4\nfoundation: r0s0\npiles:\n  - [r1s0, r2s0, r3s0]\n  - [r2s1, r1s1, r3s1]\n  - [r0s1]\n"
 UNSOLVABLE = "ranks: 4\nfoundation: r0s0\npiles:\n  - [r2s0, r1s0, r3s0]\n  - [r2s1, r1s1, r3s1]\n  - [r0s1]\n"

@@ -16,8 +16,8 @@ import pytest
 from patience.cli import main
 from patience.errors import InputError
 from patience.generators.deals import pysol_deal
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.survey.decide import decide
 from patience.survey.store import LOST, UNDECIDED, WON, Row, SurveyStore
 from tests.helpers import group_gone, stored_rows

@@ -18,8 +18,8 @@ import pytest
 from patience.binary_star.deal import pysolfc_deal
 from patience.cli import main
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 from patience.survey.report import stop_chance
 from patience.survey.store import LOST, UNDECIDED, WON
 

@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from patience.runners.process import Limits, run_process
+from patience.runs.process import Limits, run_process
 
 _BUILD_LIMITS = Limits(timeout=300)
 

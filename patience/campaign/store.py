@@ -10,12 +10,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from patience import stores
-from patience.campaign import specs
 from patience.campaign.config import Configuration
 from patience.campaign.record import RUN_COLUMNS, RunRecord
 from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.result import Status
+from patience.runs import specs
 
 _SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 
-from patience.campaign import config, execute, specs
-from patience.campaign.analysis import disagreements
-from patience.campaign.progress import Progress
+from patience.campaign import config
+from patience.campaign.run import Interrupted, campaign
 from patience.campaign.store import CHANGED_SHOWN, Store
 from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
-from patience.runners.process import Limits
+from patience.runs import specs
+from patience.runs.pool import runner
+from patience.runs.process import Limits
 
 _DEFAULTS = {"timeout": 60.0, "cpu": None, "memory": None, "jobs": 1}
 
@@ -95,39 +95,21 @@ def run(args: argparse.Namespace) -> int:
         jobs = int(settings["jobs"])
     except (TypeError, ValueError) as error:
         raise UsageError(f"bad limit in the experiment: {error}") from None
-    run_tasks = execute.executor(jobs, args.scheduler)
+    run_tasks = runner(jobs, args.scheduler, here=False)
     store = Store(args.db)
     try:
-        store.fix_settings({"timeout": limits.timeout, "cpu": limits.cpu, "memory": limits.memory_mb})
-        store.fix_configurations(configurations)
-        changed = store.changed(deals)
-        store.add_deals(deals)
-        _say_changed(changed)
-        if args.retry_errors:
-            store.forget_errors()
-        wanted = {(item.name, item.content, configuration.label) for item in deals for configuration in configurations}
-        done = Counter(status for key, status in store.statuses().items() if key in wanted)
-        tasks = execute.plan(deals, configurations, limits, store.finished(), args.seed)
-        progress = Progress(len(wanted), done, enabled=not args.quiet)
-        progress.show()
-        stored = 0
         try:
-            for task, record in run_tasks(tasks):
-                record = execute.recheck(task, record)
-                stored += store.record(record)
-                progress.update(record.status)
-        except KeyboardInterrupt:
-            progress.finish()
-            print(f"interrupted: {stored} new runs stored in {args.db}; rerun the same command to continue",
+            ran = campaign(deals, configurations, limits, store, run_tasks, not args.quiet, args.seed,
+                           args.retry_errors, _say_changed)
+        except Interrupted as stop:
+            print(f"interrupted: {stop.new} new runs stored in {args.db}; rerun the same command to continue",
                   file=sys.stderr)
             return ExitCode.INTERRUPTED
-        progress.finish()
-        contradictions = disagreements(store.runs())  # each deal under its label: one content each
     finally:
         store.close()
-    for item in contradictions:
+    for item in ran.contradictions:
         print(f"CONTRADICTION on {item['deal']}: solved (validated) by {', '.join(item['solved by'])}, "
               f"called unsolvable by {', '.join(item['unsolvable by'])}", file=sys.stderr)
-    print(f"{args.db}: {sum(done.values()) + stored} of {len(wanted)} runs stored ({stored} new), "
-          f"{len(contradictions)} contradicting verdicts")
-    return ExitCode.SOLVER_ERROR if contradictions else ExitCode.SOLVED
+    print(f"{args.db}: {ran.before + ran.new} of {ran.wanted} runs stored ({ran.new} new), "
+          f"{len(ran.contradictions)} contradicting verdicts")
+    return ExitCode.SOLVER_ERROR if ran.contradictions else ExitCode.SOLVED

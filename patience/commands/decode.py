@@ -17,9 +17,9 @@ from patience.generators.reduction import assignment_from_sequence, dimacs_assig
 from patience.reading import read_text
 from patience.result import Status
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, read_competition, read_minisat_result
-from patience.runners.process import Limits
 from patience.runners.solve import solve
 from patience.runners.via_formula import ROUTE, solve_via_formula
+from patience.runs.process import Limits
 from patience.validator import replay
 
 

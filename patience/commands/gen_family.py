@@ -9,7 +9,6 @@ into a private folder that replaces DIR only once the index is written (docs/fam
 from __future__ import annotations
 
 import argparse
-import contextlib
 import re
 import sys
 from collections import Counter
@@ -17,17 +16,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from patience.campaign import specs
-from patience.campaign.progress import Progress
 from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.families import labels, select
 from patience.families.conventions import convention
-from patience.families.pool import run_pool
 from patience.families.write import Job, Target, share_files, write_deal, write_family, write_index
 from patience.generators import generator
 from patience.options import check_options
+from patience.runs import specs
+from patience.runs.pool import runner
+from patience.runs.progress import Progress
 
 DEFAULT_LABEL_SECONDS = 60.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -148,17 +147,17 @@ def _label_at(work: tuple[int, specs.NamedDeal, float]) -> tuple[int, labels.Lab
 
 
 def _run(function, work: Sequence, jobs: int, outcome: str | None, quiet: bool) -> list:
-    """`function` on every item on at most `jobs` workers (never more than items), with a progress bar
-    counting each result's label status (or `outcome`)."""
+    """`function` on every item on the one pool (at most `jobs` workers, never more than items), with a
+    progress bar counting each result's label status (or `outcome`)."""
     progress = Progress(len(work), Counter(), enabled=not quiet, shown=(outcome,) if outcome else None,
                         title="writing" if outcome else "labelling")
     progress.show()
     results = []
-    # closed at once when stopped, so that the pool's workers are stopped too (a traceback would
-    # otherwise keep the generator, and the pool working through its queue, alive until exit)
-    with contextlib.closing(run_pool(function, work, jobs)) as finished:
-        for result in finished:
-            results.append(result)
-            progress.update(outcome or result[1].status)
+
+    def keep(result) -> None:
+        results.append(result)
+        progress.update(outcome or result[1].status)
+
+    runner(jobs)(function, work, keep)
     progress.finish()
     return results

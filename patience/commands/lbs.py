@@ -15,8 +15,8 @@ from patience.lbs.rules import play
 from patience.lbs.solution import read_mapping
 from patience.reading import read_text
 from patience.result import to_record
-from patience.runners.process import Limits
 from patience.runners.solve import solve as solve_deal
+from patience.runs.process import Limits
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

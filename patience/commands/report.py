@@ -8,11 +8,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from patience.campaign import analysis, specs, tables
+from patience.campaign import analysis, tables
 from patience.campaign.store import CHANGED_SHOWN, Store
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
 from patience.outputs import check_folder, output_folder
+from patience.runs import specs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -16,8 +16,8 @@ from patience.names import GAME_OPTION_HELP, LBS, game_option
 from patience.outputs import output_file, write_text
 from patience.pages import replay
 from patience.reading import read_text
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

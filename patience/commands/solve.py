@@ -11,8 +11,8 @@ from patience.exit_codes import STATUS_EXIT
 from patience.games import read_game_deal
 from patience.names import GAME_OPTION_HELP, game_option
 from patience.result import SolverResult, to_record
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -13,17 +13,17 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from patience.campaign.progress import Progress
-from patience.campaign.specs import parse_seeds
 from patience.commands.limits import seconds
 from patience.errors import InputError, UsageError
 from patience.generators.deals import random_deal
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, game_option, numbering_option
 from patience.native import engine
 from patience.outputs import output_file
+from patience.runs.pool import Runner, runner
+from patience.runs.progress import Progress
+from patience.runs.specs import parse_seeds
 from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
-from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
 from patience.survey.shuffles import SHAPES, BatchResult, play_batch
 from patience.survey.store import MAX_CARDS, MODES, SurveyStore, survey_settings

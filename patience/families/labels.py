@@ -8,12 +8,12 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from patience.campaign.specs import NamedDeal
 from patience.campaign.store import Store
 from patience.errors import InputError, UsageError
 from patience.result import Status
-from patience.runners.process import Limits
 from patience.runners.solve import solve
+from patience.runs.process import Limits
+from patience.runs.specs import NamedDeal
 
 DECIDED = (Status.SOLVED.value, Status.UNSOLVABLE.value)
 

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from patience.campaign.specs import NamedDeal
 from patience.errors import UsageError
 from patience.families.conventions import cnf_header, convention
 from patience.families.labels import Label
 from patience.families.size import SIZE_COLUMNS, model_size, size_of
 from patience.generators import generator
 from patience.options import option_keywords
-from patience.runners.process import stop_signals_unwind
+from patience.runs.process import stop_signals_unwind
+from patience.runs.specs import NamedDeal
 
 INDEX_COLUMNS = ("number", "name", "game", "variant", "cards", "piles", "status", "nodes", "max_cards",
                  "native_seconds", "measure", "files", "sha256", "bytes", *SIZE_COLUMNS)

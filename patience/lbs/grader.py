@@ -20,9 +20,9 @@ from patience.lbs.deal import LBSDeal, read_param
 from patience.lbs.rules import replay
 from patience.lbs.solution import Mapping, read_moves
 from patience.reading import read_output, read_text
-from patience.runners.process import run_process
 from patience.runners.savilerow import minion_path, savilerow_command, savilerow_limits, savilerow_run
 from patience.runners.savilerow_output import read_info
+from patience.runs.process import run_process
 
 SOLVED, NO_SOLUTION, TIMEOUT, ERROR = "solved", "no solution", "timeout", "error"
 CORRECT, WRONG, UNGRADED = "correct", "WRONG", "-"

@@ -25,7 +25,7 @@ from patience.lbs.grader import (
 )
 from patience.lbs.solution import Mapping
 from patience.runners.minizinc import GRACE_SECONDS, MiniZinc, minizinc_command, verdict_of
-from patience.runners.process import Limits, ProcessRun, run_process
+from patience.runs.process import Limits, ProcessRun, run_process
 
 COLUMNS = ("nodes", "solveTime", "flatTime")  # MiniZinc's statistics in the table
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from patience.campaign import analysis, tables
 from patience.campaign.record import RunRecord, stored_moves
-from patience.campaign.specs import stored_deal
 from patience.campaign.store import Store
 from patience.outputs import output_folder, write_text
 from patience.pages import replay
+from patience.runs.specs import stored_deal
 
 SVG, XLINK = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
 ElementTree.register_namespace("", SVG)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from patience.campaign.progress import Progress
+from patience.runs.pool import Runner
+from patience.runs.progress import Progress
 from patience.survey.decide import Shape, batches, decide_batch
-from patience.survey.execute import Runner
 from patience.survey.store import MAX_CARDS, VERDICT_NAMES, Row, SurveyStore
 
 

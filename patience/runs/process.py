@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +28,8 @@ _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 _GRACE_SECONDS = 1.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+CALLER_VARIABLE = "PATIENCE_CALLER"  # a child of ours (the Python searches) learns here who started it
+_WATCH_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,29 @@ def stops_deferred() -> Iterator[None]:
                 restore.callback(signal.signal, number, signal.SIG_DFL if handler is None else handler)
         if caught:
             signal.raise_signal(caught[0])
+
+
+def watch_parent(parent: int, orphaned: Callable[[], None]) -> None:
+    """Call `orphaned` (from a daemon thread) once this process's parent is no longer `parent`: it
+    has died, even by kill -9, and this process was given to another."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH_SECONDS)
+        orphaned()
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def caller_environment() -> dict[str, str]:
+    """The environment that lets a child of ours end with this process (`end_with_caller`)."""
+    return {CALLER_VARIABLE: str(os.getpid())}
+
+
+def end_with_caller() -> None:
+    """In a child of ours started with `caller_environment()`: exit at once when the process that
+    started it is gone (kill -9 of the caller leaves no search behind to run out its clock)."""
+    caller = os.environ.get(CALLER_VARIABLE, "")
+    if caller.isdigit():
+        watch_parent(int(caller), lambda: os._exit(1))
 
 
 def _run_pending_handlers() -> None:

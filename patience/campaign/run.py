@@ -1,0 +1,79 @@
+"""Running a campaign: plan the runs that have no row yet, run them on the one pool, check each
+worker's record again and store it as it arrives, and keep the progress bar going."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from patience.campaign.analysis import disagreements
+from patience.campaign.config import Configuration
+from patience.campaign.execute import plan, recheck, run_task
+from patience.campaign.record import RunRecord
+from patience.campaign.store import Store
+from patience.runs.pool import Runner, runner
+from patience.runs.process import Limits
+from patience.runs.progress import Progress
+from patience.runs.specs import NamedDeal
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """What a campaign run left in its store: runs wanted, stored before it, stored by it, and the
+    deals on which validated verdicts contradict each other."""
+
+    wanted: int
+    before: int
+    new: int
+    contradictions: list[dict]
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the campaign; the runs that finished, `new` of them, are stored."""
+
+    def __init__(self, new: int) -> None:
+        super().__init__(new)
+        self.new = new
+
+
+def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits, store: Store,
+             run: Runner | None = None, show_progress: bool = True, seed: int = 0,
+             retry_errors: bool = False,
+             on_changed: Callable[[list[tuple[str, list[str], str]]], None] | None = None) -> Campaign:
+    """Run every configuration on every deal that has no row in `store` yet (on `run`, by default
+    one local worker), each validated record stored the moment it arrives; Interrupted by Ctrl-C
+    (SIGTERM and SIGHUP end as SystemExit), with every finished run stored either way. A deal is
+    known by its content: `on_changed` hears of the deal files whose content changed since they were
+    stored (each runs again as a new deal; its old runs stay under the old content)."""
+    run = run or runner(1, here=False)
+    store.fix_settings({"timeout": limits.timeout, "cpu": limits.cpu, "memory": limits.memory_mb})
+    store.fix_configurations(configurations)
+    changed = store.changed(deals)
+    store.add_deals(deals)
+    if on_changed is not None and changed:
+        on_changed(changed)
+    if retry_errors:
+        store.forget_errors()
+    wanted = {(item.name, item.content, configuration.label) for item in deals for configuration in configurations}
+    done = Counter(status for key, status in store.statuses().items() if key in wanted)
+    tasks = plan(deals, configurations, limits, store.finished(), seed)
+    by_run = {(task.deal.name, task.configuration.label): task for task in tasks}
+    progress = Progress(len(wanted), done, enabled=show_progress)
+    progress.show()
+    new = 0
+
+    def keep(record: RunRecord) -> None:
+        nonlocal new
+        record = recheck(by_run[record.deal, record.configuration], record)
+        new += store.record(record)
+        progress.update(record.status)
+
+    try:
+        run(run_task, tasks, keep)
+    except KeyboardInterrupt:
+        raise Interrupted(new) from None
+    finally:
+        progress.finish()
+    return Campaign(len(wanted), sum(done.values()), new, disagreements(store.runs()))  # each label one content
+

@@ -1,0 +1,221 @@
+"""The one worker pool of campaigns, surveys and families, and its one policy for stopping.
+
+A runner calls `function` on every item of `work` and hands each result to `keep` (which stores it,
+or collects it) the moment it is done, in whatever order the items finish: in this process (when
+one worker would do and the caller allows it; a campaign does not), on local worker processes, or
+on a Dask cluster.
+
+The policy, the same for every user:
+- Ctrl-C and SIGHUP are this process's to act on: the workers (and multiprocessing's resource
+  tracker) start deaf to them, so that a terminal's signal to the whole process group does not
+  stop each worker on its own, mid-run.
+- A stop of this process (Ctrl-C, or SIGTERM and SIGHUP, which raise SystemExit as in every command)
+  stops the pool at once: a worker's SIGTERM unwinds its run, which kills its solver's process
+  group, and the worker exits; a worker still there a moment later is killed with every process it
+  had started. Then the results that finished meanwhile are kept, and the stop goes on.
+- `keep` runs with the stops held, so that a result is kept whole or not at all; a stop that came
+  meanwhile is honoured the moment `keep` returns.
+- A worker whose parent has died (even by kill -9) stops its run the same way and exits.
+- Never more workers than items, nor more than JOBS_PER_CPU per CPU this process may use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from functools import partial
+from multiprocessing import get_context, resource_tracker
+from typing import Any, TypeVar
+
+from patience.errors import UsageError
+from patience.runs.process import descendants, end_processes, stop_signals_unwind, stops_deferred, watch_parent
+
+Work = TypeVar("Work")
+Result = TypeVar("Result")
+Runner = Callable[[Callable[[Any], Any], Sequence[Any], Callable[[Any], None]], None]
+
+CONNECT_SECONDS = 10.0
+JOBS_PER_CPU = 4
+GROUP_SIGNALS = (signal.SIGINT, signal.SIGHUP)  # sent by a terminal to the whole process group
+STOPS = (KeyboardInterrupt, SystemExit)  # how a stop of this process arrives (SystemExit: SIGTERM, SIGHUP)
+_UNWIND_SECONDS = 1.0  # an orphaned worker's time to unwind its run before it exits regardless
+_STOP_SECONDS = 1.0  # a stopped worker's time to kill its solver's group and exit, then theirs to go
+
+
+def pool_size(jobs: int, tasks: int) -> int:
+    """Local workers for `tasks` tasks when `jobs` are asked for: never more than the tasks, nor more
+    than JOBS_PER_CPU per CPU this process may use (more would only make the runs wait for a core
+    while their wall clocks run, or exhaust the machine)."""
+    return max(1, min(jobs, tasks, JOBS_PER_CPU * len(os.sched_getaffinity(0))))
+
+
+def runner(jobs: int, scheduler: str | None = None, here: bool = True) -> Runner:
+    """How the work will run: on the Dask scheduler at `scheduler` (connected to at once, so that a
+    wrong address fails before any work), else on `jobs` local workers. With `here`, work that one
+    worker would do runs in this process instead (saving a worker's start); without it, always in a
+    worker (a campaign's: a solver that crashes or outgrows its memory takes only the worker)."""
+    if scheduler:
+        return run_dask(scheduler)
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    return partial(run_local, jobs, here)
+
+
+def run_here(function: Callable[[Work], Result], work: Sequence[Work], keep: Callable[[Result], None]) -> None:
+    """Every item in this process, one after the other."""
+    with stop_signals_unwind():
+        for item in work:
+            result = function(item)
+            with stops_deferred():
+                keep(result)
+
+
+def run_local(jobs: int, here: bool, function: Callable[[Work], Result], work: Sequence[Work],
+              keep: Callable[[Result], None]) -> None:
+    """Every item on at most `jobs` worker processes (children of this one), under the policy above;
+    in this process if `here` and one worker would do."""
+    if not work:
+        return
+    if here and pool_size(jobs, len(work)) == 1:
+        run_here(function, work, keep)
+        return
+    with stop_signals_unwind():  # a library caller's SIGTERM and SIGHUP stop the pool too
+        _run_on_workers(jobs, function, work, keep)
+
+
+def _run_on_workers(jobs: int, function: Callable[[Work], Result], work: Sequence[Work],
+                    keep: Callable[[Result], None]) -> None:
+    pool: ProcessPoolExecutor | None = None
+    futures: list[Future] = []
+    kept: set[Future] = set()
+    try:
+        with _deaf_children():
+            pool = ProcessPoolExecutor(max_workers=pool_size(jobs, len(work)), mp_context=get_context("spawn"),
+                                       initializer=_start_worker, initargs=(os.getpid(),))
+            futures = [pool.submit(_run_in_worker, function, item) for item in work]  # workers start here
+        for future in as_completed(futures):
+            with stops_deferred():  # `kept` says so before a stop can come
+                keep(future.result())
+                kept.add(future)
+    except BaseException as stop:  # a stop, an error of the work, or the caller's own error in `keep`
+        if pool is not None:
+            stop_pool(pool)
+            if isinstance(stop, STOPS):
+                _keep_finished(futures, kept, keep)
+        raise
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+
+def _keep_finished(futures: Sequence[Future], kept: set[Future], keep: Callable[[Any], None]) -> None:
+    """Keep the results that finished while the last ones were kept or the pool was stopped."""
+    for future in futures:
+        if future not in kept and future.done() and not future.cancelled() and future.exception() is None:
+            with stops_deferred():
+                keep(future.result())
+
+
+@contextlib.contextmanager
+def _deaf_children() -> Iterator[None]:
+    """Hold Ctrl-C and SIGHUP while the pool starts its workers and multiprocessing its resource
+    tracker: a child inherits the held mask (a worker then takes its own policy, the tracker keeps
+    it), and one that came meanwhile is delivered here at the end. The tracker is started first, as
+    starting it unblocks Ctrl-C whatever the mask was."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, GROUP_SIGNALS)
+    try:
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, GROUP_SIGNALS)
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now, leaving no process behind. Leaving it the usual way would wait for the work in
+    flight, up to a whole time limit. SIGTERM makes a worker unwind its run, which kills its solver's
+    process group, and exit; a worker still there after a moment is killed, and so is every process it
+    had started, and this waits until they are gone (a killed JVM takes a second)."""
+    workers = list((pool._processes or {}).values())  # the pool has no public handle on its workers
+    below = descendants(worker.pid for worker in workers)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    deadline = time.monotonic() + _STOP_SECONDS
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.exitcode is None:
+            worker.kill()
+            worker.join()
+    end_processes(below, _STOP_SECONDS)
+
+
+_stopping = False  # set in a worker once it has been told to stop (or its parent has gone)
+
+
+def _start_worker(parent: int) -> None:
+    """Pool worker start: deaf to the group's Ctrl-C and SIGHUP (a no-op handler rather than a held
+    mask or SIG_IGN, which the solvers it starts would inherit); SIGTERM unwinds the run in hand, so
+    that run_process kills its solver's group; and a worker whose parent dies stops the same way."""
+    for number in GROUP_SIGNALS:
+        signal.signal(number, _ignore)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, GROUP_SIGNALS)
+    signal.signal(signal.SIGTERM, _stop)
+    watch_parent(parent, _orphaned)
+
+
+def _ignore(number: int, frame: object) -> None:
+    """A group signal reached a worker: the parent acts on it."""
+
+
+def _stop(number: int, frame: object) -> None:
+    global _stopping
+    _stopping = True
+    raise SystemExit(128 + number)
+
+
+def _orphaned() -> None:
+    os.kill(os.getpid(), signal.SIGTERM)  # unwinds the run: run_process kills its solver's group
+    time.sleep(_UNWIND_SECONDS)
+    os._exit(1)
+
+
+def _run_in_worker(function: Callable[[Work], Result], item: Work) -> Result:
+    """`function` in a pool worker. The pool would hand a stopped worker its next queued item, and a
+    solver started then would outlive the worker; so once the run has unwound, the worker exits."""
+    try:
+        return function(item)
+    finally:
+        if _stopping:
+            os._exit(1)
+
+
+def connect(scheduler: str):
+    """A Dask client of the scheduler at `scheduler` (tcp://HOST:PORT); UsageError if unreachable."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+
+
+def run_dask(scheduler: str) -> Runner:
+    """Work on a Dask cluster; the client is connected now and closed when the work ends."""
+    client = connect(scheduler)
+
+    def run(function: Callable[[Work], Result], work: Sequence[Work], keep: Callable[[Result], None]) -> None:
+        from distributed import as_completed as dask_completed
+
+        try:
+            for future in dask_completed(client.map(function, work, pure=False)):
+                result = future.result()
+                with stops_deferred():
+                    keep(result)
+        finally:
+            client.close()
+    return run
