@@ -158,6 +158,13 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     end_processes(below, _STOP_SECONDS)
 
 
+def run_here(tasks: Sequence[Task]) -> Iterator[tuple[Task, RunRecord]]:
+    """Run tasks one by one in this process (a notebook's `patience.compare` with one job: no worker to
+    start, and nothing for a script to guard with `if __name__ == "__main__"`)."""
+    for task in tasks:
+        yield task, run_task(task)
+
+
 def run_local(tasks: Sequence[Task], jobs: int) -> Iterator[tuple[Task, RunRecord]]:
     """Run tasks on local worker processes (children of this one), yielding each result as it finishes."""
     if not tasks:

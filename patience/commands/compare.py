@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 
 from patience.campaign import config, execute, specs
-from patience.campaign.analysis import disagreements
-from patience.campaign.progress import Progress
-from patience.campaign.store import Store
+from patience.campaign.run import run_campaign
 from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
@@ -85,36 +82,15 @@ def run(args: argparse.Namespace) -> int:
     except (TypeError, ValueError) as error:
         raise UsageError(f"bad limit in the experiment: {error}") from None
     run_tasks = execute.executor(jobs, args.scheduler)
-    store = Store(args.db)
-    try:
-        store.fix_settings({"timeout": limits.timeout, "cpu": limits.cpu, "memory": limits.memory_mb})
-        store.fix_configurations(configurations)
-        store.add_deals(item.describe() for item in deals)
-        if args.retry_errors:
-            store.forget_errors()
-        wanted = {(item.name, configuration.label) for item in deals for configuration in configurations}
-        done = Counter(str(row.status) for row in store.runs() if (row.deal, row.configuration) in wanted)
-        tasks = execute.plan(deals, configurations, limits, store.finished(), args.seed)
-        progress = Progress(len(wanted), done, enabled=not args.quiet)
-        progress.show()
-        stored = 0
-        try:
-            for task, record in run_tasks(tasks):
-                record = execute.recheck(task, record)
-                stored += store.record(record)
-                progress.update(record.status)
-        except KeyboardInterrupt:
-            progress.finish()
-            print(f"interrupted: {stored} new runs stored in {args.db}; rerun the same command to continue",
-                  file=sys.stderr)
-            return ExitCode.INTERRUPTED
-        progress.finish()
-        contradictions = disagreements(store.runs())
-    finally:
-        store.close()
-    for item in contradictions:
+    sitting = run_campaign(args.db, deals, configurations, limits, run_tasks, args.seed, args.retry_errors,
+                           not args.quiet)
+    if sitting.interrupted:
+        print(f"interrupted: {sitting.new} new runs stored in {args.db}; rerun the same command to continue",
+              file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    for item in sitting.contradictions:
         print(f"CONTRADICTION on {item['deal']}: solved (validated) by {', '.join(item['solved by'])}, "
               f"called unsolvable by {', '.join(item['unsolvable by'])}", file=sys.stderr)
-    print(f"{args.db}: {sum(done.values()) + stored} of {len(wanted)} runs stored ({stored} new), "
-          f"{len(contradictions)} contradicting verdicts")
-    return ExitCode.SOLVER_ERROR if contradictions else ExitCode.SOLVED
+    print(f"{args.db}: {sitting.before + sitting.new} of {sitting.wanted} runs stored ({sitting.new} new), "
+          f"{len(sitting.contradictions)} contradicting verdicts")
+    return ExitCode.SOLVER_ERROR if sitting.contradictions else ExitCode.SOLVED
