@@ -230,7 +230,7 @@ class Result:
                    result.message, dict(result.stats), result.sequence)
 
     def __repr__(self) -> str:
-        moves = "" if self.moves is None else f", {len(self.moves)} moves"
+        moves = "" if self.sequence is None else f", {len(self.sequence)} moves"
         nodes = "" if self.nodes is None else f", {self.nodes:,} nodes"
         return (f"<Result {self.solver}: {self.status.value}{moves}, wall {self.wall:.3g} s, cpu {self.cpu:.3g} s"
                 f"{nodes}{f': {self.message}' if self.message else ''}>")
@@ -305,7 +305,8 @@ def validate(deal: AnyDeal | str | os.PathLike[str], moves: Sequence[object] | s
     elif isinstance(moves, str):
         read = game.read_answer(moves, "<moves>", deal)
     else:
-        read = game.read_answer("\n".join(_move_names(game, deal, moves)), "<moves>", deal)
+        names = _move_names(game, deal, moves)
+        read = game.read_answer("\n".join(names), "<moves>", deal) if names else ()
     return game.replay(deal, read, complete=not partial)
 
 
@@ -347,7 +348,7 @@ def compare(deals: str | Iterable[str | os.PathLike[str]], solvers: str | Iterab
         raise UsageError("no deals to compare: give deal specs such as black_hole:1-20")
     named = specs.resolve(spec)
     configurations = [configuration for entry in ([solvers] if isinstance(solvers, str) else solvers)
-                      for configuration in (config.from_config_argument(entry) if "=" in entry
+                      for configuration in ([config.from_config_argument(entry)] if "=" in entry
                                             else config.from_solver_list(entry))]
     if not configurations:
         raise UsageError("no solvers to compare")
