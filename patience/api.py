@@ -10,8 +10,11 @@ Example:
     >>> import patience
     >>> deal = patience.deal("black_hole", 5)
     >>> result = patience.solve(deal, "native")
-    >>> result.status, patience.validate(deal, result.moves).valid
-    ('solved', True)
+    >>> print(result.status, result.moves[0], patience.validate(deal, result.moves).describe())
+    solved AS valid: 51 moves
+    >>> patience.solve(deal, "oracle")
+    Traceback (most recent call last):
+    patience.errors.UsageError: unknown solver 'oracle'; known: ...
 """
 
 from __future__ import annotations
@@ -137,12 +140,19 @@ def write_deal(deal: AnyDeal, form: str) -> str:
 
 @dataclass(frozen=True)
 class Model:
-    """A deal's model in one solver language: `files` maps file names to their text."""
+    """A deal's model in one solver language; `str(model)` is its primary file.
+
+    Attributes:
+        language: the model language (`pddl`, `cnf`, ...).
+        files: file name -> text, every file of the model.
+        primary: the file `gen LANGUAGE` prints.
+        model_files: the generator's own result, with the way back from a solver's answer to moves.
+    """
 
     language: str
     files: Mapping[str, str] = field(repr=False)
-    primary: str  # the file `gen` prints
-    model_files: ModelFiles = field(repr=False)  # with the way back from a solver's answer to moves
+    primary: str
+    model_files: ModelFiles = field(repr=False)
 
     def write(self, folder: str | os.PathLike[str]) -> list[Path]:
         """Write every file into `folder` (made if missing), each whole or not at all; returns their paths."""
@@ -321,7 +331,8 @@ def compare(deals: str | Iterable[str | os.PathLike[str]], solvers: str | Iterab
         solvers: solver names, or labelled configurations `"LABEL=SOLVER OPTION=VALUE ..."`.
         timeout: wall-clock limit per run in seconds; cpu: CPU limit (default the timeout);
             memory: MiB per run.
-        jobs: worker processes (1: runs in this process, one after the other).
+        jobs: worker processes (1: runs in this process, one after the other). Workers are started
+            afresh and import the calling script: call it under `if __name__ == "__main__":` there.
         store: a SQLite store to keep and resume (default: a temporary one, removed afterwards).
         seed: the seed of the order in which runs are made.
         retry_errors: run again the runs a given store holds as errors.
@@ -451,7 +462,9 @@ def survey(game: str | None = None, seeds: str = "1-1000", *, shape: str | Seque
         mode: `max-cards` (the most cards removable too) or `decision` (won or lost only, faster).
         timeout: search limit per deal in seconds; nodes: node limit per deal as well.
         numbering: `pysolfc` (default), `pysol` or `ms`.
-        batch: deals per task (default 2000); jobs: worker processes (1: in this process).
+        batch: deals per task (default 2000).
+        jobs: worker processes (1: in this process); as for `compare`, a script calls it under
+            `if __name__ == "__main__":` when it asks for more.
         store: a SQLite store to keep and resume (default: a temporary one, removed afterwards).
         progress: draw the progress bar on standard error.
 

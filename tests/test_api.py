@@ -26,6 +26,15 @@ def cli(capsys, *argv: str) -> tuple[int, str]:
     return status, capsys.readouterr().out
 
 
+def test_the_api_modules_examples_run_as_written():
+    import doctest
+
+    import patience.api
+
+    outcome = doctest.testmod(patience.api, optionflags=doctest.ELLIPSIS)
+    assert outcome.attempted >= 4 and outcome.failed == 0
+
+
 def test_importing_patience_imports_no_solver_nor_pandas():
     code = ("import sys, patience; heavy = ('ortools', 'matplotlib', 'pandas', 'dask', 'pysat', 'jinja2'); "
             "print([name for name in heavy if name in sys.modules]); print(callable(patience.deal), "
