@@ -117,25 +117,31 @@ def read_deal(path: str | os.PathLike[str], game: str | None = None) -> AnyDeal:
 
 
 def parse_deal(text: str, game: str | None = None, source: str = "<text>") -> AnyDeal:
-    """A deal written in `text` in any form, as `read_deal` reads a file; errors name `source`."""
+    """A deal written in `text`, in any form `read_deal` reads.
+
+    Args:
+        text: the deal's text.
+        game: the game it must be (default: found from the text).
+        source: the name errors give it (an LBS deal takes its name from it, without the suffix).
+
+    Raises:
+        InputError: the text is not a deal (naming `source` and the line).
+    """
     from patience.games import parse_game_deal
 
     return parse_game_deal(text, source, game)[1]
 
 
-def write_deal(deal: AnyDeal, form: str) -> str:
-    """The deal as text in `form` (`board`, `yaml`, `param`, `dzn`, `json`; what its game writes).
+def write_deal(deal: AnyDeal | str | os.PathLike[str], form: str) -> str:
+    """The deal as text in `form` (`board`, `yaml`, `param`, `dzn`, `json`; what its game writes), as
+    `patience convert --to FORM` prints it.
 
     Raises:
         UsageError: a form the deal's game does not write, or that cannot hold this deal.
     """
-    game = _game(deal)
-    if form not in game.forms:
-        raise UsageError(f"{game.variant(deal)} deals are written as {', '.join(game.forms)}, not {form!r}")
-    try:
-        return game.write_deal(deal, form)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    from patience.games import write_game_deal
+
+    return write_game_deal(_deal(deal), form)
 
 
 @dataclass(frozen=True)
