@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from patience.errors import InputError, UsageError
 from patience.result import Status
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from patience.survey.store import Row
     from patience.validator import Replay
 
-    AnyDeal = Deal | BinaryStarDeal | LBSDeal
+    AnyDeal: TypeAlias = Deal | BinaryStarDeal | LBSDeal  # a deal of any game
 
 __all__ = ["InputError", "Model", "Result", "Status", "SurveySummary", "UsageError", "compare", "deal", "generate",
            "parse_deal", "random_deal", "read_deal", "solve", "solvers", "survey", "validate", "write_deal"]
@@ -97,7 +97,7 @@ def random_deal(ranks: int = 13, suits: int = 4, pile_height: int = 3, seed: int
     name, text = deal_file(GENERALISED, _whole(seed, "seed"), ranks=_whole(ranks, "ranks"),
                            suits=_whole(suits, "suits"), pile_height=_whole(pile_height, "pile_height"),
                            empty_foundation=bool(empty_foundation))
-    return parse_deal(text, source=name)
+    return cast("Deal", parse_deal(text, source=name))
 
 
 def read_deal(path: str | os.PathLike[str], game: str | None = None) -> AnyDeal:
@@ -113,7 +113,7 @@ def read_deal(path: str | os.PathLike[str], game: str | None = None) -> AnyDeal:
     """
     from patience.games import read_game_deal
 
-    return read_game_deal(path, game)[1]
+    return read_game_deal(os.fspath(path), game)[1]
 
 
 def parse_deal(text: str, game: str | None = None, source: str = "<text>") -> AnyDeal:
@@ -317,7 +317,7 @@ def validate(deal: AnyDeal | str | os.PathLike[str], moves: Sequence[object] | s
     deal = _deal(deal)
     game = _game(deal)
     if isinstance(moves, os.PathLike):
-        read = game.read_answer(read_text(moves), os.fspath(moves), deal)
+        read = game.read_answer(read_text(os.fspath(moves)), os.fspath(moves), deal)
     elif isinstance(moves, str):
         read = game.read_answer(moves, "<moves>", deal)
     else:
@@ -360,7 +360,7 @@ def compare(deals: str | Iterable[str | os.PathLike[str]], solvers: str | Iterab
     from patience.campaign.run import run_campaign
     from patience.runners.process import Limits
 
-    spec = "+".join(map(os.fspath, [deals] if isinstance(deals, str) else deals))
+    spec = "+".join(os.fspath(item) for item in ([deals] if isinstance(deals, str) else deals))
     if not spec.strip():
         raise UsageError("no deals to compare: give deal specs such as black_hole:1-20")
     named = specs.resolve(spec)

@@ -37,10 +37,11 @@ def test_the_api_modules_examples_run_as_written():
 
 def test_importing_patience_imports_no_solver_nor_pandas():
     code = ("import sys, patience; heavy = ('ortools', 'matplotlib', 'pandas', 'dask', 'pysat', 'jinja2'); "
-            "print([name for name in heavy if name in sys.modules]); print(callable(patience.deal), "
-            "callable(patience.survey), sorted(patience.__all__) == sorted(set(patience.__all__)))")
+            "print([name for name in heavy if name in sys.modules]); import patience.deal, patience.survey.run; "
+            "print(callable(patience.deal), callable(patience.survey))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert run.stdout.split("\n")[:2] == ["[]", "True True True"]
+    assert run.stdout.split("\n")[:2] == ["[]", "True True"]  # the submodules do not take the functions' names
+    assert len(set(patience.__all__)) == len(patience.__all__)
     assert all(hasattr(patience, name) for name in patience.__all__)
 
 
