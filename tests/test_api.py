@@ -257,3 +257,31 @@ def test_a_script_from_another_folder_runs_the_api(tmp_path):
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["solved", "True"]
     assert not any(Path(tmp_path).iterdir())  # nothing left behind
+
+
+@pytest.mark.parametrize(("game", "number"), [("binary_star", 1), ("lbs", 2)])
+def test_every_games_answer_replays_by_name_by_move_and_as_text(game, number):
+    deal = patience.deal(game, number, cards=8)
+    result = patience.solve(deal, "native", timeout=30)
+    assert result.validated and result.moves
+    replays = [patience.validate(deal, moves) for moves in (result.moves, result.sequence, "\n".join(result.moves))]
+    assert {replay.describe() for replay in replays} == {f"valid: {len(result.sequence)} moves"}
+    assert not patience.validate(deal, result.moves[:-1]).valid
+
+
+@needs_solver("sat")
+def test_the_api_runs_outside_the_main_thread():
+    """A notebook's widgets and some kernels call from another thread, where no signal handler may be set."""
+    import threading
+
+    answers: list[object] = []
+
+    def work() -> None:
+        deal = patience.random_deal(**SMALL)
+        answers.extend(patience.solve(deal, solver).status for solver in ("native", "sat"))
+        answers.append(list(patience.compare("random:5,2,3:3", ["native", "sat"], timeout=20)["status"]))
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(120)
+    assert answers == ["solved", "solved", ["solved", "solved"]]
