@@ -12,6 +12,7 @@ from patience import survey as _survey_module
 from patience.api import (
     InputError,
     Model,
+    Replay,
     Result,
     Status,
     SurveySummary,
@@ -31,6 +32,6 @@ from patience.api import (
 
 del _deal_module, _survey_module
 
-__all__ = ["InputError", "Model", "Result", "Status", "SurveySummary", "UsageError", "__version__", "compare",
+__all__ = ["InputError", "Model", "Replay", "Result", "Status", "SurveySummary", "UsageError", "__version__", "compare",
            "deal", "generate", "parse_deal", "random_deal", "read_deal", "solve", "solvers", "survey", "validate",
            "write_deal"]

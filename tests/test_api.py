@@ -133,10 +133,8 @@ def test_solve_gives_what_patience_solve_says(tmp_path, capsys):
     assert (lost.status, lost.moves, lost.validated) == ("unsolvable", None, False)
 
 
-@pytest.mark.parametrize("solver", ["sat", "cpsat"])
+@pytest.mark.parametrize("solver", [pytest.param(name, marks=needs_solver(name)) for name in ("sat", "cpsat")])
 def test_other_paradigms_solve_and_the_validator_agrees(solver):
-    if not patience.solvers().set_index("name").loc[solver, "installed"]:
-        pytest.skip(f"{solver} not installed")
     deal = patience.random_deal(**SMALL)
     native = patience.solve(deal, "native")
     result = patience.solve(deal, solver, timeout=60)
