@@ -220,7 +220,7 @@ def validate(deal: AnyDeal | str | os.PathLike[str], moves: Sequence[object] | s
     return game.replay(deal, read, complete=not partial)
 
 
-def compare(deals: str | Iterable[str | os.PathLike[str]], solvers: str | Iterable[str], *, timeout: float = 10.0,
+def compare(deals: str | Iterable[str | os.PathLike[str]], solvers: str | Iterable[str], *, timeout: float = 60.0,
             cpu: float | None = None, memory: int | None = None, jobs: int = 1,
             store: str | os.PathLike[str] | None = None, seed: int = 0, retry_errors: bool = False,
             progress: bool = False) -> pandas.DataFrame:
