@@ -64,7 +64,6 @@ class Model:
         return f"<p>{self.language} model, {len(self.files)} files</p>" + files_html(self.files)
 
 
-
 @dataclass(frozen=True)
 class Result:
     """One solver run on one deal, judged by the validator: nothing is solved unless its moves replay.
@@ -126,7 +125,6 @@ class Result:
         if self.message:
             facts["message"] = self.message
         return table(facts) + replay_frame(self.deal, self.sequence, f"{self.solver}'s answer")
-
 
 
 @dataclass(frozen=True)
