@@ -12,10 +12,11 @@ language one folder of them.
 from __future__ import annotations
 
 import importlib
-from typing import cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 from patience.errors import UsageError
-from patience.generators.files import Generator
+from patience.generators.files import Generator, ModelFiles
 from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
 
 # gen FORMAT -> game family -> generator module
@@ -46,3 +47,14 @@ def generator(language: str, game: str) -> Generator:
     if family not in games:
         raise UsageError(f"there is no {language} model of {game} deals; it has: {', '.join(games)}")
     return cast(Generator, importlib.import_module(games[family]))
+
+
+def build(language: str, game: str, deal: Any, options: Mapping[str, str]) -> ModelFiles:
+    """The model of `deal` (a deal of `game`) in `language`, its options given as text (`gen FORMAT
+    --flag`, `patience.generate`) and checked against the generator's schema: a usage error names
+    an option it does not have, or a value it does not take."""
+    from patience.options import check_options, option_keywords
+
+    module = generator(language, game)
+    typed = check_options(module.OPTIONS, options, f"gen {language} ({game})")
+    return module.build(deal, **option_keywords(typed))

@@ -13,7 +13,19 @@ from pysol_cards.random import LCRandom31, LCRandom64, MTRandom
 from patience.binary_star import forms as binary_star_forms
 from patience.cards import STANDARD_RANKS, SUIT_LETTERS, Card
 from patience.deal import Deal, check_caps
-from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, DEFAULT_NUMBERING, MS, NUMBERED_GAMES, PYSOL, PYSOLFC
+from patience.errors import UsageError
+from patience.names import (
+    ALL_IN_A_ROW,
+    BINARY_STAR,
+    BLACK_HOLE,
+    DEFAULT_NUMBERING,
+    GENERALISED,
+    LBS,
+    MS,
+    NUMBERED_GAMES,
+    PYSOL,
+    PYSOLFC,
+)
 
 PYSOL_GAMES = (BLACK_HOLE, ALL_IN_A_ROW)  # the numbered games of the Black Hole family
 
@@ -105,3 +117,38 @@ def random_deal(ranks: int, suits: int, pile_height: int, seed: int, empty_found
     random.Random(seed).shuffle(cards)
     piles = tuple(tuple(cards[start:start + pile_height]) for start in range(0, len(cards), pile_height))
     return Deal(piles, foundation, ranks)
+
+
+def deal_file(game: str, seed: int, numbering: str | None = None, ranks: int | None = None, suits: int = 4,
+              pile_height: int = 3, empty_foundation: bool = False, cards: int = 10) -> tuple[str, str]:
+    """(file name, text) of one dealt deal, as `patience deal` prints it and `patience.deal` reads it:
+    game number `seed` of a numbered game (PySolFC's board text), a seeded random generalised deal
+    when `ranks` is given (YAML), or a seeded random LBS row of `cards` cards (`.param`). A usage error
+    for a choice that does not go together or a size beyond the caps."""
+    from patience.formats import yaml_form
+    from patience.lbs.deal import deal_text as lbs_deal_text
+
+    if numbering is not None and (game not in NUMBERED_GAMES or ranks is not None):
+        what = "a random generalised deal" if ranks is not None else f"{game} deals"
+        raise UsageError(f"--numbering numbers the deals of {', '.join(NUMBERED_GAMES)}; {what} have no numbers")
+    if game == LBS:
+        try:
+            return lbs_deal_text(cards, seed, ranks or STANDARD_RANKS, suits)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    if game == GENERALISED and ranks is None:
+        raise UsageError("--game generalised needs --ranks (and --suits, --pile-height)")
+    if ranks is not None:
+        if game not in (BLACK_HOLE, GENERALISED):
+            raise UsageError(f"--ranks makes a generalised Black Hole deal; it does not go with --game {game}")
+        try:
+            deal = random_deal(ranks, suits, pile_height, seed, empty_foundation)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        return f"random-r{ranks}-s{suits}-h{pile_height}-{seed}.yaml", yaml_form.write(deal)
+    numbering = numbering or DEFAULT_NUMBERING
+    try:
+        numbered = "" if numbering == DEFAULT_NUMBERING else f"{numbering}-"
+        return f"{game}-{numbered}{seed}.txt", pysol_board(game, seed, numbering)
+    except ValueError as error:
+        raise UsageError(str(error)) from None

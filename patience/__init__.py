@@ -1,3 +1,37 @@
-"""patience-models: patience deals as models for every kind of solver, run and validated."""
+"""patience-models: patience deals as models for every kind of solver, run and validated.
+
+The Python API (patience/api.py) is imported here: `patience.deal("black_hole", 5)`,
+`patience.solve(deal, "native")`, ... The submodules `patience.deal` and `patience.survey` are
+imported first, so that the functions of the same names keep those names on the package (a
+submodule imported later would take its place)."""
 
 __version__ = "0.1.0"
+
+from patience import deal as _deal_module  # noqa: I001  (first: see the docstring)
+from patience import survey as _survey_module
+from patience.api import (
+    InputError,
+    Model,
+    Replay,
+    Result,
+    Status,
+    SurveySummary,
+    UsageError,
+    compare,
+    deal,
+    generate,
+    parse_deal,
+    random_deal,
+    read_deal,
+    solve,
+    solvers,
+    survey,
+    validate,
+    write_deal,
+)
+
+del _deal_module, _survey_module
+
+__all__ = ["InputError", "Model", "Replay", "Result", "Status", "SurveySummary", "UsageError", "__version__", "compare",
+           "deal", "generate", "parse_deal", "random_deal", "read_deal", "solve", "solvers", "survey", "validate",
+           "write_deal"]

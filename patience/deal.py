@@ -13,6 +13,7 @@ from functools import cached_property
 from patience.caps import MAX_CARDS, MAX_FOUNDATIONS, MAX_PILES, MAX_RANKS, MAX_SUITS
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
 from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
+from patience.pages.notebook import deal_html
 
 __all__ = ["ALL_IN_A_ROW", "BLACK_HOLE", "GENERALISED", "Deal"]
 
@@ -42,6 +43,8 @@ class Deal:
     piles: tuple[tuple[Card, ...], ...]
     foundation: Card | None
     ranks: int = STANDARD_RANKS
+
+    _repr_html_ = deal_html  # drawn as on the replay page in Jupyter
 
     def __post_init__(self) -> None:
         seen: set[Card] = set() if self.foundation is None else {self.foundation}

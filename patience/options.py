@@ -97,3 +97,17 @@ def check_options(schema: Schema, given: Mapping[str, str], owner: str) -> dict[
 def option_keywords(values: Mapping[str, object]) -> dict[str, object]:
     """Option names as Python keywords (`symmetry-breaking` -> `symmetry_breaking`)."""
     return {name.replace("-", "_"): value for name, value in values.items()}
+
+
+def option_text(value: object) -> str:
+    """A value given in Python (an experiment file's YAML, `patience.solve(..., presolve=False)`) as the
+    text a schema parses: booleans as on/off."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def option_texts(keywords: Mapping[str, object]) -> dict[str, str]:
+    """Python keywords as options (`symmetry_breaking=True` -> `symmetry-breaking`: `on`), the inverse of
+    `option_keywords`."""
+    return {name.replace("_", "-"): option_text(value) for name, value in keywords.items()}

@@ -44,6 +44,7 @@ class EmbeddedSat(Solver):
     """One PySAT engine; `sat` is CaDiCaL, the project's default SAT solver."""
 
     paradigm = "sat"
+    language: ClassVar[str] = "cnf"  # the model it builds, in memory
     games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = cnf.OPTIONS
     engine: ClassVar[str] = "cadical"

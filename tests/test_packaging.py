@@ -94,6 +94,7 @@ def test_wheel_holds_every_module_and_data_file_and_the_compiled_search(artefact
     names = set(zipfile.ZipFile(artefacts["wheel"]).namelist())
     installed = {name for name in names if name.startswith("patience/") and not name.endswith(".so")}
     assert installed == shipped_files()
+    assert "patience/py.typed" in installed  # the API's types reach its users
     assert any(name.startswith("patience/native/_search") and name.endswith(".so") for name in names)
     checked = subprocess.run([str(Path(sys.executable).parent / "check-wheel-contents"), str(artefacts["wheel"])],
                              capture_output=True, text=True)
@@ -221,3 +222,27 @@ def test_survey_and_its_report(installed, game):
     installed.run("survey", "--game", game, "--seeds", "1-40", "--db", f"{game}.db")
     report = installed.run("survey", "report", "--db", f"{game}.db", "--plot", f"{game}.png").stdout
     assert "40 deals" in report and (installed.work / f"{game}.png").stat().st_size > 0
+
+
+# The Python API as a notebook or a script uses it, from the installed package: every game's deal read
+# from the work folder, solved and replayed, a model written, a comparison and a survey in temporary stores.
+API_SCRIPT = """
+import patience
+from pathlib import Path
+for name in {deals!r}:
+    deal = patience.read_deal(name)
+    result = patience.solve(deal, "native", timeout=60)
+    assert result.validated and patience.validate(deal, result.moves).valid, (name, result)
+    assert "<iframe srcdoc=" in result._repr_html_()
+written = patience.generate(patience.read_deal("black_hole.txt"), "pddl").write("api-model")
+table = patience.compare(["black_hole:1-3"], ["native"], timeout=60)
+summary = patience.survey("black_hole", "1-20")
+print(len(written), len(table), summary.deals, Path("api-model/domain.pddl").is_file())
+"""
+
+
+def test_the_python_api_works_from_the_installed_package(installed):
+    done = subprocess.run([str(installed.bin / "python"), "-c", API_SCRIPT.format(deals=DEALS)], cwd=installed.work,
+                          env=installed.env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "3", "20", "True"]

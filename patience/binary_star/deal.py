@@ -14,6 +14,7 @@ from functools import cached_property
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
 from patience.deal import check_size
 from patience.names import BINARY_STAR, BINARY_STAR_GENERALISED
+from patience.pages.notebook import deal_html
 
 PILES, PILE_HEIGHT, DECKS = 17, 6, 2
 START_CARDS = (Card(0, 0), Card(12, 1))  # A♠ on foundation 1, K♥ on foundation 2
@@ -37,6 +38,8 @@ class BinaryStarDeal:
     piles: tuple[tuple[Card, ...], ...]
     foundations: tuple[Card, ...]
     ranks: int = STANDARD_RANKS
+
+    _repr_html_ = deal_html  # drawn as on the replay page in Jupyter
 
     def __post_init__(self) -> None:
         if not self.foundations:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patience.errors import InputError, UsageError
-from patience.options import check_options
+from patience.options import check_options, option_text
 from patience.reading import load_yaml, read_text
 from patience.runners.registry import get_solver, names_a_program
 
@@ -49,15 +49,9 @@ def make(label: str, solver_name: str, options: Mapping[str, object] | None = No
     solver = get_solver(solver_name)
     if not solver.available():
         raise UsageError(f"configuration {label}: solver {solver_name} is not installed: {solver.install_hint()}")
-    values = {str(key): _option_text(value) for key, value in (options or {}).items()}
+    values = {str(key): option_text(value) for key, value in (options or {}).items()}  # YAML's on/off are booleans
     check_options(solver.options, values, f"configuration {label}: {solver_name}")
     return Configuration(label, solver_name, tuple(sorted(values.items())))
-
-
-def _option_text(value: object) -> str:
-    if isinstance(value, bool):  # YAML reads on/off/yes/no as booleans
-        return "on" if value else "off"
-    return str(value)
 
 
 def from_solver_list(text: str) -> list[Configuration]:

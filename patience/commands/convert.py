@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import FORMATS
-from patience.games import read_game_deal
+from patience.games import read_game_deal, write_game_deal
 from patience.names import GAME_OPTION_HELP, game_option
 
 
@@ -20,10 +19,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    game, deal = read_game_deal(args.deal, args.game)
-    try:
-        text = game.write_deal(deal, args.to)
-    except ValueError as error:
-        raise UsageError(f"{args.deal}: {error}") from None
-    print(text, end="")
+    _, deal = read_game_deal(args.deal, args.game)
+    print(write_game_deal(deal, args.to, args.deal), end="")
     return ExitCode.SOLVED

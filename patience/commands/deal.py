@@ -8,9 +8,7 @@ from pathlib import Path
 from patience.caps import MAX_DEALS
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
-from patience.formats import yaml_form
-from patience.generators.deals import pysol_board, random_deal
-from patience.lbs.deal import deal_text as lbs_deal_text
+from patience.generators.deals import deal_file
 from patience.names import (
     BLACK_HOLE,
     DEFAULT_NUMBERING,
@@ -53,30 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
     """(file name, content) of the deal for `seed`."""
-    if args.numbering is not None and (args.game not in NUMBERED_GAMES or args.ranks is not None):
-        what = "a random generalised deal" if args.ranks is not None else f"{args.game} deals"
-        raise UsageError(f"--numbering numbers the deals of {', '.join(NUMBERED_GAMES)}; {what} have no numbers")
-    numbering = args.numbering or DEFAULT_NUMBERING
-    if args.game == LBS:
-        try:
-            return lbs_deal_text(args.cards, seed, args.ranks or 13, args.suits)
-        except ValueError as error:
-            raise UsageError(str(error)) from None
-    if args.game == GENERALISED and args.ranks is None:
-        raise UsageError("--game generalised needs --ranks (and --suits, --pile-height)")
-    if args.ranks is not None:
-        if args.game not in (BLACK_HOLE, GENERALISED):
-            raise UsageError(f"--ranks makes a generalised Black Hole deal; it does not go with --game {args.game}")
-        try:
-            deal = random_deal(args.ranks, args.suits, args.pile_height, seed, args.empty_foundation)
-        except ValueError as error:
-            raise UsageError(str(error)) from None
-        return f"random-r{args.ranks}-s{args.suits}-h{args.pile_height}-{seed}.yaml", yaml_form.write(deal)
-    try:
-        numbered = "" if numbering == DEFAULT_NUMBERING else f"{numbering}-"
-        return f"{args.game}-{numbered}{seed}.txt", pysol_board(args.game, seed, numbering)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    return deal_file(args.game, seed, args.numbering, args.ranks, args.suits, args.pile_height,
+                     args.empty_foundation, args.cards)
 
 
 def run(args: argparse.Namespace) -> int:

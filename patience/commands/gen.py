@@ -17,7 +17,7 @@ from patience.commands import gen_family
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.games import get_game, read_game_deal
-from patience.generators import MODEL_LANGUAGES, generator
+from patience.generators import MODEL_LANGUAGES, build, generator
 from patience.generators.files import fixed_file_keywords
 from patience.names import BLACK_HOLE, GAME_OPTION_HELP, game_option
 from patience.options import check_options, option_keywords
@@ -66,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
     game, deal = read_game_deal(args.deal, args.game)
     module = generator(language, game.name)
     shown = chosen_file(module, language, game.name, given)
-    options = check_options(module.OPTIONS, _option_values(given), f"gen {language} ({game.name})")
-    model = module.build(deal, **option_keywords(options))
+    model = build(language, game.name, deal, _option_values(given))
     return emit(model.files, shown or model.primary, args.output_dir)
 
 

@@ -14,22 +14,17 @@ from collections import Counter
 from pathlib import Path
 
 from patience.commands.limits import seconds
-from patience.errors import InputError, UsageError
-from patience.generators.deals import random_deal
-from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, game_option, numbering_option
-from patience.native import engine
+from patience.errors import UsageError
+from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, game_option, numbering_option
 from patience.outputs import output_file
 from patience.runs.pool import Runner, runner
 from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
 from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
-from patience.survey.run import survey
+from patience.survey.run import SURVEYED_GAMES, check_counts, game_and_shape, read_survey, run_survey, survey_seeds
 from patience.survey.shuffles import SHAPES, BatchResult, play_batch
-from patience.survey.store import MAX_CARDS, MODES, SurveyStore, survey_settings
-
-_LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
-SURVEYED_GAMES = (*NUMBERED_GAMES, GENERALISED)
+from patience.survey.store import MAX_CARDS, MODES, SurveyStore
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -83,72 +78,28 @@ def run(args: argparse.Namespace) -> int:
         return _report(args)
     if args.action == "export":
         return _export(args)
-    if args.batch is not None and args.batch < 1:
-        raise UsageError(f"--batch must be at least 1, not {args.batch}")
-    if args.nodes is not None and args.nodes < 1:
-        raise UsageError(f"--nodes must be at least 1, not {args.nodes}")
+    check_counts(args.batch, args.nodes)
     run_batches = runner(args.jobs, args.scheduler)
     if args.action == "shuffles":
         return _shuffles(args, run_batches)
-    seeds = parse_seeds(args.seeds, args.seeds)
-    if min(seeds) < 1 or max(seeds) > _LAST_STORABLE_SEED:
-        raise UsageError(f"--seeds {args.seeds}: deals are numbered from 1 to {_LAST_STORABLE_SEED} here")
-    game, shape = _game_and_shape(args)
-    numbering = None if shape else args.numbering
-    store = SurveyStore(args.db)
+    seeds = survey_seeds(args.seeds)
+    game, shape = game_and_shape(args.game, args.shape)
     try:
-        store.fix_settings(survey_settings(game, numbering, shape, args.mode, args.timeout, args.nodes))
-        try:
-            before, new = survey(store, game, numbering, seeds, args.batch or 2000, args.timeout, run_batches,
-                                 not args.quiet, args.nodes, args.mode, shape)
-        except KeyboardInterrupt:
-            print(f"interrupted: the finished batches are in {args.db}; rerun the same command to continue",
-                  file=sys.stderr)
-            return 130
-        except UntrustedPlay as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 4
-    finally:
-        store.close()
+        before, new = run_survey(args.db, game, args.numbering, shape, seeds, args.mode, args.timeout, args.nodes,
+                                 args.batch or 2000, run_batches, not args.quiet)
+    except KeyboardInterrupt:
+        print(f"interrupted: the finished batches are in {args.db}; rerun the same command to continue",
+              file=sys.stderr)
+        return 130
+    except UntrustedPlay as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 4
     print(f"{args.db}: {before + new} of {len(seeds)} {game} deals stored ({new} new)")
     return 0
 
 
-def _game_and_shape(args: argparse.Namespace) -> tuple[str, tuple[int, int, int] | None]:
-    """The game surveyed and, for random generalised deals, their checked shape."""
-    game = args.game or (GENERALISED if args.shape else BLACK_HOLE)
-    if game != GENERALISED:
-        if args.shape:
-            raise UsageError(f"--shape is for --game {GENERALISED}, not {game}")
-        return game, None
-    if not args.shape:
-        raise UsageError(f"--game {GENERALISED} needs --shape RANKS,SUITS,HEIGHT (say 13,4,3)")
-    try:
-        ranks, suits, height = (int(number) for number in args.shape.split(","))
-    except ValueError:
-        raise UsageError(f"--shape {args.shape[:60]!r}: expected RANKS,SUITS,HEIGHT, three whole numbers") from None
-    try:
-        random_deal(ranks, suits, height, 0)  # the shape's checks and caps, before any store is touched
-    except ValueError as error:
-        raise UsageError(f"--shape {args.shape[:60]}: {error}") from None
-    if ranks * suits > engine.COMPILED_MAX_CARDS:
-        raise UsageError(f"--shape {args.shape}: {ranks * suits:,} cards; the compiled search takes at most "
-                         f"{engine.COMPILED_MAX_CARDS:,}")
-    return game, (ranks, suits, height)
-
-
 def _report(args: argparse.Namespace) -> int:
-    store = SurveyStore(args.db, create=False)
-    try:
-        settings, rows = store.settings(), store.rows()
-    finally:
-        store.close()
-    if not rows:
-        raise InputError(str(args.db), None, "holds no decided deals yet")
-    shape = settings.get("shape")
-    if settings.get("game") not in report.TABLEAU_CARDS and not (settings.get("game") == GENERALISED and shape):
-        raise InputError(str(args.db), None, f"a survey of no game this patience knows ({settings.get('game')})")
-    summary = report.summarise(str(settings["game"]), rows, report.tableau_cards(settings))
+    settings, summary, _ = read_survey(args.db)
     for plot in args.plot:
         report.plot_histogram(summary, settings, plot)
     print(report.render(summary, settings), end="")

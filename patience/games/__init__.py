@@ -110,6 +110,21 @@ def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Ga
                                 "CSPLib .param, MiniZinc .dzn, PyCSP3 JSON, or an LBS .param ('letting cards be')")
 
 
+def write_game_deal(deal: Any, form: str, source: str = "") -> str:
+    """`deal` written in `form` (`patience convert --to`, `patience.write_deal`); a usage error, naming
+    `source` if given, for a form its game does not write or that cannot hold this deal."""
+    from patience.errors import UsageError
+
+    game = game_of(deal)
+    where = f"{source}: " if source else ""
+    if form not in game.forms:
+        raise UsageError(f"{where}{game.variant(deal)} deals are written as {', '.join(game.forms)}, not {form!r}")
+    try:
+        return game.write_deal(deal, form)
+    except ValueError as error:
+        raise UsageError(f"{where}{error}") from None
+
+
 def read_game_deal(path: str | Path, game: str | None = None) -> tuple[Game, Any]:
     """Read a deal file of any game (or of the named one)."""
     return parse_game_deal(read_text(path), str(path), game)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
 from patience.cards import RANK_LETTERS
 from patience.errors import InputError, quote
+from patience.pages.notebook import deal_html
 from patience.reading import at_most, read_text, small_int
 
 STANDARD_RANKS, STANDARD_SUITS = 13, 4
@@ -29,6 +30,8 @@ class LBSDeal:
     ranks: int = STANDARD_RANKS
     suits: int = STANDARD_SUITS
     name: str = ""
+
+    _repr_html_ = deal_html  # drawn as on the replay page in Jupyter
 
     def __post_init__(self) -> None:
         if not self.cards:

@@ -149,15 +149,24 @@ def _stops(summary: Summary) -> list[str]:
 
 
 def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path) -> None:
-    """Bars of the share of deals by the most cards removable, on a log scale so that the spike of
-    won deals and the ripple of deals stuck early both show."""
+    """The histogram (`draw_histogram`) as a .png or .svg file."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
 
     figure, axes = plt.subplots(figsize=(8, 4.5))
+    draw_histogram(summary, settings, axes)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def draw_histogram(summary: Summary, settings: Mapping[str, object], axes) -> None:
+    """Bars of the share of deals by the most cards removable, on a log scale so that the spike of
+    won deals and the ripple of deals stuck early both show (on matplotlib `axes`)."""
+    from matplotlib.ticker import MaxNLocator
+
     cards = list(summary.histogram)
     axes.bar(cards, [100 * summary.histogram[count] / summary.deals for count in cards], width=0.8)
     axes.set_yscale("log")
@@ -169,6 +178,3 @@ def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path)
     dealt = "x".join(map(str, shape)) if isinstance(shape, list) else f"{settings.get('numbering')} numbering"
     axes.set_title(f"{GAME_TITLES[summary.game]}: {summary.deals:,} deals ({dealt}), {100 * summary.rate:.2f}% won")
     axes.grid(axis="y", alpha=0.3)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)

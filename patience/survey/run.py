@@ -1,15 +1,97 @@
-"""Running a survey: plan the batches of deals that have no row yet, run them, store each batch as
-it arrives, and keep the progress bar going."""
+"""Running a survey: check what is asked (game, shape, seeds), plan the batches of deals that have no
+row yet, run them, store each batch as it arrives, and keep the progress bar going; and read a store
+back as its summary. `patience survey` and `patience.survey` both come this way."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
+from patience.errors import InputError, UsageError
+from patience.names import BLACK_HOLE, GENERALISED, NUMBERED_GAMES
 from patience.runs.pool import Runner
 from patience.runs.progress import Progress
+from patience.runs.specs import parse_seeds
+from patience.survey import report
 from patience.survey.decide import Shape, batches, decide_batch
-from patience.survey.store import MAX_CARDS, VERDICT_NAMES, Row, SurveyStore
+from patience.survey.store import MAX_CARDS, VERDICT_NAMES, Row, SurveyStore, survey_settings
+
+LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
+SURVEYED_GAMES = (*NUMBERED_GAMES, GENERALISED)
+
+
+def survey_seeds(text: str) -> list[int]:
+    """The deal numbers `text` names (`1-1000,2000`); a usage error for a number no store can hold."""
+    seeds = parse_seeds(text, text)
+    if min(seeds) < 1 or max(seeds) > LAST_STORABLE_SEED:
+        raise UsageError(f"--seeds {text}: deals are numbered from 1 to {LAST_STORABLE_SEED} here")
+    return seeds
+
+
+def game_and_shape(game: str | None, shape: str | None) -> tuple[str, Shape | None]:
+    """The game surveyed (a canonical name, or None for the default) and, for random generalised
+    deals, their checked shape (`shape`: `RANKS,SUITS,HEIGHT`); checked before any store is touched."""
+    from patience.generators.deals import random_deal
+    from patience.native import engine
+
+    game = game or (GENERALISED if shape else BLACK_HOLE)
+    if game != GENERALISED:
+        if shape:
+            raise UsageError(f"--shape is for --game {GENERALISED}, not {game}")
+        return game, None
+    if not shape:
+        raise UsageError(f"--game {GENERALISED} needs --shape RANKS,SUITS,HEIGHT (say 13,4,3)")
+    try:
+        ranks, suits, height = (int(number) for number in shape.split(","))
+    except ValueError:
+        raise UsageError(f"--shape {shape[:60]!r}: expected RANKS,SUITS,HEIGHT, three whole numbers") from None
+    try:
+        random_deal(ranks, suits, height, 0)  # the shape's checks and caps
+    except ValueError as error:
+        raise UsageError(f"--shape {shape[:60]}: {error}") from None
+    if ranks * suits > engine.COMPILED_MAX_CARDS:
+        raise UsageError(f"--shape {shape}: {ranks * suits:,} cards; the compiled search takes at most "
+                         f"{engine.COMPILED_MAX_CARDS:,}")
+    return game, (ranks, suits, height)
+
+
+def check_counts(batch: int | None, nodes: int | None) -> None:
+    """A usage error for a batch size or a node limit below 1 (None: the default)."""
+    if batch is not None and batch < 1:
+        raise UsageError(f"--batch must be at least 1, not {batch}")
+    if nodes is not None and nodes < 1:
+        raise UsageError(f"--nodes must be at least 1, not {nodes}")
+
+
+def run_survey(path: str | Path, game: str, numbering: str | None, shape: Shape | None, seeds: Sequence[int],
+               mode: str, seconds: float, nodes: int | None, batch_size: int, run: Runner,
+               show_progress: bool = True) -> tuple[int, int]:
+    """Open (or make) the store at `path`, hold it to the survey's settings and decide every seed
+    without a row; returns (deals stored before, deals stored now)."""
+    store = SurveyStore(path)
+    try:
+        store.fix_settings(survey_settings(game, None if shape else numbering, shape, mode, seconds, nodes))
+        return survey(store, game, None if shape else numbering, seeds, batch_size, seconds, run, show_progress,
+                      nodes, mode, shape)
+    finally:
+        store.close()
+
+
+def read_survey(path: str | Path) -> tuple[dict[str, object], report.Summary, list[Row]]:
+    """A survey store's settings, summary and rows; an input error for a store with no decided deal or
+    of a game this patience does not know."""
+    store = SurveyStore(path, create=False)
+    try:
+        settings, rows = store.settings(), store.rows()
+    finally:
+        store.close()
+    if not rows:
+        raise InputError(str(path), None, "holds no decided deals yet")
+    game, shape = settings.get("game"), settings.get("shape")
+    if game not in report.TABLEAU_CARDS and not (game == GENERALISED and shape):
+        raise InputError(str(path), None, f"a survey of no game this patience knows ({settings.get('game')})")
+    return settings, report.summarise(str(settings["game"]), rows, report.tableau_cards(settings)), rows
 
 
 def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence[int], batch_size: int,

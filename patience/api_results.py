@@ -1,0 +1,191 @@
+"""What the Python API returns (patience/api.py): a model's files, a judged solver result and a survey
+summed up, each showing itself in Jupyter (`_repr_html_`) and printing itself plainly."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from patience.result import Status
+
+if TYPE_CHECKING:
+    import pandas
+
+    from patience.binary_star.deal import BinaryStarDeal
+    from patience.deal import Deal
+    from patience.generators.files import ModelFiles
+    from patience.lbs.deal import LBSDeal
+    from patience.result import SolverResult
+    from patience.survey.report import Summary
+    from patience.survey.store import Row
+
+    AnyDeal: TypeAlias = Deal | BinaryStarDeal | LBSDeal  # a deal of any game
+
+
+@dataclass(frozen=True)
+class Model:
+    """A deal's model in one solver language; `str(model)` is its primary file.
+
+    Attributes:
+        language: the model language (`pddl`, `cnf`, ...).
+        files: file name -> text, every file of the model.
+        primary: the file `gen LANGUAGE` prints.
+        model_files: the generator's own result, with the way back from a solver's answer to moves.
+    """
+
+    language: str
+    files: Mapping[str, str] = field(repr=False)
+    primary: str
+    model_files: ModelFiles = field(repr=False)
+
+    def write(self, folder: str | os.PathLike[str]) -> list[Path]:
+        """Write every file into `folder` (made if missing), each whole or not at all; returns their paths."""
+        from patience.outputs import output_folder, write_text
+
+        target = Path(folder)
+        output_folder(target)
+        for name, text in self.files.items():
+            write_text(target / name, text)
+        return [target / name for name in self.files]
+
+    def __str__(self) -> str:
+        return self.files[self.primary]
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(f"{name}: {len(text.splitlines()):,} lines" for name, text in self.files.items())
+        return f"<Model {self.language}: {sizes}>"
+
+    def _repr_html_(self) -> str:
+        from patience.pages.notebook import files_html
+
+        return f"<p>{self.language} model, {len(self.files)} files</p>" + files_html(self.files)
+
+
+@dataclass(frozen=True)
+class Result:
+    """One solver run on one deal, judged by the validator: nothing is solved unless its moves replay.
+
+    Attributes:
+        deal: the deal solved.
+        solver: the solver's name.
+        status: `solved`, `unsolvable`, `timeout`, `memout`, `error` or `unknown` (a `Status`, a str).
+        moves: the winning moves by name (Black Hole: the start card first); None unless solved.
+        wall: wall-clock seconds.
+        cpu: CPU seconds.
+        nodes: the search's nodes, for solvers that count them.
+        version: the engine or version that ran.
+        message: why, for an error.
+        stats: the solver's and the model's figures (variables, clauses, ...).
+        sequence: the winning moves as the game's move objects; None unless solved.
+    """
+
+    deal: AnyDeal = field(repr=False)
+    solver: str
+    status: Status
+    moves: tuple[str, ...] | None = field(repr=False)
+    wall: float
+    cpu: float
+    nodes: int | None
+    version: str | None
+    message: str
+    stats: Mapping[str, float | int | str] = field(repr=False)
+    sequence: tuple[Any, ...] | None = field(repr=False)
+
+    @property
+    def validated(self) -> bool:
+        """Whether the moves were replayed and win: true exactly when the status is `solved`."""
+        return self.sequence is not None
+
+    @classmethod
+    def judged(cls, deal: AnyDeal, result: SolverResult) -> Result:
+        """The API's view of the runners' judged result."""
+        from patience.games import game_of
+
+        moves = None if result.sequence is None else tuple(game_of(deal).move_names(deal, result.sequence))
+        return cls(deal, result.solver, result.status, moves, result.wall, result.cpu, result.nodes, result.version,
+                   result.message, dict(result.stats), result.sequence)
+
+    def __repr__(self) -> str:
+        moves = "" if self.sequence is None else f", {len(self.sequence)} moves"
+        nodes = "" if self.nodes is None else f", {self.nodes:,} nodes"
+        return (f"<Result {self.solver}: {self.status.value}{moves}, wall {self.wall:.3g} s, cpu {self.cpu:.3g} s"
+                f"{nodes}{f': {self.message}' if self.message else ''}>")
+
+    def _repr_html_(self) -> str:
+        from patience.pages.notebook import replay_frame, table
+
+        facts = {"solver": f"{self.solver} ({self.version})" if self.version else self.solver,
+                 "status": self.status.value + (" (validated)" if self.validated else ""),
+                 "time": f"wall {self.wall:.3g} s, cpu {self.cpu:.3g} s"}
+        if self.nodes is not None:
+            facts["nodes"] = f"{self.nodes:,}"
+        if self.message:
+            facts["message"] = self.message
+        return table(facts) + replay_frame(self.deal, self.sequence, f"{self.solver}'s answer")
+
+
+@dataclass(frozen=True)
+class SurveySummary:
+    """A survey summed up, as `patience survey report` prints it (`str(summary)`).
+
+    Attributes:
+        game: the game surveyed.
+        deals: deals in the survey (decided or cut short by the limits).
+        won: deals won.
+        lost: deals proven lost.
+        interval: the 95% Wilson interval (low, high) of the win rate among decided deals.
+        histogram: the most cards removable from the tableau -> how many deals.
+        undecided: the numbers of the deals the time or node limit cut short.
+        settings: the survey's settings as its store keeps them (game, mode, timeout, ...).
+        summary: the report's own summary (mean cards, nodes, ...).
+    """
+
+    game: str
+    deals: int
+    won: int
+    lost: int
+    interval: tuple[float, float]
+    histogram: Mapping[int, int] = field(repr=False)
+    undecided: tuple[int, ...] = field(repr=False)
+    settings: Mapping[str, object] = field(repr=False)
+    summary: Summary = field(repr=False)
+    survey_rows: tuple[Row, ...] = field(repr=False)
+
+    @property
+    def rate(self) -> float:
+        """The share of decided deals won."""
+        return self.summary.rate
+
+    @property
+    def rows(self) -> pandas.DataFrame:
+        """One row a deal: `seed`, `verdict` (solved, unsolvable, timeout), `cards`, `nodes`, `seconds`."""
+        import pandas
+
+        from patience.survey.store import VERDICT_NAMES
+
+        return pandas.DataFrame([{**row._asdict(), "verdict": VERDICT_NAMES[row.verdict]}
+                                 for row in self.survey_rows])
+
+    def plot(self, axes: Any = None) -> Any:
+        """The histogram of the most cards removable, as `survey report --plot` draws it; returns the axes."""
+        if axes is None:
+            import matplotlib.pyplot as plt
+
+            axes = plt.subplots(figsize=(8, 4.5))[1]
+        from patience.survey.report import draw_histogram
+
+        draw_histogram(self.summary, self.settings, axes)
+        return axes
+
+    def __str__(self) -> str:
+        from patience.survey.report import render
+
+        return render(self.summary, self.settings)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<pre>{html.escape(str(self))}</pre>"

@@ -1,0 +1,62 @@
+"""How deals, results, models and surveys show themselves in Jupyter: HTML made from the same replay
+page as `patience show`, inside an iframe so that its style and script stay its own.
+
+Nothing heavy is imported until something is shown: `import patience` stays cheap."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+MODEL_LINES = 200  # lines of each model file shown; the rest is in `model.files`
+# The replay page's measures in a notebook's width (about 1000 pixels), to size its frame before its
+# script can: cards in a row, a card's height, the fan of a pile, what is above and below the table.
+_ROW_CARDS, _CARD, _FAN, _FOUNDATION, _FRAME, _MOVES_ROW, _ROW_MOVES = 13, 73, 26, 165, 200, 23, 18
+# Once loaded, the frame takes the height of its page (where the notebook lets an output run a handler).
+_FIT = "this.style.height = (this.contentWindow.document.documentElement.scrollHeight + 4) + 'px'"
+
+
+def replay_frame(deal: Any, moves: Sequence | None = None, source: str = "", notes: Sequence[str] = ()) -> str:
+    """The replay page of `deal` (with `moves` to step through, or to play by hand) in an iframe."""
+    from patience.games import game_of
+    from patience.pages import replay
+
+    game = game_of(deal)
+    heading = deal.name if isinstance(getattr(deal, "name", None), str) and deal.name else game.describe(deal)
+    page = replay.render(replay.game_page(game.variant(deal), deal, moves, source), heading, notes)
+    return (f'<iframe srcdoc="{html.escape(page, quote=True)}" title="replay" onload="{_FIT}" '
+            f'style="width: 100%; height: {frame_height(deal, moves)}px; border: none; resize: vertical"></iframe>')
+
+
+def frame_height(deal: Any, moves: Sequence | None) -> int:
+    """About the height in pixels of the replay page of `deal` (and of the list of `moves`)."""
+    piles = getattr(deal, "piles", None) or [[card] for card in deal.cards]  # an LBS row: one card a pile
+    rows = -(-len(piles) // _ROW_CARDS)
+    table = rows * (_CARD + _FAN * (max(map(len, piles)) - 1)) + (rows - 1) * 14
+    table = max(table, _FOUNDATION * len(getattr(deal, "foundations", (None,))))
+    listed = 0 if not moves else 20 + 12 + _MOVES_ROW * -(-len(moves) // _ROW_MOVES)
+    return _FRAME + table + listed
+
+
+def deal_html(deal: Any) -> str:
+    """A deal drawn as on the replay page (`_repr_html_` of every deal type)."""
+    return replay_frame(deal)
+
+
+def table(rows: Mapping[str, object]) -> str:
+    """A two-column HTML table of names and values."""
+    cells = "".join(f"<tr><th style='text-align: left'>{html.escape(str(key))}</th>"
+                    f"<td style='text-align: left'>{html.escape(str(value))}</td></tr>" for key, value in rows.items())
+    return f"<table>{cells}</table>"
+
+
+def files_html(files: Mapping[str, str], lines: int = MODEL_LINES) -> str:
+    """Each file of a model, folded, its first `lines` lines shown."""
+    parts = []
+    for name, text in files.items():
+        shown = text.splitlines()
+        cut = f"\n... ({len(shown) - lines:,} more lines)" if len(shown) > lines else ""
+        parts.append(f"<details><summary><code>{html.escape(name)}</code> ({len(shown):,} lines)</summary>"
+                     f"<pre>{html.escape(chr(10).join(shown[:lines]) + cut)}</pre></details>")
+    return "".join(parts)
