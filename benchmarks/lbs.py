@@ -17,10 +17,10 @@ import statistics
 from pathlib import Path
 
 from patience.commands.solve import parse_options
+from patience.generators.eprime.solution import read_info
 from patience.lbs import solver
 from patience.lbs.deal import load_deal, random_deal
 from patience.result import Status
-from patience.runners.savilerow_output import read_info
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 

@@ -29,9 +29,9 @@ class AnswerReader:
 # Modules that define ANSWER_READERS for their solvers' native outputs.
 READER_MODULES: tuple[str, ...] = (
     "patience.runners.pddl_plan",
-    "patience.runners.lp_solution",
-    "patience.runners.savilerow_output",
-    "patience.runners.xcsp_output",
+    "patience.generators.lp.solution",
+    "patience.generators.eprime.solution",
+    "patience.generators.xcsp3.solution",
 )
 
 _BHS_MOVE = re.compile(r"^Info: Card moved is (\S+)\s*$")

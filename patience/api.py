@@ -177,8 +177,8 @@ def solve(deal: AnyDeal | str | os.PathLike[str], solver: str = "native", *, tim
         UsageError: an unknown solver or option, a game the solver does not play, a bad limit.
     """
     from patience.options import option_texts
-    from patience.runs.process import Limits
     from patience.runners.solve import solve as solve_deal
+    from patience.runs.process import Limits
 
     deal = _deal(deal)
     try:

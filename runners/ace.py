@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 import re
 
-from patience.runners.xcsp_output import XcspSolver, clean, search_options
+from patience.generators.xcsp3.solution import clean
+from patience.runners.xcsp_output import XcspSolver, search_options
 from patience.runs.process import Limits
 
 _WRONG = re.compile(r"^d WRONG DECISIONS\s+([\d,]+)", re.MULTILINE)

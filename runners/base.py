@@ -14,13 +14,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 from typing import Any, ClassVar
 
 from patience.errors import InputError
 from patience.games import game_of
 from patience.generators import generator
-from patience.generators.files import ModelFiles
+from patience.generators.files import Generator, ModelFiles
 from patience.names import BLACK_HOLE_FAMILY
 from patience.options import Schema, option_keywords
 from patience.result import Answer, Status
@@ -32,7 +31,7 @@ VERSION_SECONDS = 2.0  # a binary that does not answer --version quickly has no 
 class Solver(ABC):
     """One solver configuration that can decide deals of the games it names."""
 
-    name: ClassVar[str]
+    name: str  # a class attribute; `sat:PATH` solvers set theirs per instance
     paradigm: ClassVar[str]  # native, planning, cp, sat, mip, asp
     description: ClassVar[str]
     options: ClassVar[Schema] = ()
@@ -110,7 +109,7 @@ def build_model(language: str, deal: Any, options: Mapping[str, Any]) -> ModelFi
     return module.build(deal, **generator_keywords(module, options))
 
 
-def generator_keywords(module: ModuleType, options: Mapping[str, Any]) -> dict[str, Any]:
+def generator_keywords(module: Generator, options: Mapping[str, Any]) -> dict[str, Any]:
     """The solver options a generator declares, as its keyword arguments."""
     own = {option.name for option in module.OPTIONS}
     return option_keywords({name: value for name, value in options.items() if name in own})

@@ -12,9 +12,9 @@ import subprocess
 from functools import cache
 
 from patience.errors import InputError
+from patience.generators.lp.solution import MipVerdict, read_cbc
 from patience.result import Status
 from patience.runners.base import ExecutableSolver
-from patience.runners.lp_solution import MipVerdict, read_cbc
 from patience.runners.mip import MipSolver
 from patience.runs.process import ProcessRun
 

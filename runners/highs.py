@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from patience.errors import InputError
+from patience.generators.lp.solution import MipVerdict, read_highs
 from patience.generators.lp.start import read_start
 from patience.result import Status
-from patience.runners.lp_solution import MipVerdict, read_highs
 from patience.runners.mip import START_OPTION, MipSolver, split_start
 from patience.runs.process import ProcessRun
 

@@ -18,11 +18,11 @@ from typing import Any
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
 from patience.generators.mzn import black_hole
+from patience.generators.mzn.solution import MiniZincOutput, read_output
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
-from patience.runners.minizinc_output import MiniZincOutput, read_output
 from patience.runs.process import Limits, ProcessRun, run_process
 
 GRACE_SECONDS = 5.0  # MiniZinc stops itself at the time limit; the hard kill comes this much later

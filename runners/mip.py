@@ -13,13 +13,13 @@ from patience.errors import UsageError
 from patience.games import game_of
 from patience.generators.files import ModelFiles
 from patience.generators.lp import black_hole as lp
+from patience.generators.lp.solution import MipVerdict
 from patience.generators.lp.start import START_FILE, start_text
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE, BLACK_HOLE_FAMILY
 from patience.options import Option, Schema
 from patience.reading import read_output
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
-from patience.runners.lp_solution import MipVerdict
 from patience.runs.process import Limits, ProcessRun
 
 SOLUTION_FILE = "solution.txt"

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import ClassVar
 
 from patience.errors import InputError
+from patience.generators.lp.solution import ORTOOLS_HEADER, MipVerdict, read_ortools
 from patience.generators.lp.start import read_start
 from patience.result import Status
 from patience.runners.cpsat import OrToolsSolver
-from patience.runners.lp_solution import ORTOOLS_HEADER, MipVerdict, read_ortools
 from patience.runners.mip import START_OPTION, MipSolver, split_start
 from patience.runs.process import ProcessRun
 

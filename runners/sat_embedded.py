@@ -16,7 +16,7 @@ import resource
 import signal
 import time
 from collections.abc import Mapping
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn, cast
 
 from pysat.formula import CNF
 from pysat.solvers import Solver as PySatSolver
@@ -24,6 +24,7 @@ from pysat.solvers import Solver as PySatSolver
 from patience.games import game_of
 from patience.generators import generator
 from patience.generators.cnf import black_hole as cnf
+from patience.generators.files import FormulaGenerator
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.result import Answer, Status
@@ -55,7 +56,7 @@ class EmbeddedSat(Solver):
 
     def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
         started = time.monotonic()
-        module = generator("cnf", game_of(deal).name)
+        module = cast(FormulaGenerator, generator("cnf", game_of(deal).name))
         encoding = module.formula(deal, **generator_keywords(module, options))
         encode_seconds = time.monotonic() - started
         outcome = run_engine(ENGINES[self.engine], encoding.cnf, limits)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.generators.eprime import black_hole as eprime
+from patience.generators.eprime.solution import read_info
 from patience.generators.files import ModelFiles
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
@@ -24,7 +25,6 @@ from patience.reading import read_output
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, find_executable
 from patience.runners.sat_cli import Cadical, CommandLineSat, CryptoMiniSat, Minisat, Picosat
-from patience.runners.savilerow_output import read_info
 from patience.runs.process import Limits, ProcessRun
 
 GRACE_SECONDS = 30.0  # Savile Row and Minion stop themselves at the limit; the hard kill comes this much later

@@ -17,10 +17,10 @@ from patience.formats import read_deal
 from patience.generators.analysis.black_hole import Numbering, symmetry_pairs
 from patience.generators.deals import pysol_deal, random_deal
 from patience.generators.eprime.black_hole import model_text, parameters
+from patience.generators.eprime.solution import read_info, read_lettings, read_solution
 from patience.generators.xcsp3.black_hole import instance
+from patience.generators.xcsp3.solution import read_output, sequence
 from patience.result import Status
-from patience.runners.savilerow_output import read_info, read_lettings, read_solution
-from patience.runners.xcsp_output import read_output, sequence
 from patience.validator import replay
 from tests.helpers import INSTANCES, ROOT, TRANSCRIPTS
 

@@ -8,11 +8,11 @@ import pytest
 
 from patience.cli import main
 from patience.errors import InputError
+from patience.generators.eprime.solution import read_info
 from patience.lbs.deal import LBSDeal, deal_text, random_deal, read_param, write_param
 from patience.lbs.rules import legal_moves, play, replay
 from patience.lbs.solution import read_moves
 from patience.lbs.solver import solve
-from patience.runners.savilerow_output import read_info
 from tests.helpers import COURSE
 
 PARAMS = sorted(COURSE.rglob("*.param"))

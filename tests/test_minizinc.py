@@ -13,9 +13,9 @@ from patience.cli import main
 from patience.errors import InputError
 from patience.games import read_game_deal
 from patience.generators.mzn import binary_star, black_hole, lbs
+from patience.generators.mzn.solution import read_output
 from patience.result import Status
 from patience.runners.minizinc import MiniZinc, configured_backends
-from patience.runners.minizinc_output import read_output
 from patience.runners.solve import solve
 from patience.runs.process import Limits, run_process
 from tests.helpers import COURSE, INSTANCES, needs_solver, processes_with

@@ -14,8 +14,8 @@ from patience.deal import Deal
 from patience.errors import InputError
 from patience.formats import write_deal
 from patience.generators.deals import random_deal
+from patience.generators.lp.solution import cards_played, read_cbc, read_highs
 from patience.result import Status
-from patience.runners.lp_solution import cards_played, read_cbc, read_highs
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.validator import replay

@@ -15,8 +15,8 @@ from patience.formats import write_deal
 from patience.generators.analysis.black_hole import Numbering
 from patience.generators.cpsat import black_hole as cpsat
 from patience.generators.deals import pysol_deal, random_deal
+from patience.generators.lp.solution import read_ortools
 from patience.result import Status
-from patience.runners.lp_solution import read_ortools
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.validator import replay

@@ -30,11 +30,14 @@ from patience.errors import InputError, UsageError
 from patience.formats import board, numbered, parse_deal, read_deal, yaml_form
 from patience.games import get_game, parse_game_deal
 from patience.generators.cnf.black_hole import read_header
+from patience.generators.eprime import solution as savilerow_output
+from patience.generators.lp import solution as lp_solution
 from patience.generators.reduction import formula_from_meta, read_formula
+from patience.generators.xcsp3 import solution as xcsp_output
 from patience.lbs import solution as lbs_solution
 from patience.lbs.deal import read_param as read_lbs_param
 from patience.reading import decode
-from patience.runners import dimacs_output, lp_solution, pddl_plan, savilerow_output, xcsp_output
+from patience.runners import dimacs_output, pddl_plan
 from tests.helpers import INSTANCES
 
 settings.register_profile("readers", max_examples=120, deadline=None, derandomize=True, database=None,

@@ -19,10 +19,13 @@ from patience.errors import InputError
 from patience.formats import read_deal
 from patience.games import parse_game_deal
 from patience.generators.cnf.black_hole import read_header
+from patience.generators.eprime import solution as savilerow_output
+from patience.generators.lp import solution as lp_solution
 from patience.generators.reduction import read_formula
+from patience.generators.xcsp3 import solution as xcsp_output
 from patience.lbs import solution as lbs_solution
 from patience.reading import decode, load_yaml
-from patience.runners import dimacs_output, lp_solution, pddl_plan, savilerow_output, xcsp_output
+from patience.runners import dimacs_output, pddl_plan
 from tests.helpers import INSTANCES
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"

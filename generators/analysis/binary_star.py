@@ -108,12 +108,14 @@ class Positions:
                ) -> tuple[Play, ...]:
         """Positions and foundations in play order -> plays; InputError unless x is a permutation
         of the positions and every f a foundation."""
-        if None in x or sorted(x) != list(range(self.size)):  # type: ignore[type-var]
+        order = [position for position in x if position is not None]
+        if len(order) != len(x) or sorted(order) != list(range(self.size)):
             raise InputError(source, line, f"x is not a sequence of the positions 0..{self.size - 1}")
-        if len(f) != self.size or any(foundation not in range(self.foundations) for foundation in f):
+        onto = [foundation for foundation in f if foundation is not None and foundation in range(self.foundations)]
+        if len(onto) != len(f) or len(f) != self.size:
             raise InputError(source, line, f"f is not a foundation 0..{self.foundations - 1} for each step")
         return tuple(Play(self.deal.piles[self.cells[position][0]][self.cells[position][1]], foundation,
-                          self.cells[position][0]) for position, foundation in zip(x, f, strict=True))
+                          self.cells[position][0]) for position, foundation in zip(order, onto, strict=True))
 
 
 def stats(deal: BinaryStarDeal, symmetry_breaking: bool) -> Mapping[str, int | str]:

@@ -9,6 +9,7 @@ breaking's preference order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -59,13 +60,11 @@ class Numbering:
         return 0 if card is None else card.rank
 
     def above(self, number: int) -> int:
-        card = self.cards[number]
-        neighbour = None if number == 0 else self.deal.above(card)
+        neighbour = None if number == 0 else self.deal.above(self.card(number))
         return NO_CARD if neighbour is None else self.numbers[neighbour]
 
     def below(self, number: int) -> int:
-        card = self.cards[number]
-        neighbour = None if number == 0 else self.deal.below(card)
+        neighbour = None if number == 0 else self.deal.below(self.card(number))
         return NO_CARD if neighbour is None else self.numbers[neighbour]
 
     @cached_property
@@ -76,16 +75,16 @@ class Numbering:
 
     def _may_follow(self, first: int, second: int) -> bool:
         start = self.cards[first]
-        return start is None or self.deal.adjacent(start, self.cards[second])
+        return start is None or self.deal.adjacent(start, self.card(second))
 
     @property
     def pile_numbers(self) -> tuple[tuple[int, ...], ...]:
         """Each pile as card numbers, top card first."""
         return tuple(tuple(self.numbers[card] for card in pile) for pile in self.deal.piles)
 
-    def decode(self, sequence: list[int] | tuple[int, ...]) -> tuple[Card, ...]:
+    def decode(self, sequence: Sequence[int]) -> tuple[Card, ...]:
         """Card numbers in play order (x) -> cards, the start card dropped."""
-        return tuple(self.cards[number] for number in sequence if number != 0)
+        return tuple(self.card(number) for number in sequence if number != 0)
 
 
 def symmetry_pairs(numbering: Numbering) -> list[tuple[int, int, int, int]]:

@@ -35,7 +35,7 @@ def deal_facts(deal: Deal, symmetry_breaking: bool = True) -> str:
     numbering = Numbering(deal)
     cards = range(1, numbering.size)
     lines = [f"% {deal.game} deal: {len(deal.cards)} cards in {len(deal.piles)} piles, {deal.ranks} ranks",
-             "% cards: " + " ".join(f"{number}={deal.name(numbering.cards[number])}" for number in cards) + "\n"]
+             "% cards: " + " ".join(f"{number}={deal.name(numbering.card(number))}" for number in cards) + "\n"]
     start = [] if deal.foundation is None else [(deal.foundation.rank,)]
     return ("\n".join(lines) + f"steps({len(cards)}).\n" + facts("start_rank", start)
             + pile_facts(cards, numbering.rank, lambda number: None if numbering.above(number) == NO_CARD

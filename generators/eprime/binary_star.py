@@ -65,7 +65,7 @@ def fixed_files(symmetry_breaking: bool = True) -> dict[str, str]:
 
 def read_solution(text: str, source: str, positions: Positions) -> tuple[Play, ...]:
     """The plays of a `.solution` file's x (positions) and f (foundations)."""
-    from patience.runners.savilerow_output import read_lettings
+    from patience.generators.eprime.solution import read_lettings
 
     lettings = read_lettings(text, source)
     missing = [name for name in ("x", "f") if name not in lettings]

@@ -56,7 +56,7 @@ def fixed_files(symmetry_breaking: bool = True) -> dict[str, str]:
 
 def build(deal: Deal, symmetry_breaking: bool = True) -> ModelFiles:
     """The model and the deal's `.param`; the decode map reads Savile Row's `.solution` text."""
-    from patience.runners.savilerow_output import read_solution
+    from patience.generators.eprime.solution import read_solution
 
     numbering = Numbering(deal)
     return ModelFiles({MODEL_FILE: model_text(), PARAM_FILE: parameters(deal, symmetry_breaking)}, PARAM_FILE,

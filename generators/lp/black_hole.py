@@ -291,7 +291,7 @@ def lp_model(deal: Deal, model: str = "mip3", objective: str = "paper") -> LpMod
 
 def build(deal: Deal, model: str = "mip3", objective: str = "paper") -> ModelFiles:
     """MODEL.lp; the decode map reads a solution's variable values back into cards."""
-    from patience.runners.lp_solution import cards_played
+    from patience.generators.lp.solution import cards_played
 
     if model == "succ":
         from patience.generators.lp import successor as lp_successor

@@ -61,6 +61,6 @@ def build(deal: BinaryStarDeal, symmetry_breaking: bool = True, search: str = "p
 
 
 def decode(values: Mapping[str, object], source: str, positions: Positions) -> tuple[Play, ...]:
-    from patience.runners.minizinc_output import integers
+    from patience.generators.mzn.solution import integers
 
     return positions.decode(integers(values, "x", source), integers(values, "f", source), source, None)

@@ -96,7 +96,7 @@ def _benchmark(deal: Deal) -> ModelFiles:
 def _decode(values: Mapping[str, object], source: str, size: int,
             cards: Callable[[Sequence[int]], tuple[Card, ...]], first: int = 0) -> tuple[Card, ...]:
     """x as cards, after checking it is a permutation of the card numbers (nothing else is trusted)."""
-    from patience.runners.minizinc_output import integers
+    from patience.generators.mzn.solution import integers
 
     x = integers(values, "x", source)
     if sorted(x) != list(range(first, first + len(x))) or len(x) != size - first:

@@ -40,7 +40,7 @@ def build(deal: LBSDeal, search: str = "paper") -> ModelFiles:
 def decode(values: Mapping[str, object], source: str, moves: int, origin: str = "actionFrom",
            target: str = "actionTo", first_position: int = 1) -> tuple[tuple[int, int], ...]:
     """(from, to) 1-based pairs from two arrays of a solution (the grader names them for a student's model)."""
-    from patience.runners.minizinc_output import integers
+    from patience.generators.mzn.solution import integers
 
     sources, targets = integers(values, origin, source), integers(values, target, source)
     if len(sources) != moves or len(targets) != moves:

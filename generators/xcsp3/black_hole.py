@@ -60,7 +60,7 @@ def build_from_stdin() -> None:
 
 def build(deal: Deal, symmetry_breaking: bool = True) -> ModelFiles:
     """deal.xml; the decode map reads the x values of a solution back into cards."""
-    from patience.runners.xcsp_output import sequence
+    from patience.generators.xcsp3.solution import sequence
 
     numbering = Numbering(deal)
     return ModelFiles({INSTANCE_FILE: instance(deal, symmetry_breaking)}, INSTANCE_FILE,

@@ -12,8 +12,8 @@ from pathlib import Path
 from patience import stores
 from patience.campaign.config import Configuration
 from patience.campaign.record import RUN_COLUMNS, RunRecord
-from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
+from patience.limits import mebibytes, seconds
 from patience.result import Status
 from patience.runs import specs
 

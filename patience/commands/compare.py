@@ -12,9 +12,9 @@ import sys
 from patience.campaign import config
 from patience.campaign.run import Interrupted, campaign
 from patience.campaign.store import CHANGED_SHOWN, Store
-from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
+from patience.limits import mebibytes, seconds
 from patience.runs import specs
 from patience.runs.pool import runner
 from patience.runs.process import Limits

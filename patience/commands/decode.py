@@ -8,12 +8,12 @@ from __future__ import annotations
 import argparse
 
 from patience.answers import read_answer
-from patience.commands.limits import seconds
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
 from patience.formats import parse_deal
 from patience.generators.cnf.black_hole import read_header
 from patience.generators.reduction import assignment_from_sequence, dimacs_assignment, formula_from_meta
+from patience.limits import seconds
 from patience.reading import read_text
 from patience.result import Status
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, read_competition, read_minisat_result

@@ -16,13 +16,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.families import labels, select
 from patience.families.conventions import convention
 from patience.families.write import Job, Target, share_files, write_deal, write_family, write_index
 from patience.generators import generator
+from patience.limits import seconds
 from patience.options import check_options
 from patience.runs import specs
 from patience.runs.pool import runner

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.exit_codes import GRADED_WRONG, ExitCode
 from patience.lbs.grader import SAVILE_ROW_COLUMNS, WRONG, NativeVerdicts, grade_model, grade_results, table
 from patience.lbs.grader_mzn import COLUMNS, grade_minizinc
 from patience.lbs.solution import read_mapping
+from patience.limits import seconds
 from patience.runners.minizinc import DEFAULT_BACKEND
 
 

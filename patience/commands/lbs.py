@@ -8,11 +8,11 @@ import argparse
 from pathlib import Path
 
 from patience.commands import solve
-from patience.commands.limits import seconds
 from patience.exit_codes import INVALID_ANSWER, STATUS_EXIT, ExitCode
 from patience.games.late_binding import LateBinding, read_lbs_answer
 from patience.lbs.rules import play
 from patience.lbs.solution import read_mapping
+from patience.limits import seconds
 from patience.reading import read_text
 from patience.result import to_record
 from patience.runners.solve import solve as solve_deal

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from patience.commands.limits import seconds
 from patience.commands.solve import parse_options, status_lines
 from patience.errors import UsageError
 from patience.exit_codes import STATUS_EXIT, ExitCode
 from patience.games import read_game_deal
 from patience.games.late_binding import read_lbs_answer
 from patience.lbs.solution import read_mapping
+from patience.limits import seconds
 from patience.names import GAME_OPTION_HELP, LBS, game_option
 from patience.outputs import output_file, write_text
 from patience.pages import replay

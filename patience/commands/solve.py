@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from patience.commands.limits import mebibytes, seconds
 from patience.errors import UsageError
 from patience.exit_codes import STATUS_EXIT
 from patience.games import read_game_deal
+from patience.limits import mebibytes, seconds
 from patience.names import GAME_OPTION_HELP, game_option
 from patience.result import SolverResult, to_record
 from patience.runners.solve import solve

@@ -13,8 +13,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from patience.commands.limits import seconds
 from patience.errors import UsageError
+from patience.limits import seconds
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, game_option, numbering_option
 from patience.outputs import output_file
 from patience.runs.pool import Runner, runner

@@ -53,13 +53,15 @@ def read_piles(piles_value: list, piles_node: yaml.Node | None, ranks: int, sour
     (`start_cards`, the foundations' cards, by their lines)."""
     seen = dict(start_cards)
     piles, count = [], len(seen)
-    for pile, pile_node in zip(piles_value, yaml_items(piles_node) or [None] * len(piles_value), strict=True):
+    pile_nodes: list[yaml.Node | None] = [*yaml_items(piles_node)] or [None] * len(piles_value)
+    for pile, pile_node in zip(piles_value, pile_nodes, strict=True):
         if not isinstance(pile, list) or not pile:
             raise InputError(source, yaml_line(pile_node), "every pile must be a non-empty list of cards")
         count += len(pile)
         at_most(count, MAX_CARDS, "cards", source, yaml_line(pile_node))
         cards = []
-        for value, node in zip(pile, yaml_items(pile_node) or [pile_node] * len(pile), strict=True):
+        card_nodes: list[yaml.Node | None] = [*yaml_items(pile_node)] or [pile_node] * len(pile)
+        for value, node in zip(pile, card_nodes, strict=True):
             line = yaml_line(node)
             card = card_in_deal(value, ranks, source, line)
             if card in seen:

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patience.errors import InputError
+from patience.generators.eprime.solution import read_info
 from patience.lbs import solver
 from patience.lbs.deal import LBSDeal, read_param
 from patience.lbs.rules import replay
 from patience.lbs.solution import Mapping, read_moves
 from patience.reading import read_output, read_text
 from patience.runners.savilerow import minion_path, savilerow_command, savilerow_limits, savilerow_run
-from patience.runners.savilerow_output import read_info
 from patience.runs.process import run_process
 
 SOLVED, NO_SOLUTION, TIMEOUT, ERROR = "solved", "no solution", "timeout", "error"

@@ -40,7 +40,9 @@ class Board:
         cards = tuple(card for pile in piles for card in pile)
         if any(not 0 <= card.rank < ranks for card in cards + tuple(c for c in foundations if c is not None)):
             raise ValueError(f"a card has no rank in 0..{ranks - 1}")
-        starts, sizes, pile = [], [], []
+        starts: list[int] = []
+        sizes: list[int] = []
+        pile: list[int] = []
         for number, cards_of_pile in enumerate(piles):
             starts.append(len(pile))
             sizes.append(len(cards_of_pile))

@@ -8,7 +8,7 @@ come from the project's validators, so the page says what `patience validate` sa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 
 import jinja2
@@ -116,8 +116,10 @@ def binary_star_game(deal: BinaryStarDeal, plays: Sequence[Play] | None, source:
     legal = binary_star_rules.resolved(deal, plays)[:outcome.moves]
     taken, moves = [0] * len(deal.piles), []
     for play in legal:
-        moves.append([positions[play.pile][taken[play.pile]], play.foundation])
-        taken[play.pile] += 1
+        pile = play.pile
+        assert pile is not None, "a resolved play names its pile"
+        moves.append([positions[pile][taken[pile]], play.foundation])
+        taken[pile] += 1
     answer: dict[str, object] = {"source": source, "moves": moves, "verdict": outcome.describe(), "fault": None}
     if outcome.fault is not None:
         illegal = plays[outcome.moves] if outcome.moves < len(plays) else None
@@ -140,7 +142,8 @@ def _played_card(deal: BinaryStarDeal, positions: list[list[int]], taken: list[i
 
 
 # game family -> its page description; a new game adds its function here
-PAGE_BUILDERS = {BLACK_HOLE: black_hole_game, LBS: lbs_game, BINARY_STAR: binary_star_game}
+PAGE_BUILDERS: dict[str, Callable[..., dict[str, object]]] = {
+    BLACK_HOLE: black_hole_game, LBS: lbs_game, BINARY_STAR: binary_star_game}
 
 
 def game_page(game: str, deal: object, moves: Sequence | None, source: str = "") -> dict[str, object]:

@@ -141,7 +141,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     process group, and exit; a worker still there after a moment is killed, and so is every process it
     had started, and this waits until they are gone (a killed JVM takes a second)."""
     workers = list((pool._processes or {}).values())  # the pool has no public handle on its workers
-    below = descendants(worker.pid for worker in workers)
+    below = descendants(worker.pid for worker in workers if worker.pid is not None)
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from patience import stores
-from patience.commands.limits import seconds
 from patience.generators.deals import random_deal
+from patience.limits import seconds
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
