@@ -143,6 +143,7 @@ def exhaustive(deal: BinaryStarDeal) -> bool:
     return wins((0,) * len(deal.piles), deal.foundations)
 
 
+@pytest.mark.slow
 def test_native_agrees_with_the_reference_and_an_exhaustive_search():
     seen = Counter()
     for seed in range(120):
@@ -157,6 +158,7 @@ def test_native_agrees_with_the_reference_and_an_exhaustive_search():
     assert seen[True] > 10 and seen[False] > 10
 
 
+@pytest.mark.slow
 def test_max_cards_mode_reports_the_longest_play():
     for seed in range(40):
         deal = small_deal(seed)

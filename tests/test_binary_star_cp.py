@@ -21,6 +21,7 @@ LIMITS = Limits(timeout=60)
 SMALL = TRANSCRIPTS / "savilerow" / "binary-star-small.yaml"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["ace", pytest.param("savilerow-minion", marks=needs_solver("savilerow-minion"))])
 def test_cp_solvers_agree_with_native_and_the_exhaustive_search(name):
     verdicts = Counter()

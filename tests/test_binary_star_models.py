@@ -118,6 +118,7 @@ def test_sat_solvers_agree_with_native_and_the_exhaustive_search(name):
 
 @pytest.mark.parametrize("name", [pytest.param("highs", marks=needs_solver("highs")),
                                   pytest.param("scip", marks=needs_solver("scip"))])
+@pytest.mark.slow
 def test_mip_solvers_agree_with_native_and_the_exhaustive_search(name):
     verdicts = Counter()
     for seed in range(8):

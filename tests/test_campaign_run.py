@@ -51,6 +51,7 @@ def _check_against_native(rows: list[dict], spec: str) -> None:
             assert solve(deal, "native", Limits(timeout=20)).status.value == row["status"]
 
 
+@pytest.mark.slow
 def test_a_campaign_mixes_lbs_instances_and_black_hole_deals(tmp_path, capsys):
     """Deals of two games in one store: each run judged by its own game's rules, one report."""
     course = INSTANCES / "lbs-coursework"

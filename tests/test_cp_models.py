@@ -94,6 +94,7 @@ def test_symmetry_switch_and_pairs():
     assert all(a < b and numbering.rank(a) == numbering.rank(b) for a, b, _, _ in pairs)
 
 
+@pytest.mark.slow
 def test_two_xcsp3_instances_in_one_process_are_independent():
     small = random_deal(4, 2, 2, 7)
     paper = DEALS["paper"]()

@@ -30,6 +30,7 @@ def native_status(deal):
     return solve(deal, "native", Limits(timeout=60)).status
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["ace", "choco"])
 def test_unsolvable_deal_is_proven_unsolvable(solver):
     deal = pysol_deal("black_hole", UNSOLVABLE_SEED)
@@ -75,6 +76,7 @@ def small_deals(parameters):
     return [random_deal(ranks, suits, height, seed, empty) for ranks, suits, height, seed, empty in parameters]
 
 
+@pytest.mark.slow
 def test_symmetry_breaking_never_changes_a_verdict_on_small_generalised_deals():
     check_symmetry_breaking_keeps_verdicts(small_deals(SMALL_DEALS))
 

@@ -118,6 +118,7 @@ def test_pddl_family_is_one_domain_and_numbered_problems_solved_by_fast_downward
     assert solve_family_files(output, about, "pddl", "fd-ff", 60) == labels(about)
 
 
+@pytest.mark.slow
 @needs_solver("ace")
 def test_xcsp3_family_is_lzma_and_solved_by_ace(tmp_path):
     output, about = family(tmp_path, "xcsp3", TINY_GENERALISED)

@@ -22,7 +22,9 @@ DEALS = {
     "all-in-a-row-5x4": random_deal(5, 4, 4, 2, empty_foundation=True),
     "uneven-6x3": random_deal(6, 3, 4, 5),
 }
-SOLVERS = [pytest.param(name, marks=pytest.mark.skipif(not get_solver(name).available(), reason=f"{name} missing"))
+# SCIP takes seconds a deal (its start and its search on the unsolvable one): slow, run in CI.
+SOLVERS = [pytest.param(name, marks=[pytest.mark.skipif(not get_solver(name).available(), reason=f"{name} missing"),
+                                     *([pytest.mark.slow] if name == "scip" else [])])
            for name in ("highs", "cpsat-mip", "scip")]
 
 

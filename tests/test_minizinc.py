@@ -141,6 +141,7 @@ def test_a_child_in_a_process_group_of_its_own_is_counted_and_killed():
     assert processes_with(mark) == []
 
 
+@pytest.mark.slow
 @needs_solver("minizinc")
 def test_minizinc_stopped_at_the_cpu_limit_leaves_no_flatzinc_solver(tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # MiniZinc's FlatZinc file, named on the solver's command line

@@ -125,6 +125,7 @@ def test_validate_reads_a_scip_solution_file(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "deal.yaml"), str(tmp_path / "solution.txt")]) == 0
 
 
+@pytest.mark.slow
 def test_without_presolve_cpsat_wins_the_deal_its_presolve_calls_infeasible():
     """OR-Tools 9.15's presolve calls generalised deal 26x4x3 seed 3 infeasible, though the search
     wins it (docs/hardness.md); with presolve=off CP-SAT's own win replays."""

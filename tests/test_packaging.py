@@ -21,7 +21,8 @@ import pytest
 
 from tests.helpers import ROOT
 
-pytestmark = pytest.mark.packaging
+# One worker runs the module (pytest-xdist): the artefacts are built and installed once, not once per worker.
+pytestmark = [pytest.mark.packaging, pytest.mark.xdist_group("packaging")]
 
 # The folders that install as the import package and where they land in it (the design's layout).
 INSTALLED_FOLDERS = {"patience": "patience", "generators": "patience/generators", "runners": "patience/runners",

@@ -13,7 +13,9 @@ from patience.cli import main
 from patience.pages import browser as chromium
 from tests.helpers import COURSE, INSTANCES
 
-pytestmark = pytest.mark.skipif(chromium.missing() is not None, reason=str(chromium.missing()))
+# One worker runs the module (pytest-xdist): one browser and one set of pages, not one per worker.
+pytestmark = [pytest.mark.skipif(chromium.missing() is not None, reason=str(chromium.missing())),
+              pytest.mark.xdist_group("browser")]
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
 PAPER_SOLUTION = INSTANCES / "black_hole" / "paper-example.solution"

@@ -98,9 +98,11 @@ def read_experiment(path: str | Path, allow_executables: bool = False) -> tuple[
             raise InputError(source, None, f"configuration {label}: expected {{solver: NAME, options: {{...}}}}")
         solver_name = str(entry.get("solver", label))
         if names_a_program(solver_name) and not allow_executables:
-            raise InputError(source, None, f"configuration {label}: solver {solver_name} runs the program "
-                                           f"{solver_name.partition(':')[2]}; an experiment file that names a program "
-                                           "is code: run it only if you trust its author, with --allow-executables")
+            # the program's path once (in the solver's name): a long path must not push the advice past
+            # the line's 400 characters
+            raise InputError(source, None, f"configuration {label}: solver {solver_name} names a program; an "
+                                           "experiment file that names a program is code: run it only if you trust "
+                                           "its author, with --allow-executables")
         try:
             configurations.append(make(str(label), solver_name, entry.get("options")))
         except UsageError as error:
