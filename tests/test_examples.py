@@ -71,9 +71,12 @@ def blocks(page: Path) -> list[Block]:
 
 
 def commands(text: str) -> list[str]:
-    """The shell block's commands, one a line, continuation lines joined."""
-    joined = re.sub(r"\\\n\s*", " ", text)
-    return [line for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    """The shell block's commands, one a line, continuation lines joined; in a transcript (lines of
+    `$ COMMAND` among the output they printed) only the `$` lines."""
+    lines = re.sub(r"\\\n\s*", " ", text).splitlines()
+    if any(line.startswith("$ ") for line in lines):
+        return [line[2:] for line in lines if line.startswith("$ ")]
+    return [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
 def expected_exit(command: str) -> int:
@@ -176,6 +179,7 @@ def test_the_not_run_marker_is_seen_and_a_failing_command_is_caught(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("<!-- not-run: too slow -->\n```sh\npatience solve x.txt --solver native\n```\n\n"
                     "```sh\ntrue\nfalse  # exit 1\n```\n```python\nprint(1)\n```\n", encoding="utf-8")
+    assert commands("$ patience deal\nFoundations: AS\n$ true") == ["patience deal", "true"]
     found = blocks(page)
     assert [(block.language, block.not_run) for block in found] == [("sh", "too slow"), ("sh", None), ("python", None)]
     assert commands(found[1].text) == ["true", "false  # exit 1"]
