@@ -90,13 +90,19 @@ def test_gen_names_exactly_the_games_each_language_models(language):
         game for game in names.GAMES if game in playable}
 
 
-def test_solve_help_gives_every_exit_status_and_every_default():
+def test_solve_help_gives_every_exit_status():
     text = help_text(ALL_PARSERS["patience solve"])
     for code in ExitCode:
         assert re.search(rf"\b{int(code)} ", text), f"`solve --help` leaves out exit status {int(code)}"
-    for action in ALL_PARSERS["patience solve"]._actions:
+
+
+@pytest.mark.parametrize("command", sorted(ALL_PARSERS))
+def test_every_option_with_a_default_says_it(command):
+    for action in ALL_PARSERS[command]._actions:
+        if isinstance(action, (argparse._HelpAction, argparse._VersionAction, argparse._StoreConstAction)):
+            continue
         if action.default not in (None, False, [], argparse.SUPPRESS) and action.help != argparse.SUPPRESS:
-            assert "default" in (action.help or ""), f"`solve {action.option_strings}` hides its default"
+            assert "default" in (action.help or ""), f"`{command} {action.option_strings}` hides its default"
 
 
 def test_grade_help_speaks_of_both_model_languages_it_grades():

@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                 description="Decide the deal; any claimed win is replayed before it is printed. "
                                             "Exit status as `patience solve`.")
     solver.add_argument("deal", help="lbs deal: a .param file")
-    solver.add_argument("--solver", default="native", help="a name from `patience solvers` that plays lbs")
+    solver.add_argument("--solver", default="native",
+                        help="a name from `patience solvers` that plays lbs (default native)")
     solver.add_argument("--timeout", type=seconds, default=60.0, help="seconds (default 60)")
     solver.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options",
                         help="solver option (see `patience solvers`); repeatable")
