@@ -31,7 +31,7 @@ LINKED = ("instances", "tests")  # what the examples may read from the checkout 
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _NOT_RUN = re.compile(r"^<!--\s*not-run:\s*(.+?)\s*-->\s*$")
 _EXPECTED_EXIT = re.compile(r"#.*\bexit (\d+)\b")
-_TIMEOUT = 300  # seconds for one command; a hang fails the test instead of holding the run
+_TIMEOUT = 900  # seconds for one command; a hang fails the test instead of holding the run
 
 
 @dataclass(frozen=True)
