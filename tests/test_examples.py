@@ -11,6 +11,8 @@ each such block with its reason. The docs site itself is built in strict mode by
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shlex
@@ -125,7 +127,8 @@ def parse_only(block: Block) -> list[str]:
             program = Path(words[0]).name if words else ""
             if program == "patience":
                 try:
-                    build_parser().parse_args(words[1:])
+                    with contextlib.redirect_stderr(io.StringIO()):
+                        build_parser().parse_args(words[1:])
                 except SystemExit as error:
                     pytest.fail(f"{block.where()}: `{part}` is refused by patience's parser (exit {error.code})")
             elif program == "gen":
@@ -139,7 +142,8 @@ def _parse_gen(block: Block, part: str, words: list[str]) -> None:
     parser = cli.OneLineParser(prog="gen")
     gen.add_formats(parser)
     try:
-        parser.parse_args(words)
+        with contextlib.redirect_stderr(io.StringIO()):
+            parser.parse_args(words)
     except SystemExit as error:
         pytest.fail(f"{block.where()}: `{part}` is refused by gen's parser (exit {error.code})")
 
