@@ -26,6 +26,10 @@ BLACK_HOLE_FAMILY = (BLACK_HOLE, ALL_IN_A_ROW, GENERALISED)
 BINARY_STAR_FAMILY = (BINARY_STAR, BINARY_STAR_GENERALISED)
 FAMILIES: dict[str, tuple[str, ...]] = {BLACK_HOLE: BLACK_HOLE_FAMILY, BINARY_STAR: BINARY_STAR_FAMILY, LBS: (LBS,)}
 GAMES = tuple(game for games in FAMILIES.values() for game in games)
+# A generalised game takes every deal of its special cases: a Black Hole deal is a generalised deal
+# whose shape happens to be the standard one, so `--game generalised` accepts it.
+SPECIAL_CASES: dict[str, tuple[str, ...]] = {GENERALISED: (BLACK_HOLE, ALL_IN_A_ROW),
+                                             BINARY_STAR_GENERALISED: (BINARY_STAR,)}
 GAME_TITLES = {BLACK_HOLE: "Black Hole", ALL_IN_A_ROW: "All in a Row", GENERALISED: "Generalised Black Hole",
                BINARY_STAR: "Binary Star", BINARY_STAR_GENERALISED: "Generalised Binary Star",
                LBS: "Late Binding Solitaire"}
@@ -63,6 +67,11 @@ def game_name(text: str, known: tuple[str, ...] = GAMES, what: str = "game") -> 
     raise UsageError(f"unknown {what} {text!r}; known: {', '.join(known)}")
 
 
+def is_deal_of(variant: str, game: str) -> bool:
+    """Whether a deal whose exact game is `variant` is a deal of `game` (itself, or a special case of it)."""
+    return variant == game or variant in SPECIAL_CASES.get(game, ())
+
+
 def family_of(game: str) -> str:
     """The family (its first game's name) that the canonical game `game` belongs to."""
     return next(family for family, games in FAMILIES.items() if game in games)
@@ -84,6 +93,7 @@ def game_option(known: tuple[str, ...] = GAMES):
         except UsageError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
     parse.__name__ = "game"
+    parse.known = known  # the games the option takes: its help must name each (tests/test_vocabulary.py)
     return parse
 
 
@@ -95,5 +105,10 @@ def numbering_option(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-GAME_OPTION_HELP = (f"the deal's game, one of {', '.join(GAMES)} (hyphens accepted); the deal must be that game "
-                    "(default: found from the file)")
+def game_option_help(known: tuple[str, ...] = GAMES) -> str:
+    """The help of a `--game` option that takes the games `known`."""
+    return (f"the deal's game, one of {', '.join(known)} (hyphens accepted); the deal must be that game "
+            "(default: found from the file)")
+
+
+GAME_OPTION_HELP = game_option_help()

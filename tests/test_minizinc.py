@@ -4,6 +4,7 @@ unchanged on the toolkit's `.dzn`."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -154,9 +155,11 @@ def test_minizinc_stopped_at_the_cpu_limit_leaves_no_flatzinc_solver(tmp_path, m
 @needs_solver("minizinc")
 @needs_solver("clingo")
 def test_patience_solvers_lists_minizinc_with_its_backends_and_clingo(capsys):
-    assert main(["solvers"]) == 0
+    assert main(["solvers", "--json"]) == 0
+    solvers = {solver["name"]: solver for solver in json.loads(capsys.readouterr().out)}
+    assert solvers["minizinc"]["version"].startswith("MiniZinc 2.") and "gecode" in solvers["minizinc"]["version"]
+    assert solvers["clingo"]["installed"] and solvers["clingo"]["version"].startswith("clingo 5.")
+    assert main(["solvers", "--verbose"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    minizinc = next(line for line in lines if line.startswith("minizinc "))
-    assert "installed MiniZinc 2." in minizinc and "gecode" in minizinc
-    assert "installed clingo 5." in next(line for line in lines if line.startswith("clingo "))
-    assert any("--set backend=" in line and "gecode" in line for line in lines)
+    assert "    installed: MiniZinc 2." in "\n".join(lines)
+    assert any("--set backend=" in line for line in lines)

@@ -108,9 +108,16 @@ def test_a_game_a_command_does_not_play_is_refused_naming_those_it_does(capsys):
 
 
 def test_patience_solvers_lists_only_canonical_game_names(capsys):
-    assert main(["solvers"]) == 0
+    assert main(["solvers", "--json"]) == 0
+    solvers = json.loads(capsys.readouterr().out)
+    assert {game for solver in solvers for game in solver["games"]} <= set(names.GAMES)
+    assert {solver["family"] for solver in solvers} <= set(names.SOLVER_FAMILIES)
+    assert main(["solvers", "--verbose"]) == 0
     plays = [line.split("plays: ", 1)[1] for line in capsys.readouterr().out.splitlines() if "plays: " in line]
-    assert plays and {game for line in plays for game in line.split(", ")} <= set(names.GAMES)
+    assert len(plays) == len(solvers)
+    assert main(["solvers"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert f"every game: {', '.join(names.GAMES)}" in table
 
 
 def test_deal_specs_store_the_canonical_name_whatever_the_spelling():

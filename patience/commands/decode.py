@@ -46,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     assignment.add_argument("--via-formula", action="store_true",
                             help="not a search of the deal: CaDiCaL on the formula the deal records, a model "
                                  "turned into a win by the reduction's proof and replayed")
-    assignment.add_argument("--timeout", type=seconds, default=60.0, help="the solver's wall-clock limit (s)")
+    assignment.add_argument("--timeout", type=seconds, default=60.0,
+                            help="the solver's wall-clock limit in seconds (default 60)")
     assignment.set_defaults(handler=run_assignment)
 
 

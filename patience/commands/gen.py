@@ -19,7 +19,7 @@ from patience.exit_codes import ExitCode
 from patience.games import get_game, read_game_deal
 from patience.generators import MODEL_LANGUAGES, build, generator
 from patience.generators.files import fixed_file_keywords
-from patience.names import BLACK_HOLE, GAME_OPTION_HELP, game_option
+from patience.names import BLACK_HOLE, FAMILIES, game_option, game_option_help
 from patience.options import check_options, option_keywords
 from patience.outputs import output_folder, write_text
 
@@ -36,12 +36,13 @@ def add_formats(parser: argparse.ArgumentParser) -> None:
     formats = parser.add_subparsers(dest="format", required=True, metavar="FORMAT")
     for language, games in MODEL_LANGUAGES.items():
         modules = [importlib.import_module(name) for name in games.values()]
+        playable = tuple(game for family in games for game in FAMILIES[family])
         sub = formats.add_parser(language, help=modules[0].TITLE,
-                                 description=f"{modules[0].TITLE}, for {', '.join(games)} deals (the game is "
-                                             "found from the file, or given by --game).")
+                                 description=f"{modules[0].TITLE}, for deals of {', '.join(playable)} only (the "
+                                             "game is found from the file, or given by --game).")
         sub.add_argument("deal", nargs="?", help="deal file in any known form")
         sub.add_argument("-o", "--output-dir", type=Path, help="write all model files into this folder")
-        sub.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
+        sub.add_argument("--game", type=game_option(playable), metavar="GAME", help=game_option_help(playable))
         seen: set[str] = set()
         for module in modules:
             for option in module.OPTIONS:

@@ -1,4 +1,5 @@
-"""`patience grade`: grade an Essence Prime model of Late Binding Solitaire, or a folder of its results."""
+"""`patience grade`: grade an Essence Prime or MiniZinc model of Late Binding Solitaire, or a folder of its
+Savile Row results."""
 
 from __future__ import annotations
 
@@ -16,12 +17,15 @@ from patience.runners.minizinc import DEFAULT_BACKEND
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "grade", help="grade an LBS Essence Prime model (or a folder of Savile Row results)",
-        description="Run MODEL through Savile Row + Minion on every .param under --instances, or read the "
-                    ".info/.solution files already under --results; replay every solution, check every "
-                    "'no solution' with the native solver, print a table. Exit 1 if any answer is wrong.")
-    parser.add_argument("model", nargs="?", type=Path, help="the student's .eprime model")
-    parser.add_argument("--instances", type=Path, help="folder of .param instances to run the model on")
+        "grade", help="grade an lbs model, Essence Prime or MiniZinc (or a folder of Savile Row results)",
+        description="Run MODEL on every instance under --instances: an Essence Prime .eprime model through "
+                    "Savile Row + Minion, a MiniZinc .mzn model through MiniZinc (--backend); or read the "
+                    ".info/.solution files Savile Row already wrote under --results. Replay every solution, "
+                    "check every 'no solution' with the native solver, print a table. Exit 1 if any answer is "
+                    "wrong.")
+    parser.add_argument("model", nargs="?", type=Path, help="the student's .eprime or .mzn model")
+    parser.add_argument("--instances", type=Path,
+                        help="folder of instances to run the model on (.param; also .dzn for a .mzn model)")
     parser.add_argument("--results", type=Path, help="folder of .param files with Savile Row's .info/.solution")
     parser.add_argument("--mapping", type=Path, help="YAML: `from: VAR`, `to: VAR`, `first_position: 1`")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="seconds per instance (default 60)")
@@ -30,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     levels = parser.add_mutually_exclusive_group()
     for level in (0, 1, 2, 3):
         levels.add_argument(f"-O{level}", dest="level", action="store_const", const=level,
-                            help=f"Savile Row -O{level}" + (" (default)" if level == 2 else ""))
+                            help=f"Savile Row -O{level}, for an .eprime model" + (" (default)" if level == 2 else ""))
     parser.add_argument("--backend", default=DEFAULT_BACKEND,
                         help=f"the solver behind MiniZinc, for a .mzn model (default {DEFAULT_BACKEND})")
     parser.set_defaults(handler=run, level=2)

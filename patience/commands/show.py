@@ -28,8 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "`patience validate` or `patience lbs validate` reads) or --solver, step through its moves; an "
                     "invalid answer stops at its first illegal move with the validator's words. Without either, "
                     "play by clicking the legal cards.")
-    parser.add_argument("deal", help="deal file in any known form, or an LBS .param file")
-    parser.add_argument("answer", nargs="?", help="card list, solver output, or for LBS a .solution / FROM TO file")
+    parser.add_argument("deal", help="deal file in any known form, or an lbs .param file")
+    parser.add_argument("answer", nargs="?", help="card list, solver output, or for lbs a .solution / FROM TO file")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="PAGE", help="the HTML file to write")
     parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
     parser.add_argument("--solver", help="solve the deal first and show the solver's answer "
@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--timeout", type=seconds, default=60.0, help="the solver's time limit in seconds (default 60)")
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options",
                         help="solver option (see `patience solvers`); repeatable")
-    parser.add_argument("--mapping", type=Path, help="LBS: YAML naming the move variables of a .solution")
+    parser.add_argument("--mapping", type=Path, help="lbs: YAML naming the move variables of a .solution")
     parser.set_defaults(handler=run)
 
 

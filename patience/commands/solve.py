@@ -18,12 +18,14 @@ from patience.runs.process import Limits
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "solve", help="decide a deal with any solver; the answer is validated",
-        description="Exit status: 0 solved (validated), 1 proven unsolvable, 2 bad input, "
-                    "3 timeout/memout/unknown, 4 solver error or rejected answer, 130 interrupted.")
+        description="Write the deal as the solver's model, run the solver under limits, read its answer back "
+                    "and replay it. Exit status: 0 solved (validated), 1 proven unsolvable, 2 bad input, "
+                    "3 timeout/memout/unknown, 4 solver error or rejected answer, 70 internal error (a bug), "
+                    "130 interrupted.")
     parser.add_argument("deal", help="deal file in any known form, of any game")
     parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
     parser.add_argument("--solver", default="native", help="a name from `patience solvers` (default: native)")
-    parser.add_argument("--timeout", type=seconds, default=60.0, help="wall-clock limit in seconds")
+    parser.add_argument("--timeout", type=seconds, default=60.0, help="wall-clock limit in seconds (default 60)")
     parser.add_argument("--cpu", type=seconds, help="CPU-time limit in seconds (default: the timeout)")
     parser.add_argument("--memory", type=mebibytes, help="memory limit in MiB")
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options",

@@ -47,21 +47,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="max-cards: the most cards removable too (default); decision: won or lost only, faster")
     parser.add_argument("--numbering", type=numbering_option, default=DEFAULT_NUMBERING,
                         help="how deal numbers become shuffles (default PySolFC's)")
-    parser.add_argument("--seeds", default="1-1000", help="deal numbers: ranges and lists, 1-100000,200")
-    parser.add_argument("--timeout", type=seconds, default=60.0, help="search limit per deal in seconds (60)")
+    parser.add_argument("--seeds", default="1-1000",
+                        help="deal numbers: ranges and lists, 1-100000,200 (default 1-1000)")
+    parser.add_argument("--timeout", type=seconds, default=60.0, help="search limit per deal in seconds (default 60)")
     parser.add_argument("--nodes", type=int, help="node limit per search as well (default none): verdicts that do "
                                                   "not depend on the machine's speed or load")
     parser.add_argument("--batch", type=int, help="deals per task (2000); shuffles: games per chain (1000)")
     parser.add_argument("--jobs", type=int, default=1,
-                        help="local worker processes (1; never more than the batches to do, nor 4 per CPU)")
+                        help="local worker processes (default 1; never more than the batches to do, nor 4 per CPU)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
     parser.add_argument("--db", required=True, type=Path, help="SQLite store; rerunning with it resumes")
     parser.add_argument("--plot", type=Path, action="append", default=[],
                         help="report/shuffles: write the figure here (.png or .svg); repeatable")
     parser.add_argument("--out", type=Path,
                         help="export: the per-deal rows (seed, verdict, cards, nodes) as .csv, .csv.gz or .csv.xz")
-    parser.add_argument("--games", type=int, default=100_000, help="shuffles: games per point (100000)")
-    parser.add_argument("--riffles", default="1-7", help="shuffles: riffle counts (1-7)")
+    parser.add_argument("--games", type=int, default=100_000, help="shuffles: games per point (default 100000)")
+    parser.add_argument("--riffles", default="1-7", help="shuffles: riffle counts (default 1-7)")
     parser.add_argument("--seed", type=int, default=0, help="shuffles: seed of every chain's generator (0)")
     parser.add_argument("--reference", type=float, metavar="PERCENT",
                         help="shuffles: draw a dotted line at this win rate (a survey's, say)")

@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "illegal move otherwise; exit 2 for unreadable input.")
     parser.add_argument("deal", help="deal file in any known form, of any game")
     parser.add_argument("answer", help="card list, black-hole-solve transcript, a solver's plan/solution, "
-                                       "or for LBS a .solution or `FROM TO` lines")
+                                       "or for lbs a .solution or `FROM TO` lines")
     parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
     parser.add_argument("--partial", action="store_true",
                         help="accept a legal sequence that does not win")

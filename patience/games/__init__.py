@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from patience.errors import InputError
-from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
+from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name, is_deal_of
 from patience.reading import read_text
 from patience.validator import Replay
 
@@ -98,7 +98,7 @@ def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Ga
         named = game_name(game)
         chosen = get_game(named)
         deal = chosen.parse_deal(text, source)
-        if chosen.variant(deal) != named:
+        if not is_deal_of(chosen.variant(deal), named):
             raise InputError(source, None, f"this deal is {chosen.variant(deal)}, not {named} "
                                            f"(give --game {chosen.variant(deal)}, or leave --game out)")
         return chosen, deal

@@ -32,7 +32,7 @@ def missing() -> str | None:
     except ImportError:
         return "selenium is not installed (pip install -e '.[dev]')"
     if browser is None or driver is None:
-        return "Chromium is not installed (Debian packages chromium and chromium-driver; bash setup.sh)"
+        return "Chromium is not installed (Debian packages chromium and chromium-driver: bash setup.sh --browser)"
     return None
 
 
