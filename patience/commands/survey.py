@@ -15,6 +15,7 @@ from pathlib import Path
 
 from patience.campaign.progress import Progress
 from patience.campaign.specs import parse_seeds
+from patience.caps import MAX_DEALS
 from patience.commands.limits import seconds
 from patience.errors import InputError, UsageError
 from patience.generators.deals import random_deal
@@ -25,7 +26,7 @@ from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.execute import Runner, runner
 from patience.survey.run import survey
-from patience.survey.shuffles import SHAPES, BatchResult, play_batch
+from patience.survey.shuffles import DEALINGS, DECKS, SHAPES, BatchResult, play_batch
 from patience.survey.store import MAX_CARDS, MODES, SurveyStore, survey_settings
 
 _LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
@@ -176,7 +177,12 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
     riffles = parse_seeds(args.riffles, args.riffles)
     if args.games < 1 or max(riffles) > 100:
         raise UsageError("--games must be at least 1 and --riffles at most 100")
+    if args.games > MAX_DEALS:
+        raise UsageError(f"--games {args.games:,}: at most {MAX_DEALS:,} games a point")
     chain = args.batch or 1000
+    chains = experiment.chains_per_point(args.games, chain) * len(riffles) * len(DECKS) * len(DEALINGS)
+    if chains > MAX_DEALS:  # sized before any is listed: each is an object and a row
+        raise UsageError(f"{chains:,} chains of games in all; at most {MAX_DEALS:,} (a larger --batch makes fewer)")
     store = experiment.ShuffleStore(args.db)
     try:
         store.fix_settings({"seed": args.seed, "chain": chain, "timeout": args.timeout})
