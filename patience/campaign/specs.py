@@ -84,10 +84,10 @@ def spec_size(spec: str) -> int:
     ranges: dict[str, list[tuple[int, int]]] = {}
     files = 0
     for part in (part.strip() for part in spec.split("+")):
-        path = Path(part)
-        if path.is_dir():
+        path, kind = Path(part), _path_kind(part)
+        if kind == "folder":
             files += sum(1 for entry in path.iterdir() if entry.is_file() and not entry.name.startswith("."))
-        elif path.is_file():
+        elif kind == "file":
             files += 1
         else:
             kind, _, rest = part.partition(":")
@@ -98,6 +98,15 @@ def spec_size(spec: str) -> int:
             except UsageError:  # not a numbered spec: resolving it says what is wrong with it
                 continue
     return files + sum(count_seeds(kind_ranges) for kind_ranges in ranges.values())
+
+
+def _path_kind(spec: str) -> str | None:
+    """"folder", "file" or None: no such path, or a name no file system takes (too long, say)."""
+    try:
+        path = Path(spec)
+        return "folder" if path.is_dir() else "file" if path.is_file() else None
+    except (OSError, ValueError):
+        return None
 
 
 def _refuse_too_many(count: int, spec: str) -> None:
@@ -118,11 +127,11 @@ def resolve(spec: str) -> list[NamedDeal]:
 
 
 def _resolve_one(spec: str) -> list[NamedDeal]:
-    path = Path(spec)
-    if path.is_dir():
+    path, path_kind = Path(spec), _path_kind(spec)
+    if path_kind == "folder":
         files = sorted(entry for entry in path.iterdir() if entry.is_file() and not entry.name.startswith("."))
         return [NamedDeal(str(entry), *read_game_deal(entry)) for entry in files]
-    if path.is_file():
+    if path_kind == "file":
         return [NamedDeal(str(path), *read_game_deal(path))]
     kind, colon, rest = spec.partition(":")
     game, at, numbering = kind.partition("@")
