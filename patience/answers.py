@@ -35,20 +35,19 @@ READER_MODULES: tuple[str, ...] = (
 )
 
 _BHS_MOVE = re.compile(r"^Info: Card moved is (\S+)\s*$")
-_SEPARATORS = re.compile(r"[\s,\[\]]+")
+_CARD = re.compile(r"[^\s,\[\]]+")  # what lies between separators (white space, commas, brackets)
 
 
 def read_plain(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
     """Cards separated by spaces, commas or new lines; brackets, `#` comments and blank lines allowed."""
     cards: list[Card] = []
     for number, line in numbered_lines(text):
-        for token in _SEPARATORS.split(line.split("#", 1)[0]):
-            if token:
-                try:
-                    cards.append(parse_card(token))
-                except ValueError as error:
-                    raise InputError(source, number, str(error)) from None
-                at_most(len(cards), MAX_MOVES, "moves", source, number)
+        for token in _CARD.finditer(line.split("#", 1)[0]):  # one by one: no list of a long line's words
+            try:
+                cards.append(parse_card(token.group()))
+            except ValueError as error:
+                raise InputError(source, number, str(error)) from None
+            at_most(len(cards), MAX_MOVES, "moves", source, number)
     if not cards:
         raise InputError(source, 1, "no cards in the answer")
     return tuple(cards)
@@ -117,7 +116,7 @@ def answer_readers() -> list[AnswerReader]:
 
 def read_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
     """Decode an answer file in whichever known format it is written."""
-    if not text.strip():
+    if not text or text.isspace():  # not text.strip(): that copies a long answer whole
         raise InputError(source, 1, "empty answer")
     reader = next(reader for reader in answer_readers() if reader.detect(text))  # PLAIN takes anything
     return reader.read(text, source, deal)

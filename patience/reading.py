@@ -49,7 +49,7 @@ def decode(data: bytes, source: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(source, data.count(b"\n", 0, error.start) + 1, "not a text file (not UTF-8)") from None
-    if not text.strip():
+    if not text or text.isspace():  # not text.strip(): that copies the whole text
         raise InputError(source, 1, "empty file")
     check_lines(text, source)
     return text
