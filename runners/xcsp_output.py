@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib.util
 import re
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -30,7 +30,7 @@ from patience.generators.files import ModelFiles
 from patience.generators.xcsp3 import black_hole as xcsp3
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
-from patience.reading import at_most
+from patience.reading import at_most, numbered_lines
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, find_executable
 from patience.runners.process import Limits, ProcessRun
@@ -42,6 +42,12 @@ _STATUS = {"SATISFIABLE": Status.SOLVED, "OPTIMUM FOUND": Status.SOLVED, "UNSATI
 _CELL = re.compile(r"^(\w+)\[(?:([0-9]{1,9})(?:\.\.([0-9]{1,9}))?)?\]$")
 _VALUE = re.compile(r"^(-?[0-9]{1,9}|\*)(?:[*x]([0-9]{1,9}))?$")
 _DETECT = re.compile(r"^[ \t]*v[ \t]+<instantiation", re.MULTILINE)
+_WORD = re.compile(r"\S+")
+
+
+def _words(text: str) -> Iterator[str]:
+    """The words of `text` one at a time: a long `v` line costs no list of its words."""
+    return (word.group() for word in _WORD.finditer(text))
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ def clean(text: str) -> str:
 def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
     """Parse `s` and `v` lines; `sizes` gives the length of each array a list may name whole."""
     status, status_line, v_lines, v_start = None, None, [], None
-    for number, raw in enumerate(clean(text).splitlines(), 1):
+    for number, raw in numbered_lines(clean(text)):
         line = raw.strip()
         if line.startswith("s "):
             verdict = line[2:].strip()
@@ -81,10 +87,10 @@ def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
     if names is None or values is None:
         raise InputError(source, v_start, "the v lines hold no <list> and <values>")
     cells, numbers = [], []
-    for token in names.split():
+    for token in _words(names):
         cells.extend(_expand_cell(token, sizes, source, v_start))
         at_most(len(cells), MAX_VALUES, "variables", source, v_start)
-    for token in values.split():
+    for token in _words(values):
         numbers.extend(_expand_value(token, source, v_start))
         at_most(len(numbers), MAX_VALUES, "values", source, v_start)
     if len(cells) != len(numbers):
