@@ -22,7 +22,7 @@ from patience.generators.lp.black_hole import card_numbers
 from patience.reading import at_most, numbered_lines, small_int
 from patience.result import Status
 
-_A_NAME = re.compile(r"a_(\d+)_(\d+)")
+_A_NAME = re.compile(r"a_([0-9]{1,9})_([0-9]{1,9})")  # longer numbers name no card: skipped, never int()'d
 _CBC_VALUE = re.compile(r"^\s*(?:\*\*\s*)?\d+\s+(\S+)\s+(\S+)")
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from patience.answers import read_answer
 from patience.binary_star import forms as binary_star_forms
+from patience.binary_star import rules as binary_star_rules
 from patience.errors import InputError
 from patience.formats import read_deal
 from patience.games import late_binding, parse_game_deal
@@ -24,6 +25,7 @@ from patience.lbs import deal as lbs_deal
 from patience.lbs import solution as lbs_solution
 from patience.reading import decode, load_yaml
 from patience.runners import (
+    black_hole_solve,
     dimacs_output,
     lp_solution,
     minizinc_output,
@@ -171,6 +173,11 @@ LONG_LINE_READERS: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     "lbs dzn": (lambda text: lbs_deal.read_dzn(text, "t"), "cards = [1,{}2];\n", "\n3,", "1, "),
     "binary star board": (lambda text: binary_star_forms.read(text, "t"),
                           "Foundations: AS KS\n2C{}3D\n", "\n4H 5H", "AS "),
+    "binary star plays": (lambda text: binary_star_rules.read_plays(text, "t"), "5H>2@7{}6H>1\n", "\n5H 2 7",
+                          "5H>2@7 "),
+    "black-hole-solve output": (lambda text: black_hole_solve.read_output(text, "t", DEAL),
+                                BHS + "Info: Card moved is 2C{}X\nTotal number of states checked is 12.\n",
+                                "\nInfo: Card moved is 3D", "AS "),
     "plain answer": (lambda text: read_answer(text, "t", DEAL), "AS{}2C\n", "\n3D 4D", "AS "),
     "black-hole-solve": (lambda text: read_answer(text, "t", DEAL), BHS + "Info: Card moved is 2C{}X\n",
                          "\nInfo: Card moved is 3D", "AS "),
