@@ -15,12 +15,15 @@ from collections.abc import Callable
 import pytest
 
 from patience.answers import read_answer
+from patience.binary_star import forms as binary_star_forms
 from patience.campaign import specs
-from patience.caps import MAX_DEALS, MAX_MOVES, MAX_VALUES
+from patience.caps import MAX_CARDS, MAX_DEALS, MAX_FOUNDATIONS, MAX_MOVES, MAX_VALUES
 from patience.cli import main
 from patience.errors import InputError, UsageError
 from patience.formats import read_deal
-from patience.games import late_binding
+from patience.games import late_binding, parse_game_deal
+from patience.generators.reduction import read_formula
+from patience.lbs import deal as lbs_deal
 from patience.lbs import solution as lbs_solution
 from patience.reading import lines
 from patience.runners import dimacs_output, pddl_plan
@@ -37,7 +40,7 @@ PEAK_BYTES = 12 * 1024 * 1024
 STEP, FF_STEP = "(play-up-top two clubs ace)\n", "step    0: PLAY-UP-TOP TWO CLUBS ACE\n"
 # name -> (reader of a text, the text (made when the test runs), the cap, the line at which it
 # must be refused, a word of the message)
-CAPPED: dict[str, tuple[Callable[[str], object], Callable[[], str], int, int, str]] = {
+CAPPED: dict[str, tuple[Callable[[str], object], Callable[[], str], int, int | None, str]] = {
     "plan file": (lambda text: pddl_plan.read_plan_file(text, "t"), lambda: STEP * TIMES * MAX_MOVES,
                   MAX_MOVES, MAX_MOVES + 1, "plan steps"),
     "plan file answer": (lambda text: read_answer(text, "t", DEAL), lambda: STEP * TIMES * MAX_MOVES,
@@ -72,6 +75,21 @@ CAPPED: dict[str, tuple[Callable[[str], object], Callable[[], str], int, int, st
                                  MAX_VALUES, MAX_VALUES // 1000 + 2, "literals"),
     "minisat literals": (lambda text: dimacs_output.read_minisat_result(text, "t", variables=1000),
                          lambda: "SAT\n" + "1 " * TIMES * 1000 + "0\n", 1000, 2, "literals"),
+    "json deal": (lambda text: parse_game_deal(text, "t"),
+                  lambda: '{"m": 13, "piles": [' + "[1,2,3]," * (TIMES * MAX_CARDS // 3) + "[1]]}", MAX_CARDS, None,
+                  "cards"),
+    "lbs param": (lambda text: parse_game_deal(text, "t"),
+                  lambda: "letting cards be [" + "1," * TIMES * MAX_CARDS + "1]\n", MAX_CARDS, 1, "cards"),
+    "lbs dzn": (lambda text: lbs_deal.read_dzn(text, "t"), lambda: "cards = [" + "1," * TIMES * MAX_CARDS + "1];\n",
+                MAX_CARDS, 1, "cards"),
+    "binary star board": (lambda text: binary_star_forms.read(text, "t"),
+                          lambda: "Foundations: AS KS\n" + "2C 3D 4H 5S\n" * (TIMES * MAX_CARDS // 4), MAX_CARDS,
+                          MAX_CARDS // 4 + 1, "cards"),
+    "binary star foundations": (lambda text: binary_star_forms.read(text, "t"),
+                                lambda: "Foundations: " + "AS " * TIMES * MAX_FOUNDATIONS + "\n2C\n", MAX_FOUNDATIONS,
+                                1, "foundations"),
+    "cnf formula": (lambda text: read_formula(text, "t"), lambda: "p cnf 3 10\n" + "1 -2 3 0\n" * TIMES * MAX_CARDS,
+                    10, 12, "clauses"),
 }
 
 
