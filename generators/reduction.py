@@ -16,7 +16,7 @@ from patience.caps import MAX_CNF_CLAUSES, MAX_CNF_VARIABLES, MAX_SUITS
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
-from patience.reading import at_most, load_yaml, small_int
+from patience.reading import at_most, load_yaml, numbered_lines, small_int
 
 TRUE_SUIT, FALSE_SUIT = 0, 1
 START_RANK = 0
@@ -37,7 +37,7 @@ class Formula:
 def read_formula(text: str, source: str) -> Formula:
     """Read DIMACS CNF: comments, one `p cnf V C` line, clauses ending in 0 (across lines)."""
     header, clauses, current, line_of_clause = None, [], [], 0
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in numbered_lines(text):
         words = line.split()
         if not words or words[0] == "c" or line.startswith("c") or words[0] == "%":
             continue

@@ -16,7 +16,7 @@ from patience.caps import MAX_MOVES, QUOTE_CHARS
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError, quote
-from patience.reading import at_most, first_line
+from patience.reading import at_most, first_line, numbered_lines
 
 
 @dataclass(frozen=True)
@@ -35,20 +35,19 @@ READER_MODULES: tuple[str, ...] = (
 )
 
 _BHS_MOVE = re.compile(r"^Info: Card moved is (\S+)\s*$")
-_SEPARATORS = re.compile(r"[\s,\[\]]+")
+_CARD = re.compile(r"[^\s,\[\]]+")  # what lies between separators (white space, commas, brackets)
 
 
 def read_plain(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
     """Cards separated by spaces, commas or new lines; brackets, `#` comments and blank lines allowed."""
     cards: list[Card] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        for token in _SEPARATORS.split(line.split("#", 1)[0]):
-            if token:
-                try:
-                    cards.append(parse_card(token))
-                except ValueError as error:
-                    raise InputError(source, number, str(error)) from None
-        at_most(len(cards), MAX_MOVES, "moves", source, number)
+    for number, line in numbered_lines(text):
+        for token in _CARD.finditer(line.split("#", 1)[0]):  # one by one: no list of a long line's words
+            try:
+                cards.append(parse_card(token.group()))
+            except ValueError as error:
+                raise InputError(source, number, str(error)) from None
+            at_most(len(cards), MAX_MOVES, "moves", source, number)
     if not cards:
         raise InputError(source, 1, "no cards in the answer")
     return tuple(cards)
@@ -72,7 +71,7 @@ def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...
     if verdict != "Solved!":
         raise InputError(source, 1, f"the answer says {quote(verdict)}: there is no card sequence to replay")
     cards = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in numbered_lines(text):
         match = _BHS_MOVE.match(line.strip())
         if match:
             try:
@@ -91,13 +90,12 @@ def is_solve_transcript(text: str) -> bool:
 def transcript_sequence(text: str, source: str) -> str:
     """The moves of `patience solve`'s output (its `sequence:` line), at their own line number so
     that an error still names the right line; InputError when the status was not solved."""
-    lines = text.splitlines()
     number, status = next((number, line.removeprefix("status: ").strip())
-                          for number, line in enumerate(lines, 1) if line.startswith("status: "))
+                          for number, line in numbered_lines(text) if line.startswith("status: "))
     if status != "solved":
         raise InputError(source, number,
                          f"the answer says status {status[:QUOTE_CHARS]}: there is no sequence to replay")
-    for number, line in enumerate(lines, 1):
+    for number, line in numbered_lines(text):
         if line.startswith("sequence: "):
             return "\n" * (number - 1) + line.removeprefix("sequence: ")
     raise InputError(source, number, "status solved but no `sequence:` line")
@@ -118,7 +116,7 @@ def answer_readers() -> list[AnswerReader]:
 
 def read_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
     """Decode an answer file in whichever known format it is written."""
-    if not text.strip():
+    if not text or text.isspace():  # not text.strip(): that copies a long answer whole
         raise InputError(source, 1, "empty answer")
     reader = next(reader for reader in answer_readers() if reader.detect(text))  # PLAIN takes anything
     return reader.read(text, source, deal)

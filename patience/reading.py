@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ _BOM = b"\xef\xbb\xbf"
 _stdin_read = False
 _NODE_STARTS = ("\n", ",", "[", "{", "-", ":", "?")  # a YAML node starts after one of these (or first)
 _LINE_BREAKS = ("\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")  # str.splitlines's
+# one line as str.splitlines ends it (CR LF, or any one of _LINE_BREAKS); possessive, so linear
+_LINE = re.compile(r"([^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]*+)(?:\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]|\Z)")
 _NONBLANK = re.compile(r"\S")
 _SMALL_INT = re.compile(r"[-+]?[0-9]{1,18}")
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
@@ -46,7 +49,7 @@ def decode(data: bytes, source: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(source, data.count(b"\n", 0, error.start) + 1, "not a text file (not UTF-8)") from None
-    if not text.strip():
+    if not text or text.isspace():  # not text.strip(): that copies the whole text
         raise InputError(source, 1, "empty file")
     check_lines(text, source)
     return text
@@ -60,9 +63,13 @@ def check_lines(text: str, source: str) -> None:
         raise InputError(source, None, f"more than {caps.MAX_LINES:,} lines")
     if len(text) <= caps.MAX_LINE_CHARS:
         return
-    for number, line in enumerate(text.split("\n"), 1):
-        if len(line) > caps.MAX_LINE_CHARS:
+    start, number = 0, 1
+    while start <= len(text):  # line by line, without a list of every line of a long file
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if end - start > caps.MAX_LINE_CHARS:
             raise InputError(source, number, f"line longer than {caps.MAX_LINE_CHARS:,} characters")
+        start, number = end + 1, number + 1
 
 
 def _read_file(source: str, limit: int) -> bytes:
@@ -168,6 +175,21 @@ def yaml_child(node: yaml.Node | None, key: str) -> yaml.Node | None:
 def yaml_items(node: yaml.Node | None) -> list[yaml.Node]:
     """The item nodes of a sequence node ([] for anything else)."""
     return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+
+def lines(text: str) -> Iterator[str]:
+    """The lines of `text` as str.splitlines gives them, one at a time: a reader that stops at a
+    cap stops there, without a list of every line of a long file first."""
+    position, end = 0, len(text)
+    while position < end:
+        line = _LINE.match(text, position)
+        yield line.group(1)
+        position = line.end()
+
+
+def numbered_lines(text: str, start: int = 1) -> Iterator[tuple[int, str]]:
+    """(line number, line) for every line of `text`, lazily (see `lines`)."""
+    return enumerate(lines(text), start)
 
 
 def first_line(text: str, skip: str = "") -> str:

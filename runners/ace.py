@@ -13,9 +13,13 @@ from patience.generators.xcsp3.solution import clean
 from patience.runners.xcsp_output import XcspSolver, search_options
 from patience.runs.process import Limits
 
-_WRONG = re.compile(r"^d WRONG DECISIONS\s+([\d,]+)", re.MULTILINE)
-_GLOBAL_EFFS = re.compile(r"^\s*effs:([\d,]+)", re.MULTILINE)
-_RUN = re.compile(r"^\s*run(\d+)\s", re.MULTILINE)
+# `[ \t]*`, not `\s*`: `\s` eats line breaks too, and from every line start of a long run of blank
+# lines the search would scan the rest of the run again. Counts are at most 18 digits (with
+# commas): a longer one is not read at all rather than handed to int().
+_COUNT = r"([0-9](?:,?[0-9]){0,17})(?![0-9]|,[0-9])"
+_WRONG = re.compile(rf"^d WRONG DECISIONS[ \t]+{_COUNT}", re.MULTILINE)
+_GLOBAL_EFFS = re.compile(rf"^[ \t]*effs:{_COUNT}", re.MULTILINE)
+_RUN = re.compile(r"^[ \t]*run([0-9]{1,18})\s", re.MULTILINE)
 # -dsp=false keeps the variables preprocessing fixed: ACE 2.6's static Lexico heuristic otherwise
 # fails an assertion ("! ERROR", `s UNKNOWN`) when preprocessing fixes every variable, as on a
 # small deal it decides without search. It changes no decision (same wrong decisions on PySol deals).

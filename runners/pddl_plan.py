@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.answers import AnswerReader
+from patience.caps import MAX_MOVES
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
@@ -26,7 +27,7 @@ from patience.generators.pddl.black_hole import plan_cards
 from patience.generators.pddl.common import Action
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
-from patience.reading import first_line
+from patience.reading import at_most, first_line, numbered_lines
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
 from patience.runs.process import ProcessRun
@@ -42,7 +43,9 @@ class PlanVerdict:
     message: str = ""
 
 
-_FF_STEP = re.compile(r"^\s*(?:step\s+)?\d+:\s+(\S.*?)\s*$")
+# greedy to the line's end (the words are split after): a lazy `(\S.*?)\s*$` tried `\s*$` at every
+# character of a long run of spaces, quadratic in the run
+_FF_STEP = re.compile(r"^\s*(?:step\s+)?\d+:\s+(\S.*)")
 _FF_FIRST_STEP = re.compile(r"^\s*step\s+\d+:", re.IGNORECASE)
 _FF_STATES = re.compile(r"evaluating (\d+) states")
 _FF_LINE = re.compile(r"^ff: (parsing|found legal plan|goal can be simplified)", re.MULTILINE)
@@ -60,17 +63,17 @@ def read_ff(text: str, source: str = "FF output") -> PlanVerdict:
         return PlanVerdict(Status.UNSOLVABLE, None, nodes, "FF: best-first search space empty")
     if "goal can be simplified to TRUE" in text:
         return PlanVerdict(Status.SOLVED, (), nodes)
-    lines = text.splitlines()
-    start = next((number for number, line in enumerate(lines, 1) if "found legal plan" in line), None)
-    if start is None:
+    numbered = numbered_lines(text)
+    if not any("found legal plan" in line for _, line in numbered):  # stops after that line
         return PlanVerdict(Status.UNKNOWN, None, nodes, "FF printed no plan and no proof")
-    return PlanVerdict(Status.SOLVED, _ff_steps(lines, start, source), nodes)
+    return PlanVerdict(Status.SOLVED, _ff_steps(numbered, source), nodes)
 
 
-def _ff_steps(lines: Sequence[str], start: int, source: str) -> tuple[Action, ...]:
-    """FF's numbered steps from line `start` + 1 (1-based) to the first blank line after them."""
-    plan = []
-    for number, line in enumerate(lines[start:], start + 1):
+def _ff_steps(numbered: Iterable[tuple[int, str]], source: str) -> tuple[Action, ...]:
+    """FF's numbered steps, up to the first blank line after them; refused at the cap on moves
+    while they are read."""
+    plan: list[Action] = []
+    for number, line in numbered:
         if not line.strip():
             if plan:
                 break
@@ -80,13 +83,15 @@ def _ff_steps(lines: Sequence[str], start: int, source: str) -> tuple[Action, ..
             raise InputError(source, number, f"not a plan step: {quote(line.strip())}")
         words = match.group(1).lower().split()
         plan.append(Action(words[0], tuple(words[1:]), number))
+        at_most(len(plan), MAX_MOVES, "plan steps", source, number)
     return tuple(plan)
 
 
 def read_plan_file(text: str, source: str = "plan") -> tuple[Action, ...]:
-    """A plan file: one `(operator arg ...)` per line; `;` comments and blank lines skipped."""
-    plan = []
-    for number, line in enumerate(text.splitlines(), 1):
+    """A plan file: one `(operator arg ...)` per line; `;` comments and blank lines skipped;
+    refused at the cap on moves while it is read."""
+    plan: list[Action] = []
+    for number, line in numbered_lines(text):
         content = line.split(";", 1)[0].strip()
         if not content:
             continue
@@ -94,6 +99,7 @@ def read_plan_file(text: str, source: str = "plan") -> tuple[Action, ...]:
         if not match:
             raise InputError(source, number, f"not a plan step: {quote(content)}")
         plan.append(Action(match.group(1).lower(), tuple(match.group(2).lower().split()), number))
+        at_most(len(plan), MAX_MOVES, "plan steps", source, number)
     return tuple(plan)
 
 
@@ -114,7 +120,7 @@ def _detect_ff_steps(text: str) -> bool:
 
 
 def _read_ff_steps_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
-    return plan_cards(deal, _ff_steps(text.splitlines(), 0, source), source)
+    return plan_cards(deal, _ff_steps(numbered_lines(text), source), source)
 
 
 def _detect_plan_file(text: str) -> bool:

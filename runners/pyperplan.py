@@ -27,7 +27,9 @@ from patience.runs.process import Limits, ProcessRun
 COMPLETE_SEARCHES = ("gbf", "astar", "wastar", "bfs")
 INCOMPLETE_SEARCHES = ("ehs", "ids")
 HEURISTICS = ("hff", "hadd", "hmax", "hsa", "lmcut", "landmark", "blind")
-_EXPANDED = re.compile(r"(\d+) Nodes expanded")
+# from the start of a run of digits only: `(\d+) Nodes` alone is tried from every digit of a long
+# run, quadratic in its length; and at most 18 digits, so that int() is never handed a huge number
+_EXPANDED = re.compile(r"(?<![0-9])([0-9]{1,18}) Nodes expanded")
 
 
 class Pyperplan(Planner):

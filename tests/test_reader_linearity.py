@@ -15,17 +15,20 @@ import pytest
 
 from patience.answers import read_answer
 from patience.binary_star import forms as binary_star_forms
+from patience.binary_star import rules as binary_star_rules
 from patience.errors import InputError
 from patience.formats import read_deal
-from patience.games import parse_game_deal
+from patience.games import late_binding, parse_game_deal
 from patience.generators.cnf.black_hole import read_header
 from patience.generators.eprime import solution as savilerow_output
 from patience.generators.lp import solution as lp_solution
+from patience.generators.mzn import solution as minizinc_output
 from patience.generators.reduction import read_formula
 from patience.generators.xcsp3 import solution as xcsp_output
+from patience.lbs import deal as lbs_deal
 from patience.lbs import solution as lbs_solution
 from patience.reading import decode, load_yaml
-from patience.runners import dimacs_output, pddl_plan
+from patience.runners import black_hole_solve, dimacs_output, pddl_plan
 from tests.helpers import INSTANCES
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
@@ -120,3 +123,133 @@ def test_a_reader_takes_time_linear_in_its_input(name):
     assert 9 * len(small) <= len(large) <= 13 * len(small)  # numbers grow a digit
     once, ten_times = _best_of_three(reader, small), _best_of_three(reader, large)
     assert ten_times <= RATIO * max(once, FLOOR_SECONDS), f"{name}: {once:.4f} s at 1x, {ten_times:.4f} s at 10x"
+
+
+# Issue 39, item 10: every reader of outside text on one long line (a run of spaces, of digits, of
+# a repeated token) and on many lines. Each entry: the reader, a text with one `{}` where the
+# long run (or the many lines) goes, the line repeated for "many lines", and the repeated token.
+# Sizes are calibrated: the 1x input is doubled until the reader takes TARGET_SECONDS on it, so
+# that a fast reader is timed on enough text and a slow one on little; a quadratic reader then
+# takes about 100 times as long on the 10x input.
+TARGET_SECONDS = 0.008
+MAX_CALIBRATED_CHARS = 1_000_000
+SAT_HEAD = "s SATISFIABLE\n"
+BHS = "Solved!\nInfo: Card moved is AS\n"
+
+
+def _ace_nodes(text: str) -> object:
+    from patience.runners.ace import Ace
+    return Ace().nodes(text)
+
+
+def _pyperplan_nodes(text: str) -> object:
+    from patience.runners.pyperplan import _EXPANDED
+    return _EXPANDED.findall(text)
+
+
+def _deal_spec_size(text: str) -> object:
+    from patience.runs.specs import spec_size
+    return spec_size(text.strip())
+
+
+def _clingo_atoms(text: str) -> object:
+    from patience.generators.asp.facts import atoms
+    return atoms(text.split(), "play", 2, "t")
+
+
+LONG_LINE_READERS: dict[str, tuple[Callable[[str], object], str, str, str]] = {
+    "board deal": (lambda text: parse_game_deal(text, "t"), "Foundation: AS\nKS 2C{}3D\n", "\n4H 5H 6H", "AS "),
+    "param deal": (lambda text: parse_game_deal(text, "t"), "letting initialStacks be [[1,{}2]]\n", "\n[3,4],", "1, "),
+    "dzn deal": (lambda text: parse_game_deal(text, "t"),
+                 "layout = array2d(1..2, 1..2, [1,{}2,3,4]);\n", "\n5,", "1, "),
+    "yaml deal": (lambda text: parse_game_deal(text, "t"),
+                  "foundation: AS\npiles:\n  - [KS,{} 2C]\n", "\n  - [3D]", "AS, "),
+    "json deal": (lambda text: parse_game_deal(text, "t"), '{{"m": 13, "piles": [[1,{} 2]]}}', "\n[3],", "1, "),
+    "lbs param": (lambda text: parse_game_deal(text, "t"), "letting cards be [1,{}2]\n", "\n3,", "1, "),
+    "lbs dzn": (lambda text: lbs_deal.read_dzn(text, "t"), "cards = [1,{}2];\n", "\n3,", "1, "),
+    "binary star board": (lambda text: binary_star_forms.read(text, "t"),
+                          "Foundations: AS KS\n2C{}3D\n", "\n4H 5H", "AS "),
+    "binary star plays": (lambda text: binary_star_rules.read_plays(text, "t"), "5H>2@7{}6H>1\n", "\n5H 2 7",
+                          "5H>2@7 "),
+    "black-hole-solve output": (lambda text: black_hole_solve.read_output(text, "t", DEAL),
+                                BHS + "Info: Card moved is 2C{}X\nTotal number of states checked is 12.\n",
+                                "\nInfo: Card moved is 3D", "AS "),
+    "plain answer": (lambda text: read_answer(text, "t", DEAL), "AS{}2C\n", "\n3D 4D", "AS "),
+    "black-hole-solve": (lambda text: read_answer(text, "t", DEAL), BHS + "Info: Card moved is 2C{}X\n",
+                         "\nInfo: Card moved is 3D", "AS "),
+    "patience solve transcript": (lambda text: read_answer(text, "t", DEAL),
+                                  "deal: t\nstatus: solved{}\nsequence: AS\n", "\nnote: x", "solved "),
+    "ff output": (lambda text: pddl_plan.read_ff(text, "t"),
+                  "ff: found legal plan as follows\nstep 0: PLAY-UP-TOP{}X\n",
+                  "\nstep 1: PLAY-UP-TOP TWO CLUBS ACE", " TWO"),
+    "ff steps": (lambda text: read_answer(text, "t", DEAL), "step 0: PLAY-UP-TOP{}X\n",
+                 "\nstep 1: PLAY-UP-TOP TWO CLUBS ACE", " TWO"),
+    "plan file": (lambda text: pddl_plan.read_plan_file(text, "t"),
+                  "(play-up-top{}two)\n", "\n(play-up-top two)", " two"),
+    "dimacs competition": (lambda text: dimacs_output.read_competition(text, "t"), SAT_HEAD + "v 1{}2 0\n",
+                           "\nv 3 4", " 5"),
+    "minisat result": (lambda text: dimacs_output.read_minisat_result(text, "t"), "SAT\n1{}2 0\n", "\n3 4", " 5"),
+    "sat statistics": (dimacs_output.read_stats, "c conflicts:{}12\nc 3 decisions{}\n", "\nc restarts : 4", " 1"),
+    "xcsp3 output": (lambda text: xcsp_output.read_output(text, "t", {"x": 4}),
+                     "s SATISFIABLE\nv <instantiation> <list> x[]{}</list> <values> 1 2 3 4 </values> "
+                     "</instantiation>\n",
+                     "\nc note", " x[]"),
+    "savile row solution": (lambda text: savilerow_output.read_lettings(text, "t"), "letting x be [0,{}1]\n",
+                            "\nletting y be [1, 2]", "1, "),
+    "savile row info": (lambda text: savilerow_output.read_info(text, "t"),
+                        "SolverNodes:{}12\n", "\nSolverTimeOut:0", "1"),
+    "lbs solution": (lambda text: lbs_solution.read_moves(text, "t"), "letting actionFrom be [2,{}1]\n"
+                     "letting actionTo be [1, 1]\n", "\nletting other be [1, 2]", "2, "),
+    "lbs pairs": (lambda text: late_binding.read_pairs(text, "t"), "2{}1\n", "\n3 2", " "),
+    "minizinc output": (lambda text: minizinc_output.read_output(text, "t"), '{{"x": [1,{} 2]}}\n----------\n',
+                        "\n%%%mzn-stat: nodes=3", "1, "),
+    "highs solution": (lambda text: lp_solution.read_highs(text, "t"),
+                       "Model status\nOptimal\n# Primal solution values\nFeasible\n# Columns 1\nc0{}1\n",
+                       "\nc1 0", " 1"),
+    "cbc solution": (lambda text: lp_solution.read_cbc(text, "t"), "Optimal - objective value 0\n0 a_1_1{}1 0\n",
+                     "\n1 a_1_2 0 0", " 1"),
+    "ortools solution": (lambda text: lp_solution.read_ortools(text, "t"),
+                         "OR-Tools model_builder scip OPTIMAL\na_1_1{}1\n",
+                         "\na_1_2 0", " 1"),
+    "dimacs cnf": (lambda text: read_formula(text, "t"), "p cnf 3 1\n1{}-2 3 0\n", "\n1 2 0", " 1"),
+    "gen cnf header": (lambda text: read_header(text, "t"), "c patience\nc ranks 13{}\nc pile AS\np cnf 1 0\n",
+                       "\nc var 1 card AS pos 1", " 1"),
+    "yaml": (lambda text: load_yaml(text, "t"), "a: [x,{} y]\n", "\nb{}: 1", "x, "),
+    "deal spec size": (_deal_spec_size, "black_hole:1{}-2", "+black_hole:1", "+all_in_a_row:1"),
+    "ace statistics": (_ace_nodes, "d WRONG DECISIONS {}4\n  effs:{}5\n", "\n\n run1 ", "1,"),
+    "pyperplan statistics": (_pyperplan_nodes, "x{}x\n12 Nodes expanded\n", "\n1 Nodes", "1"),
+    "clingo atoms": (_clingo_atoms, "play(1,{}2)\n", "\nplay(2,3)", "1,"),
+}
+
+
+def _shaped(name: str, shape: str, n: int) -> str:
+    _, template, row, token = LONG_LINE_READERS[name]
+    filler = {"spaces": " " * n, "digits": "1" * n, "token": token * n, "lines": row * n}[shape]
+    return template.replace("{}", filler).replace("{{", "{").replace("}}", "}")
+
+
+def _seconds(reader: Callable[[str], object], text: str, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        with contextlib.suppress(InputError):
+            reader(text)
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+@pytest.mark.parametrize("shape", ["spaces", "digits", "token", "lines"])
+@pytest.mark.parametrize("name", sorted(LONG_LINE_READERS))
+def test_a_reader_is_linear_in_a_long_line_and_in_many_lines(name, shape):
+    reader = LONG_LINE_READERS[name][0]
+    n = 256
+    while (_seconds(reader, _shaped(name, shape, n), 1) < TARGET_SECONDS
+           and len(_shaped(name, shape, n)) < MAX_CALIBRATED_CHARS):
+        n *= 2
+    once = _seconds(reader, _shaped(name, shape, n), 2)
+    large = _shaped(name, shape, 10 * n)
+    ten_times = _seconds(reader, large, 1)
+    if ten_times > RATIO * max(once, FLOOR_SECONDS):  # a second look before failing: the machine is shared
+        ten_times = _seconds(reader, large, 2)
+    assert ten_times <= RATIO * max(once, FLOOR_SECONDS), \
+        f"{name}, {shape}: {once:.4f} s at 1x ({n:,}), {ten_times:.4f} s at 10x"

@@ -166,7 +166,7 @@ def test_decode_model_refuses_literals_beyond_the_formula(tmp_path, capsys):
     headless.write_text("".join(line + "\n" for line in cnf.splitlines() if line.startswith("c")))
     for arguments, message in [
         ([str(SAT_TRANSCRIPTS / "won.cnf"), str(answer)],
-         f"{answer}: literal -{variables + 1} names a variable beyond the formula's {variables}"),
+         f"{answer}:2: literal -{variables + 1} names a variable beyond the formula's {variables}"),
         ([str(headless), str(SAT_TRANSCRIPTS / "won.cadical.out")], f"{headless}: no `p cnf VARIABLES CLAUSES` line"),
     ]:
         assert main(["decode", "model", *arguments]) == 2

@@ -17,7 +17,8 @@ SYMMETRY_FILE = "asp-symmetry.lp"
 SEARCH_PREFIX = "asp-search-"  # a program of #heuristic directives, for --heuristic=Domain
 SEARCH = Option("search", "paper", "paper: clingo's domain heuristic decides the steps in order, the smallest card "
                                    "(position) first; free: clingo's own search", ("paper", "free"))
-_ATOM = re.compile(r"([a-z_]\w*)\(((?:-?\d+,)*-?\d+)\)")
+# arguments of at most 18 ASCII digits: an atom with a longer one is refused, never handed to int()
+_ATOM = re.compile(r"([a-z_]\w*)\(((?:-?[0-9]{1,18},)*-?[0-9]{1,18})\)")
 
 
 def facts(name: str, rows: Iterable[Sequence[int]]) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from pysat.formula import CNF
 
+from patience.caps import MAX_VALUES
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError
@@ -39,7 +40,7 @@ from patience.generators.cnf.common import (
 )
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.options import Switch
-from patience.reading import small_int
+from patience.reading import at_most, numbered_lines, small_int
 
 HEADER_TAG = "c patience-models cnf"
 TITLE = "DIMACS CNF (the paper's SAT encoding)"
@@ -196,7 +197,7 @@ def read_header(text: str, source: str) -> DecodeMap:
     """The deal and decode map from a CNF written by `gen cnf`; InputError naming the line."""
     ranks, foundation, piles, cards_at = None, None, [], {}
     seen_tag, variables = False, None
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in numbered_lines(text):
         words = line.split()
         if not line.startswith("c"):
             if words[:1] == ["p"]:
@@ -218,6 +219,7 @@ def read_header(text: str, source: str) -> DecodeMap:
                 if len(words) != 7 or words[3] != "card" or words[5] != "pos":
                     raise ValueError("expected `c var N card CARD pos P`")
                 cards_at[int(words[2])] = (parse_card(words[4]), int(words[6]))
+                at_most(len(cards_at), MAX_VALUES, "variables in the map", source, number)
         except (ValueError, IndexError) as error:
             raise InputError(source, number, f"bad header line: {error}") from None
     if not seen_tag or ranks is None or not piles or not cards_at:

@@ -16,7 +16,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
 from patience.generators.analysis.black_hole import Numbering
-from patience.reading import small_int
+from patience.reading import numbered_lines, small_int
 
 _LETTING = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")
 # possessive `*+`: a lazy list followed by `\s*` would try every split of a long run of spaces
@@ -37,7 +37,7 @@ class Letting:
 def read_lettings(text: str, source: str) -> dict[str, Letting]:
     """The one-dimensional integer matrices of a `.solution` file, by name."""
     lettings = {}
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in numbered_lines(text):
         line = raw.strip()
         if not line or line.startswith("$") or line.lower().startswith("language"):
             continue
@@ -72,7 +72,7 @@ def read_solution(text: str, source: str, numbering: Numbering) -> tuple[Card, .
 def read_info(text: str, source: str) -> dict[str, float]:
     """The `Key:number` lines of a `.info` file."""
     info = {}
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in numbered_lines(text):
         if not raw.strip():
             continue
         match = _INFO.match(raw.strip())

@@ -11,16 +11,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 
 from patience.answers import AnswerReader
+from patience.caps import MAX_VALUES
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
 from patience.generators.lp.black_hole import card_numbers
-from patience.reading import small_int
+from patience.reading import at_most, numbered_lines, small_int
 from patience.result import Status
 
-_A_NAME = re.compile(r"a_(\d+)_(\d+)")
+_A_NAME = re.compile(r"a_([0-9]{1,9})_([0-9]{1,9})")  # longer numbers name no card: skipped, never int()'d
 _CBC_VALUE = re.compile(r"^\s*(?:\*\*\s*)?\d+\s+(\S+)\s+(\S+)")
 
 
@@ -43,17 +45,18 @@ def _float(text: str, source: str, line: int) -> float:
 def read_cbc(text: str, source: str = "CBC solution") -> MipVerdict:
     """CBC's solution file: `Optimal - objective value 0`, `Infeasible - ...`, `Stopped on time
     (no integer solution - continuous used) - ...`, then `index name value reduced-cost` lines."""
-    lines = text.splitlines()
-    if not lines:
+    numbered = numbered_lines(text)
+    head = next((line.strip() for _, line in numbered), None)
+    if head is None:
         raise InputError(source, 1, "empty solution file")
-    head = lines[0].strip()
     if head.startswith("Optimal") or (head.startswith("Stopped on") and "no integer solution" not in head):
-        values = {}
-        for number, line in enumerate(lines[1:], 2):
+        values: dict[str, float] = {}
+        for number, line in numbered:
             match = _CBC_VALUE.match(line)
             if not match:
                 raise InputError(source, number, f"expected `index name value reduced-cost`, got {quote(line.strip())}")
             values[match.group(1)] = _float(match.group(2), source, number)
+            at_most(len(values), MAX_VALUES, "values", source, number)
         return MipVerdict(Status.SOLVED, values, head)
     if head.startswith(("Infeasible", "Integer infeasible")):
         return MipVerdict(Status.UNSOLVABLE, message=head)
@@ -69,22 +72,29 @@ def read_cbc(text: str, source: str = "CBC solution") -> MipVerdict:
 def read_highs(text: str, source: str = "HiGHS solution") -> MipVerdict:
     """HiGHS's raw solution file: `Model status` and its value, then under `# Primal solution
     values` the word Feasible/None and `# Columns N` with `name value` lines."""
-    lines = text.splitlines()
-    if len(lines) < 2 or lines[0].strip() != "Model status":
+    numbered = numbered_lines(text)
+    head = [line.strip() for _, line in islice(numbered, 2)]
+    if len(head) < 2 or head[0] != "Model status":
         raise InputError(source, 1, "expected `Model status` on the first line")
-    status = lines[1].strip()
-    columns = next((i for i, line in enumerate(lines) if line.startswith("# Columns")), None)
-    feasible = any(line.strip() == "Feasible" for line in lines[2:columns])
+    status, feasible, columns = head[1], False, None
+    for number, line in numbered:  # up to `# Columns N`, if there is one
+        if line.startswith("# Columns"):
+            columns = number, line
+            break
+        feasible = feasible or line.strip() == "Feasible"
     if feasible and columns is not None:
-        count = small_int(lines[columns].split()[-1])
+        number, line = columns
+        count = small_int(line.split()[-1])
         if count is None or count < 0:
-            raise InputError(source, columns + 1, "expected `# Columns N`")
+            raise InputError(source, number, "expected `# Columns N`")
+        at_most(count, MAX_VALUES, "columns", source, number)
         values = {}
-        for number in range(columns + 1, columns + 1 + min(count, len(lines))):
-            parts = lines[number].split() if number < len(lines) else []
+        for _ in range(count):
+            number, line = next(numbered, (number + 1, ""))
+            parts = line.split()
             if len(parts) != 2:
-                raise InputError(source, number + 1, "expected `name value`")
-            values[parts[0]] = _float(parts[1], source, number + 1)
+                raise InputError(source, number, "expected `name value`")
+            values[parts[0]] = _float(parts[1], source, number)
         return MipVerdict(Status.SOLVED, values, status)
     # HiGHS says "infeasible or unbounded" when presolve cannot tell; every variable here is bounded
     if status in ("Infeasible", "Primal infeasible or unbounded"):
@@ -104,9 +114,10 @@ ORTOOLS_VERDICTS = {"OPTIMAL": Status.SOLVED, "FEASIBLE": Status.SOLVED, "INFEAS
 def read_ortools(text: str, source: str = "OR-Tools solution") -> MipVerdict:
     """The solution file `runners/ortools_mip.py` writes: `OR-Tools model_builder BACKEND STATUS`
     (model_builder's SolveStatus, or TIME_LIMIT), then `name value` lines when there is a solution."""
-    lines = text.splitlines()
-    head = lines[0].split() if lines else []
-    if not lines or not lines[0].startswith(ORTOOLS_HEADER + " ") or len(head) != 4:
+    numbered = numbered_lines(text)
+    first = next((line for _, line in numbered), "")
+    head = first.split(maxsplit=4)
+    if not first.startswith(ORTOOLS_HEADER + " ") or len(head) != 4:
         raise InputError(source, 1, f"expected `{ORTOOLS_HEADER} BACKEND STATUS`")
     status = head[-1]
     if status not in ORTOOLS_VERDICTS:
@@ -115,11 +126,12 @@ def read_ortools(text: str, source: str = "OR-Tools solution") -> MipVerdict:
             return MipVerdict(Status.ERROR, message=f"the solver says {status}")
         raise InputError(source, 1, f"unknown OR-Tools status {quote(status)}")
     values = {}
-    for number, line in enumerate(lines[1:], 2):
-        parts = line.split()
+    for number, line in numbered:
+        parts = line.split(maxsplit=2)
         if len(parts) != 2:
             raise InputError(source, number, "expected `name value`")
         values[parts[0]] = _float(parts[1], source, number)
+        at_most(len(values), MAX_VALUES, "values", source, number)
     if ORTOOLS_VERDICTS[status] is Status.SOLVED and not values:
         raise InputError(source, 2, f"status {status} but no values")
     return MipVerdict(ORTOOLS_VERDICTS[status], values, status)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from patience.errors import InputError
+from patience.reading import numbered_lines
 
 SOLUTION_END = "----------"
 _STAT = "%%%mzn-stat: "
@@ -34,7 +35,7 @@ def read_output(text: str, source: str) -> MiniZincOutput:
     solution: list[str] = []
     last: tuple[int, str] | None = None
     verdict, stats = None, {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in numbered_lines(text):
         if line == SOLUTION_END:
             last, solution = (number, "\n".join(solution)), []
         elif line.startswith("=====") and line.endswith("=====") and len(line) > 10:

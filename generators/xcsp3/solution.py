@@ -11,6 +11,7 @@ on the template of runners/xcsp_output.py.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from patience.answers import AnswerReader
@@ -19,7 +20,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
 from patience.generators.analysis.black_hole import Numbering
-from patience.reading import at_most
+from patience.reading import at_most, numbered_lines
 from patience.result import Status
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -28,6 +29,12 @@ _STATUS = {"SATISFIABLE": Status.SOLVED, "OPTIMUM FOUND": Status.SOLVED, "UNSATI
 _CELL = re.compile(r"^(\w+)\[(?:([0-9]{1,9})(?:\.\.([0-9]{1,9}))?)?\]$")
 _VALUE = re.compile(r"^(-?[0-9]{1,9}|\*)(?:[*x]([0-9]{1,9}))?$")
 _DETECT = re.compile(r"^[ \t]*v[ \t]+<instantiation", re.MULTILINE)
+_WORD = re.compile(r"\S+")
+
+
+def _words(text: str) -> Iterator[str]:
+    """The words of `text` one at a time: a long `v` line costs no list of its words."""
+    return (word.group() for word in _WORD.finditer(text))
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,7 @@ def clean(text: str) -> str:
 def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
     """Parse `s` and `v` lines; `sizes` gives the length of each array a list may name whole."""
     status, status_line, v_lines, v_start = None, None, [], None
-    for number, raw in enumerate(clean(text).splitlines(), 1):
+    for number, raw in numbered_lines(clean(text)):
         line = raw.strip()
         if line.startswith("s "):
             verdict = line[2:].strip()
@@ -67,10 +74,10 @@ def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
     if names is None or values is None:
         raise InputError(source, v_start, "the v lines hold no <list> and <values>")
     cells, numbers = [], []
-    for token in names.split():
+    for token in _words(names):
         cells.extend(_expand_cell(token, sizes, source, v_start))
         at_most(len(cells), MAX_VALUES, "variables", source, v_start)
-    for token in values.split():
+    for token in _words(values):
         numbers.extend(_expand_value(token, source, v_start))
         at_most(len(numbers), MAX_VALUES, "values", source, v_start)
     if len(cells) != len(numbers):

@@ -21,11 +21,21 @@ from patience.caps import MAX_CARDS, MAX_FOUNDATIONS, MAX_PILES, MAX_RANKS
 from patience.cards import STANDARD_RANKS, Card, parse_card
 from patience.errors import InputError
 from patience.formats.yaml_form import card_in_deal
-from patience.reading import at_most, compose_yaml, construct_yaml, first_line, yaml_child, yaml_items, yaml_line
+from patience.reading import (
+    at_most,
+    compose_yaml,
+    construct_yaml,
+    first_line,
+    numbered_lines,
+    yaml_child,
+    yaml_items,
+    yaml_line,
+)
 
 FOUNDATIONS = "Foundations:"
 FORMS = ("board", "yaml")
 _TWO_FOUNDATIONS = re.compile(r"^\s*Foundations:\s*\S+(\s+\S+)+\s*$")
+_WORD = re.compile(r"\S+")
 _YAML_KEY = re.compile(r"^foundations:", re.MULTILINE)
 
 
@@ -49,18 +59,30 @@ def write(deal: BinaryStarDeal, form: str) -> str:
 
 
 def read_board(text: str, source: str) -> BinaryStarDeal:
-    numbered = [(number, line.strip()) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not numbered or not numbered[0][1].startswith(FOUNDATIONS):
-        raise InputError(source, numbered[0][0] if numbered else 1, f"expected '{FOUNDATIONS} AS KH'")
-    first_number, first_line = numbered[0]
+    """The board form; foundations, piles and cards are counted against their caps as the lines are read."""
+    numbered = ((number, line.strip()) for number, line in numbered_lines(text) if line.strip())
+    first_number, first_line = next(numbered, (1, ""))
+    if not first_line.startswith(FOUNDATIONS):
+        raise InputError(source, first_number, f"expected '{FOUNDATIONS} AS KH'")
+    at_most(_count_words(first_line) - 1, MAX_FOUNDATIONS, "foundations", source, first_number)
     foundations = tuple(_card(token, source, first_number) for token in first_line[len(FOUNDATIONS):].split())
     if not foundations:
         raise InputError(source, first_number, "expected a start card for each foundation")
-    piles = tuple(tuple(reversed([_card(token, source, number) for token in line.split()]))
-                  for number, line in numbered[1:])
+    piles: list[tuple[Card, ...]] = []
+    cards = len(foundations)
+    for number, line in numbered:
+        at_most(cards + _count_words(line), MAX_CARDS, "cards", source, number)
+        piles.append(tuple(reversed([_card(token, source, number) for token in line.split()])))
+        cards += len(piles[-1])
+        at_most(len(piles), MAX_PILES, "piles", source, number)
     if not piles:
         raise InputError(source, first_number, "no piles after the foundation line")
-    return BinaryStarDeal(piles, foundations, STANDARD_RANKS)
+    return BinaryStarDeal(tuple(piles), foundations, STANDARD_RANKS)
+
+
+def _count_words(line: str) -> int:
+    """The words of a line, counted without a list of them."""
+    return sum(1 for _ in _WORD.finditer(line))
 
 
 def write_board(deal: BinaryStarDeal) -> str:

@@ -17,7 +17,7 @@ from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.caps import MAX_MOVES
 from patience.cards import Card, parse_card
 from patience.errors import InputError, quote
-from patience.reading import at_most
+from patience.reading import at_most, numbered_lines
 from patience.validator import Replay
 
 _TOKEN = re.compile(r"^([^>@]+)>([0-9]{1,9})(?:@([0-9]{1,9}))?$")
@@ -26,7 +26,7 @@ _POSITION = re.compile(r"[0-9]{1,9}")
 
 def read_plays(text: str, source: str) -> tuple[Play, ...]:
     plays: list[Play] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in numbered_lines(text):
         fields = line.split("#", 1)[0].split()
         if fields and fields[0].endswith(":"):  # a labelled line, as `sequence: 5H>2@7 ...`
             fields = fields[1:]

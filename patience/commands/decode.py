@@ -14,7 +14,7 @@ from patience.formats import parse_deal
 from patience.generators.cnf.black_hole import read_header
 from patience.generators.reduction import assignment_from_sequence, dimacs_assignment, formula_from_meta
 from patience.limits import seconds
-from patience.reading import read_text
+from patience.reading import lines, read_text
 from patience.result import Status
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, read_competition, read_minisat_result
 from patience.runners.solve import solve
@@ -54,14 +54,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_decode_model(args: argparse.Namespace) -> int:
     decode_map = read_header(read_text(args.cnf), args.cnf)
     text = read_text(args.output)
-    if any(line.startswith("s ") for line in text.splitlines()):
-        verdict = read_competition(text, args.output)
+    if any(line.startswith("s ") for line in lines(text)):
+        verdict = read_competition(text, args.output, decode_map.variables)
     else:
-        verdict = read_minisat_result(text, args.output)
-    stray = next((literal for literal in verdict.literals if abs(literal) > decode_map.variables), None)
-    if stray is not None:
-        raise InputError(args.output, None, f"literal {stray} names a variable beyond the formula's "
-                                            f"{decode_map.variables}: a model of another formula?")
+        verdict = read_minisat_result(text, args.output, variables=decode_map.variables)
     if verdict.status == UNSATISFIABLE:
         print("s UNSATISFIABLE: the solver says the deal cannot be won")
         return ExitCode.UNSOLVABLE

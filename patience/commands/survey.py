@@ -13,6 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from patience.caps import MAX_DEALS
 from patience.errors import UsageError
 from patience.limits import seconds
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, game_option, numbering_option
@@ -23,7 +24,7 @@ from patience.runs.specs import parse_seeds
 from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.run import SURVEYED_GAMES, check_counts, game_and_shape, read_survey, run_survey, survey_seeds
-from patience.survey.shuffles import SHAPES, BatchResult, play_batch
+from patience.survey.shuffles import DEALINGS, DECKS, SHAPES, BatchResult, play_batch
 from patience.survey.store import MAX_CARDS, MODES, SurveyStore
 
 
@@ -128,7 +129,12 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
     riffles = parse_seeds(args.riffles, args.riffles)
     if args.games < 1 or max(riffles) > 100:
         raise UsageError("--games must be at least 1 and --riffles at most 100")
+    if args.games > MAX_DEALS:
+        raise UsageError(f"--games {args.games:,}: at most {MAX_DEALS:,} games a point")
     chain = args.batch or 1000
+    chains = experiment.chains_per_point(args.games, chain) * len(riffles) * len(DECKS) * len(DEALINGS)
+    if chains > MAX_DEALS:  # sized before any is listed: each is an object and a row
+        raise UsageError(f"{chains:,} chains of games in all; at most {MAX_DEALS:,} (a larger --batch makes fewer)")
     store = experiment.ShuffleStore(args.db)
     try:
         store.fix_settings({"seed": args.seed, "chain": chain, "timeout": args.timeout})

@@ -86,6 +86,8 @@ def write_dzn(deal: Deal) -> str:
 
 
 def read_json(text: str, source: str) -> Deal:
+    # a deal has one comma per card: counted before json.loads builds every value of a long document
+    at_most(text.count(","), MAX_CARDS, "cards (commas)", source, None)
     try:
         document = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as error:

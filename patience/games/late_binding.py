@@ -12,7 +12,7 @@ from patience.lbs.deal import LBSDeal, read_param, write_param
 from patience.lbs.rules import Move, replay
 from patience.lbs.solution import Mapping, read_moves
 from patience.names import LBS
-from patience.reading import at_most, small_int
+from patience.reading import at_most, numbered_lines, small_int
 from patience.validator import Replay
 
 # `[ \t]*`, not `\s*`: `\s` also eats newlines, and from every line start of a long run of blank
@@ -23,7 +23,7 @@ _CARDS_LETTING = re.compile(r"^[ \t]*letting[ \t]+cards[ \t]+(?:be|=)", re.MULTI
 def read_pairs(text: str, source: str) -> tuple[Move, ...]:
     """One move a line: `FROM TO` or `FROM->TO`, 1-based positions; `#` comments."""
     pairs = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in numbered_lines(text):
         fields = line.split("#", 1)[0].replace("->", " ").split()
         if not fields:
             continue

@@ -15,7 +15,7 @@ from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
 from patience.cards import RANK_LETTERS
 from patience.errors import InputError, quote
 from patience.pages.notebook import deal_html
-from patience.reading import at_most, read_text, small_int
+from patience.reading import at_most, lines, numbered_lines, read_text, small_int
 
 STANDARD_RANKS, STANDARD_SUITS = 13, 4
 SUIT_LETTERS = "HDCS"  # the coursework's suit order
@@ -69,7 +69,7 @@ class LBSDeal:
 def read_param(text: str, source: str) -> LBSDeal:
     """An Essence Prime parameter file: `letting cards be [...]`, `$` comments, optional ranks/suits."""
     lettings: dict[str, tuple[str, int]] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in numbered_lines(text):
         line = raw.split("$", 1)[0].strip()
         if not line or line.lower().startswith("language"):
             continue
@@ -80,7 +80,9 @@ def read_param(text: str, source: str) -> LBSDeal:
     if "cards" not in lettings:
         raise InputError(source, 1, "no `letting cards be [...]`")
     cards_text, cards_line = lettings["cards"]
-    if not re.fullmatch(r"\[\s*-?[0-9]{1,9}(\s*,\s*-?[0-9]{1,9})*\s*\]", cards_text):
+    # counted before the list is matched: a repeated group's matching costs memory per repeat
+    at_most(cards_text.count(",") + 1, MAX_CARDS, "cards", source, cards_line)
+    if not re.fullmatch(r"\[\s*-?[0-9]{1,9}(?:\s*,\s*-?[0-9]{1,9})*+\s*\]", cards_text):
         raise InputError(source, cards_line, "cards must be a list of integers like [44, 29, 31]")
     sizes = {}
     for key, default, cap in (("ranks", STANDARD_RANKS, MAX_RANKS), ("suits", STANDARD_SUITS, MAX_SUITS)):
@@ -102,9 +104,11 @@ def read_param(text: str, source: str) -> LBSDeal:
 def read_dzn(text: str, source: str) -> LBSDeal:
     """A MiniZinc instance of the coursework: `cards = [...];` (over one line or several) and `%`
     comments, nothing else (a student's model declares the cards only; the deck is the standard one)."""
-    lines = [raw.split("%", 1)[0] for raw in text.splitlines()]
-    first = next((number for number, line in enumerate(lines, 1) if line.strip()), 1)
-    match = re.fullmatch(r"\s*cards\s*=\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]\s*;?\s*", "\n".join(lines))
+    body = "\n".join(raw.split("%", 1)[0] for raw in lines(text))
+    first = next((number for number, line in numbered_lines(body) if line.strip()), 1)
+    # counted before the list is matched; possessive, so the match keeps no state per card
+    at_most(body.count(",") + 1, MAX_CARDS, "cards", source, first)
+    match = re.fullmatch(r"\s*cards\s*=\s*\[\s*([0-9]{1,9}(?:\s*,\s*[0-9]{1,9})*+)\s*\]\s*;?\s*", body)
     if match is None:
         raise InputError(source, first, "expected only `cards = [44, 29, 31];`")
     name = source.rsplit("/", 1)[-1].removesuffix(".dzn")

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from patience.caps import MAX_MOVES, MAX_VALUES
 from patience.errors import InputError, quote
 from patience.lbs.rules import Move
-from patience.reading import load_yaml, read_text
+from patience.reading import at_most, load_yaml, numbered_lines, read_text
 
 _START = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")
 _ANNOTATION = re.compile(r";\s*int\(\s*-?\d+\s*\.\.\s*-?\d+\s*\)")
@@ -30,6 +32,10 @@ class Mapping:
     target: str = "actionTo"
     first: int = 1
 
+    @property
+    def names(self) -> tuple[str, str]:
+        return self.source, self.target
+
 
 def read_mapping(path: Path) -> Mapping:
     """A YAML mapping file: `from: NAME`, `to: NAME`, optional `first_position: 0|1` (default 1)."""
@@ -42,20 +48,30 @@ def read_mapping(path: Path) -> Mapping:
     return Mapping(data["from"], data["to"], first)
 
 
-def read_lettings(text: str, source: str) -> dict[str, object]:
-    """Every `letting NAME be VALUE` (integers and nested matrices of them), `$` comments skipped."""
+def read_lettings(text: str, source: str, moves: Collection[str] = ("actionFrom", "actionTo")) -> dict[str, object]:
+    """Every `letting NAME be VALUE` (integers and nested matrices of them), `$` comments skipped.
+    Values are counted as they are read: the lettings named in `moves` hold at most MAX_MOVES,
+    the file at most MAX_VALUES, so a long file is refused at the cap, not after it."""
     chunks: list[tuple[str, list[str]]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    values = total = 0
+    for number, raw in numbered_lines(text):
         line = raw.split("$", 1)[0].strip()
         if not line or line.lower().startswith("language"):
             continue
         match = _START.match(line)
         if match:
             chunks.append((match.group(1), [match.group(2)]))
+            values = 0
         elif chunks:
             chunks[-1][1].append(line)
         else:
             raise InputError(source, number, f"not a letting: {quote(line)}")
+        count = line.count(",") + (1 if match else 0)  # a letting holds one value more than its commas
+        values, total = values + count, total + count
+        name = chunks[-1][0]
+        at_most(values, MAX_MOVES if name in moves else MAX_VALUES, f"values of {quote(name)} (at least)",
+                source, number)
+        at_most(total, MAX_VALUES, "values in the solution (at least)", source, number)
     lettings: dict[str, object] = {}
     for name, parts in chunks:
         body = _ANNOTATION.sub("", " ".join(parts))
@@ -81,7 +97,7 @@ def infer_mapping(lettings: dict[str, object], source: str) -> Mapping:
 
 def read_moves(text: str, source: str, mapping: Mapping | None = None) -> tuple[Move, ...]:
     """The moves of a solution as 1-based (source, target) pairs."""
-    lettings = read_lettings(text, source)
+    lettings = read_lettings(text, source, (mapping or Mapping()).names)
     mapping = mapping or infer_mapping(lettings, source)
     columns = []
     for name in (mapping.source, mapping.target):

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from patience.caps import MAX_DEALS
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, quote
 from patience.games import Game, deal_content, get_game, read_game_deal
 from patience.games.black_hole import BlackHoleFamily
 from patience.generators.deals import pysol_deal, random_deal
 from patience.names import DEFAULT_NUMBERING, NUMBERED_GAMES, NUMBERINGS, game_name
+from patience.reading import small_int
 
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
              "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files or a deal file; "
@@ -49,23 +50,80 @@ class NamedDeal:
         return self.name, self.game.variant(self.deal), len(self.deal.cards), piles
 
 
-def parse_seeds(text: str, spec: str) -> list[int]:
-    """`1-5,9,20-22` -> [1, 2, 3, 4, 5, 9, 20, 21, 22], in order, without repeats."""
-    seeds: list[int] = []
+def seed_ranges(text: str, spec: str) -> list[tuple[int, int]]:
+    """`1-5,9,20-22` -> [(1, 5), (9, 9), (20, 22)]: the ranges as written, nothing built yet."""
+    ranges = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
-        try:
-            first, last = int(low), int(high if dash else low)
-        except ValueError:
-            raise UsageError(f"deal spec {spec!r}: {part!r} is not a seed or a range like 1-100") from None
-        if first < 0 or last < first or last - first >= MAX_DEALS:
-            raise UsageError(f"deal spec {spec!r}: bad range {part!r}")
+        first, last = small_int(low.strip()), small_int((high if dash else low).strip())
+        if first is None or last is None:
+            raise UsageError(f"deal spec {quote(spec)}: {quote(part)} is not a seed or a range like 1-100")
+        if first < 0 or last < first:
+            raise UsageError(f"deal spec {quote(spec)}: bad range {quote(part)}")
+        ranges.append((first, last))
+    return ranges
+
+
+def count_seeds(ranges: list[tuple[int, int]]) -> int:
+    """How many distinct seeds the ranges name (overlaps counted once), without listing them."""
+    count, reached = 0, -1
+    for first, last in sorted(ranges):
+        if last > reached:
+            count += last - max(first, reached + 1) + 1
+            reached = last
+    return count
+
+
+def parse_seeds(text: str, spec: str) -> list[int]:
+    """`1-5,9,20-22` -> [1, 2, 3, 4, 5, 9, 20, 21, 22], in order, without repeats; refused before
+    anything is built when they are more than MAX_DEALS in all."""
+    ranges = seed_ranges(text, spec)
+    _refuse_too_many(count_seeds(ranges), spec)
+    seeds: list[int] = []
+    for first, last in ranges:
         seeds.extend(range(first, last + 1))
     return list(dict.fromkeys(seeds))
 
 
+def spec_size(spec: str) -> int:
+    """How many deals a spec names at most, from its text and folder listings alone: no deal is
+    read or dealt, so a spec of billions is refused in a moment."""
+    ranges: dict[str, list[tuple[int, int]]] = {}
+    files = 0
+    for part in (part.strip() for part in spec.split("+")):
+        path, kind = Path(part), _path_kind(part)
+        if kind == "folder":
+            files += sum(1 for entry in path.iterdir() if entry.is_file() and not entry.name.startswith("."))
+        elif kind == "file":
+            files += 1
+        else:
+            kind, _, rest = part.partition(":")
+            if kind == "random":
+                kind, _, rest = part.rpartition(":")
+            try:
+                ranges.setdefault(kind, []).extend(seed_ranges(rest, part))
+            except UsageError:  # not a numbered spec: resolving it says what is wrong with it
+                continue
+    return files + sum(count_seeds(kind_ranges) for kind_ranges in ranges.values())
+
+
+def _path_kind(spec: str) -> str | None:
+    """"folder", "file" or None: no such path, or a name no file system takes (too long, say)."""
+    try:
+        path = Path(spec)
+        return "folder" if path.is_dir() else "file" if path.is_file() else None
+    except (OSError, ValueError):
+        return None
+
+
+def _refuse_too_many(count: int, spec: str) -> None:
+    if count > MAX_DEALS:
+        raise UsageError(f"deal spec {quote(spec)} names {count:,} deals; at most {MAX_DEALS:,} in all")
+
+
 def resolve(spec: str) -> list[NamedDeal]:
     """Every deal a spec names, in order, without repeated names."""
+    _refuse_too_many(spec_size(spec), spec)
     deals: dict[str, NamedDeal] = {}
     for part in spec.split("+"):
         for named in _resolve_one(part.strip()):
@@ -103,11 +161,11 @@ def stored_deal(name: str, content: str) -> NamedDeal | None:
 
 
 def _resolve_one(spec: str) -> list[NamedDeal]:
-    path = Path(spec)
-    if path.is_dir():
+    path, path_kind = Path(spec), _path_kind(spec)
+    if path_kind == "folder":
         files = sorted(entry for entry in path.iterdir() if entry.is_file() and not entry.name.startswith("."))
         return [NamedDeal(str(entry), *read_game_deal(entry)) for entry in files]
-    if path.is_file():
+    if path_kind == "file":
         return [NamedDeal(str(path), *read_game_deal(path))]
     kind, colon, rest = spec.partition(":")
     game, at, numbering = kind.partition("@")
