@@ -16,7 +16,6 @@ import pytest
 
 from patience.answers import read_answer
 from patience.binary_star import forms as binary_star_forms
-from patience.runs import specs
 from patience.caps import MAX_CARDS, MAX_DEALS, MAX_FOUNDATIONS, MAX_MOVES, MAX_VALUES
 from patience.cli import main
 from patience.errors import InputError, UsageError
@@ -27,6 +26,7 @@ from patience.lbs import deal as lbs_deal
 from patience.lbs import solution as lbs_solution
 from patience.reading import lines
 from patience.runners import dimacs_output, pddl_plan
+from patience.runs import specs
 from tests.helpers import COURSE, INSTANCES
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
