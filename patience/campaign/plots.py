@@ -14,16 +14,15 @@ import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from patience.campaign.analysis import Grid  # noqa: E402
+from patience.outputs import figure_bytes, write_files  # noqa: E402
 
 _FLOOR = 1e-3  # seconds; times below it are drawn at it (log axis)
 
 
 def _save(figure, directory: Path, stem: str) -> list[Path]:
-    paths = [directory / f"{stem}.png", directory / f"{stem}.svg"]
-    figure.savefig(paths[0], dpi=110)
-    figure.savefig(paths[1])
+    files = {f"{stem}.png": figure_bytes(figure, ".png", dpi=110), f"{stem}.svg": figure_bytes(figure, ".svg")}
     plt.close(figure)
-    return paths
+    return write_files(directory, files)
 
 
 def cactus_figure(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str):

@@ -20,7 +20,7 @@ from patience.games import get_game, read_game_deal
 from patience.generators import MODEL_LANGUAGES, generator
 from patience.names import BLACK_HOLE, GAME_OPTION_HELP, game_option
 from patience.options import check_options, option_keywords
-from patience.outputs import output_folder, write_text
+from patience.outputs import check_apart, write_files
 
 DESCRIPTION = "Print the model of a deal in one solver language; -o DIR writes every file of the model instead."
 
@@ -67,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
     shown = chosen_file(module, language, game.name, given)
     options = check_options(module.OPTIONS, _option_values(given), f"gen {language} ({game.name})")
     model = module.build(deal, **option_keywords(options))
+    if args.output_dir is not None:
+        for name in model.files:
+            check_apart(args.output_dir / name, [args.deal])
     return emit(model.files, shown or model.primary, args.output_dir)
 
 
@@ -102,8 +105,5 @@ def emit(files: Mapping[str, str], primary: str, output_dir: Path | None) -> int
     if output_dir is None:
         print(files[primary], end="")
         return ExitCode.SOLVED
-    output_folder(output_dir)
-    for name, text in files.items():
-        write_text(output_dir / name, text)
-    print("\n".join(str(output_dir / name) for name in files))
+    print("\n".join(map(str, write_files(output_dir, files))))
     return ExitCode.SOLVED

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import re
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -27,10 +26,11 @@ from patience.families.conventions import convention
 from patience.families.pool import run_pool
 from patience.families.write import Job, Target, share_files, write_deal, write_family, write_index
 from patience.generators import generator
+from patience.generators.syntax import identifier
 from patience.options import check_options
+from patience.outputs import check_apart
 
 DEFAULT_LABEL_SECONDS = 60.0
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +69,7 @@ def run(args: argparse.Namespace, given: Mapping[str, object]) -> int:
     refused = target.check()
     if refused:
         raise UsageError(refused)
+    check_apart(args.output_dir, _inputs(args.deals, args.measure))
     deals = specs.resolve(args.deals)
     options = _typed_options(language, deals, {name: value for name, value in given.items() if isinstance(value, str)})
     measure = None if args.measure is None else labels.store_times(args.measure, [item.name for item in deals])
@@ -104,6 +105,12 @@ def run(args: argparse.Namespace, given: Mapping[str, object]) -> int:
     return ExitCode.SOLVED
 
 
+def _inputs(spec: str, measure: str | None) -> list[str]:
+    """The files and folders a family reads: those its spec names, and the --measure store."""
+    named = [part.strip() for part in spec.split("+")] + ([measure.rpartition(":")[0]] if measure else [])
+    return [name for name in named if name and Path(name).exists()]
+
+
 def _typed_options(language: str, deals: Sequence[specs.NamedDeal], given: Mapping[str, str]) -> dict[str, Any]:
     """Each game's generator options, typed; an option no game of the family has is refused."""
     typed: dict[str, Any] = {}
@@ -126,7 +133,7 @@ def _stems(deals: Sequence[specs.NamedDeal]) -> list[str]:
     taken: set[str] = set()
     for item in deals:
         path = Path(item.name)
-        base = _UNSAFE.sub("-", path.stem if path.is_file() else item.name).strip("-.") or "deal"
+        base = identifier("file", path.stem if path.is_file() else item.name)
         stem, copy = base, 1
         while stem in taken:
             copy += 1

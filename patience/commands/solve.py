@@ -6,7 +6,7 @@ import argparse
 import json
 
 from patience.commands.limits import mebibytes, seconds
-from patience.errors import UsageError
+from patience.errors import UsageError, one_line
 from patience.exit_codes import STATUS_EXIT
 from patience.games import read_game_deal
 from patience.names import GAME_OPTION_HELP, game_option
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"deal": args.deal, **record}, indent=2))
     else:
-        lines = [f"deal: {args.deal} ({game.describe(deal)})", *status_lines(result)]
+        lines = [f"deal: {one_line(args.deal)} ({game.describe(deal)})", *status_lines(result)]
         if record["sequence"] is not None:
             lines.append(f"sequence: {' '.join(record['sequence'])}")
             lines.append(f"validated: {len(result.sequence)} moves")

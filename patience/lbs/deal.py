@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
 from patience.cards import RANK_LETTERS
 from patience.errors import InputError, quote
+from patience.generators import syntax
 from patience.reading import at_most, read_text, small_int
 
 STANDARD_RANKS, STANDARD_SUITS = 13, 4
@@ -113,7 +114,7 @@ def read_dzn(text: str, source: str) -> LBSDeal:
 
 def write_param(deal: LBSDeal, comment: str = "") -> str:
     """The `.param` text Savile Row reads; ranks and suits only for generalised deals."""
-    lines = [f"$ {comment}"] if comment else []
+    lines = [syntax.comment("eprime", comment)] if comment else []
     lines.append(f"letting cards be [{','.join(map(str, deal.cards))}]")
     if not deal.standard:
         lines += [f"letting ranks be {deal.ranks}", f"letting suits be {deal.suits}"]

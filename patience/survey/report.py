@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, GAME_TITLES, GENERALISED
+from patience.outputs import save_figure
 from patience.survey.chances import no_move_chance_binary_star, no_move_chance_black_hole, stuck_after_first_chance
 from patience.survey.store import LOST, UNDECIDED, WON, Row
 
@@ -170,5 +171,7 @@ def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path)
     axes.set_title(f"{GAME_TITLES[summary.game]}: {summary.deals:,} deals ({dealt}), {100 * summary.rate:.2f}% won")
     axes.grid(axis="y", alpha=0.3)
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    try:
+        save_figure(figure, path, dpi=110)
+    finally:
+        plt.close(figure)
