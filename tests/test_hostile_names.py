@@ -87,8 +87,22 @@ def test_a_hostile_name_adds_no_line_to_any_model(tmp_path, language):
             assert_only_comments_differ(language, model(language, plain[family]), model(language, hostile[family]))
 
 
+def test_no_name_reaches_the_xcsp3_compiler(tmp_path, monkeypatch):
+    """pycsp3 compiles in a child process from the data it is given alone: no name is among it."""
+    import importlib
+
+    given = []
+    hostile = deal_files(tmp_path, INJECTED)
+    for family, module_name in MODEL_LANGUAGES["xcsp3"].items():
+        module = importlib.import_module(module_name)
+        monkeypatch.setattr(module, "compile_in_fresh_process", lambda _, data, __: given.append(data) or "<instance/>")
+        model("xcsp3", hostile[family])
+    assert len(given) == 3 and not any(word in str(data) for data in given for word in ("p cnf", "pile(", "goal"))
+
+
+@pytest.mark.slow
 def test_a_hostile_name_adds_no_line_to_the_xcsp3_instances(tmp_path):
-    """pycsp3 compiles in a child process (a second each): one name holding every attack."""
+    """The instances compiled (a few seconds each): one name holding every attack."""
     plain, hostile = deal_files(tmp_path, "deal"), deal_files(tmp_path, INJECTED)
     for family in MODEL_LANGUAGES["xcsp3"]:
         assert_only_comments_differ("xcsp3", model("xcsp3", plain[family]), model("xcsp3", hostile[family]))
