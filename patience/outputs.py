@@ -200,6 +200,9 @@ def write_files(folder: Path, files: Mapping[str, str | bytes]) -> list[Path]:
                 os.rename(scratch, path)
         return [folder / name for name in files]
     sweep(folder)
+    for name in files:  # the renames at the end must not fail on a folder in the way
+        if (folder / name).is_dir():
+            raise InputError(str(folder / name), None, "is a folder (the output is a file)")
     made: list[Path] = []
     scratches: list[tuple[str, Path]] = []
     try:
