@@ -18,6 +18,7 @@ from typing import ClassVar
 
 from patience.errors import InputError
 from patience.generators.lp.start import read_start
+from patience.outputs import write_file
 from patience.result import Status
 from patience.runners.cpsat import OrToolsSolver
 from patience.runners.lp_solution import ORTOOLS_HEADER, MipVerdict, read_ortools
@@ -100,7 +101,7 @@ def main(arguments: list[str]) -> int:
         lines = []
         if seconds is not None and time.monotonic() - started >= STOPPED_EARLY * seconds:
             name = "TIME_LIMIT"
-    Path(solution).write_text("\n".join([f"{ORTOOLS_HEADER} {backend} {name}", *lines]) + "\n")
+    write_file(Path(solution), "\n".join([f"{ORTOOLS_HEADER} {backend} {name}", *lines]) + "\n")  # read whole
     return 0
 
 

@@ -165,3 +165,12 @@ def test_a_family_of_hostile_named_lbs_deals_has_the_plain_header_lines(tmp_path
     assert all(line.startswith("c ") and line.isprintable() for line in header)
     assert "c expected: SAT (native search: solved)" in header
     assert text.count("\np cnf ") == 1
+
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_table_cell_holding_a_deal_name_is_one_line(name):
+    """Text and markdown tables (`report`) list deals in their disagreements and errors."""
+    from patience.campaign.tables import cell
+
+    assert len(cell(name).splitlines()) <= 1 and cell(name).isprintable()
