@@ -15,6 +15,7 @@ write into that folder, which says so on stderr.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -125,9 +126,9 @@ def atomic_file(path: Path) -> Iterator[IO[bytes]]:
 
 
 @contextmanager
-def _scratch_file(path: Path) -> Iterator[tuple[IO[bytes], str]]:
-    """A scratch file beside `path`, flushed and synced when the block ends; removed if the block
-    fails (the caller renames it into place, or removes it)."""
+def _scratch_file(path: Path, sync: bool = True) -> Iterator[tuple[IO[bytes], str]]:
+    """A scratch file beside `path`, flushed (and with `sync`, synced) when the block ends; removed
+    if the block fails (the caller renames it into place, or removes it)."""
     try:
         handle, scratch = tempfile.mkstemp(prefix=scratch_name(path.name) + "-", dir=path.parent)
     except OSError as error:
@@ -139,7 +140,8 @@ def _scratch_file(path: Path) -> Iterator[tuple[IO[bytes], str]]:
         with os.fdopen(handle, "wb") as stream:
             yield stream, scratch
             stream.flush()
-            os.fsync(stream.fileno())
+            if sync:
+                os.fsync(stream.fileno())
     except OSError as error:
         _remove(scratch)
         raise _cannot_write(path, error) from None
@@ -195,9 +197,10 @@ def write_files(folder: Path, files: Mapping[str, str | bytes]) -> list[Path]:
                 path = private / name
                 if not path.parent.is_dir():
                     path.parent.mkdir(parents=True)
-                with _scratch_file(path) as (stream, scratch):
+                with _scratch_file(path, sync=False) as (stream, scratch):
                     stream.write(data.encode() if isinstance(data, str) else data)
                 os.rename(scratch, path)
+            _sync(private)
         return [folder / name for name in files]
     sweep(folder)
     for name in files:  # the renames at the end must not fail on a folder in the way
@@ -211,9 +214,10 @@ def write_files(folder: Path, files: Mapping[str, str | bytes]) -> list[Path]:
             if not path.parent.is_dir():
                 made += _make_folders(path.parent, folder)
                 sweep(path.parent)
-            with _scratch_file(path) as (stream, scratch):
+            with _scratch_file(path, sync=False) as (stream, scratch):
                 stream.write(data.encode() if isinstance(data, str) else data)
             scratches.append((scratch, path))
+        _sync(folder)
         for scratch, path in scratches:
             _replace(scratch, path)
     except BaseException:
@@ -224,6 +228,29 @@ def write_files(folder: Path, files: Mapping[str, str | bytes]) -> list[Path]:
                 made_folder.rmdir()
         raise
     return [folder / name for name in files]
+
+
+def _sync(folder: Path) -> None:
+    """Put every file written into `folder` on disk before any is renamed into place: one syncfs
+    of its file system (a sync of each file costs a journal commit each: 3 times the time of
+    `deal --count 2000`), or a sync of all where the C library has no syncfs."""
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        libc = _libc()
+        if libc is None or libc.syncfs(descriptor) != 0:
+            os.sync()
+    finally:
+        os.close(descriptor)
+
+
+@functools.cache
+def _libc():
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True) if hasattr(ctypes.CDLL(None), "syncfs") else None
+    except (ImportError, OSError):
+        return None
 
 
 def _make_folders(path: Path, within: Path) -> list[Path]:

@@ -114,3 +114,21 @@ def test_scratch_left_by_a_killed_run_is_removed_and_named(tmp_path, capsys):
     assert err.count("left by an interrupted run") == 2 and f".model.partial-{gone.pid}" in err
     assert sorted(path.name for path in tmp_path.iterdir()) == [f".other.partial-{os.getpid()}", "model"]
     assert sorted(path.name for path in (tmp_path / "model").iterdir()) == ["deal.cnf"]
+
+
+def test_a_killed_deal_count_leaves_only_hidden_scratch_which_the_next_run_removes(tmp_path, capsys):
+    import signal
+    import sys
+    import time
+
+    run = subprocess.Popen([sys.executable, "-m", "patience", "deal", "--count", "5000", "--dir",
+                            str(tmp_path / "deals")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not list(tmp_path.glob(".deals.partial-*/*")) and run.poll() is None:
+        time.sleep(0.01)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    assert [path.name for path in tmp_path.iterdir()] == [f".deals.partial-{run.pid}"], "killed before writing"
+    assert main(["deal", "--count", "2", "--dir", str(tmp_path / "deals")]) == 0
+    assert f".deals.partial-{run.pid}, left by an interrupted run" in capsys.readouterr().err
+    assert listing(tmp_path) == ["deals", "deals/black_hole-1.txt", "deals/black_hole-2.txt"]
