@@ -1,8 +1,8 @@
 """Every file written appears whole or not at all (issue 39, item 4): on a full disk (a 64 KiB tmpfs,
 where the tests run as root), with a folder in the way of a file, or with an output that holds or
-lies inside the command's own input, `gen -o`, `show -o`, `report --html`, `deal --count` and
-`gen --deals` end in one line and exit 2 and leave no partial file or folder; the scratch a killed
-run left is removed by the next write into that folder."""
+lies inside the command's own input, `gen -o`, `show -o`, `report --html` and `--plots`, `deal
+--count` and `gen --deals` end in one line and exit 2 and leave no partial file or folder; the
+scratch a killed run left is removed by the next write into that folder."""
 
 from __future__ import annotations
 
@@ -63,6 +63,7 @@ def test_a_full_disk_leaves_no_model_page_or_deal_folder(full_disk, capsys, stor
     (full_disk / "page.html").write_bytes(b"old page")  # a page replaced only whole
     (full_disk / "filler").write_bytes(b"x" * 40_000)
     assert "no space left" in refused(capsys, "show", str(DEAL), "-o", str(full_disk / "page.html"))
+    assert "no space left" in refused(capsys, "report", str(store), "--plots", str(full_disk / "plots"))
     assert listing(full_disk) == ["filler", "page.html"] and (full_disk / "page.html").read_bytes() == b"old page"
 
 
