@@ -12,7 +12,6 @@ scratch files first and are renamed only once every one is written. Scratch name
 write into that folder, which says so on stderr.
 """
 
-
 from __future__ import annotations
 
 import functools
@@ -41,16 +40,6 @@ def check_folder(path: Path) -> Path:
         raise InputError(str(path), None, f"cannot create the folder: {ancestor} is not a folder")
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise InputError(str(path), None, f"cannot write into {ancestor}: permission denied")
-    return path
-
-
-def output_folder(path: Path) -> Path:
-    """`path` as a folder to write into, created with its parents if missing."""
-    check_folder(path)
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(str(path), None, f"cannot create the folder: {_reason(error)}") from None
     return path
 
 
@@ -164,14 +153,14 @@ def _remove(scratch: str) -> None:
 
 
 def write_file(path: Path, data: str | bytes) -> None:
-    """Write `data` (text as UTF-8) to `path` (checked first by `output_file` or `output_folder`),
+    """Write `data` (text as UTF-8) to `path` (checked first by `output_file` or `check_folder`),
     whole or not at all; a failure is one line."""
     sweep(path.parent)
     with atomic_file(path) as stream:
         stream.write(data.encode() if isinstance(data, str) else data)
 
 
-write_text = write_file
+write_text = write_file  # the name the commands called it by before every write was atomic
 
 
 def figure_bytes(figure, suffix: str, **options) -> bytes:
