@@ -181,14 +181,11 @@ def write_files(folder: Path, files: Mapping[str, str | bytes]) -> list[Path]:
     to a scratch file first and all are renamed once all are written. The paths written."""
     check_folder(folder)
     if not folder.exists():
-        with new_folder(folder) as private:
+        with new_folder(folder) as private:  # the private folder is the unit: its files are written plainly
             for name, data in files.items():
                 path = private / name
-                if not path.parent.is_dir():
-                    path.parent.mkdir(parents=True)
-                with _scratch_file(path, sync=False) as (stream, scratch):
-                    stream.write(data.encode() if isinstance(data, str) else data)
-                os.rename(scratch, path)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data.encode() if isinstance(data, str) else data)
             _sync(private)
         return [folder / name for name in files]
     sweep(folder)
@@ -266,11 +263,13 @@ def new_folder(target: Path, replace: bool = False) -> Iterator[Path]:
     output = target.absolute()
     made = [path for path in (output.parent, *output.parent.parents) if not path.exists()]  # to undo
     private = output.parent / scratch_name(output.name)
+    doing = "create"
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         sweep(output.parent)
         shutil.rmtree(private, ignore_errors=True)
         private.mkdir()
+        doing = "write"
         yield private
         if output.exists() and replace:
             old = output.parent / scratch_name(output.name, "old")
@@ -285,7 +284,7 @@ def new_folder(target: Path, replace: bool = False) -> Iterator[Path]:
             with suppress(OSError):
                 folder.rmdir()
         if isinstance(error, OSError):
-            raise InputError(str(target), None, f"cannot write the folder: {_reason(error)}") from None
+            raise InputError(str(target), None, f"cannot {doing} the folder: {_reason(error)}") from None
         raise
 
 
