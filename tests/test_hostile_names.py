@@ -5,6 +5,8 @@ solvers give it the verdict the native search gives (issue 39, item 1)."""
 
 from __future__ import annotations
 
+import csv
+import json
 import random
 import re
 from pathlib import Path
@@ -157,7 +159,8 @@ def test_a_family_of_hostile_named_lbs_deals_has_the_plain_header_lines(tmp_path
 
     deals = tmp_path / "deals\n*" / " (define"  # the deal's name, its path, holds `*/ (define`
     deals.mkdir(parents=True)
-    (deals / f"{INJECTED}.param").write_text(write_param(lbs_deals()["won"]))
+    deal = deals / f"{INJECTED}.param"
+    deal.write_text(write_param(lbs_deals()["won"]))
     output = tmp_path / "family"
     assert main(["gen", "cnf", "--deals", str(deals), "-o", str(output), "--quiet"]) == 0
     text = unpack(next(output.glob("*.cnf.xz")))
@@ -165,6 +168,10 @@ def test_a_family_of_hostile_named_lbs_deals_has_the_plain_header_lines(tmp_path
     assert all(line.startswith("c ") and line.isprintable() for line in header)
     assert "c expected: SAT (native search: solved)" in header
     assert text.count("\np cnf ") == 1
+    with open(output / "index.csv", newline="") as stream:  # the indexes hold the name, quoted as data
+        rows = list(csv.DictReader(stream))
+    index = json.loads((output / "index.json").read_text())
+    assert [row["name"] for row in rows] == [item["name"] for item in index["instances"]] == [str(deal)]
 
 
 
