@@ -91,6 +91,7 @@ def test_an_output_that_holds_or_lies_inside_an_input_is_refused(tmp_path, capsy
     capsys.readouterr()
     before = {path: path.read_bytes() for path in deals.iterdir()}
     assert "is the input" in refused(capsys, "gen", "cnf", "--deals", str(deals), "-o", str(deals), "--force")
+    assert "is the input" in refused(capsys, "gen", "cnf", "--deals", str(deals), "-o", str(deals))  # not "--force"
     assert "holds the input" in refused(capsys, "gen", "cnf", "--deals", f"black_hole:1+{deals / 'black_hole-1.txt'}",
                                         "-o", str(tmp_path), "--force")
     assert "inside the input" in refused(capsys, "gen", "cnf", "--deals", str(deals), "-o", str(deals / "family"))

@@ -65,11 +65,11 @@ def run(args: argparse.Namespace, given: Mapping[str, object]) -> int:
     selection = None if args.select is None else select.parse_selection(args.select)
     if args.measure is not None and selection is None:
         raise UsageError("--measure ranks deals for --select; give --select hardest:N or easiest:N")
+    check_apart(args.output_dir, _inputs(args.deals, args.measure))  # before suggesting --force
     target = Target(args.output_dir, args.force)
     refused = target.check()
     if refused:
         raise UsageError(refused)
-    check_apart(args.output_dir, _inputs(args.deals, args.measure))
     deals = specs.resolve(args.deals)
     options = _typed_options(language, deals, {name: value for name, value in given.items() if isinstance(value, str)})
     measure = None if args.measure is None else labels.store_times(args.measure, [item.name for item in deals])
