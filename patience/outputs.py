@@ -186,7 +186,6 @@ def write_files(folder: Path, files: Mapping[str, str | bytes]) -> list[Path]:
                 path = private / name
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(data.encode() if isinstance(data, str) else data)
-            _sync(private)
         return [folder / name for name in files]
     sweep(folder)
     for name in files:  # the renames at the end must not fail on a folder in the way
@@ -271,6 +270,7 @@ def new_folder(target: Path, replace: bool = False) -> Iterator[Path]:
         private.mkdir()
         doing = "write"
         yield private
+        _sync(private)  # its files on disk before it takes the target's name
         if output.exists() and replace:
             old = output.parent / scratch_name(output.name, "old")
             output.rename(old)
