@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from patience.names import BINARY_STAR
+from patience.outputs import write_file
 from patience.survey import report
 from patience.survey.store import VERDICT_NAMES, Row, SurveyStore
 
@@ -35,7 +36,7 @@ def export(db: Path, out: Path) -> int:
         store.close()
     text = "".join(json.dumps({"seed": row.seed, "verdict": VERDICT_NAMES[row.verdict], "cards": row.cards,
                                "nodes": row.nodes, "seconds": round(row.seconds, 4)}) + "\n" for row in rows)
-    out.write_bytes(gzip.compress(text.encode(), mtime=0) if out.suffix == ".gz" else text.encode())
+    write_file(out, gzip.compress(text.encode(), mtime=0) if out.suffix == ".gz" else text.encode())
     return len(rows)
 
 

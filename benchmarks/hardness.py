@@ -27,6 +27,7 @@ from pathlib import Path
 from patience.errors import InputError, UsageError
 from patience.generators.deals import random_deal
 from patience.names import GENERALISED
+from patience.outputs import save_figure, write_file
 from patience.runs.pool import run_here
 from patience.runs.progress import Progress
 from patience.survey import report
@@ -173,7 +174,7 @@ def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path
         figure.colorbar(image, ax=list(panels[0]), shrink=0.8)
         figure.suptitle(f"Generalised Black Hole, random deals: {title}", y=1.04)
         path = folder / f"{name}.png"
-        figure.savefig(path, dpi=90, bbox_inches="tight")
+        save_figure(figure, path, dpi=90, bbox_inches="tight")
         plt.close(figure)
         written.append(path)
     return written
@@ -200,7 +201,7 @@ def ratio_plot(summaries: dict[Shape, report.Summary], path: Path) -> None:
     panels[0].legend(fontsize=8)
     figure.suptitle("Generalised Black Hole, random deals, every shape of the grid")
     figure.tight_layout()
-    figure.savefig(path, dpi=90)
+    save_figure(figure, path, dpi=90)
     plt.close(figure)
 
 
@@ -211,7 +212,7 @@ def put_table(page: Path, text: str) -> None:
     _, end, after = rest.partition(TABLE_END)
     if not (start and end):
         raise UsageError(f"{page}: lacks the markers {TABLE_START} and {TABLE_END}")
-    page.write_text(f"{before}{TABLE_START}\n{text}{TABLE_END}{after}")
+    write_file(page, f"{before}{TABLE_START}\n{text}{TABLE_END}{after}")
 
 
 def write(args: argparse.Namespace) -> int:

@@ -42,14 +42,10 @@ class Model:
     model_files: ModelFiles = field(repr=False)
 
     def write(self, folder: str | os.PathLike[str]) -> list[Path]:
-        """Write every file into `folder` (made if missing), each whole or not at all; returns their paths."""
-        from patience.outputs import output_folder, write_text
+        """Write every file into `folder` (made if missing), all whole or none; returns their paths."""
+        from patience.outputs import write_files
 
-        target = Path(folder)
-        output_folder(target)
-        for name, text in self.files.items():
-            write_text(target / name, text)
-        return [target / name for name in self.files]
+        return write_files(Path(folder), self.files)
 
     def __str__(self) -> str:
         return self.files[self.primary]

@@ -19,6 +19,7 @@ from typing import ClassVar
 from patience.errors import InputError
 from patience.generators.lp.solution import ORTOOLS_HEADER, MipVerdict, read_ortools
 from patience.generators.lp.start import read_start
+from patience.outputs import write_file
 from patience.result import Status
 from patience.runners.cpsat import OrToolsSolver
 from patience.runners.mip import START_OPTION, MipSolver, split_start
@@ -100,7 +101,7 @@ def main(arguments: list[str]) -> int:
         lines = []
         if seconds is not None and time.monotonic() - started >= STOPPED_EARLY * seconds:
             name = "TIME_LIMIT"
-    Path(solution).write_text("\n".join([f"{ORTOOLS_HEADER} {backend} {name}", *lines]) + "\n")
+    write_file(Path(solution), "\n".join([f"{ORTOOLS_HEADER} {backend} {name}", *lines]) + "\n")  # read whole
     return 0
 
 

@@ -283,7 +283,8 @@ def test_bad_requests_are_refused_before_anything_is_written(tmp_path, capsys):
     assert "no deal" in refused(tmp_path, capsys, "cnf", "--deals", "black_hole:2", "-o", out, "--status", "unsolvable")
     (tmp_path / "file").write_text("x")
     assert "not a folder" in refused(tmp_path, capsys, "cnf", "--deals", "black_hole:1", "-o", str(tmp_path / "file"))
-    assert "cannot write" in refused(tmp_path, capsys, "cnf", "--deals", "black_hole:1", "-o", str(tmp_path / "file/x"))
+    assert "cannot create the folder" in refused(tmp_path, capsys, "cnf", "--deals", "black_hole:1", "-o",
+                                                 str(tmp_path / "file/x"))
 
 
 def test_a_non_empty_folder_is_kept_unless_forced(tmp_path, capsys):

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from patience.errors import InputError
 from patience.generators.asp.facts import FACTS_FILE, atoms, facts, program, steps
 from patience.generators.files import ModelFiles
+from patience.generators.syntax import comment
 from patience.lbs.deal import LBSDeal
 
 PROGRAM_FILE = "asp-lbs.lp"
@@ -18,7 +19,8 @@ SHOW = {"program": PROGRAM_FILE}
 
 def deal_facts(deal: LBSDeal) -> str:
     """The row and the matching pairs among its cards."""
-    return (f"% LBS deal {deal.name or ''}: {' '.join(deal.card_name(card) for card in deal.cards)}\n"
+    cards = " ".join(deal.card_name(card) for card in deal.cards)
+    return (comment("asp", f"LBS deal {deal.name}: {cards}" if deal.name else f"LBS deal: {cards}") + "\n"
             f"cards({len(deal.cards)}).\n" + facts("pile", enumerate(deal.cards, 1))
             + facts("matches", ((moved, target) for moved in deal.cards for target in deal.cards
                                 if moved != target and deal.matches(moved, target))))

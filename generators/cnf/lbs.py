@@ -16,6 +16,7 @@ from pysat.formula import CNF, IDPool
 
 from patience.generators.cnf.common import cnf_files, dimacs_text
 from patience.generators.files import ModelFiles, no_fixed_files
+from patience.generators.syntax import comment
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
 
@@ -68,11 +69,12 @@ def encode(deal: LBSDeal) -> LbsEncoding:
 
 
 def dimacs(deal: LBSDeal, encoding: LbsEncoding) -> str:
-    comments = [f"LBS deal {deal.name or ''} cards {' '.join(map(str, deal.cards))}".replace("  ", " "),
-                "move variables: c move VAR STEP SOURCE TARGET (1-based positions)"]
-    comments += [f"move {variable} {step} {source} {target}"
+    named = f"LBS deal {deal.name} cards" if deal.name else "LBS deal cards"
+    comments = [comment("cnf", f"{named} {' '.join(map(str, deal.cards))}"),
+                "c move variables: c move VAR STEP SOURCE TARGET (1-based positions)"]
+    comments += [f"c move {variable} {step} {source} {target}"
                  for variable, (step, (source, target)) in sorted(encoding.moves.items())]
-    return dimacs_text([f"c {line}" for line in comments], encoding.cnf)
+    return dimacs_text(comments, encoding.cnf)
 
 
 def formula(deal: LBSDeal) -> LbsEncoding:

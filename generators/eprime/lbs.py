@@ -9,6 +9,7 @@ one line `letting cards be [...]`.
 from __future__ import annotations
 
 from patience.generators.files import ModelFiles
+from patience.generators.syntax import identifier
 from patience.generators.texts import template
 from patience.lbs.deal import STANDARD_RANKS, STANDARD_SUITS, LBSDeal
 from patience.lbs.solution import read_moves
@@ -29,7 +30,7 @@ def parameters(deal: LBSDeal) -> str:
 
 
 def param_file(deal: LBSDeal) -> str:
-    return f"{deal.name or 'deal'}.param"
+    return f"{identifier('file', deal.name)}.param"
 
 
 def fixed_files() -> dict[str, str]:

@@ -17,6 +17,7 @@ from patience.deal import Deal
 from patience.errors import InputError, UsageError, quote
 from patience.generators.files import ModelFiles
 from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, RANK_WORDS, Action
+from patience.generators.syntax import identifier
 from patience.generators.texts import template
 from patience.options import Option
 
@@ -134,6 +135,7 @@ def domain(encoding: str = "paper", first_free: bool = False) -> str:
 
 def problem(deal: Deal, encoding: str = "paper", name: str = "deal") -> str:
     check_encoding(encoding)
+    name = identifier("pddl", name)
     return _paper_problem(deal, name) if encoding == "paper" else _compact_problem(deal, name)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
 from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, Action
+from patience.generators.syntax import identifier
 from patience.generators.texts import fixed_model
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import Move
@@ -29,8 +30,7 @@ def problem(deal: LBSDeal) -> str:
     facts = [f"(left {a} {b})" for a, b in zip(slots, [*slots[1:], "end"], strict=True)]
     facts += [f"(top {slot} {card})" for slot, card in zip(slots, cards, strict=True)]
     facts += [f"(match c{a} c{b})" for a in deal.cards for b in deal.cards if a != b and deal.matches(a, b)]
-    name = (deal.name or "deal").lower().replace("_", "-")
-    return (f"(define (problem {name}) (:domain late-binding-solitaire)\n"
+    return (f"(define (problem {identifier('pddl', deal.name)}) (:domain late-binding-solitaire)\n"
             f"  (:objects {' '.join(slots)} end - slot {' '.join(cards)} - card)\n"
             f"  (:init\n    " + "\n    ".join(facts) + ")\n"
             "  (:goal (left p1 end)))\n")

@@ -5,7 +5,6 @@ sorted by difficulty = the best time any configuration took; undecided deals at 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import matplotlib
 
@@ -14,16 +13,16 @@ import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from patience.campaign.analysis import Grid  # noqa: E402
+from patience.outputs import figure_bytes  # noqa: E402
 
 _FLOOR = 1e-3  # seconds; times below it are drawn at it (log axis)
 
 
-def _save(figure, directory: Path, stem: str) -> list[Path]:
-    paths = [directory / f"{stem}.png", directory / f"{stem}.svg"]
-    figure.savefig(paths[0], dpi=110)
-    figure.savefig(paths[1])
+def _drawn(figure, stem: str) -> dict[str, bytes]:
+    """The figure's PNG and SVG files (written together by `patience.outputs.write_files`)."""
+    files = {f"{stem}.png": figure_bytes(figure, ".png", dpi=110), f"{stem}.svg": figure_bytes(figure, ".svg")}
     plt.close(figure)
-    return paths
+    return files
 
 
 def cactus_figure(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str):
@@ -52,8 +51,8 @@ def cactus_figure(runs: Grid, labels: Sequence[str], timeout: float | None, cloc
     return figure, points
 
 
-def cactus(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str, directory: Path) -> list[Path]:
-    return _save(cactus_figure(runs, labels, timeout, clock)[0], directory, "cactus")
+def cactus(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str) -> dict[str, bytes]:
+    return _drawn(cactus_figure(runs, labels, timeout, clock)[0], "cactus")
 
 
 def effort_figure(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str,
@@ -99,5 +98,5 @@ def effort_figure(runs: Grid, labels: Sequence[str], timeout: float | None, cloc
     return figure, points
 
 
-def effort(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str, directory: Path) -> list[Path]:
-    return _save(effort_figure(runs, labels, timeout, clock)[0], directory, "effort")
+def effort(runs: Grid, labels: Sequence[str], timeout: float | None, clock: str) -> dict[str, bytes]:
+    return _drawn(effort_figure(runs, labels, timeout, clock)[0], "effort")

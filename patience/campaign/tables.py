@@ -68,13 +68,14 @@ def build(store: Store, clock: str) -> tuple[dict[str, object], list[Table]]:
 
 
 def cell(value: object) -> str:
+    """A value as table text, on one line whatever a deal's name holds (text and markdown are read by lines)."""
     if value is None:
         return "-"
     if isinstance(value, float):
         if value == 0:
             return "0"
         return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
-    return str(value)
+    return "".join(char if char.isprintable() else "?" for char in str(value))  # a deal's name: one row
 
 
 def render(data: dict[str, object], tables: Sequence[Table], form: str) -> str:

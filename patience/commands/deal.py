@@ -19,7 +19,7 @@ from patience.names import (
     game_option,
     numbering_option,
 )
-from patience.outputs import output_folder, write_text
+from patience.outputs import write_files
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -63,8 +63,6 @@ def run(args: argparse.Namespace) -> int:
     if args.dir is None or not 1 <= args.count <= MAX_DEALS:
         raise UsageError(f"--count needs a COUNT from 1 to {MAX_DEALS:,} and --dir FOLDER")
     files = [_text(args, seed) for seed in range(args.seed, args.seed + args.count)]
-    output_folder(args.dir)
-    for name, text in files:
-        write_text(args.dir / name, text)
+    write_files(args.dir, dict(files))
     print(f"wrote {len(files)} deals to {args.dir}")
     return ExitCode.SOLVED

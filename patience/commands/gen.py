@@ -21,7 +21,7 @@ from patience.generators import MODEL_LANGUAGES, build, generator
 from patience.generators.files import fixed_file_keywords
 from patience.names import BLACK_HOLE, FAMILIES, game_option, game_option_help
 from patience.options import check_options, option_keywords
-from patience.outputs import output_folder, write_text
+from patience.outputs import check_apart, write_files
 
 DESCRIPTION = "Print the model of a deal in one solver language; -o DIR writes every file of the model instead."
 
@@ -68,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
     module = generator(language, game.name)
     shown = chosen_file(module, language, game.name, given)
     model = build(language, game.name, deal, _option_values(given))
+    if args.output_dir is not None:
+        for name in model.files:
+            check_apart(args.output_dir / name, [args.deal])
     return emit(model.files, shown or model.primary, args.output_dir)
 
 
@@ -103,8 +106,5 @@ def emit(files: Mapping[str, str], primary: str, output_dir: Path | None) -> int
     if output_dir is None:
         print(files[primary], end="")
         return ExitCode.SOLVED
-    output_folder(output_dir)
-    for name, text in files.items():
-        write_text(output_dir / name, text)
-    print("\n".join(str(output_dir / name) for name in files))
+    print("\n".join(map(str, write_files(output_dir, files))))
     return ExitCode.SOLVED

@@ -9,7 +9,6 @@ into a private folder that replaces DIR only once the index is written (docs/fam
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -22,14 +21,15 @@ from patience.families import labels, select
 from patience.families.conventions import convention
 from patience.families.write import Job, Target, share_files, write_deal, write_family, write_index
 from patience.generators import generator
+from patience.generators.syntax import identifier
 from patience.limits import seconds
 from patience.options import check_options
+from patience.outputs import check_apart
 from patience.runs import specs
 from patience.runs.pool import runner
 from patience.runs.progress import Progress
 
 DEFAULT_LABEL_SECONDS = 60.0
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,6 +64,7 @@ def run(args: argparse.Namespace, given: Mapping[str, object]) -> int:
     selection = None if args.select is None else select.parse_selection(args.select)
     if args.measure is not None and selection is None:
         raise UsageError("--measure ranks deals for --select; give --select hardest:N or easiest:N")
+    check_apart(args.output_dir, _inputs(args.deals, args.measure))  # before suggesting --force
     target = Target(args.output_dir, args.force)
     refused = target.check()
     if refused:
@@ -103,6 +104,12 @@ def run(args: argparse.Namespace, given: Mapping[str, object]) -> int:
     return ExitCode.SOLVED
 
 
+def _inputs(spec: str, measure: str | None) -> list[str]:
+    """The files and folders a family reads: those its spec names, and the --measure store."""
+    named = [part.strip() for part in spec.split("+")] + ([measure.rpartition(":")[0]] if measure else [])
+    return [name for name in named if name and Path(name).exists()]
+
+
 def _typed_options(language: str, deals: Sequence[specs.NamedDeal], given: Mapping[str, str]) -> dict[str, Any]:
     """Each game's generator options, typed; an option no game of the family has is refused."""
     typed: dict[str, Any] = {}
@@ -125,7 +132,7 @@ def _stems(deals: Sequence[specs.NamedDeal]) -> list[str]:
     taken: set[str] = set()
     for item in deals:
         path = Path(item.name)
-        base = _UNSAFE.sub("-", path.stem if path.is_file() else item.name).strip("-.") or "deal"
+        base = identifier("file", path.stem if path.is_file() else item.name)
         stem, copy = base, 1
         while stem in taken:
             copy += 1

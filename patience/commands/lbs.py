@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from patience.commands import solve
+from patience.errors import one_line
 from patience.exit_codes import INVALID_ANSWER, STATUS_EXIT, ExitCode
 from patience.games.late_binding import LateBinding, read_lbs_answer
 from patience.lbs.rules import play
@@ -49,7 +50,7 @@ def run_solve(args: argparse.Namespace) -> int:
     result = solve_deal(deal, args.solver, Limits(timeout=args.timeout), solve.parse_options(args.options))
     record = to_record(deal, result)
     stats = " ".join(f"{key}={value}" for key, value in record["stats"].items())
-    lines = [f"{deal.name or args.deal}: {result.status.value} by {result.solver} in {result.wall:.3f} s"
+    lines = [f"{one_line(deal.name or args.deal)}: {result.status.value} by {result.solver} in {result.wall:.3f} s"
              + (f" (nodes={result.nodes})" if result.nodes is not None else "") + (f" {stats}" if stats else "")]
     if result.sequence is not None:
         row = deal.cards

@@ -12,7 +12,7 @@ from patience.campaign import analysis, tables
 from patience.campaign.store import CHANGED_SHOWN, Store
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
-from patience.outputs import check_folder, output_folder
+from patience.outputs import check_folder, write_files
 from patience.runs import specs
 
 
@@ -53,12 +53,11 @@ def run(args: argparse.Namespace) -> int:
         if args.plots is not None:
             from patience.campaign import plots  # matplotlib: half a second, so only when drawing
 
-            output_folder(args.plots)
             timeout = analysis.limit(data["settings"], args.clock)
             runs = analysis.grid(store.runs(), args.clock, timeout)
             labels = [label for label, _, _ in store.configurations()]
-            paths = plots.cactus(runs, labels, timeout, args.clock, args.plots)
-            paths += plots.effort(runs, labels, timeout, args.clock, args.plots)
+            drawn = plots.cactus(runs, labels, timeout, args.clock)
+            paths = write_files(args.plots, {**drawn, **plots.effort(runs, labels, timeout, args.clock)})
         if args.html is not None:
             from patience.pages import report
 

@@ -13,7 +13,7 @@ from patience.games.late_binding import read_lbs_answer
 from patience.lbs.solution import read_mapping
 from patience.limits import seconds
 from patience.names import GAME_OPTION_HELP, LBS, game_option
-from patience.outputs import output_file, write_text
+from patience.outputs import check_apart, output_file, write_file
 from patience.pages import replay
 from patience.reading import read_text
 from patience.runners.solve import solve
@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if args.answer is not None and args.solver is not None:
         raise UsageError("give an ANSWER or --solver, not both")
     output_file(args.output)
+    check_apart(args.output, [path for path in (args.deal, args.answer, args.mapping) if path is not None])
     game, deal = read_game_deal(args.deal, args.game)
     if args.mapping is not None and game.name != LBS:
         raise UsageError("--mapping names the move variables of an LBS .solution; this is not an LBS deal")
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     page_game = replay.game_page(game.name, deal, moves, source)
     heading = (game.name == LBS and deal.name) or Path(args.deal).name  # an LBS deal knows its instance name
     page = replay.render(page_game, heading, notes)
-    write_text(args.output, page)
+    write_file(args.output, page)
     answer = page_game["answer"]
     if result is None:
         print(f"{args.output}: " + (answer["verdict"] if answer else "no answer: play by hand"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from patience.errors import UsageError
+from patience.errors import UsageError, one_line
 from patience.exit_codes import STATUS_EXIT
 from patience.games import read_game_deal
 from patience.limits import mebibytes, seconds
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"deal": args.deal, **record}, indent=2))
     else:
-        lines = [f"deal: {args.deal} ({game.describe(deal)})", *status_lines(result)]
+        lines = [f"deal: {one_line(args.deal)} ({game.describe(deal)})", *status_lines(result)]
         if record["sequence"] is not None:
             lines.append(f"sequence: {' '.join(record['sequence'])}")
             lines.append(f"validated: {len(result.sequence)} moves")

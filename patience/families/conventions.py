@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from patience.generators.syntax import comment
 from patience.result import Status
 
 # The answer a SAT solver is expected to give, by the native search's verdict.
@@ -70,13 +71,8 @@ def convention(language: str) -> Convention:
 def cnf_header(deal_name: str, status: str, family: str) -> str:
     """The comment lines a SAT Competition benchmark opens with: what it is and its expected answer."""
     expected = EXPECTED_SAT.get(status, "UNKNOWN")
-    return (f"c family: {_one_line(family)}\nc deal: {_one_line(deal_name)}\nc expected: {expected} "
-            f"(native search: {status})\n")
-
-
-def _one_line(text: str) -> str:
-    """A name as comment text: a line break in a folder's name must not end the comment."""
-    return "".join(character if character.isprintable() else "?" for character in text)
+    return (f"{comment('cnf', f'family: {family}')}\n{comment('cnf', f'deal: {deal_name}')}\n"
+            f"c expected: {expected} (native search: {status})\n")
 
 
 def unpack(path: Path) -> str:

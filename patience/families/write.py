@@ -8,19 +8,17 @@ import csv
 import hashlib
 import json
 import math
-import os
-import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from patience.errors import UsageError
 from patience.families.conventions import cnf_header, convention
 from patience.families.labels import Label
 from patience.families.size import SIZE_COLUMNS, model_size, size_of
 from patience.generators import generator
 from patience.options import option_keywords
+from patience.outputs import new_folder
 from patience.runs.process import stop_signals_unwind
 from patience.runs.specs import NamedDeal
 
@@ -139,26 +137,5 @@ class Target:
 
 def write_family(target: Target, fill: Callable[[Path], None]) -> None:
     """Run `fill` on a private folder beside the output, then put the folder in the output's place."""
-    output = target.output.absolute()
-    private = output.parent / f".{output.name}.partial-{os.getpid()}"
-    with stop_signals_unwind():  # SIGTERM and SIGHUP unwind too, so the private folder goes
-        _write_family(target, output, private, fill)
-
-
-def _write_family(target: Target, output: Path, private: Path, fill: Callable[[Path], None]) -> None:
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(private, ignore_errors=True)
-        private.mkdir()
-        fill(private)
-        if output.exists():
-            old = output.parent / f".{output.name}.old-{os.getpid()}"
-            output.rename(old)
-            private.rename(output)
-            shutil.rmtree(old)
-        else:
-            private.rename(output)
-    except OSError as error:
-        raise UsageError(f"cannot write the family into {target.output}: {error.strerror or error}") from None
-    finally:
-        shutil.rmtree(private, ignore_errors=True)
+    with stop_signals_unwind(), new_folder(target.output, replace=True) as private:
+        fill(private)  # SIGTERM and SIGHUP unwind too, so the private folder goes

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
 from patience.cards import RANK_LETTERS
 from patience.errors import InputError, quote
+from patience.generators import syntax
 from patience.pages.notebook import deal_html
 from patience.reading import at_most, lines, numbered_lines, read_text, small_int
 
@@ -120,7 +121,7 @@ def read_dzn(text: str, source: str) -> LBSDeal:
 
 def write_param(deal: LBSDeal, comment: str = "") -> str:
     """The `.param` text Savile Row reads; ranks and suits only for generalised deals."""
-    lines = [f"$ {comment}"] if comment else []
+    lines = [syntax.comment("eprime", comment)] if comment else []
     lines.append(f"letting cards be [{','.join(map(str, deal.cards))}]")
     if not deal.standard:
         lines += [f"letting ranks be {deal.ranks}", f"letting suits be {deal.suits}"]

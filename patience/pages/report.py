@@ -20,7 +20,7 @@ from pathlib import Path
 from patience.campaign import analysis, tables
 from patience.campaign.record import RunRecord, stored_moves
 from patience.campaign.store import Store
-from patience.outputs import output_folder, write_text
+from patience.outputs import write_files
 from patience.pages import replay
 from patience.runs.specs import stored_deal
 
@@ -211,11 +211,7 @@ def write(store: Store, clock: str, directory: Path) -> list[Path]:
         heading=f"Campaign report: {Path(store.path).name}", summary=tables.summary(data), plots=drawn,
         tables=[html_table(table, link) for table in [*shown, deals_table(rows, labels, clock)]],
         style=replay.asset("report.css"), script=replay.asset("report.js"))
-    folder = output_folder(output_folder(directory) / DEALS_FOLDER)
-    written = []
-    for deal, page in pages.items():  # the pages before the index, so that it never links to a page not written
-        path = folder / files[deal]
-        write_text(path, page)
-        written.append(path)
-    write_text(directory / "index.html", html)
-    return [directory / "index.html", *written]
+    # the pages before the index, so that it is never put in place linking to a page not there
+    written = {f"{DEALS_FOLDER}/{files[deal]}": page for deal, page in pages.items()}
+    write_files(directory, {**written, "index.html": html})
+    return [directory / "index.html", *(directory / name for name in written)]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from patience import stores
 from patience.names import GAME_TITLES
+from patience.outputs import save_figure
 from patience.survey.report import wilson
 from patience.survey.shuffles import DEALINGS, DECKS, BatchResult, ShuffleBatch
 
@@ -147,5 +148,7 @@ def plot(totals: Mapping[Point, tuple[int, int, int, float]], game: str, path: P
     games = min(value[0] for point, value in totals.items() if point[0] == game)
     figure.suptitle(f"{GAME_TITLES[game]}: win rate after riffle shuffles ({games:,} games a point)")
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    try:
+        save_figure(figure, path, dpi=110)
+    finally:
+        plt.close(figure)

@@ -4,15 +4,15 @@ nodes. The seconds are left out: they measure the machine, not the deal."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import lzma
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
-from patience.errors import InputError, UsageError
+from patience.errors import UsageError
+from patience.outputs import atomic_file, sweep
 from patience.survey.store import VERDICT_NAMES, Row
 
 HEADER = "seed,verdict,cards,nodes\n"
@@ -25,39 +25,23 @@ def check_name(path: Path) -> None:
 
 
 def _compressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
-    """A writer into `raw`, compressed as `path` is named (no file name in a gzip header, no time)."""
+    """A writer into `raw`, compressed as `path` is named (no file name in a gzip header, no time);
+    closing it leaves `raw` open, for the atomic writer to sync."""
     if path.name.endswith(".gz"):
         return gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0)  # type: ignore[return-value]
     if path.name.endswith(".xz"):
         return lzma.LZMAFile(raw, "wb", preset=9 | lzma.PRESET_EXTREME)  # type: ignore[return-value]
-    return raw
-
-
-def _cannot_write(path: Path, error: OSError) -> InputError:
-    return InputError(str(path), None, f"cannot write the file: {error.strerror or error}")
+    return contextlib.nullcontext(raw)  # type: ignore[return-value]  # the caller closes `raw` itself
 
 
 def write(rows: Iterable[Row], path: Path) -> int:
     """Write the rows in seed order to `path` (compressed by its suffix), whole or not at all: the
     file appears under its name only once complete. Returns the rows written."""
-    try:
-        handle, scratch = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(handle, 0o666 & ~umask)  # as a plain open() would make it, not mkstemp's 0600
-    except OSError as error:
-        raise _cannot_write(path, error) from None
     written = 0
-    try:
-        with os.fdopen(handle, "wb") as raw, _compressed(path, raw) as out:  # both closed, the file whole
-            out.write(HEADER.encode())
-            for row in rows:
-                out.write(f"{row.seed},{VERDICT_NAMES[row.verdict]},{row.cards},{row.nodes}\n".encode())
-                written += 1
-        os.replace(scratch, path)
-    except OSError as error:
-        raise _cannot_write(path, error) from None
-    finally:
-        if os.path.exists(scratch):
-            os.unlink(scratch)
+    sweep(path.parent)
+    with atomic_file(path) as raw, _compressed(path, raw) as out:  # the compressor closed, the file whole
+        out.write(HEADER.encode())
+        for row in rows:
+            out.write(f"{row.seed},{VERDICT_NAMES[row.verdict]},{row.cards},{row.nodes}\n".encode())
+            written += 1
     return written

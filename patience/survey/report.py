@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, GAME_TITLES, GENERALISED
+from patience.outputs import save_figure
 from patience.survey.chances import no_move_chance_binary_star, no_move_chance_black_hole, stuck_after_first_chance
 from patience.survey.store import LOST, UNDECIDED, WON, Row
 
@@ -158,8 +159,10 @@ def plot_histogram(summary: Summary, settings: Mapping[str, object], path: Path)
     figure, axes = plt.subplots(figsize=(8, 4.5))
     draw_histogram(summary, settings, axes)
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    try:
+        save_figure(figure, path, dpi=110)
+    finally:
+        plt.close(figure)
 
 
 def draw_histogram(summary: Summary, settings: Mapping[str, object], axes) -> None:
