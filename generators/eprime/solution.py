@@ -47,8 +47,9 @@ def read_lettings(text: str, source: str) -> dict[str, Letting]:
         matrix = _MATRIX.match(match.group(2).strip())
         if not matrix:
             raise InputError(source, number, f"{match.group(1)} is not a matrix of integers")
-        values = tuple(small_int(value) for value in matrix.group(1).replace(",", " ").split())
-        if None in values:
+        words = matrix.group(1).replace(",", " ").split()
+        values = tuple(value for value in map(small_int, words) if value is not None)
+        if len(values) != len(words):
             raise InputError(source, number, f"{match.group(1)} holds a value that is not an integer")
         first = int(matrix.group(2)) if matrix.group(2) is not None else 1
         if matrix.group(2) is not None and int(matrix.group(3)) - first + 1 != len(values):

@@ -71,7 +71,7 @@ def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
     if "</instantiation>" in instantiation:  # Choco prints its last solution twice; keep one
         instantiation = instantiation[:instantiation.index("</instantiation>")]
     names, values = _between(instantiation, "list"), _between(instantiation, "values")
-    if names is None or values is None:
+    if names is None or values is None or v_start is None:
         raise InputError(source, v_start, "the v lines hold no <list> and <values>")
     cells, numbers = [], []
     for token in _words(names):
@@ -82,8 +82,8 @@ def read_output(text: str, source: str, sizes: dict[str, int]) -> XcspOutput:
         at_most(len(numbers), MAX_VALUES, "values", source, v_start)
     if len(cells) != len(numbers):
         raise InputError(source, v_start, f"{len(cells)} variables but {len(numbers)} values")
-    values = {cell: number for cell, number in zip(cells, numbers, strict=True) if number is not None}
-    return XcspOutput(status, values, status_line, v_start)
+    assigned = {cell: number for cell, number in zip(cells, numbers, strict=True) if number is not None}
+    return XcspOutput(status, assigned, status_line, v_start)
 
 
 def _between(text: str, tag: str) -> str | None:
@@ -119,8 +119,8 @@ def _expand_value(token: str, source: str, line: int) -> list[int | None]:
 
 def sequence(output: XcspOutput, source: str, numbering: Numbering) -> tuple[Card, ...]:
     """The cards in play order from the x values (a permutation of the card numbers, 0 first)."""
-    x = [output.values.get(f"x[{position}]") for position in range(numbering.size)]
-    if None in x or sorted(x) != list(range(numbering.size)) or x[0] != 0:
+    x = [value for position in range(numbering.size) if (value := output.values.get(f"x[{position}]")) is not None]
+    if len(x) != numbering.size or sorted(x) != list(range(numbering.size)) or x[0] != 0:
         raise InputError(source, output.values_line, f"x is not a sequence of the card numbers "
                                                      f"0..{numbering.size - 1} starting with the start card 0")
     return numbering.decode(x)

@@ -6,8 +6,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import cast
 
 from patience.answers import read_answer
+from patience.cards import Card
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
 from patience.formats import parse_deal
@@ -92,7 +94,7 @@ def run_assignment(args: argparse.Namespace) -> int:
         if result.status is not Status.SOLVED:
             print(f"s UNKNOWN ({args.solver or ROUTE}: {result.status.value} {result.message})".rstrip())
             return ExitCode.UNDECIDED
-        sequence = result.sequence
+        sequence = cast(tuple[Card, ...], result.sequence)  # a solved Black Hole deal's cards, replayed
     else:
         sequence = read_answer(read_text(args.answer), args.answer, deal)
         outcome = replay(deal, sequence)

@@ -10,6 +10,7 @@ import argparse
 import json
 import shutil
 import textwrap
+from typing import Any
 
 from patience.exit_codes import ExitCode
 from patience.names import GAMES
@@ -34,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def solver_records() -> list[dict[str, object]]:
+def solver_records() -> list[dict[str, Any]]:
     """Each solver as data: what `--json` prints and the table and `--verbose` show."""
     records = []
     for solver in all_solvers():
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.SOLVED
 
 
-def _state(record: dict[str, object]) -> str:
+def _state(record: dict[str, Any]) -> str:
     """The version of an installed solver ("yes" when it tells none), or MISSING."""
     if not record["installed"]:
         return "MISSING"
@@ -76,7 +77,7 @@ def _games(games: list[str]) -> str:
     return "every game" if set(games) == set(GAMES) else ", ".join(games)
 
 
-def table_lines(records: list[dict[str, object]], width: int) -> list[str]:
+def table_lines(records: list[dict[str, Any]], width: int) -> list[str]:
     """One row a solver (its cells wrapped within their columns), then what is missing and the hint."""
     widths = [*_FIXED, max(20, width - sum(_FIXED) - 2 * len(_FIXED))]
     lines = ["  ".join(title.ljust(size) for title, size in zip(_COLUMNS, widths, strict=True))]
@@ -97,7 +98,7 @@ def table_lines(records: list[dict[str, object]], width: int) -> list[str]:
     return lines
 
 
-def verbose_lines(records: list[dict[str, object]], width: int) -> list[str]:
+def verbose_lines(records: list[dict[str, Any]], width: int) -> list[str]:
     """Each solver's name and description, then its state, games and options, wrapped to `width`."""
     lines = []
     for record in records:

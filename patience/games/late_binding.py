@@ -27,8 +27,8 @@ def read_pairs(text: str, source: str) -> tuple[Move, ...]:
         fields = line.split("#", 1)[0].replace("->", " ").split()
         if not fields:
             continue
-        positions = [small_int(field) for field in fields]
-        if len(positions) != 2 or None in positions:
+        positions = [position for position in map(small_int, fields) if position is not None]
+        if len(positions) != 2 or len(fields) != 2:
             raise InputError(source, number, "expected `FROM TO` (two positions)")
         pairs.append((positions[0], positions[1]))
         at_most(len(pairs), MAX_MOVES, "moves", source, number)
