@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from patience.caps import MAX_NODES
 from patience.errors import UsageError
+from patience.numeric import whole
 
 ON_WORDS = ("on", "true", "1", "yes")
 OFF_WORDS = ("off", "false", "0", "no")
@@ -60,18 +62,13 @@ class Switch(Option):
 
 @dataclass(frozen=True)
 class Count(Option):
-    """A whole number of at least `minimum` (a node limit, a seed); no default means none."""
+    """A whole number from `minimum` to `maximum` (a node limit, a seed); no default means none."""
 
     minimum: int = 1
+    maximum: int = MAX_NODES
 
     def parse(self, text: str) -> object:
-        try:
-            value = int(text)
-        except ValueError:
-            raise UsageError(f"option {self.name} must be a whole number, not {text!r}") from None
-        if value < self.minimum:
-            raise UsageError(f"option {self.name} must be at least {self.minimum}, not {value}")
-        return value
+        return whole(text, f"option {self.name}", self.minimum, self.maximum)
 
     @property
     def metavar(self) -> str:

@@ -56,7 +56,8 @@ class CpSat(OrToolsSolver, ProcessSolver):
     language = "cpsat"
     options: ClassVar[Schema] = (
         *cpsat.OPTIONS,
-        Count("workers", "1", "CP-SAT's num_workers (1: one thread, comparable with the other solvers)"),
+        Count("workers", "1", "CP-SAT's num_workers (1: one thread, comparable with the other solvers)",
+              maximum=1024),
         Switch("presolve", "on", "CP-SAT's presolve; off gets round a fault of OR-Tools 9.15's, which calls some "
                                  "won generalised deals infeasible (docs/hardness.md)"),
     )

@@ -39,7 +39,8 @@ class Pyperplan(Planner):
                COMPLETE_SEARCHES + INCOMPLETE_SEARCHES),
         Option("heuristic", "hff", "the search's heuristic", HEURISTICS),
         Count("hash-seed", "1", "PYTHONHASHSEED of the planner: its search order follows Python's string "
-                                 "hashing, so a fixed seed makes runs reproducible", minimum=0),
+                                 "hashing, so a fixed seed makes runs reproducible", minimum=0,
+              maximum=2 ** 32 - 1),
     )
 
     def environment(self, options: Mapping[str, Any]) -> Mapping[str, str]:

@@ -20,7 +20,8 @@ from typing import TypeVar
 from patience.campaign.config import Configuration
 from patience.campaign.record import RunRecord, stored_moves
 from patience.campaign.specs import NamedDeal
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, quote
+from patience.numeric import whole
 from patience.result import SolverResult, Status, to_record
 from patience.runners.process import Limits, descendants, end_processes
 from patience.runners.solve import solve
@@ -177,10 +178,13 @@ def connect(scheduler: str):
     """A Dask client of the scheduler at `scheduler` (tcp://HOST:PORT); UsageError if unreachable."""
     from distributed import Client
 
+    _, colon, port = scheduler.rpartition(":")
+    if colon and port.isdigit():  # Dask's own parse overflows a C long on a port of 20 digits
+        whole(port, f"the port of the Dask scheduler {quote(scheduler)}", 1, 65535)
     try:
         return Client(scheduler, timeout=CONNECT_SECONDS)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+    except (OSError, TimeoutError, ValueError, OverflowError) as error:
+        raise UsageError(f"cannot reach the Dask scheduler {quote(scheduler)}: {quote(str(error))[1:-1]}") from None
 
 
 def run_dask(tasks: Sequence[Task], client) -> Iterator[tuple[Task, RunRecord]]:

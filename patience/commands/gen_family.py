@@ -19,7 +19,8 @@ from typing import Any
 
 from patience.campaign import specs
 from patience.campaign.progress import Progress
-from patience.commands.limits import seconds
+from patience.caps import MAX_SEED
+from patience.commands.limits import jobs, seconds
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.families import labels, select
@@ -27,6 +28,7 @@ from patience.families.conventions import convention
 from patience.families.pool import run_pool
 from patience.families.write import Job, Target, share_files, write_deal, write_family, write_index
 from patience.generators import generator
+from patience.numeric import whole_argument
 from patience.options import check_options
 
 DEFAULT_LABEL_SECONDS = 60.0
@@ -37,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The family flags of `gen FORMAT`."""
     family = parser.add_argument_group("families (with --deals; docs/families.md)")
     family.add_argument("--deals", metavar="SPEC", help=f"write a family of these deals into -o DIR: {specs.SPEC_HELP}")
-    family.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; never more than deals)")
+    family.add_argument("--jobs", type=jobs, default=1, help="worker processes (default 1; never more than deals)")
     family.add_argument("--label-timeout", type=seconds, default=DEFAULT_LABEL_SECONDS,
                         help=f"native search limit per deal in seconds (default {DEFAULT_LABEL_SECONDS:g})")
     family.add_argument("--status", choices=tuple(select.STATUSES), default="any",
@@ -46,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write only N deals: the hardest or easiest by the measure, or a seeded sample")
     family.add_argument("--measure", metavar="STORE:SOLVER",
                         help="rank by this configuration's wall time in a campaign store (default: native nodes)")
-    family.add_argument("--seed", type=int, default=0, help="seed of --select sample:N (default 0)")
+    family.add_argument("--seed", type=whole_argument(0, MAX_SEED),
+                        default=0, help="seed of --select sample:N (default 0)")
     family.add_argument("--force", action="store_true", help="replace a non-empty DIR")
     family.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -60,8 +63,6 @@ def run(args: argparse.Namespace, given: Mapping[str, object]) -> int:
     shown = [flag for flag, value in given.items() if value is True]
     if shown:
         raise UsageError(f"--{shown[0]} prints one file; a family writes them all")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     selection = None if args.select is None else select.parse_selection(args.select)
     if args.measure is not None and selection is None:
         raise UsageError("--measure ranks deals for --select; give --select hardest:N or easiest:N")
