@@ -24,6 +24,7 @@ MAX_DIGITS = 24  # a whole number written with more digits is refused before int
 _WHOLE = re.compile(rf"[-+]?[0-9]{{1,{MAX_DIGITS}}}")
 _REAL = re.compile(rf"[-+]?(?:[0-9]{{1,{MAX_DIGITS}}}(?:\.[0-9]{{0,{MAX_DIGITS}}})?|\.[0-9]{{1,{MAX_DIGITS}}})"
                    r"(?:[eE][-+]?[0-9]{1,3})?")
+_COUNT = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 LARGEST = 10 ** MAX_DIGITS - 1  # the largest whole number the parser reads at all
 
 
@@ -56,6 +57,21 @@ def real(text: str, what: str, low: float, high: float, source: str | None = Non
     if not _REAL.fullmatch(token):
         refuse(f"{what} must be a number {_span(low, high, above_low)}, not {quote(token)}", source, line)
     return _within(float(token), what, low, high, source, line, above_low)
+
+
+def whole_or_none(token: str) -> int | None:
+    """The integer an ASCII token of at most MAX_DIGITS digits (and a sign) writes, else None: for
+    readers that word their own refusal (`not a literal: ...`)."""
+    return int(token) if _WHOLE.fullmatch(token) else None
+
+
+def count_or_none(given: str | float | None) -> int | None:
+    """A count a solver printed (nodes, conflicts) as an int, or None when it is not ASCII digits (at
+    most MAX_DIGITS) or a whole float in range: statistics are reported, never trusted, and a strange
+    one (`²`, `1e400`, `nan`, 5,000 digits) is simply not known."""
+    if isinstance(given, float):
+        return int(given) if given.is_integer() and 0 <= given <= LARGEST else None
+    return whole_or_none(given) if isinstance(given, str) and _COUNT.fullmatch(given) else None
 
 
 def whole_value(value: object, what: str, low: int, high: int, source: str | None = None,

@@ -19,6 +19,7 @@ import yaml
 
 from patience import caps
 from patience.errors import InputError, quote
+from patience.numeric import whole_or_none
 
 STDIN = "-"
 _BOM = b"\xef\xbb\xbf"
@@ -26,7 +27,6 @@ _stdin_read = False
 _NODE_STARTS = ("\n", ",", "[", "{", "-", ":", "?")  # a YAML node starts after one of these (or first)
 _LINE_BREAKS = ("\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")  # str.splitlines's
 _NONBLANK = re.compile(r"\S")
-_SMALL_INT = re.compile(r"[-+]?[0-9]{1,18}")
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
 
 
@@ -185,9 +185,9 @@ def first_line(text: str, skip: str = "") -> str:
 
 
 def small_int(token: str) -> int | None:
-    """The integer an ASCII token of at most 18 digits (and a sign) writes, else None: counts and
+    """The integer an ASCII token writes (`patience.numeric.whole_or_none`), else None: counts and
     positions in files are small, and a longer number is a typing slip or an attack on int()."""
-    return int(token) if _SMALL_INT.fullmatch(token) else None
+    return whole_or_none(token)
 
 
 def at_most(count: int, cap: int, what: str, source: str, line: int | None) -> None:

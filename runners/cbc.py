@@ -12,6 +12,7 @@ import subprocess
 from functools import cache
 
 from patience.errors import InputError
+from patience.numeric import count_or_none
 from patience.result import Status
 from patience.runners.base import ExecutableSolver
 from patience.runners.lp_solution import MipVerdict, read_cbc
@@ -66,4 +67,4 @@ class Cbc(MipSolver, ExecutableSolver):
 
     def nodes(self, run: ProcessRun) -> int | None:
         match = _NODES.search(run.stdout)
-        return int(match.group(1)) if match else None
+        return count_or_none(match.group(1)) if match else None

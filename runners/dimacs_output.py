@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from patience.errors import InputError, quote
+from patience.numeric import count_or_none, whole_or_none
 
 SATISFIABLE, UNSATISFIABLE, UNKNOWN = "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"
 
@@ -75,17 +76,18 @@ def read_stats(text: str) -> dict[str, int]:
         match = _STAT.match(line.strip())
         if match:
             name, value = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
-            stats[name] = int(value)
+            count = count_or_none(value)
+            if count is not None:
+                stats[name] = count
     return stats
 
 
 def _literals(text: str, source: str, number: int, literals: list[int]) -> bool:
     """Append the integers of one line; True when the line closes the model with 0."""
     for word in text.split():
-        try:
-            value = int(word)
-        except ValueError:
-            raise InputError(source, number, f"not a literal: {quote(word)}") from None
+        value = whole_or_none(word)
+        if value is None:
+            raise InputError(source, number, f"not a literal: {quote(word)}")
         if value == 0:
             return True
         literals.append(value)
