@@ -45,7 +45,7 @@ def whole(text: str, what: str, low: int, high: int, source: str | None = None, 
     low..high; refused otherwise, naming `what`."""
     token = text.strip()
     if not _WHOLE.fullmatch(token):
-        refuse(f"{what} must be a whole number {_span(low, high)}, not {quote(token)}", source, line)
+        refuse(f"{_must(what)} a whole number {_span(low, high)}, not {quote(token)}", source, line)
     return _within(int(token), what, low, high, source, line)
 
 
@@ -55,7 +55,7 @@ def real(text: str, what: str, low: float, high: float, source: str | None = Non
     `inf`, `nan`, hexadecimal and anything longer than a number needs are refused."""
     token = text.strip()
     if not _REAL.fullmatch(token):
-        refuse(f"{what} must be a number {_span(low, high, above_low)}, not {quote(token)}", source, line)
+        refuse(f"{_must(what)} a number {_span(low, high, above_low)}, not {quote(token)}", source, line)
     return _within(float(token), what, low, high, source, line, above_low)
 
 
@@ -81,7 +81,7 @@ def whole_value(value: object, what: str, low: int, high: int, source: str | Non
     if isinstance(value, str):
         return whole(value, what, low, high, source, line)
     if isinstance(value, bool) or not isinstance(value, int):
-        refuse(f"{what} must be a whole number {_span(low, high)}, not {_shown(value)}", source, line)
+        refuse(f"{_must(what)} a whole number {_span(low, high)}, not {_shown(value)}", source, line)
     return _within(value, what, low, high, source, line)
 
 
@@ -92,13 +92,13 @@ def real_value(value: object, what: str, low: float, high: float, source: str | 
     if isinstance(value, str):
         return real(value, what, low, high, source, line, above_low)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        refuse(f"{what} must be a number {_span(low, high, above_low)}, not {_shown(value)}", source, line)
+        refuse(f"{_must(what)} a number {_span(low, high, above_low)}, not {_shown(value)}", source, line)
     if isinstance(value, int) and not low <= value <= high:  # float() of a huge int would overflow
         _within(value, what, low, high, source, line)
     return _within(float(value), what, low, high, source, line, above_low)
 
 
-def whole_argument(low: int, high: int, what: str = "the value") -> Callable[[str], int]:
+def whole_argument(low: int, high: int, what: str = "") -> Callable[[str], int]:
     """An argparse `type=` for a whole-number option in low..high."""
     def parse(text: str) -> int:
         try:
@@ -109,7 +109,7 @@ def whole_argument(low: int, high: int, what: str = "the value") -> Callable[[st
     return parse
 
 
-def real_argument(low: float, high: float, above_low: bool = False, what: str = "the value") -> Callable[[str], float]:
+def real_argument(low: float, high: float, above_low: bool = False, what: str = "") -> Callable[[str], float]:
     """An argparse `type=` for a decimal option in low..high (strictly above `low` with `above_low`)."""
     def parse(text: str) -> float:
         try:
@@ -123,8 +123,13 @@ def real_argument(low: float, high: float, above_low: bool = False, what: str = 
 def _within(value, what: str, low, high, source: str | None, line: int | None, above_low: bool = False):
     if (value <= low if above_low else value < low) or value > high or (isinstance(value, float)
                                                                           and not math.isfinite(value)):
-        refuse(f"{what} must be {_span(low, high, above_low)}, not {_shown(value)}", source, line)
+        refuse(f"{_must(what)} {_span(low, high, above_low)}, not {_shown(value)}", source, line)
     return value
+
+
+def _must(what: str) -> str:
+    """`WHAT must be`, or `must be` alone after argparse's own `argument --flag:`."""
+    return f"{what} must be" if what else "must be"
 
 
 def _span(low: float, high: float, above_low: bool = False) -> str:

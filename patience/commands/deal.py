@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from patience.caps import MAX_CARDS, MAX_DEALS, MAX_RANKS, MAX_SEED, MAX_SUITS
+from patience.caps import MAX_CARDS, MAX_DEALS, MAX_RANKS, MAX_SUITS
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.formats import yaml_form
@@ -21,7 +21,7 @@ from patience.names import (
     game_option,
     numbering_option,
 )
-from patience.numeric import whole_argument
+from patience.numeric import LARGEST, whole_argument
 from patience.outputs import output_folder, write_text
 
 
@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"{', '.join(games)} (default {BLACK_HOLE}; hyphens accepted)")
     parser.add_argument("--cards", type=whole_argument(1, MAX_CARDS),
                         default=10, help="lbs: cards in the row (named LBS<cards>_<seed>)")
-    parser.add_argument("--seed", type=whole_argument(0, MAX_SEED),
+    parser.add_argument("--seed", type=whole_argument(-LARGEST, LARGEST),  # each numbering checks its own range
                         default=1, help="PySol deal number, or the random seed")
     parser.add_argument("--numbering", type=numbering_option,
                         help=f"numbered games: how deal numbers become shuffles, {', '.join(NUMBERINGS)} "

@@ -7,8 +7,8 @@ from patience.caps import MAX_JOBS, MAX_MEMORY_MB, MAX_SECONDS
 from patience.numeric import real_argument, whole_argument
 
 # A time limit: seconds above zero (a zero or negative limit would never run), at most MAX_SECONDS.
-seconds = real_argument(0, MAX_SECONDS, above_low=True, what="a time limit in seconds")
+seconds = real_argument(0, MAX_SECONDS, above_low=True)
 # A memory limit in MiB, a whole number above zero.
-mebibytes = whole_argument(1, MAX_MEMORY_MB, what="a memory limit in MiB")
+mebibytes = whole_argument(1, MAX_MEMORY_MB)
 # Worker processes.
-jobs = whole_argument(1, MAX_JOBS, what="a number of worker processes")
+jobs = whole_argument(1, MAX_JOBS)
