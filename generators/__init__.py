@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
 
 # gen FORMAT -> game family -> generator module
@@ -39,7 +39,7 @@ def generator(language: str, game: str) -> ModuleType:
     """The module writing `language` for `game` (any game of a family); a usage error when there is none."""
     games = MODEL_LANGUAGES.get(language)
     if games is None:
-        raise UsageError(f"unknown model language {language!r}; known: {', '.join(MODEL_LANGUAGES)}")
+        raise UsageError(f"unknown model language {quote(language)}; known: {', '.join(MODEL_LANGUAGES)}")
     family = family_of(game_name(game))
     if family not in games:
         raise UsageError(f"there is no {language} model of {game} deals; it has: {', '.join(games)}")

@@ -17,7 +17,7 @@ import traceback
 from typing import NoReturn
 
 from patience import __version__
-from patience.errors import InputError, UsageError, one_line
+from patience.errors import InputError, UsageError, clip_words, one_line, shown_name
 from patience.exit_codes import ExitCode
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
@@ -30,7 +30,7 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse with its usage errors as one line `error: ...` and exit status 2 (`-h` shows usage)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(ExitCode.BAD_INPUT, f"error: {one_line(message)}\n")
+        self.exit(ExitCode.BAD_INPUT, f"error: {one_line(clip_words(message))}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
         if error.filename is None:
             return _internal_error(error, args, arguments)
         _traceback_if_debugging(args, arguments)
-        print(f"error: {error.filename}: {error.strerror or error}", file=sys.stderr)
+        print(f"error: {one_line(shown_name(str(error.filename)) + ': ' + (error.strerror or str(error)))}",
+              file=sys.stderr)
         return ExitCode.BAD_INPUT
     except Exception as error:  # the one place every unforeseen exception ends
         return _internal_error(error, args, arguments)

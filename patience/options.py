@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from patience.caps import MAX_NODES
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.numeric import whole
 
 ON_WORDS = ("on", "true", "1", "yes")
@@ -29,7 +29,7 @@ class Option:
 
     def parse(self, text: str) -> object:
         if self.values and text not in self.values:
-            raise UsageError(f"option {self.name} must be one of {', '.join(self.values)}, not {text!r}")
+            raise UsageError(f"option {self.name} must be one of {', '.join(self.values)}, not {quote(text)}")
         return text
 
     @property
@@ -57,7 +57,7 @@ class Switch(Option):
             return True
         if lowered in OFF_WORDS:
             return False
-        raise UsageError(f"option {self.name} must be on or off, not {text!r}")
+        raise UsageError(f"option {self.name} must be on or off, not {quote(text)}")
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def check_options(schema: Schema, given: Mapping[str, str], owner: str) -> dict[
     for name in given:
         if name not in known:
             listing = ", ".join(known) or "none"
-            raise UsageError(f"{owner} has no option {name!r}; known: {listing}")
+            raise UsageError(f"{owner} has no option {quote(name)}; known: {listing}")
     return {name: (option.parse(given[name]) if name in given
                    else None if option.default is None else option.parse(option.default))
             for name, option in known.items()}

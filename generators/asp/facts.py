@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 
 from patience.cards import ranks_adjacent
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.generators.files import ModelFiles
 from patience.options import Option
 
@@ -70,7 +70,7 @@ def atoms(shown: Sequence[object], name: str, arity: int, source: str) -> list[t
     for atom in shown:
         match = _ATOM.fullmatch(atom) if isinstance(atom, str) else None
         if match is None or match.group(1) != name or match.group(2).count(",") != arity - 1:
-            raise InputError(source, None, f"an atom the program does not show: {str(atom)[:60]!r}")
+            raise InputError(source, None, f"an atom the program does not show: {quote(str(atom))}")
         found.append(tuple(int(value) for value in match.group(2).split(",")))
     return found
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import yaml
 
 from patience.caps import MAX_JOBS, MAX_MEMORY_MB, MAX_SECONDS
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, quote
 from patience.numeric import real_value, whole_value
 from patience.options import check_options
 from patience.reading import compose_yaml, construct_yaml, read_text, yaml_child, yaml_line
@@ -49,7 +49,7 @@ class Configuration:
 def make(label: str, solver_name: str, options: Mapping[str, object] | None = None) -> Configuration:
     """A checked configuration: the solver exists and is installed, and knows every option."""
     if not label or any(character.isspace() or character == "," for character in label):
-        raise UsageError(f"configuration label {label!r} must be non-empty, without spaces or commas")
+        raise UsageError(f"configuration label {quote(label)} must be non-empty, without spaces or commas")
     solver = get_solver(solver_name)
     if not solver.available():
         raise UsageError(f"configuration {label}: solver {solver_name} is not installed: {solver.install_hint()}")
@@ -74,12 +74,12 @@ def from_config_argument(text: str) -> Configuration:
     head, *pairs = text.split()
     label, equals, solver_name = head.partition("=")
     if not equals:
-        raise UsageError(f"--config takes 'LABEL=SOLVER OPTION=VALUE ...', not {text!r}")
+        raise UsageError(f"--config takes 'LABEL=SOLVER OPTION=VALUE ...', not {quote(text)}")
     options = {}
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key:
-            raise UsageError(f"--config {text!r}: option {pair!r} is not OPTION=VALUE")
+            raise UsageError(f"--config {quote(text)}: option {quote(pair)} is not OPTION=VALUE")
         options[key] = value
     return make(label, solver_name, options)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from patience.caps import MAX_DEALS
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.games import Game, get_game, read_game_deal
 from patience.games.black_hole import BlackHoleFamily
 from patience.generators.deals import pysol_deal, random_deal
@@ -50,9 +50,9 @@ def parse_seeds(text: str, spec: str) -> list[int]:
         try:
             first, last = int(low), int(high if dash else low)
         except ValueError:
-            raise UsageError(f"deal spec {spec!r}: {part!r} is not a seed or a range like 1-100") from None
+            raise UsageError(f"deal spec {quote(spec)}: {quote(part)} is not a seed or a range like 1-100") from None
         if first < 0 or last < first or last - first >= MAX_DEALS:
-            raise UsageError(f"deal spec {spec!r}: bad range {part!r}")
+            raise UsageError(f"deal spec {quote(spec)}: bad range {quote(part)}")
         seeds.extend(range(first, last + 1))
     return list(dict.fromkeys(seeds))
 
@@ -64,7 +64,7 @@ def resolve(spec: str) -> list[NamedDeal]:
         for named in _resolve_one(part.strip()):
             deals.setdefault(named.name, named)
     if not deals:
-        raise UsageError(f"deal spec {spec!r} names no deals")
+        raise UsageError(f"deal spec {quote(spec)} names no deals")
     return list(deals.values())
 
 
@@ -85,10 +85,10 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
             return [NamedDeal(f"{kind}:{seed}", get_game(game), pysol_deal(game, seed, numbering))
                     for seed in parse_seeds(rest, spec)]
         except ValueError as error:
-            raise UsageError(f"deal spec {spec!r}: {error}") from None
+            raise UsageError(f"deal spec {quote(spec)}: {error}") from None
     if kind == "random" and colon:
         return _random_deals(spec, rest)
-    raise UsageError(f"deal spec {spec!r} is neither a file, a folder nor one of: {SPEC_HELP}")
+    raise UsageError(f"deal spec {quote(spec)} is neither a file, a folder nor one of: {SPEC_HELP}")
 
 
 def _game_or_kind(word: str) -> str:
@@ -104,12 +104,12 @@ def _random_deals(spec: str, rest: str) -> list[NamedDeal]:
     try:
         ranks, suits, height = (int(number) for number in shape.split(","))
     except ValueError:
-        raise UsageError(f"deal spec {spec!r}: expected random:RANKS,SUITS,HEIGHT:SEEDS") from None
+        raise UsageError(f"deal spec {quote(spec)}: expected random:RANKS,SUITS,HEIGHT:SEEDS") from None
     if not colon:
-        raise UsageError(f"deal spec {spec!r}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
+        raise UsageError(f"deal spec {quote(spec)}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
     try:
         return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", BLACK_HOLE_FAMILY,
                           random_deal(ranks, suits, height, seed))
                 for seed in parse_seeds(seeds, spec)]
     except ValueError as error:
-        raise UsageError(f"deal spec {spec!r}: {error}") from None
+        raise UsageError(f"deal spec {quote(spec)}: {error}") from None

@@ -21,7 +21,7 @@ from patience.campaign import specs
 from patience.campaign.progress import Progress
 from patience.caps import MAX_SEED
 from patience.commands.limits import jobs, seconds
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.exit_codes import ExitCode
 from patience.families import labels, select
 from patience.families.conventions import convention
@@ -117,7 +117,7 @@ def _typed_options(language: str, deals: Sequence[specs.NamedDeal], given: Mappi
                                     f"gen {language} ({game})")
     unknown = sorted(set(given) - declared)
     if unknown:
-        raise UsageError(f"gen {language} has no option {unknown[0]!r} for the deals of this family")
+        raise UsageError(f"gen {language} has no option {quote(unknown[0])} for the deals of this family")
     return typed
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from patience.commands.limits import mebibytes, seconds
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.exit_codes import STATUS_EXIT
 from patience.games import read_game_deal
 from patience.names import GAME_OPTION_HELP, game_option
@@ -37,7 +37,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key:
-            raise UsageError(f"--set takes OPTION=VALUE, not {pair!r}")
+            raise UsageError(f"--set takes OPTION=VALUE, not {quote(pair)}")
         options[key.strip()] = value.strip()
     return options
 

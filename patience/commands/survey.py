@@ -17,7 +17,7 @@ from patience.campaign.progress import Progress
 from patience.campaign.specs import parse_seeds
 from patience.caps import MAX_DEALS, MAX_NODES, MAX_SEED
 from patience.commands.limits import jobs, seconds
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, quote
 from patience.generators.deals import random_deal
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, game_option, numbering_option
 from patience.native import engine
@@ -132,7 +132,7 @@ def _game_and_shape(args: argparse.Namespace) -> tuple[str, tuple[int, int, int]
     try:
         ranks, suits, height = (int(number) for number in args.shape.split(","))
     except ValueError:
-        raise UsageError(f"--shape {args.shape[:60]!r}: expected RANKS,SUITS,HEIGHT, three whole numbers") from None
+        raise UsageError(f"--shape {quote(args.shape)}: expected RANKS,SUITS,HEIGHT, three whole numbers") from None
     try:
         random_deal(ranks, suits, height, 0)  # the shape's checks and caps, before any store is touched
     except ValueError as error:
