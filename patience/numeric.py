@@ -74,13 +74,18 @@ def count_or_none(given: str | float | None) -> int | None:
     return whole_or_none(given) if isinstance(given, str) and _COUNT.fullmatch(given) else None
 
 
+def is_whole(value: object) -> bool:
+    """Whether YAML or JSON data is a whole number: an int, and not a bool (`true` is no 1 here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def whole_value(value: object, what: str, low: int, high: int, source: str | None = None,
                 line: int | None = None) -> int:
     """A whole number read by YAML or JSON: an int (not a bool, not a float such as 1.0) in low..high;
     text such as "4" is read as `whole` reads it."""
     if isinstance(value, str):
         return whole(value, what, low, high, source, line)
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole(value):
         refuse(f"{_must(what)} a whole number {_span(low, high)}, not {_shown(value)}", source, line)
     return _within(value, what, low, high, source, line)
 

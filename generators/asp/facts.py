@@ -17,7 +17,7 @@ SYMMETRY_FILE = "asp-symmetry.lp"
 SEARCH_PREFIX = "asp-search-"  # a program of #heuristic directives, for --heuristic=Domain
 SEARCH = Option("search", "paper", "paper: clingo's domain heuristic decides the steps in order, the smallest card "
                                    "(position) first; free: clingo's own search", ("paper", "free"))
-_ATOM = re.compile(r"([a-z_]\w*)\(((?:-?\d+,)*-?\d+)\)")
+_ATOM = re.compile(r"([a-z_]\w*)\(((?:-?[0-9]{1,9},)*-?[0-9]{1,9})\)")
 
 
 def facts(name: str, rows: Iterable[Sequence[int]]) -> str:

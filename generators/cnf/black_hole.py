@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from pysat.formula import CNF
 
+from patience.caps import MAX_CARDS, MAX_RANKS
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError
@@ -38,6 +39,7 @@ from patience.generators.cnf.common import (
 )
 from patience.generators.eprime.black_hole import Numbering
 from patience.generators.files import ModelFiles
+from patience.numeric import LARGEST, whole
 from patience.options import Switch
 from patience.reading import small_int
 
@@ -216,7 +218,7 @@ def read_header(text: str, source: str) -> DecodeMap:
             if line.startswith(HEADER_TAG):
                 seen_tag = True
             elif words[1:2] == ["ranks"]:
-                ranks = int(words[2])
+                ranks = whole(words[2], "ranks", 1, MAX_RANKS, source, number)
             elif words[1:2] == ["foundation"]:
                 foundation = None if words[2] == "none" else parse_card(words[2])
             elif words[1:2] == ["pile"]:
@@ -224,7 +226,8 @@ def read_header(text: str, source: str) -> DecodeMap:
             elif words[1:2] == ["var"]:
                 if len(words) != 7 or words[3] != "card" or words[5] != "pos":
                     raise ValueError("expected `c var N card CARD pos P`")
-                cards_at[int(words[2])] = (parse_card(words[4]), int(words[6]))
+                cards_at[whole(words[2], "a variable", 1, LARGEST, source, number)] = (
+                    parse_card(words[4]), whole(words[6], "a position", 0, MAX_CARDS, source, number))
         except (ValueError, IndexError) as error:
             raise InputError(source, number, f"bad header line: {error}") from None
     if not seen_tag or ranks is None or not piles or not cards_at:

@@ -25,7 +25,7 @@ MODEL_FILE = "deal.pbtxt"
 TITLE = "CP-SAT model (CpModelProto text, OR-Tools)"
 OPTIONS = (Switch("symmetry-breaking", "on", "post the paper's conditional symmetry breaking"),)
 SHOW: dict[str, str] = {}
-X_NAME = re.compile(r"x_(\d+)")
+X_NAME = re.compile(r"x_([0-9]{1,9})")
 
 
 def model_text(deal: Deal, symmetry_breaking: bool = True) -> str:

@@ -39,7 +39,7 @@ LP_FILE = "deal.lp"
 TITLE = "mixed integer program in CPLEX LP format (CBC, HiGHS)"
 OPTIONS = (Option("objective", "none", "Binary Star's model is pure feasibility", ("none",)),)
 SHOW: dict[str, str] = {}
-_PLAYED = re.compile(r"(a|w)_(\d+)_(\d+)_(\d+)")  # a_pile_depth_step, w_step_foundation_rank
+_PLAYED = re.compile(r"(a|w)_([0-9]{1,9})_([0-9]{1,9})_([0-9]{1,9})")  # a_pile_depth_step, w_step_foundation_rank
 
 
 class _Model:

@@ -21,7 +21,7 @@ from patience.errors import InputError
 from patience.generators.files import ModelFiles
 from patience.generators.lp.common import expression, wrapped
 
-_ARC = re.compile(r"s_(\d+)_(\d+|e)")
+_ARC = re.compile(r"s_([0-9]{1,9})_([0-9]{1,9}|e)")
 
 
 def arcs(deal: Deal, cards: tuple[Card, ...]) -> list[tuple[int, int]]:

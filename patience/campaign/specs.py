@@ -21,6 +21,7 @@ from patience.games import Game, get_game, read_game_deal
 from patience.games.black_hole import BlackHoleFamily
 from patience.generators.deals import pysol_deal, random_deal
 from patience.names import DEFAULT_NUMBERING, NUMBERED_GAMES, NUMBERINGS, game_name
+from patience.numeric import whole_or_none
 
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
              "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files or a deal file; "
@@ -47,10 +48,9 @@ def parse_seeds(text: str, spec: str) -> list[int]:
     seeds: list[int] = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
-        try:
-            first, last = int(low), int(high if dash else low)
-        except ValueError:
-            raise UsageError(f"deal spec {quote(spec)}: {quote(part)} is not a seed or a range like 1-100") from None
+        first, last = whole_or_none(low), whole_or_none(high if dash else low)
+        if first is None or last is None:
+            raise UsageError(f"deal spec {quote(spec)}: {quote(part)} is not a seed or a range like 1-100")
         if first < 0 or last < first or last - first >= MAX_DEALS:
             raise UsageError(f"deal spec {quote(spec)}: bad range {quote(part)}")
         seeds.extend(range(first, last + 1))
@@ -101,12 +101,10 @@ def _game_or_kind(word: str) -> str:
 
 def _random_deals(spec: str, rest: str) -> list[NamedDeal]:
     shape, colon, seeds = rest.partition(":")
-    try:
-        ranks, suits, height = (int(number) for number in shape.split(","))
-    except ValueError:
-        raise UsageError(f"deal spec {quote(spec)}: expected random:RANKS,SUITS,HEIGHT:SEEDS") from None
-    if not colon:
+    numbers = [whole_or_none(number) for number in shape.split(",")]
+    if len(numbers) != 3 or None in numbers or not colon:
         raise UsageError(f"deal spec {quote(spec)}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
+    ranks, suits, height = numbers
     try:
         return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", BLACK_HOLE_FAMILY,
                           random_deal(ranks, suits, height, seed))

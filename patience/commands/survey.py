@@ -21,7 +21,7 @@ from patience.errors import InputError, UsageError, quote
 from patience.generators.deals import random_deal
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, game_option, numbering_option
 from patience.native import engine
-from patience.numeric import real_argument, whole_argument
+from patience.numeric import real_argument, whole_argument, whole_or_none
 from patience.outputs import output_file
 from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
@@ -129,16 +129,16 @@ def _game_and_shape(args: argparse.Namespace) -> tuple[str, tuple[int, int, int]
         return game, None
     if not args.shape:
         raise UsageError(f"--game {GENERALISED} needs --shape RANKS,SUITS,HEIGHT (say 13,4,3)")
-    try:
-        ranks, suits, height = (int(number) for number in args.shape.split(","))
-    except ValueError:
-        raise UsageError(f"--shape {quote(args.shape)}: expected RANKS,SUITS,HEIGHT, three whole numbers") from None
+    numbers = [whole_or_none(number) for number in args.shape.split(",")]
+    if len(numbers) != 3 or None in numbers:
+        raise UsageError(f"--shape {quote(args.shape)}: expected RANKS,SUITS,HEIGHT, three whole numbers")
+    ranks, suits, height = numbers
     try:
         random_deal(ranks, suits, height, 0)  # the shape's checks and caps, before any store is touched
     except ValueError as error:
-        raise UsageError(f"--shape {args.shape[:60]}: {error}") from None
+        raise UsageError(f"--shape {quote(args.shape)}: {error}") from None
     if ranks * suits > engine.COMPILED_MAX_CARDS:
-        raise UsageError(f"--shape {args.shape}: {ranks * suits:,} cards; the compiled search takes at most "
+        raise UsageError(f"--shape {quote(args.shape)}: {ranks * suits:,} cards; the compiled search takes at most "
                          f"{engine.COMPILED_MAX_CARDS:,}")
     return game, (ranks, suits, height)
 

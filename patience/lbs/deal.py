@@ -101,7 +101,7 @@ def read_dzn(text: str, source: str) -> LBSDeal:
     comments, nothing else (a student's model declares the cards only; the deck is the standard one)."""
     lines = [raw.split("%", 1)[0] for raw in text.splitlines()]
     first = next((number for number, line in enumerate(lines, 1) if line.strip()), 1)
-    match = re.fullmatch(r"\s*cards\s*=\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]\s*;?\s*", "\n".join(lines))
+    match = re.fullmatch(r"\s*cards\s*=\s*\[\s*([0-9]{1,9}(?:\s*,\s*[0-9]{1,9})*)\s*\]\s*;?\s*", "\n".join(lines))
     if match is None:
         raise InputError(source, first, "expected only `cards = [44, 29, 31];`")
     name = source.rsplit("/", 1)[-1].removesuffix(".dzn")
