@@ -11,6 +11,7 @@ Several specs can be joined with `+`.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,11 +70,17 @@ def resolve(spec: str) -> list[NamedDeal]:
 
 
 def _resolve_one(spec: str) -> list[NamedDeal]:
-    path = Path(spec)
-    if path.is_dir():
+    path: Path | None = Path(spec)
+    try:
+        path.stat()
+    except ValueError:  # a NUL: no file name
+        path = None
+    except OSError as error:  # too long to be a file name: a spec such as black_hole:1-... (else is_dir says why)
+        path = None if error.errno == errno.ENAMETOOLONG else path
+    if path is not None and path.is_dir():
         files = sorted(entry for entry in path.iterdir() if entry.is_file() and not entry.name.startswith("."))
         return [NamedDeal(str(entry), *read_game_deal(entry)) for entry in files]
-    if path.is_file():
+    if path is not None and path.is_file():
         return [NamedDeal(str(path), *read_game_deal(path))]
     kind, colon, rest = spec.partition(":")
     game, at, numbering = kind.partition("@")
