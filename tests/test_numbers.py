@@ -5,7 +5,9 @@ names with Unicode digits sort, labels with `$` plot; error lines quote at most 
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import os
 import subprocess
 import sys
@@ -110,6 +112,22 @@ def test_the_parser_gives_a_number_in_range_or_one_usage_error(text):
             assert len(str(error)) < LINE_LIMIT and "\n" not in str(error)
         else:
             assert value == value and -5 <= value <= max(10 ** 9, MAX_SECONDS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(max_size=12) | st.integers(-10, 20_000).map(str))
+def test_an_option_from_hypothesis_is_a_deal_or_one_line(text):
+    """`deal --ranks TEXT --suits 1 --pile-height 3`: a deal for 2..10,000 ranks, else one line and exit 2."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(["deal", "--ranks", text, "--suits", "1", "--pile-height", "3"], parser())
+        except SystemExit as stop:
+            code = stop.code
+    if code == 0:
+        assert out.getvalue().startswith("# generalised deal") and err.getvalue() == ""
+    else:
+        assert code == 2 and out.getvalue() == "" and len(err.getvalue().splitlines()) == 1, err.getvalue()
 
 
 def test_yaml_and_json_values_are_typed_strictly():
