@@ -71,7 +71,7 @@ def _position(name: str, deal: BinaryStarDeal, source: str, line: int) -> tuple[
         raise InputError(source, line, f"{quote(name)} is not a position c<pile>-<depth>")
     pile, depth = pile - 1, depth - 1
     if not (0 <= pile < len(deal.piles) and 0 <= depth < len(deal.piles[pile])):
-        raise InputError(source, line, f"the deal has no position {quote(name)}")
+        raise InputError(source, line, f"the deal has no position {name}")
     return pile, depth
 
 
