@@ -65,12 +65,14 @@ def whole_or_none(token: str) -> int | None:
     return int(token) if _WHOLE.fullmatch(token) else None
 
 
-def count_or_none(given: str | float | None) -> int | None:
+def count_or_none(given: str | float | int | None) -> int | None:
     """A count a solver printed (nodes, conflicts) as an int, or None when it is not ASCII digits (at
     most MAX_DIGITS) or a whole float in range: statistics are reported, never trusted, and a strange
     one (`²`, `1e400`, `nan`, 5,000 digits) is simply not known."""
     if isinstance(given, float):
         return int(given) if given.is_integer() and 0 <= given <= LARGEST else None
+    if is_whole(given):
+        return given if 0 <= given <= LARGEST else None
     return whole_or_none(given) if isinstance(given, str) and _COUNT.fullmatch(given) else None
 
 
