@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from patience.caps import MAX_CARDS
 from patience.errors import InputError, quote
 from patience.lbs.rules import Move
 from patience.numeric import is_whole, whole_value
@@ -87,6 +88,8 @@ def read_moves(text: str, source: str, mapping: Mapping | None = None) -> tuple[
         value = lettings.get(name)
         if not isinstance(value, list) or not all(map(is_whole, value)):
             raise InputError(source, 1, f"no one-dimensional integer variable {quote(name)} in the solution")
+        for item in value:  # a position no deal has (the caps) is no move: refused here, not quoted whole
+            whole_value(item, f"a position in {quote(name)}", -MAX_CARDS, MAX_CARDS + 1, source, 1)
         columns.append(value)
     if len(columns[0]) != len(columns[1]):
         raise InputError(source, 1, f"{mapping.source} and {mapping.target} differ in length")
