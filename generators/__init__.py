@@ -15,7 +15,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any, cast
 
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.generators.files import Generator, ModelFiles
 from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
 
@@ -42,7 +42,7 @@ def generator(language: str, game: str) -> Generator:
     """The module writing `language` for `game` (any game of a family); a usage error when there is none."""
     games = MODEL_LANGUAGES.get(language)
     if games is None:
-        raise UsageError(f"unknown model language {language!r}; known: {', '.join(MODEL_LANGUAGES)}")
+        raise UsageError(f"unknown model language {quote(language)}; known: {', '.join(MODEL_LANGUAGES)}")
     family = family_of(game_name(game))
     if family not in games:
         raise UsageError(f"there is no {language} model of {game} deals; it has: {', '.join(games)}")

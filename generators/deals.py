@@ -13,7 +13,7 @@ from pysol_cards.random import LCRandom31, LCRandom64, MTRandom
 from patience.binary_star import forms as binary_star_forms
 from patience.cards import STANDARD_RANKS, SUIT_LETTERS, Card
 from patience.deal import Deal, check_caps
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.names import (
     ALL_IN_A_ROW,
     BINARY_STAR,
@@ -69,9 +69,9 @@ class _Dealer(Game):
 
 def _check(game: str, seed: int, numbering: str) -> None:
     if game not in NUMBERED_GAMES:
-        raise ValueError(f"unknown numbered game {game!r}; known: {', '.join(NUMBERED_GAMES)}")
+        raise ValueError(f"unknown numbered game {quote(game)}; known: {', '.join(NUMBERED_GAMES)}")
     if numbering not in LAST_SEED:
-        raise ValueError(f"unknown deal numbering {numbering!r}; known: {', '.join(LAST_SEED)}")
+        raise ValueError(f"unknown deal numbering {quote(numbering)}; known: {', '.join(LAST_SEED)}")
     if not 1 <= seed <= LAST_SEED[numbering]:
         raise ValueError(f"{numbering} deals are numbered 1 to {LAST_SEED[numbering]}, not {seed}")
 

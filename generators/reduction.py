@@ -10,12 +10,14 @@ sf has three suits (0 in the hole), o1, o2, o3 two.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from patience.caps import MAX_CNF_CLAUSES, MAX_CNF_VARIABLES, MAX_SUITS
+from patience.caps import MAX_CARDS, MAX_CNF_CLAUSES, MAX_CNF_VARIABLES, MAX_PILES, MAX_RANKS, MAX_SUITS
 from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
+from patience.numeric import whole_value
 from patience.reading import at_most, load_yaml, numbered_lines, small_int
 
 TRUE_SUIT, FALSE_SUIT = 0, 1
@@ -49,6 +51,7 @@ def read_formula(text: str, source: str) -> Formula:
                 raise InputError(source, number, "expected `p cnf VARIABLES CLAUSES`")
             at_most(counts[0], MAX_CNF_VARIABLES, "variables", source, number)
             at_most(counts[1], MAX_CNF_CLAUSES, "clauses", source, number)
+            check_reducible(counts[0], [()] * counts[1], source, number)
             header = (counts[0], counts[1])
             continue
         if header is None:
@@ -75,7 +78,18 @@ def read_formula(text: str, source: str) -> Formula:
         raise InputError(source, line_of_clause, "the last clause does not end in 0")
     if len(clauses) != header[1]:
         raise InputError(source, None, f"the `p` line announces {header[1]} clauses, the file has {len(clauses)}")
+    check_reducible(header[0], clauses, source, None)
     return Formula(header[0], tuple(clauses))
+
+
+def check_reducible(variables: int, clauses: Sequence[Sequence[int]], source: str, line: int | None) -> None:
+    """Refuse a formula whose deal (`reduce_formula`) would pass a deal cap: 2V + C + 1 piles,
+    V + 2C + 4 ranks and 2V + 2L + 2C + 9 cards for V variables, C clauses and L literals."""
+    literals = sum(map(len, clauses))
+    at_most(2 * variables + len(clauses) + 1, MAX_PILES, "piles of the reduced deal (2V + C + 1)", source, line)
+    at_most(variables + 2 * len(clauses) + 4, MAX_RANKS, "ranks of the reduced deal (V + 2C + 4)", source, line)
+    at_most(2 * (variables + literals + len(clauses)) + 9, MAX_CARDS, "cards of the reduced deal (2V + 2L + 2C + 9)",
+            source, line)
 
 
 def literal_card(formula: Formula, literal: int) -> Card:
@@ -132,14 +146,21 @@ def formula_from_meta(text: str, source: str) -> Formula:
     except InputError:
         document = None  # board text or another deal form: no meta block
     block = document.get("meta") if isinstance(document, dict) else None
-    try:
-        variables = int(block["variables"])
-        clauses = tuple(tuple(int(literal) for literal in clause) for clause in block["clauses"])
-    except (TypeError, KeyError, ValueError, OverflowError):
+    if not isinstance(block, dict) or "variables" not in block or not isinstance(block.get("clauses"), list):
         raise InputError(source, None, "not a reduced deal: no `meta` with variables and clauses "
-                                       "(made by `patience reduce`)") from None
-    at_most(variables, MAX_CNF_VARIABLES, "variables", source, None)
-    return Formula(variables, clauses)
+                                       "(made by `patience reduce`)")
+    variables = whole_value(block["variables"], "meta variables", 0, MAX_CNF_VARIABLES, source, None)
+    at_most(len(block["clauses"]), MAX_CNF_CLAUSES, "meta clauses", source, None)
+    clauses = []
+    for clause in block["clauses"]:
+        if not isinstance(clause, list) or not clause:
+            raise InputError(source, None, "meta clauses must be non-empty lists of literals")
+        literals = [whole_value(literal, "a meta literal", -variables, variables, source, None) for literal in clause]
+        if 0 in literals or len(set(literals)) != len(literals):
+            raise InputError(source, None, "a meta clause holds 0 or a literal twice")
+        clauses.append(tuple(literals))
+    check_reducible(variables, clauses, source, None)
+    return Formula(variables, tuple(clauses))
 
 
 def assignment_from_sequence(formula: Formula, sequence: tuple[Card, ...]) -> dict[int, bool]:

@@ -29,4 +29,10 @@ MAX_CNF_CLAUSES = MAX_CARDS  # `reduce`: cards per clause
 MAX_MOVES = MAX_CARDS  # moves in one answer (a win plays each card once)
 MAX_VALUES = 1_000_000  # values one solver answer may list (an XCSP3 `3x4` repeat, an index range)
 
+MAX_SECONDS = 1_000_000  # a time limit (11.6 days): in milliseconds it still fits the 32-bit int solvers take
+MAX_MEMORY_MB = 1024 * 1024  # a memory limit in MiB (1 TiB)
+MAX_JOBS = 1_000_000  # --jobs (a pool never has more than 4 workers per CPU: more is clamped, beyond this refused)
+MAX_SEED = 10 ** 20  # a seed or a deal number (PySolFC numbers deals up to 10**20)
+MAX_NODES = 10 ** 18 - 1  # a node limit
+
 QUOTE_CHARS = 60  # characters of offending text quoted in an error line

@@ -9,16 +9,19 @@ are written ``r<rank>s<suit>`` (e.g. ``r14s2``) whenever the standard name does 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
+from patience.caps import MAX_RANKS, MAX_SUITS
 from patience.errors import quote
+from patience.numeric import whole
 
 RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "SHDC"
 STANDARD_RANKS = 13
 
-_STANDARD = re.compile(r"^([A2-9TJQK]|10)([SHDC])$", re.IGNORECASE)
-_GENERAL = re.compile(r"^r(\d{1,9})s(\d{1,9})$", re.IGNORECASE)
+_STANDARD = re.compile(r"^([A2-9TJQK]|10)([SHDC])$", re.IGNORECASE | re.ASCII)  # ASCII: the Kelvin sign K is no K
+_GENERAL = re.compile(r"^r([0-9]{1,9})s([0-9]{1,9})$", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True, order=True)
@@ -47,8 +50,11 @@ def parse_card(text: str) -> Card:
         return Card(RANK_LETTERS.index(rank_text), SUIT_LETTERS.index(match.group(2).upper()))
     match = _GENERAL.match(token)
     if match:
-        return Card(int(match.group(1)), int(match.group(2)))
-    raise ValueError(f"unknown card {quote(token)}")
+        return Card(whole(match.group(1), f"the rank of card {quote(token)}", 0, MAX_RANKS - 1),
+                    whole(match.group(2), f"the suit of card {quote(token)}", 0, MAX_SUITS - 1))
+    odd = next((char for char in token if not char.isascii()), None)
+    hint = "" if odd is None else f" ({unicodedata.name(odd, f'U+{ord(odd):04X}')} is not an ASCII letter or digit)"
+    raise ValueError(f"unknown card {quote(token)}{hint}")
 
 
 def ranks_adjacent(first: int, second: int, ranks: int) -> bool:

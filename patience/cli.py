@@ -17,7 +17,7 @@ import traceback
 from typing import NoReturn
 
 from patience import __version__
-from patience.errors import InputError, UsageError, one_line
+from patience.errors import InputError, UsageError, clip_words, one_line, shown_name
 from patience.exit_codes import ExitCode
 from patience.runs.process import stop_signals_unwind
 
@@ -31,7 +31,7 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse with its usage errors as one line `error: ...` and exit status 2 (`-h` shows usage)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(ExitCode.BAD_INPUT, f"error: {one_line(message)}\n")
+        self.exit(ExitCode.BAD_INPUT, f"error: {one_line(clip_words(message))}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,18 +58,30 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
     """Run one command; `parser` stands in for `patience`'s own (plain `gen` has one of its own)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
     args = None
+    output = sys.stdout
     try:
         args = (parser or build_parser()).parse_args(arguments)
-        with stop_signals_unwind():  # SIGTERM and SIGHUP end the command as Ctrl-C does: every `finally` runs
-            return args.handler(args)
+        sys.stdout = output if output is None else _GuardedOutput(output)  # None: started with stdout closed
+        try:
+            with stop_signals_unwind():  # SIGTERM and SIGHUP end the command as Ctrl-C does: every `finally` runs
+                code = args.handler(args)
+            if sys.stdout is not None:
+                sys.stdout.flush()  # a full disk shows here, not in Python's own flush at exit
+            return code
+        finally:
+            sys.stdout = output
+    except OutputFailed as error:
+        _discard_output(output)
+        print(f"error: cannot write standard output: {error}", file=sys.stderr)
+        return ExitCode.OUTPUT_FAILED
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     except KeyboardInterrupt:  # the runner core has already killed the solver's process group
         print("interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
-    except BrokenPipeError:  # `patience ... | head` closed the pipe early
-        sys.stderr.close()
+    except BrokenPipeError:  # `patience ... | head` closed the pipe early: the reader has what it wanted
+        _discard_output(output)
         return ExitCode.SOLVED
     except MemoryError:  # solvers run in child processes: here only reading input allocates without bound
         _traceback_if_debugging(args, arguments)
@@ -79,10 +91,52 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
         if error.filename is None:
             return _internal_error(error, args, arguments)
         _traceback_if_debugging(args, arguments)
-        print(f"error: {error.filename}: {error.strerror or error}", file=sys.stderr)
+        print(f"error: {one_line(shown_name(str(error.filename)) + ': ' + (error.strerror or str(error)))}",
+              file=sys.stderr)
         return ExitCode.BAD_INPUT
     except Exception as error:  # the one place every unforeseen exception ends
         return _internal_error(error, args, arguments)
+
+
+class OutputFailed(Exception):
+    """Writing standard output failed (not a closed pipe): the message is the system's reason."""
+
+
+class _GuardedOutput:
+    """Standard output whose failed writes say so (OutputFailed), so that `> /dev/full` is told
+    apart from any other OSError; everything else is the stream's own."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._guarded(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._guarded(self._stream.flush)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+    @staticmethod
+    def _guarded(action, *arguments):
+        try:
+            return action(*arguments)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputFailed(error.strerror or str(error)) from None
+
+
+def _discard_output(stream) -> None:
+    """Point standard output at /dev/null, so that Python's flush at exit finds nowhere to fail (it
+    would print `Exception ignored ...` and change the exit status)."""
+    try:
+        descriptor = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(descriptor, stream.fileno())
+        os.close(descriptor)
+    except (OSError, ValueError, AttributeError):  # not a real file (pytest's capture, a StringIO)
+        pass
 
 
 def _internal_error(error: BaseException, args: argparse.Namespace | None, arguments: list[str]) -> int:

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import re
+
 from patience.caps import QUOTE_CHARS
 
 _MESSAGE_CHARS = 400  # an error line is read by people: anything longer was quoted from the input
+_NAME_CHARS = 160  # a file name in an error line: longer ones keep their start and their end
+_LONG_WORD = re.compile(rf"\S{{{QUOTE_CHARS + 1},}}")
 
 
 def quote(text: str, limit: int = QUOTE_CHARS) -> str:
     """`text` quoted for an error line, cut to `limit` characters."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+def shown_name(name: str) -> str:
+    """A file name for an error line: whole up to _NAME_CHARS characters, else its first 50 and its
+    last 100 (the folder it starts from and the file it ends in) around `...`."""
+    return name if len(name) <= _NAME_CHARS else f"{name[:50]}...{name[-100:]}"
+
+
+def clip_words(text: str) -> str:
+    """`text` with every run of more than QUOTE_CHARS non-blank characters cut to QUOTE_CHARS and
+    `...`: for messages written by others (argparse's) that quote a value whole."""
+    return _LONG_WORD.sub(lambda match: match.group(0)[:QUOTE_CHARS] + "...", text)
 
 
 def one_line(text: str) -> str:
@@ -26,7 +42,7 @@ class InputError(Exception):
         self.source = source
         self.line = line
         self.message = message
-        where = f"{source}:{line}" if line is not None else source
+        where = f"{shown_name(source)}:{line}" if line is not None else shown_name(source)
         super().__init__(one_line(f"{where}: {message}"))
 
 

@@ -14,6 +14,7 @@ class ExitCode(IntEnum):
     BAD_INPUT = 2  # malformed input or a usage error: one line on stderr, nothing on stdout
     UNDECIDED = 3  # timeout, memout or unknown
     SOLVER_ERROR = 4  # the solver failed, printed unreadable output, or its answer was rejected
+    OUTPUT_FAILED = 74  # standard output could not be written (a full disk, /dev/full): EX_IOERR of sysexits.h
     INTERNAL_ERROR = 70  # a bug: an unexpected exception (EX_SOFTWARE of BSD sysexits.h), never read as a verdict
     INTERRUPTED = 130  # Ctrl-C (SIGTERM and SIGHUP give 143 and 129)
 

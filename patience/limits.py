@@ -1,27 +1,14 @@
-"""Argument types for the resource limits every solving command takes (positive numbers only)."""
+"""Argument types for the resource limits every solving command takes (positive numbers only, within
+the caps of patience.caps: a limit of 1e300 seconds would overflow the solvers' own limits)."""
 
 from __future__ import annotations
 
-import argparse
+from patience.caps import MAX_JOBS, MAX_MEMORY_MB, MAX_SECONDS
+from patience.numeric import real_argument, whole_argument
 
-
-def seconds(text: str) -> float:
-    """A time limit: a number of seconds above zero (a zero or negative limit would never run)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
-    return value
-
-
-def mebibytes(text: str) -> int:
-    """A memory limit in MiB, a whole number above zero."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of MiB: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1 MiB, not {text}")
-    return value
+# A time limit: seconds above zero (a zero or negative limit would never run), at most MAX_SECONDS.
+seconds = real_argument(0, MAX_SECONDS, above_low=True)
+# A memory limit in MiB, a whole number above zero.
+mebibytes = whole_argument(1, MAX_MEMORY_MB)
+# Worker processes.
+jobs = whole_argument(1, MAX_JOBS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 
 # Games. A family is the games that share one deal type, one validator and one set of model
 # generators (patience/games/); it is named by its first game.
@@ -64,7 +64,7 @@ def game_name(text: str, known: tuple[str, ...] = GAMES, what: str = "game") -> 
         return name
     if name in GAMES:
         raise UsageError(f"{name} is not one of the games here: {', '.join(known)}")
-    raise UsageError(f"unknown {what} {text!r}; known: {', '.join(known)}")
+    raise UsageError(f"unknown {what} {quote(text)}; known: {', '.join(known)}")
 
 
 def is_deal_of(variant: str, game: str) -> bool:
@@ -81,7 +81,7 @@ def numbering_name(text: str) -> str:
     key = _key(text)
     name = _NUMBERING_ALIASES.get(key, key)
     if name not in NUMBERINGS:
-        raise UsageError(f"unknown numbering {text!r}; known: {', '.join(NUMBERINGS)}")
+        raise UsageError(f"unknown numbering {quote(text)}; known: {', '.join(NUMBERINGS)}")
     return name
 
 

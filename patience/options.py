@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from patience.errors import UsageError
+from patience.caps import MAX_NODES
+from patience.errors import UsageError, quote
+from patience.numeric import whole
 
 ON_WORDS = ("on", "true", "1", "yes")
 OFF_WORDS = ("off", "false", "0", "no")
@@ -27,7 +29,7 @@ class Option:
 
     def parse(self, text: str) -> object:
         if self.values and text not in self.values:
-            raise UsageError(f"option {self.name} must be one of {', '.join(self.values)}, not {text!r}")
+            raise UsageError(f"option {self.name} must be one of {', '.join(self.values)}, not {quote(text)}")
         return text
 
     @property
@@ -55,23 +57,18 @@ class Switch(Option):
             return True
         if lowered in OFF_WORDS:
             return False
-        raise UsageError(f"option {self.name} must be on or off, not {text!r}")
+        raise UsageError(f"option {self.name} must be on or off, not {quote(text)}")
 
 
 @dataclass(frozen=True)
 class Count(Option):
-    """A whole number of at least `minimum` (a node limit, a seed); no default means none."""
+    """A whole number from `minimum` to `maximum` (a node limit, a seed); no default means none."""
 
     minimum: int = 1
+    maximum: int = MAX_NODES
 
     def parse(self, text: str) -> object:
-        try:
-            value = int(text)
-        except ValueError:
-            raise UsageError(f"option {self.name} must be a whole number, not {text!r}") from None
-        if value < self.minimum:
-            raise UsageError(f"option {self.name} must be at least {self.minimum}, not {value}")
-        return value
+        return whole(text, f"option {self.name}", self.minimum, self.maximum)
 
     @property
     def metavar(self) -> str:
@@ -88,7 +85,7 @@ def check_options(schema: Schema, given: Mapping[str, str], owner: str) -> dict[
     for name in given:
         if name not in known:
             listing = ", ".join(known) or "none"
-            raise UsageError(f"{owner} has no option {name!r}; known: {listing}")
+            raise UsageError(f"{owner} has no option {quote(name)}; known: {listing}")
     return {name: (option.parse(given[name]) if name in given
                    else None if option.default is None else option.parse(option.default))
             for name, option in known.items()}

@@ -20,6 +20,7 @@ import yaml
 
 from patience import caps
 from patience.errors import InputError, quote
+from patience.numeric import whole_or_none
 
 STDIN = "-"
 _BOM = b"\xef\xbb\xbf"
@@ -29,7 +30,6 @@ _LINE_BREAKS = ("\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028"
 # one line as str.splitlines ends it (CR LF, or any one of _LINE_BREAKS); possessive, so linear
 _LINE = re.compile(r"([^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]*+)(?:\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]|\Z)")
 _NONBLANK = re.compile(r"\S")
-_SMALL_INT = re.compile(r"[-+]?[0-9]{1,18}")
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
 
 
@@ -207,9 +207,9 @@ def first_line(text: str, skip: str = "") -> str:
 
 
 def small_int(token: str) -> int | None:
-    """The integer an ASCII token of at most 18 digits (and a sign) writes, else None: counts and
+    """The integer an ASCII token writes (`patience.numeric.whole_or_none`), else None: counts and
     positions in files are small, and a longer number is a typing slip or an attack on int()."""
-    return int(token) if _SMALL_INT.fullmatch(token) else None
+    return whole_or_none(token)
 
 
 def at_most(count: int, cap: int, what: str, source: str, line: int | None) -> None:

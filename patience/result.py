@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from patience.errors import one_line
+
 if TYPE_CHECKING:
     from patience.games import Move
 
@@ -57,6 +59,8 @@ class SolverResult:
     def __post_init__(self) -> None:
         if (self.status is Status.SOLVED) != (self.sequence is not None):
             raise ValueError("a result carries a move sequence exactly when it is solved")
+        # A solver's message often quotes its own output: one line, clipped, as `solve` prints it.
+        object.__setattr__(self, "message", one_line(self.message))
 
     @property
     def decided(self) -> bool:

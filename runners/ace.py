@@ -10,6 +10,7 @@ import math
 import re
 
 from patience.generators.xcsp3.solution import clean
+from patience.numeric import count_or_none
 from patience.runners.xcsp_output import XcspSolver, search_options
 from patience.runs.process import Limits
 
@@ -26,8 +27,8 @@ _RUN = re.compile(r"^[ \t]*run([0-9]{1,18})\s", re.MULTILINE)
 PAPER_SEARCH = ["-varh=Lexico", "-valh=First", "-lc=0", "-r_n=1", "-r_c=2000000000", "-dsp=false"]
 
 
-def _number(text: str) -> int:
-    return int(text.replace(",", ""))
+def _number(text: str) -> int | None:
+    return count_or_none(text.replace(",", ""))
 
 
 class Ace(XcspSolver):
@@ -44,13 +45,10 @@ class Ace(XcspSolver):
     def nodes(self, output: str) -> tuple[int | None, dict[str, float]]:
         text = clean(output)
         wrong = _WRONG.search(text)
-        stats: dict[str, float] = {}
         effs = _GLOBAL_EFFS.findall(text)
-        if effs:
-            stats["effective_filterings"] = _number(effs[-1])
         runs = _RUN.findall(text)
-        if runs:
-            stats["runs"] = int(runs[-1])
-        if wrong:
-            stats["wrong_decisions"] = _number(wrong.group(1))
-        return (_number(wrong.group(1)) if wrong else None), stats
+        found = {"effective_filterings": _number(effs[-1]) if effs else None,
+                 "runs": count_or_none(runs[-1]) if runs else None,
+                 "wrong_decisions": _number(wrong.group(1)) if wrong else None}
+        stats: dict[str, float] = {name: value for name, value in found.items() if value is not None}
+        return stats.get("wrong_decisions"), stats

@@ -19,6 +19,7 @@ from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
 from patience.errors import InputError, quote
 from patience.formats import board
 from patience.generators.files import ModelFiles
+from patience.numeric import count_or_none
 from patience.options import Count, Schema, Switch
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
@@ -78,6 +79,6 @@ def read_output(text: str, source: str, deal: Deal) -> tuple[Status, tuple[Card,
     if verdict not in _VERDICTS:
         raise InputError(source, 1, f"expected Solved!, Unsolved! or Intractable!, not {quote(verdict)}")
     states = _STATES.search(text)
-    nodes = int(states.group(1)) if states else None
+    nodes = count_or_none(states.group(1)) if states else None
     sequence = read_black_hole_solve(text, source, deal) if _VERDICTS[verdict] is Status.SOLVED else None
     return _VERDICTS[verdict], sequence, nodes

@@ -13,6 +13,7 @@ from functools import cache
 
 from patience.errors import InputError
 from patience.generators.lp.solution import MipVerdict, read_cbc
+from patience.numeric import count_or_none
 from patience.result import Status
 from patience.runners.base import ExecutableSolver
 from patience.runners.mip import MipSolver
@@ -66,4 +67,4 @@ class Cbc(MipSolver, ExecutableSolver):
 
     def nodes(self, run: ProcessRun) -> int | None:
         match = _NODES.search(run.stdout)
-        return int(match.group(1)) if match else None
+        return count_or_none(match.group(1)) if match else None

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from patience.errors import InputError
 from patience.generators.cpsat import black_hole as cpsat
 from patience.generators.files import ModelFiles
+from patience.numeric import LARGEST, count_or_none, whole
 from patience.options import Count, Schema, Switch
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run
@@ -26,7 +27,7 @@ from patience.runners.mip import GRACE_SECONDS
 from patience.runs.process import Limits, ProcessRun
 
 _STATUS = re.compile(r"^status: (\S+)$", re.MULTILINE)
-_VALUES = re.compile(r"^x: ([\d ]*)$", re.MULTILINE)
+_VALUES = re.compile(r"^x: ([0-9 ]*)$", re.MULTILINE)
 _BRANCHES = re.compile(r"^branches: (\d+)$", re.MULTILINE)
 VERDICTS = {"FEASIBLE": Status.SOLVED, "OPTIMAL": Status.SOLVED, "INFEASIBLE": Status.UNSOLVABLE,
             "UNKNOWN": Status.TIMEOUT}  # UNKNOWN: stopped at max_time_in_seconds without a verdict
@@ -57,7 +58,8 @@ class CpSat(OrToolsSolver, ProcessSolver):
     grace = GRACE_SECONDS
     options: ClassVar[Schema] = (
         *cpsat.OPTIONS,
-        Count("workers", "1", "CP-SAT's num_workers (1: one thread, comparable with the other solvers)"),
+        Count("workers", "1", "CP-SAT's num_workers (1: one thread, comparable with the other solvers)",
+              maximum=1024),
         Switch("presolve", "on", "CP-SAT's presolve; off gets round a fault of OR-Tools 9.15's, which calls some "
                                  "won generalised deals infeasible (docs/hardness.md)"),
     )
@@ -82,10 +84,11 @@ class CpSat(OrToolsSolver, ProcessSolver):
             values = _VALUES.search(run.stdout)
             if values is None:
                 raise InputError("CP-SAT output", None, f"status {name} but no x values")
-            numbers = [int(value) for value in values.group(1).split()]
+            numbers = [whole(value, "a CP-SAT value", 0, LARGEST, "CP-SAT output") for value in values.group(1).split()]
             sequence = model.decode({f"x_{step}": value for step, value in enumerate(numbers)}, "CP-SAT output")
         branches = _BRANCHES.search(run.stdout)
-        return answer_from_run(run, status, sequence, int(branches.group(1)) if branches else None, message=name)
+        return answer_from_run(run, status, sequence, count_or_none(branches.group(1)) if branches else None,
+                               message=name)
 
 
 def main(arguments: list[str]) -> int:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from patience.caps import MAX_VALUES
 from patience.errors import InputError, quote
+from patience.numeric import count_or_none
 from patience.reading import at_most, lines, numbered_lines, small_int
 
 SATISFIABLE, UNSATISFIABLE, UNKNOWN = "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"
@@ -85,7 +86,9 @@ def read_stats(text: str) -> dict[str, int]:
         match = _STAT.match(line.strip())
         if match:
             name, value = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
-            stats[name] = int(value)
+            count = count_or_none(value)
+            if count is not None:
+                stats[name] = count
     return stats
 
 

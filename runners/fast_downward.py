@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.generators.files import ModelFiles
+from patience.numeric import count_or_none
 from patience.options import Option, Schema
 from patience.reading import read_output
 from patience.result import Status
@@ -67,7 +68,7 @@ class FastDownward(Planner):
 
     def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> PlanVerdict:
         expanded = [line.split(_EXPANDED, 1)[1].split()[0] for line in run.stdout.splitlines() if _EXPANDED in line]
-        nodes = int(expanded[-1]) if expanded and expanded[-1].isdigit() else None
+        nodes = count_or_none(expanded[-1]) if expanded else None
         plan_file = folder / "sas_plan"
         if run.returncode in (0, 1, 2, 3) and plan_file.is_file():
             return PlanVerdict(Status.SOLVED, read_plan_file(read_output(plan_file), "sas_plan"), nodes)

@@ -18,6 +18,7 @@ from typing import Any
 from patience.errors import InputError
 from patience.generators.lp.solution import MipVerdict, read_highs
 from patience.generators.lp.start import read_start
+from patience.numeric import count_or_none
 from patience.result import Status
 from patience.runners.mip import START_OPTION, MipSolver, split_start
 from patience.runs.process import ProcessRun
@@ -57,7 +58,7 @@ class Highs(MipSolver):
 
     def nodes(self, run: ProcessRun) -> int | None:
         match = _NODES.search(run.stdout)
-        return int(match.group(1)) if match else None
+        return count_or_none(match.group(1)) if match else None
 
 
 def main(arguments: list[str]) -> int:

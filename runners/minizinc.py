@@ -20,6 +20,7 @@ from patience.generators.files import ModelFiles
 from patience.generators.mzn import black_hole
 from patience.generators.mzn.solution import MiniZincOutput, read_output
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
+from patience.numeric import count_or_none
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
@@ -110,7 +111,7 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         output = verdict_of(run)
-        nodes = int(output.stats["nodes"]) if output.stats.get("nodes", "").isdigit() else None
+        nodes = count_or_none(output.stats.get("nodes"))
         stats = {"backend": options["backend"]}
         if output.values is not None:
             return answer_from_run(run, Status.SOLVED, model.decode(output.values, "MiniZinc output"), nodes, stats)

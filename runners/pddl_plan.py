@@ -26,6 +26,7 @@ from patience.generators.pddl import black_hole as pddl
 from patience.generators.pddl.black_hole import plan_cards
 from patience.generators.pddl.common import Action
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
+from patience.numeric import count_or_none
 from patience.options import Schema
 from patience.reading import at_most, first_line, numbered_lines
 from patience.result import Answer, Status
@@ -56,7 +57,7 @@ def read_ff(text: str, source: str = "FF output") -> PlanVerdict:
     """FF 2.3's stdout. Its search ends in complete best-first search, so 'proven unsolvable' and a
     goal simplified to FALSE both mean no plan exists; anything else without a plan is unknown."""
     states = _FF_STATES.findall(text)
-    nodes = int(states[-1]) if states else None
+    nodes = count_or_none(states[-1]) if states else None
     if "goal can be simplified to FALSE" in text:
         return PlanVerdict(Status.UNSOLVABLE, None, nodes, "FF: goal can be simplified to FALSE")
     if "problem proven unsolvable" in text:

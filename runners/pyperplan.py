@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.generators.files import ModelFiles
+from patience.numeric import count_or_none
 from patience.options import Count, Option, Schema
 from patience.reading import read_output
 from patience.result import Status
@@ -41,7 +42,8 @@ class Pyperplan(Planner):
                COMPLETE_SEARCHES + INCOMPLETE_SEARCHES),
         Option("heuristic", "hff", "the search's heuristic", HEURISTICS),
         Count("hash-seed", "1", "PYTHONHASHSEED of the planner: its search order follows Python's string "
-                                 "hashing, so a fixed seed makes runs reproducible", minimum=0),
+                                 "hashing, so a fixed seed makes runs reproducible", minimum=0,
+              maximum=2 ** 32 - 1),
     )
 
     def environment(self, options: Mapping[str, Any]) -> Mapping[str, str]:
@@ -65,7 +67,7 @@ class Pyperplan(Planner):
 
     def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> PlanVerdict:
         expanded = _EXPANDED.findall(run.stdout)
-        nodes = int(expanded[-1]) if expanded else None
+        nodes = count_or_none(expanded[-1]) if expanded else None
         plan_file = folder / "problem.pddl.soln"
         if plan_file.is_file():
             return PlanVerdict(Status.SOLVED, read_plan_file(read_output(plan_file), "problem.pddl.soln"), nodes)

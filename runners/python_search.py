@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from patience.cards import Card
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.lbs.deal import LBSDeal
 from patience.lbs.solver import Search
 from patience.native.board import Board
@@ -98,7 +98,7 @@ def _optional_ints(result: dict[str, Any], name: str) -> tuple[int, ...] | None:
 def _outcome(result: dict[str, Any]) -> Outcome:
     status = _field(result, "status", str)
     if status not in (SOLVED, UNSOLVABLE, LIMIT):
-        raise InputError(_SOURCE, None, f"unknown status {status[:40]!r}")
+        raise InputError(_SOURCE, None, f"unknown status {quote(status)}")
     sequence = result.get("sequence")
     cards = None if sequence is None else tuple(Card(rank, suit) for rank, suit in _numbers(sequence, 2, "sequence"))
     return Outcome(status, cards, _field(result, "nodes", int), _field(result, "max_cards", int),

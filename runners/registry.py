@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.runners.base import Solver
 
 # name -> "module:Class"; modules are imported only when the solver is asked for.
@@ -56,7 +56,7 @@ def get_solver(name: str) -> Solver:
     if parameter and prefix in PREFIXED:
         return _load(PREFIXED[prefix])(parameter)
     known = ", ".join(list(SOLVERS) + [f"{prefix}:..." for prefix in PREFIXED])
-    raise UsageError(f"unknown solver {name!r}; known: {known}")
+    raise UsageError(f"unknown solver {quote(name)}; known: {known}")
 
 
 def names_a_program(name: str) -> bool:

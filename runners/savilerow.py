@@ -20,6 +20,7 @@ from patience.generators.eprime import black_hole as eprime
 from patience.generators.eprime.solution import read_info
 from patience.generators.files import ModelFiles
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
+from patience.numeric import count_or_none
 from patience.options import Option, Schema
 from patience.reading import read_output
 from patience.result import Answer, Status
@@ -118,7 +119,7 @@ class SavileRow(ProcessSolver):
                           f"Savile Row exit {run.returncode} without an .info file")
             return answer_from_run(run, Status.ERROR, message=detail.strip())
         info = read_info(read_output(info_path), info_path.name)
-        nodes = int(info["SolverNodes"]) if "SolverNodes" in info else None
+        nodes = count_or_none(info.get("SolverNodes"))
         stats = {key: info[key] for key in STATS if key in info}
         if solution_path.exists():
             sequence = model.decode(read_output(solution_path), solution_path.name)

@@ -82,7 +82,7 @@ def test_validate_accepts_ff_steps_copied_out_of_its_output(tmp_path):
     assert run.returncode == 1 and run.stdout.startswith("invalid: move 2: 4D does not follow 2C")
     plan.write_text(steps[0] + "\n        1: PLAY-UP-TOP THREE\n")
     run = patience("validate", str(PAPER), str(plan))
-    assert (run.returncode, run.stderr) == (2, f"error: {plan}:2: no (rank suit) of this deal in ('three',)\n")
+    assert (run.returncode, run.stderr) == (2, f"error: {plan}:2: no (rank suit) of this deal in 'three'\n")
 
 
 def test_validate_reports_an_illegal_plan_by_its_move(tmp_path):

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 
 from patience.cards import ranks_adjacent
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.generators.files import ModelFiles
 from patience.options import Option
 
@@ -17,8 +17,7 @@ SYMMETRY_FILE = "asp-symmetry.lp"
 SEARCH_PREFIX = "asp-search-"  # a program of #heuristic directives, for --heuristic=Domain
 SEARCH = Option("search", "paper", "paper: clingo's domain heuristic decides the steps in order, the smallest card "
                                    "(position) first; free: clingo's own search", ("paper", "free"))
-# arguments of at most 18 ASCII digits: an atom with a longer one is refused, never handed to int()
-_ATOM = re.compile(r"([a-z_]\w*)\(((?:-?[0-9]{1,18},)*-?[0-9]{1,18})\)")
+_ATOM = re.compile(r"([a-z_]\w*)\(((?:-?[0-9]{1,9},)*-?[0-9]{1,9})\)")
 
 
 def facts(name: str, rows: Iterable[Sequence[int]]) -> str:
@@ -71,7 +70,7 @@ def atoms(shown: Sequence[object], name: str, arity: int, source: str) -> list[t
     for atom in shown:
         match = _ATOM.fullmatch(atom) if isinstance(atom, str) else None
         if match is None or match.group(1) != name or match.group(2).count(",") != arity - 1:
-            raise InputError(source, None, f"an atom the program does not show: {str(atom)[:60]!r}")
+            raise InputError(source, None, f"an atom the program does not show: {quote(str(atom))}")
         found.append(tuple(int(value) for value in match.group(2).split(",")))
     return found
 

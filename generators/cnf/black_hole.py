@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from pysat.formula import CNF
 
-from patience.caps import MAX_VALUES
+from patience.caps import MAX_CARDS, MAX_RANKS, MAX_VALUES
 from patience.cards import Card, parse_card
 from patience.deal import Deal
 from patience.errors import InputError
@@ -39,6 +39,7 @@ from patience.generators.cnf.common import (
     negate,
 )
 from patience.generators.files import ModelFiles, no_fixed_files
+from patience.numeric import LARGEST, whole
 from patience.options import Switch
 from patience.reading import at_most, numbered_lines, small_int
 
@@ -210,7 +211,7 @@ def read_header(text: str, source: str) -> DecodeMap:
             if line.startswith(HEADER_TAG):
                 seen_tag = True
             elif words[1:2] == ["ranks"]:
-                ranks = int(words[2])
+                ranks = whole(words[2], "ranks", 1, MAX_RANKS, source, number)
             elif words[1:2] == ["foundation"]:
                 foundation = None if words[2] == "none" else parse_card(words[2])
             elif words[1:2] == ["pile"]:
@@ -218,7 +219,8 @@ def read_header(text: str, source: str) -> DecodeMap:
             elif words[1:2] == ["var"]:
                 if len(words) != 7 or words[3] != "card" or words[5] != "pos":
                     raise ValueError("expected `c var N card CARD pos P`")
-                cards_at[int(words[2])] = (parse_card(words[4]), int(words[6]))
+                cards_at[whole(words[2], "a variable", 1, LARGEST, source, number)] = (
+                    parse_card(words[4]), whole(words[6], "a position", 0, MAX_CARDS, source, number))
                 at_most(len(cards_at), MAX_VALUES, "variables in the map", source, number)
         except (ValueError, IndexError) as error:
             raise InputError(source, number, f"bad header line: {error}") from None

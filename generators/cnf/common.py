@@ -9,7 +9,7 @@ from typing import Any
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.generators.files import ModelFiles
 from patience.options import Option
 
@@ -27,7 +27,7 @@ Literal = int | bool  # True / False stand for constants that simplify clauses a
 def cardinality_encoding(name: str) -> int:
     """PySAT's number for a cardinality encoding's name; a usage error for an unknown one."""
     if name not in CARDINALITY:
-        raise UsageError(f"unknown cardinality encoding {name!r}; known: {', '.join(CARDINALITY)}")
+        raise UsageError(f"unknown cardinality encoding {quote(name)}; known: {', '.join(CARDINALITY)}")
     return CARDINALITY[name]
 
 

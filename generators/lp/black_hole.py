@@ -20,7 +20,7 @@ from functools import cached_property
 
 from patience.cards import Card
 from patience.deal import Deal
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.generators.analysis.black_hole import reachable
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.lp.common import expression, row_text, wrapped
@@ -50,13 +50,13 @@ fixed_files = no_fixed_files
 
 def check_model(model: str) -> str:
     if model not in MODELS:
-        raise UsageError(f"unknown MIP model {model!r}; known: {', '.join(MODELS)}")
+        raise UsageError(f"unknown MIP model {quote(model)}; known: {', '.join(MODELS)}")
     return model
 
 
 def check_objective(objective: str) -> str:
     if objective not in OBJECTIVES:
-        raise UsageError(f"unknown objective {objective!r}; known: {', '.join(OBJECTIVES)}")
+        raise UsageError(f"unknown objective {quote(objective)}; known: {', '.join(OBJECTIVES)}")
     return objective
 
 

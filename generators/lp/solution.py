@@ -19,9 +19,11 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
 from patience.generators.lp.black_hole import card_numbers
+from patience.numeric import real
 from patience.reading import at_most, numbered_lines, small_int
 from patience.result import Status
 
+_HUGE = 1e300  # a value beyond it (or inf, nan) is no solver's value for a 0-1 variable
 _A_NAME = re.compile(r"a_([0-9]{1,9})_([0-9]{1,9})")  # longer numbers name no card: skipped, never int()'d
 _CBC_VALUE = re.compile(r"^\s*(?:\*\*\s*)?\d+\s+(\S+)\s+(\S+)")
 
@@ -36,10 +38,7 @@ class MipVerdict:
 
 
 def _float(text: str, source: str, line: int) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise InputError(source, line, f"{quote(text)} is not a number") from None
+    return real(text, "a variable's value", -_HUGE, _HUGE, source, line)
 
 
 def read_cbc(text: str, source: str = "CBC solution") -> MipVerdict:

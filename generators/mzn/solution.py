@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.reading import numbered_lines
 
 SOLUTION_END = "----------"
@@ -46,7 +46,7 @@ def read_output(text: str, source: str) -> MiniZincOutput:
         elif not line.startswith("%"):
             solution.append(line)
     if any(line.strip() for line in solution):
-        raise InputError(source, None, f"output that is neither a solution nor a verdict: {solution[0][:60]!r}")
+        raise InputError(source, None, f"output that is neither a solution nor a verdict: {quote(solution[0])}")
     return MiniZincOutput(None if last is None else _values(*last, source), verdict, stats)
 
 

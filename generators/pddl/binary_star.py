@@ -12,6 +12,7 @@ from patience.errors import InputError, quote
 from patience.generators.files import ModelFiles
 from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, RANK_WORDS, Action
 from patience.generators.texts import fixed_model
+from patience.numeric import whole_or_none
 
 MODEL_DOMAIN_FILE = "binary-star-domain.pddl"  # in models/
 TITLE = "PDDL planning task (FF, Fast Downward, pyperplan)"
@@ -57,17 +58,18 @@ def plan_plays(deal: BinaryStarDeal, plan: Sequence[Action], source: str = "plan
             raise InputError(source, action.line, f"not a Binary Star play: {action.operator}")
         pile, depth = _position(action.arguments[0], deal, source, action.line)
         foundation = action.arguments[where]
-        if not (foundation.startswith("f") and foundation[1:].isdigit()):
+        if not foundation.startswith("f") or whole_or_none(foundation[1:]) is None:
             raise InputError(source, action.line, f"{quote(foundation)} is not a foundation")
-        plays.append(Play(deal.piles[pile][depth], int(foundation[1:]) - 1, pile))
+        plays.append(Play(deal.piles[pile][depth], whole_or_none(foundation[1:]) - 1, pile))
     return tuple(plays)
 
 
 def _position(name: str, deal: BinaryStarDeal, source: str, line: int) -> tuple[int, int]:
     pile_text, _, depth_text = name.removeprefix("c").partition("-")
-    if not (name.startswith("c") and pile_text.isdigit() and depth_text.isdigit()):
+    pile, depth = whole_or_none(pile_text), whole_or_none(depth_text)
+    if not name.startswith("c") or pile is None or depth is None:
         raise InputError(source, line, f"{quote(name)} is not a position c<pile>-<depth>")
-    pile, depth = int(pile_text) - 1, int(depth_text) - 1
+    pile, depth = pile - 1, depth - 1
     if not (0 <= pile < len(deal.piles) and 0 <= depth < len(deal.piles[pile])):
         raise InputError(source, line, f"the deal has no position {name}")
     return pile, depth

@@ -123,7 +123,7 @@ def _compact_problem(deal: Deal, name: str) -> str:
 
 def check_encoding(encoding: str) -> str:
     if encoding not in ENCODINGS:
-        raise UsageError(f"encoding must be one of {', '.join(ENCODINGS)}, not {encoding!r}")
+        raise UsageError(f"encoding must be one of {', '.join(ENCODINGS)}, not {quote(encoding)}")
     return encoding
 
 
@@ -153,11 +153,12 @@ def plan_cards(deal: Deal, plan: Sequence[Action], source: str = "plan") -> tupl
             raise InputError(source, action.line, f"unknown operator {quote(action.operator)}")
         if action.operator == "play":
             if not action.arguments or action.arguments[0] not in cards:
-                raise InputError(source, action.line, f"no card object of this deal in {action.arguments!r}")
+                raise InputError(source, action.line,
+                                 f"no card object of this deal in {quote(' '.join(action.arguments))}")
             sequence.append(cards[action.arguments[0]])
             continue
         if len(action.arguments) < 2 or action.arguments[0] not in ranks or action.arguments[1] not in suits:
-            raise InputError(source, action.line, f"no (rank suit) of this deal in {action.arguments!r}")
+            raise InputError(source, action.line, f"no (rank suit) of this deal in {quote(' '.join(action.arguments))}")
         sequence.append(Card(ranks[action.arguments[0]], suits[action.arguments[1]]))
     return tuple(sequence)
 

@@ -18,9 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from patience.errors import InputError, UsageError
+import yaml
+
+from patience.caps import MAX_JOBS, MAX_MEMORY_MB, MAX_SECONDS
+from patience.errors import InputError, UsageError, quote
+from patience.numeric import real_value, whole_value
 from patience.options import check_options, option_text
-from patience.reading import load_yaml, read_text
+from patience.reading import compose_yaml, construct_yaml, read_text, yaml_child, yaml_line
 from patience.runners.registry import get_solver, names_a_program
 
 EXPERIMENT_KEYS = ("deals", "timeout", "cpu", "memory", "jobs", "configurations")
@@ -45,7 +49,7 @@ class Configuration:
 def make(label: str, solver_name: str, options: Mapping[str, object] | None = None) -> Configuration:
     """A checked configuration: the solver exists and is installed, and knows every option."""
     if not label or any(character.isspace() or character == "," for character in label):
-        raise UsageError(f"configuration label {label!r} must be non-empty, without spaces or commas")
+        raise UsageError(f"configuration label {quote(label)} must be non-empty, without spaces or commas")
     solver = get_solver(solver_name)
     if not solver.available():
         raise UsageError(f"configuration {label}: solver {solver_name} is not installed: {solver.install_hint()}")
@@ -64,12 +68,12 @@ def from_config_argument(text: str) -> Configuration:
     head, *pairs = text.split()
     label, equals, solver_name = head.partition("=")
     if not equals:
-        raise UsageError(f"--config takes 'LABEL=SOLVER OPTION=VALUE ...', not {text!r}")
+        raise UsageError(f"--config takes 'LABEL=SOLVER OPTION=VALUE ...', not {quote(text)}")
     options = {}
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key:
-            raise UsageError(f"--config {text!r}: option {pair!r} is not OPTION=VALUE")
+            raise UsageError(f"--config {quote(text)}: option {quote(pair)} is not OPTION=VALUE")
         options[key] = value
     return make(label, solver_name, options)
 
@@ -79,13 +83,15 @@ def read_experiment(path: str | Path, allow_executables: bool = False) -> tuple[
     file that names a program to run (`solver: sat:PATH`) is code, not data: it is refused unless
     `allow_executables` (compare --allow-executables) says its author is trusted."""
     source = str(path)
-    data = load_yaml(read_text(path), source)
+    root = compose_yaml(read_text(path), source)
+    data = construct_yaml(root, source)
     if not isinstance(data, dict):
         raise InputError(source, 1, "an experiment file is a mapping with deals, timeout and configurations")
     unknown = sorted(set(map(str, data)) - set(EXPERIMENT_KEYS))
     if unknown:
         raise InputError(source, None, f"unknown key {', '.join(unknown)}; known: {', '.join(EXPERIMENT_KEYS)}")
     settings = {key: data[key] for key in EXPERIMENT_KEYS[:-1] if key in data}
+    _check_settings(settings, source, root)
     entries = data.get("configurations") or {}
     if isinstance(entries, list):
         entries = {str(name): {"solver": str(name)} for name in entries}
@@ -108,3 +114,14 @@ def read_experiment(path: str | Path, allow_executables: bool = False) -> tuple[
         except UsageError as error:
             raise InputError(source, None, str(error)) from None
     return settings, configurations
+
+
+def _check_settings(settings: dict[str, object], source: str, root: yaml.Node | None) -> None:
+    """The numbers of an experiment file within the caps of the command-line options they stand for
+    (YAML reads `.inf` and `1e300` as floats, `true` as 1); refused naming their line otherwise."""
+    for key, low, high in (("timeout", 0, MAX_SECONDS), ("cpu", 0, MAX_SECONDS)):
+        if settings.get(key) is not None:
+            real_value(settings[key], key, low, high, source, yaml_line(yaml_child(root, key)), above_low=True)
+    for key, low, high in (("memory", 1, MAX_MEMORY_MB), ("jobs", 1, MAX_JOBS)):
+        if settings.get(key) is not None:
+            whole_value(settings[key], key, low, high, source, yaml_line(yaml_child(root, key)))

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["text.usetex"] = False  # a matplotlibrc asking for TeX would parse labels as TeX
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
@@ -16,6 +17,14 @@ from patience.campaign.analysis import Grid  # noqa: E402
 from patience.outputs import figure_bytes  # noqa: E402
 
 _FLOOR = 1e-3  # seconds; times below it are drawn at it (log axis)
+
+
+def plain(label: str) -> str:
+    """A configuration label as matplotlib should draw it, literally: each `$` escaped, so that
+    `a$\\frac{$` is no mathtext to parse (and fail on); a leading `_`, which a legend skips, kept
+    behind a zero-width space. (The ticks of a log axis still need mathtext, so it stays on.)"""
+    text = label.replace("$", r"\$")
+    return "\u200b" + text if text.startswith("_") else text
 
 
 def _drawn(figure, stem: str) -> dict[str, bytes]:
@@ -36,7 +45,7 @@ def cactus_figure(runs: Grid, labels: Sequence[str], timeout: float | None, cloc
         points[f"cactus-{label}"] = sorted(decided, key=lambda item: item[1])
         times = [seconds for _, seconds in points[f"cactus-{label}"]]
         (line,) = axes.step(range(1, len(times) + 1), times, where="post", marker=".", markersize=3,
-                            label=f"{label} ({len(times)})")  # the marker shows a configuration that decided one deal
+                            label=f"{plain(label)} ({len(times)})")  # a marker shows a single decided deal
         line.set_gid(f"cactus-{label}")
     if timeout:
         axes.axhline(timeout, color="grey", linestyle=":", linewidth=1, label=f"timeout {timeout:g} s")
@@ -74,7 +83,7 @@ def effort_figure(runs: Grid, labels: Sequence[str], timeout: float | None, cloc
         failed = [(position, deal) for position, deal in enumerate(order)
                   if label in runs[deal] and not runs[deal][label].decided]
         ys = [max(runs[deal][label].seconds, _FLOOR) for _, deal in decided]
-        drawn = axes.scatter([position for position, _ in decided], ys, s=6, label=label)
+        drawn = axes.scatter([position for position, _ in decided], ys, s=6, label=plain(label))
         drawn.set_gid(f"effort-{label}")
         points[f"effort-{label}"] = [(deal, seconds) for (_, deal), seconds in zip(decided, ys, strict=True)]
         if link:

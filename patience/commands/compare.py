@@ -12,9 +12,11 @@ import sys
 from patience.campaign import config
 from patience.campaign.run import Interrupted, campaign
 from patience.campaign.store import CHANGED_SHOWN, Store
+from patience.caps import MAX_SEED
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
-from patience.limits import mebibytes, seconds
+from patience.limits import jobs, mebibytes, seconds
+from patience.numeric import whole_argument
 from patience.runs import specs
 from patience.runs.pool import runner
 from patience.runs.process import Limits
@@ -41,11 +43,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--timeout", type=seconds, help="wall-clock limit per run in seconds (default 60)")
     parser.add_argument("--cpu", type=seconds, help="CPU-time limit per run (default: the timeout)")
     parser.add_argument("--memory", type=mebibytes, help="memory limit per run in MiB")
-    parser.add_argument("--jobs", type=int, help="local worker processes (default 1; never more than the runs to do, "
+    parser.add_argument("--jobs", type=jobs, help="local worker processes (default 1; never more than the runs to do, "
                                                  "nor 4 per CPU)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
     parser.add_argument("--db", required=True, help="SQLite store; rerunning with the same store resumes")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the task order shuffle (default 0)")
+    parser.add_argument("--seed", type=whole_argument(0, MAX_SEED),
+                        default=0, help="seed of the task order shuffle (default 0)")
     parser.add_argument("--retry-errors", action="store_true", help="run again the runs stored as errors")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from patience.caps import MAX_DEALS
+from patience.caps import MAX_CARDS, MAX_DEALS, MAX_RANKS, MAX_SUITS
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.generators.deals import deal_file
@@ -19,6 +19,7 @@ from patience.names import (
     game_option,
     numbering_option,
 )
+from patience.numeric import LARGEST, whole_argument
 from patience.outputs import write_files
 
 
@@ -34,17 +35,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     games = (*NUMBERED_GAMES, GENERALISED, LBS)
     parser.add_argument("--game", default=BLACK_HOLE, type=game_option(games), metavar="GAME",
                         help=f"{', '.join(games)} (default {BLACK_HOLE}; hyphens accepted)")
-    parser.add_argument("--cards", type=int, default=10,
-                        help="lbs: cards in the row, named LBS<cards>_<seed> (default 10)")
-    parser.add_argument("--seed", type=int, default=1, help="PySol deal number, or the random seed (default 1)")
+    parser.add_argument("--cards", type=whole_argument(1, MAX_CARDS),
+                        default=10, help="lbs: cards in the row, named LBS<cards>_<seed> (default 10)")
+    parser.add_argument("--seed", type=whole_argument(-LARGEST, LARGEST),  # each numbering checks its own range
+                        default=1, help="PySol deal number, or the random seed (default 1)")
     parser.add_argument("--numbering", type=numbering_option,
                         help=f"numbered games: how deal numbers become shuffles, {', '.join(NUMBERINGS)} "
                              f"(default {DEFAULT_NUMBERING}; all agree below 32000)")
-    parser.add_argument("--count", type=int, help="write COUNT consecutive seeds as files into --dir")
+    parser.add_argument("--count", type=whole_argument(1, MAX_DEALS),
+                        help="write COUNT consecutive seeds as files into --dir")
     parser.add_argument("--dir", type=Path, help="folder for --count (created if missing)")
-    parser.add_argument("--ranks", type=int, help="generalised deal: number of ranks on the cycle")
-    parser.add_argument("--suits", type=int, default=4, help="generalised deal: cards per rank (default 4)")
-    parser.add_argument("--pile-height", type=int, default=3, help="generalised deal: cards per pile (default 3)")
+    parser.add_argument("--ranks", type=whole_argument(1, MAX_RANKS),
+                        help="generalised deal: number of ranks on the cycle")
+    parser.add_argument("--suits", type=whole_argument(1, MAX_SUITS),
+                        default=4, help="generalised deal: cards per rank (default 4)")
+    parser.add_argument("--pile-height", type=whole_argument(1, MAX_CARDS),
+                        default=3, help="generalised deal: cards per pile (default 3)")
     parser.add_argument("--empty-foundation", action="store_true",
                         help="generalised deal: start with an empty foundation (All in a Row style)")
     parser.set_defaults(handler=run)

@@ -15,14 +15,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from patience.errors import UsageError
+from patience.caps import MAX_SEED
+from patience.errors import UsageError, quote
 from patience.exit_codes import ExitCode
 from patience.families import labels, select
 from patience.families.conventions import convention
 from patience.families.write import Job, Target, share_files, write_deal, write_family, write_index
 from patience.generators import generator
 from patience.generators.syntax import identifier
-from patience.limits import seconds
+from patience.limits import jobs, seconds
+from patience.numeric import whole_argument
 from patience.options import check_options
 from patience.outputs import check_apart
 from patience.runs import specs
@@ -36,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The family flags of `gen FORMAT`."""
     family = parser.add_argument_group("families (with --deals; docs/families.md)")
     family.add_argument("--deals", metavar="SPEC", help=f"write a family of these deals into -o DIR: {specs.SPEC_HELP}")
-    family.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; never more than deals)")
+    family.add_argument("--jobs", type=jobs, default=1, help="worker processes (default 1; never more than deals)")
     family.add_argument("--label-timeout", type=seconds, default=DEFAULT_LABEL_SECONDS,
                         help=f"native search limit per deal in seconds (default {DEFAULT_LABEL_SECONDS:g})")
     family.add_argument("--status", choices=tuple(select.STATUSES), default="any",
@@ -45,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write only N deals: the hardest or easiest by the measure, or a seeded sample")
     family.add_argument("--measure", metavar="STORE:SOLVER",
                         help="rank by this configuration's wall time in a campaign store (default: native nodes)")
-    family.add_argument("--seed", type=int, default=0, help="seed of --select sample:N (default 0)")
+    family.add_argument("--seed", type=whole_argument(0, MAX_SEED),
+                        default=0, help="seed of --select sample:N (default 0)")
     family.add_argument("--force", action="store_true", help="replace a non-empty DIR")
     family.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -59,8 +62,6 @@ def run(args: argparse.Namespace, given: Mapping[str, object]) -> int:
     shown = [flag for flag, value in given.items() if value is True]
     if shown:
         raise UsageError(f"--{shown[0]} prints one file; a family writes them all")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     selection = None if args.select is None else select.parse_selection(args.select)
     if args.measure is not None and selection is None:
         raise UsageError("--measure ranks deals for --select; give --select hardest:N or easiest:N")
@@ -122,7 +123,7 @@ def _typed_options(language: str, deals: Sequence[specs.NamedDeal], given: Mappi
                                     f"gen {language} ({game})")
     unknown = sorted(set(given) - declared)
     if unknown:
-        raise UsageError(f"gen {language} has no option {unknown[0]!r} for the deals of this family")
+        raise UsageError(f"gen {language} has no option {quote(unknown[0])} for the deals of this family")
     return typed
 
 

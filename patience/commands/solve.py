@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from patience.errors import UsageError, one_line
+from patience.errors import UsageError, one_line, quote
 from patience.exit_codes import STATUS_EXIT
 from patience.games import read_game_deal
 from patience.limits import mebibytes, seconds
@@ -39,7 +39,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key:
-            raise UsageError(f"--set takes OPTION=VALUE, not {pair!r}")
+            raise UsageError(f"--set takes OPTION=VALUE, not {quote(pair)}")
         options[key.strip()] = value.strip()
     return options
 

@@ -13,10 +13,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from patience.caps import MAX_DEALS
+from patience.caps import MAX_DEALS, MAX_NODES, MAX_SEED
 from patience.errors import UsageError
-from patience.limits import seconds
+from patience.limits import jobs, seconds
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, game_option, numbering_option
+from patience.numeric import real_argument, whole_argument
 from patience.outputs import output_file
 from patience.runs.pool import Runner, runner
 from patience.runs.progress import Progress
@@ -51,10 +52,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seeds", default="1-1000",
                         help="deal numbers: ranges and lists, 1-100000,200 (default 1-1000)")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="search limit per deal in seconds (default 60)")
-    parser.add_argument("--nodes", type=int, help="node limit per search as well (default none): verdicts that do "
-                                                  "not depend on the machine's speed or load")
-    parser.add_argument("--batch", type=int, help="deals per task (2000); shuffles: games per chain (1000)")
-    parser.add_argument("--jobs", type=int, default=1,
+    parser.add_argument("--nodes", type=whole_argument(1, MAX_NODES),
+                        help="node limit per search as well (default none): verdicts that do "
+                             "not depend on the machine's speed or load")
+    parser.add_argument("--batch", type=whole_argument(1, MAX_DEALS),
+                        help="deals per task (2000); shuffles: games per chain (1000)")
+    parser.add_argument("--jobs", type=jobs, default=1,
                         help="local worker processes (default 1; never more than the batches to do, nor 4 per CPU)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
     parser.add_argument("--db", required=True, type=Path, help="SQLite store; rerunning with it resumes")
@@ -62,10 +65,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="report/shuffles: write the figure here (.png or .svg); repeatable")
     parser.add_argument("--out", type=Path,
                         help="export: the per-deal rows (seed, verdict, cards, nodes) as .csv, .csv.gz or .csv.xz")
-    parser.add_argument("--games", type=int, default=100_000, help="shuffles: games per point (default 100000)")
+    parser.add_argument("--games", type=whole_argument(1, MAX_DEALS),
+                        default=100_000, help="shuffles: games per point (default 100000)")
     parser.add_argument("--riffles", default="1-7", help="shuffles: riffle counts (default 1-7)")
-    parser.add_argument("--seed", type=int, default=0, help="shuffles: seed of every chain's generator (0)")
-    parser.add_argument("--reference", type=float, metavar="PERCENT",
+    parser.add_argument("--seed", type=whole_argument(0, MAX_SEED),
+                        default=0, help="shuffles: seed of every chain's generator (0)")
+    parser.add_argument("--reference", type=real_argument(0, 100), metavar="PERCENT",
                         help="shuffles: draw a dotted line at this win rate (a survey's, say)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run)

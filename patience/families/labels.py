@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from patience.campaign.store import Store
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, quote
 from patience.result import Status
 from patience.runners.solve import solve
 from patience.runs.process import Limits
@@ -50,7 +50,7 @@ def store_times(measure: str, names: Sequence[str]) -> list[float]:
     hardest. Every deal of the family must have its run there."""
     path, colon, wanted = measure.rpartition(":")
     if not colon or not path or not wanted:
-        raise UsageError(f"--measure {measure!r}: expected STORE:SOLVER (a campaign store and a configuration)")
+        raise UsageError(f"--measure {quote(measure)}: expected STORE:SOLVER (a campaign store and a configuration)")
     store = Store(path, create=False)
     try:
         configuration = _configuration(store, wanted, path)
@@ -78,4 +78,4 @@ def _configuration(store: Store, wanted: str, path: str) -> str:
     known = ", ".join(label_ for label_, _, _ in configurations) or "none"
     if by_solver:
         raise UsageError(f"{path}: solver {wanted} ran as {', '.join(by_solver)}; name one of these labels")
-    raise UsageError(f"{path} has no configuration {wanted!r}; it has: {known}")
+    raise UsageError(f"{path} has no configuration {quote(wanted)}; it has: {known}")

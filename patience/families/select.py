@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.families.labels import Label
 from patience.result import Status
 
@@ -29,7 +29,7 @@ def parse_selection(text: str) -> Selection:
     way, colon, count = text.partition(":")
     if way not in WAYS or not colon or not _COUNT.fullmatch(count) or int(count) < 1:
         shown = text if len(text) <= 40 else text[:40] + "..."  # an error stays one short line
-        raise UsageError(f"--select {shown!r}: expected hardest:N, easiest:N or sample:N with N at least 1")
+        raise UsageError(f"--select {quote(shown)}: expected hardest:N, easiest:N or sample:N with N at least 1")
     return Selection(way, int(count))
 
 

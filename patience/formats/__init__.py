@@ -40,7 +40,10 @@ def parse_deal(text: str, source: str) -> Deal:
     """Read a deal from text in any known form."""
     for form in FORMATS.values():
         if form.detect(text):
-            return form.read(text, source)
+            try:
+                return form.read(text, source)
+            except ValueError as error:  # the deal it builds refused it (a cap, a rank outside the cycle)
+                raise InputError(source, None, str(error)) from None
     raise InputError(source, 1, "not a deal: expected board text ('Foundations: ...'), YAML "
                                 "('piles:'), CSPLib .param, MiniZinc .dzn or PyCSP3 JSON")
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 import re
 
-from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
+from patience.caps import MAX_CARDS, MAX_PILES, MAX_RANKS, MAX_SUITS
 from patience.cards import STANDARD_RANKS, Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
+from patience.numeric import whole, whole_value
 from patience.reading import at_most
 
 # Each pattern ends at the list's `[`; the list runs to the first `]` (found by str.find, so no
@@ -64,10 +65,12 @@ def read_dzn(text: str, source: str) -> Deal:
     end = -1 if match is None else text.find("]", match.end())
     if end < 0 or not _DZN_END.match(text, end + 1):
         raise InputError(source, 1, "expected 'layout = array2d(1..P, 1..H, [...]);'")
-    pile_count, height = int(match.group(1)), int(match.group(2))
+    line = _line(text, match.start())
+    pile_count = whole(match.group(1), "the piles of array2d(1..P, 1..H)", 1, MAX_PILES, source, line)
+    height = whole(match.group(2), "the pile height of array2d(1..P, 1..H)", 1, MAX_CARDS, source, line)
     numbers = _numbers(text, match.end(), end, source)
     if len(numbers) != pile_count * height:
-        raise InputError(source, _line(text, match.start()),
+        raise InputError(source, line,
                          f"array2d(1..{pile_count}, 1..{height}) needs {pile_count * height} numbers, "
                          f"found {len(numbers)}")
     cards = [_numbered_card(number - 1, 0, 52, STANDARD_RANKS, text, offset, source) for number, offset in numbers]
@@ -94,10 +97,9 @@ def read_json(text: str, source: str) -> Deal:
         raise InputError(source, error.lineno, f"bad JSON: {error.msg}") from None
     except (ValueError, RecursionError) as error:  # a number too long to convert, lists nested too deep
         raise InputError(source, None, f"bad JSON: {quote(str(error), 80)[1:-1]}") from None
-    if not isinstance(document, dict) or not isinstance(document.get("m"), int) or document["m"] < 1:
+    if not isinstance(document, dict) or "m" not in document:
         raise InputError(source, 1, "expected {\"m\": cards per suit, \"piles\": [[...], ...]}")
-    ranks = document["m"]
-    at_most(ranks, MAX_RANKS, "m (cards per suit)", source, 1)
+    ranks = whole_value(document["m"], "m (cards per suit)", 1, MAX_RANKS, source, 1)  # `true` is no number
     piles_value = document.get("piles")
     if not isinstance(piles_value, list) or not all(isinstance(pile, list) and pile for pile in piles_value):
         raise InputError(source, 1, "'piles' must be a list of non-empty lists of card numbers")

@@ -97,7 +97,7 @@ def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Ga
     if game is not None:
         named = game_name(game)
         chosen = get_game(named)
-        deal = chosen.parse_deal(text, source)
+        deal = _parsed(chosen, text, source)
         if not is_deal_of(chosen.variant(deal), named):
             raise InputError(source, None, f"this deal is {chosen.variant(deal)}, not {named} "
                                            f"(give --game {chosen.variant(deal)}, or leave --game out)")
@@ -105,9 +105,18 @@ def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Ga
     for name in FAMILY_CLASSES:
         candidate = _family(name)
         if candidate.detect(text):
-            return candidate, candidate.parse_deal(text, source)
+            return candidate, _parsed(candidate, text, source)
     raise InputError(source, 1, "not a deal: expected board text ('Foundations: ...'), YAML ('piles:'), "
                                 "CSPLib .param, MiniZinc .dzn, PyCSP3 JSON, or an LBS .param ('letting cards be')")
+
+
+def _parsed(game: Game, text: str, source: str) -> Any:
+    """The game's reader on `text`; a ValueError of the deal it builds (a cap, a card outside the rank
+    cycle) is bad input, named by the file, never an internal error."""
+    try:
+        return game.parse_deal(text, source)
+    except ValueError as error:
+        raise InputError(source, None, str(error)) from None
 
 
 def write_game_deal(deal: Any, form: str, source: str = "") -> str:

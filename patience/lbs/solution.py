@@ -15,9 +15,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from patience.caps import MAX_MOVES, MAX_VALUES
+from patience.caps import MAX_CARDS, MAX_MOVES, MAX_VALUES
 from patience.errors import InputError, quote
 from patience.lbs.rules import Move
+from patience.numeric import is_whole, whole_value
 from patience.reading import at_most, load_yaml, numbered_lines, read_text
 
 _START = re.compile(r"^letting\s+(\w+)\s+be\s+(.*)$")
@@ -42,9 +43,7 @@ def read_mapping(path: Path) -> Mapping:
     data = load_yaml(read_text(path), str(path))
     if not isinstance(data, dict) or not isinstance(data.get("from"), str) or not isinstance(data.get("to"), str):
         raise InputError(str(path), 1, "the mapping needs `from: VARIABLE` and `to: VARIABLE`")
-    first = data.get("first_position", 1)
-    if first not in (0, 1):
-        raise InputError(str(path), 1, "first_position must be 0 or 1")
+    first = whole_value(data.get("first_position", 1), "first_position", 0, 1, str(path), 1)  # not 1.0, not true
     return Mapping(data["from"], data["to"], first)
 
 
@@ -86,7 +85,7 @@ def infer_mapping(lettings: dict[str, object], source: str) -> Mapping:
     if "actionFrom" in lettings and "actionTo" in lettings:
         return Mapping()
     vectors = [name for name, value in lettings.items()
-               if isinstance(value, list) and all(isinstance(item, int) for item in value)]
+               if isinstance(value, list) and all(map(is_whole, value))]
     sources = [name for name in vectors if "from" in name.lower()]
     targets = [name for name in vectors if "to" in name.lower() and name not in sources]
     if len(sources) == 1 and len(targets) == 1:
@@ -102,8 +101,10 @@ def read_moves(text: str, source: str, mapping: Mapping | None = None) -> tuple[
     columns = []
     for name in (mapping.source, mapping.target):
         value = lettings.get(name)
-        if not isinstance(value, list) or not all(isinstance(item, int) for item in value):
+        if not isinstance(value, list) or not all(map(is_whole, value)):
             raise InputError(source, 1, f"no one-dimensional integer variable {quote(name)} in the solution")
+        for item in value:  # a position no deal has (the caps) is no move: refused here, not quoted whole
+            whole_value(item, f"a position in {quote(name)}", -MAX_CARDS, MAX_CARDS + 1, source, 1)
         columns.append(value)
     if len(columns[0]) != len(columns[1]):
         raise InputError(source, 1, f"{mapping.source} and {mapping.target} differ in length")

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from patience.deal import Deal
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.native import reference
 from patience.native.board import Board
 from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
@@ -70,7 +70,7 @@ def choose(board: Board, choice: str | None) -> str:
     """The engine that searches `board`: `c` when built and it takes the board (or when asked for,
     else a usage error), `python` otherwise."""
     if choice not in (None, "c", "python"):
-        raise UsageError(f"option engine must be c or python, not {choice!r}")
+        raise UsageError(f"option engine must be c or python, not {quote(choice)}")
     takes = compiled() and fits(board)
     if choice == "c" and not takes:
         why = ("is not built (pip install -e .)" if not compiled() else

@@ -38,6 +38,8 @@ class Plot:
     svg: str
 
 
+_DIGITS = re.compile(r"([0-9]+)")
+
 def page_names(deals: Sequence[str]) -> dict[str, str]:
     """Each deal's replay page file name (`black_hole:17` -> `black_hole_17.html`), made unique where
     two names differ only in the characters a file name cannot keep (`a/b.txt`, `a_b.txt`). A long
@@ -172,8 +174,10 @@ def html_table(table: tables.Table, link: Callable[[str], str | None]) -> dict[s
 
 
 def natural(name: str) -> list[object]:
-    """`black_hole:9` before `black_hole:10`."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+    """`black_hole:9` before `black_hole:10`: runs of ASCII digits compare as numbers (by length without
+    leading zeros, then text: no int() of a 5,000-digit run), anything else (`²`, `٣`) as text."""
+    return [(len(part.lstrip("0")), part.lstrip("0"), part) if index % 2 else part
+            for index, part in enumerate(_DIGITS.split(name))]
 
 
 def deals_table(rows: Sequence[RunRecord], labels: Sequence[str], clock: str) -> tables.Table:

@@ -31,7 +31,8 @@ from functools import partial
 from multiprocessing import get_context, resource_tracker
 from typing import Any, TypeVar
 
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
+from patience.numeric import whole
 from patience.runs.process import descendants, end_processes, stop_signals_unwind, stops_deferred, watch_parent
 
 Work = TypeVar("Work")
@@ -198,10 +199,13 @@ def connect(scheduler: str):
     """A Dask client of the scheduler at `scheduler` (tcp://HOST:PORT); UsageError if unreachable."""
     from distributed import Client
 
+    _, colon, port = scheduler.rpartition(":")
+    if colon and port.isdigit():  # Dask's own parse overflows a C long on a port of 20 digits
+        whole(port, f"the port of the Dask scheduler {quote(scheduler)}", 1, 65535)
     try:
         return Client(scheduler, timeout=CONNECT_SECONDS)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+    except (OSError, TimeoutError, ValueError, OverflowError) as error:
+        raise UsageError(f"cannot reach the Dask scheduler {quote(scheduler)}: {quote(str(error))[1:-1]}") from None
 
 
 def run_dask(scheduler: str) -> Runner:

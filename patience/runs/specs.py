@@ -23,6 +23,7 @@ from patience.games import Game, deal_content, get_game, read_game_deal
 from patience.games.black_hole import BlackHoleFamily
 from patience.generators.deals import pysol_deal, random_deal
 from patience.names import DEFAULT_NUMBERING, NUMBERED_GAMES, NUMBERINGS, game_name
+from patience.numeric import whole_or_none
 from patience.reading import small_int
 
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
@@ -129,7 +130,7 @@ def resolve(spec: str) -> list[NamedDeal]:
         for named in _resolve_one(part.strip()):
             deals.setdefault(named.name, named)
     if not deals:
-        raise UsageError(f"deal spec {spec!r} names no deals")
+        raise UsageError(f"deal spec {quote(spec)} names no deals")
     return list(deals.values())
 
 
@@ -177,10 +178,10 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
             return [NamedDeal(f"{kind}:{seed}", get_game(game), pysol_deal(game, seed, numbering))
                     for seed in parse_seeds(rest, spec)]
         except ValueError as error:
-            raise UsageError(f"deal spec {spec!r}: {error}") from None
+            raise UsageError(f"deal spec {quote(spec)}: {error}") from None
     if kind == "random" and colon:
         return _random_deals(spec, rest)
-    raise UsageError(f"deal spec {spec!r} is neither a file, a folder nor one of: {SPEC_HELP}")
+    raise UsageError(f"deal spec {quote(spec)} is neither a file, a folder nor one of: {SPEC_HELP}")
 
 
 def _game_or_kind(word: str) -> str:
@@ -193,15 +194,13 @@ def _game_or_kind(word: str) -> str:
 
 def _random_deals(spec: str, rest: str) -> list[NamedDeal]:
     shape, colon, seeds = rest.partition(":")
-    try:
-        ranks, suits, height = (int(number) for number in shape.split(","))
-    except ValueError:
-        raise UsageError(f"deal spec {spec!r}: expected random:RANKS,SUITS,HEIGHT:SEEDS") from None
-    if not colon:
-        raise UsageError(f"deal spec {spec!r}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
+    numbers = [whole_or_none(number) for number in shape.split(",")]
+    if len(numbers) != 3 or None in numbers or not colon:
+        raise UsageError(f"deal spec {quote(spec)}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
+    ranks, suits, height = numbers
     try:
         return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", BLACK_HOLE_FAMILY,
                           random_deal(ranks, suits, height, seed))
                 for seed in parse_seeds(seeds, spec)]
     except ValueError as error:
-        raise UsageError(f"deal spec {spec!r}: {error}") from None
+        raise UsageError(f"deal spec {quote(spec)}: {error}") from None

@@ -8,8 +8,9 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, quote
 from patience.names import BLACK_HOLE, GENERALISED, NUMBERED_GAMES
+from patience.numeric import whole_or_none
 from patience.runs.pool import Runner
 from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
@@ -42,16 +43,16 @@ def game_and_shape(game: str | None, shape: str | None) -> tuple[str, Shape | No
         return game, None
     if not shape:
         raise UsageError(f"--game {GENERALISED} needs --shape RANKS,SUITS,HEIGHT (say 13,4,3)")
-    try:
-        ranks, suits, height = (int(number) for number in shape.split(","))
-    except ValueError:
-        raise UsageError(f"--shape {shape[:60]!r}: expected RANKS,SUITS,HEIGHT, three whole numbers") from None
+    numbers = [whole_or_none(number) for number in shape.split(",")]
+    ranks, suits, height = (numbers + [None] * 3)[:3]
+    if len(numbers) != 3 or ranks is None or suits is None or height is None:
+        raise UsageError(f"--shape {quote(shape)}: expected RANKS,SUITS,HEIGHT, three whole numbers")
     try:
         random_deal(ranks, suits, height, 0)  # the shape's checks and caps
     except ValueError as error:
-        raise UsageError(f"--shape {shape[:60]}: {error}") from None
+        raise UsageError(f"--shape {quote(shape)}: {error}") from None
     if ranks * suits > engine.COMPILED_MAX_CARDS:
-        raise UsageError(f"--shape {shape}: {ranks * suits:,} cards; the compiled search takes at most "
+        raise UsageError(f"--shape {quote(shape)}: {ranks * suits:,} cards; the compiled search takes at most "
                          f"{engine.COMPILED_MAX_CARDS:,}")
     return game, (ranks, suits, height)
 
