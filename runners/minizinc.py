@@ -22,7 +22,7 @@ from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
-from patience.runners.minizinc_output import MiniZincOutput, read_output
+from patience.runners.minizinc_output import MiniZincOutput, read_output, stat_count
 from patience.runners.process import Limits, ProcessRun, run_process
 
 GRACE_SECONDS = 5.0  # MiniZinc stops itself at the time limit; the hard kill comes this much later
@@ -113,7 +113,7 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         output = verdict_of(run)
-        nodes = int(output.stats["nodes"]) if output.stats.get("nodes", "").isdigit() else None
+        nodes = stat_count(output.stats, "nodes")
         stats = {"backend": options["backend"]}
         if output.values is not None:
             return answer_from_run(run, Status.SOLVED, model.decode(output.values, "MiniZinc output"), nodes, stats)

@@ -10,10 +10,12 @@ map, which checks them, and the moves to the validator.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from patience.errors import InputError
+from patience.reading import small_int
 
 SOLUTION_END = "----------"
 _STAT = "%%%mzn-stat: "
@@ -52,11 +54,30 @@ def read_output(text: str, source: str) -> MiniZincOutput:
 def _values(line: int, text: str, source: str) -> dict[str, object]:
     try:
         values = json.loads(text)
-    except ValueError:
+    except RecursionError:  # `[[[...` nested past Python's stack: refused, never an internal error
+        raise InputError(source, line, "a solution nested too deep") from None
+    except ValueError:  # bad JSON, or a number past Python's integer digit limit
         raise InputError(source, line, "a solution that is not JSON (was --output-mode json given?)") from None
     if not isinstance(values, dict):
         raise InputError(source, line, "a solution that is not a JSON object")
     return values
+
+
+def stat_count(stats: Mapping[str, str], name: str) -> int | None:
+    """A count statistic (`nodes`) as printed, or None unless it is a plain ASCII integer of at most
+    18 digits: the model or backend prints it, so `²` or 5,000 digits are no count, never a crash."""
+    value = small_int(stats.get(name, "").strip())
+    return value if value is not None and value >= 0 else None
+
+
+def stat_seconds(stats: Mapping[str, str], name: str) -> float | None:
+    """A time statistic (`solveTime`) in seconds, or None unless it is a finite number of sane length."""
+    text = stats.get(name, "").strip()
+    try:
+        value = float(text) if len(text) <= 40 else math.nan
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
 
 
 def integers(values: Mapping[str, object], name: str, source: str) -> list[int]:
