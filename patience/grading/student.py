@@ -92,10 +92,11 @@ def student_files(model: ModelFiles, text: str, suffix: str, variables: Mapping[
     """The toolkit's files of a deal with its model replaced by the student's, and a decode that
     reads the student's variable names."""
     own = [name for name in model.files if name.endswith(suffix) and name != model.primary]
-    if len(own) != 1:
-        raise UsageError(f"the toolkit's {suffix} model of this game is not one file; cannot put a student's in")
+    if not own:
+        raise UsageError(f"the toolkit's model of this game has no {suffix} file to put a student's in")
+    files = {name: body for name, body in model.files.items() if name not in own[1:]}  # its extra programs go
     decode = model.decode
-    return replace(model, files={**model.files, own[0]: text},
+    return replace(model, files={**files, own[0]: text},
                    decode=lambda values, source, *rest: decode(renamed(values, variables), source, *rest))
 
 

@@ -1,0 +1,182 @@
+"""`patience grade` on models of any game: the public minizinc-benchmarks Black Hole model graded
+correct unchanged with the shipped mapping, broken variants caught, hunts that find and shrink the
+deal a broken model gets wrong (and pass an unbroken one), bad command lines refused."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+from patience.cli import main
+from patience.formats import write_deal
+from patience.generators.deals import random_deal
+from patience.generators.mzn import black_hole
+from patience.grading.hunt import posed_deals, smaller
+from patience.reading import read_text
+from tests.helpers import ROOT, needs_solver
+
+PUBLIC = ROOT / "models" / "minizinc-benchmarks-black-hole.mzn"
+PILE_ORDER = "constraint forall(c in PILECARD where above[c] != 0)(y[above[c]] < y[c]);"
+needs_minizinc = needs_solver("minizinc")
+
+
+def without_wrap(text: str) -> str:
+    """The public model with the king-ace pairs taken out of its neighbours table (1 = A♠, 13 ranks)."""
+    def wraps(line: str) -> bool:
+        pair = re.fullmatch(r"\s*(\d+),\s*(\d+),?\s*", line)
+        return pair is not None and abs((int(pair.group(1)) - 1) % 13 - (int(pair.group(2)) - 1) % 13) == 12
+    lines = [line for line in text.split("\n") if not wraps(line)]
+    assert len(lines) == len(text.split("\n")) - 32  # 4 suits x 4 suits x (A->K, K->A)
+    return "\n".join(lines).replace("1..416", "1..384")
+
+
+def grade(capsys, model: Path, *argv: str) -> tuple[int, list[str], str]:
+    status = main(["grade", str(model), *argv])
+    captured = capsys.readouterr()
+    return status, captured.out.splitlines(), captured.err
+
+
+@pytest.fixture
+def standard_deal(tmp_path) -> Path:
+    """One standard Black Hole deal the public model solves in about a second."""
+    folder = tmp_path / "instances"
+    folder.mkdir()
+    (folder / "seed3.txt").write_text(write_deal(random_deal(13, 4, 3, 3), "board"))
+    return folder
+
+
+@needs_minizinc
+def test_the_public_model_grades_correct_unchanged_with_the_shipped_mapping(tmp_path, capsys, standard_deal):
+    status, lines, err = grade(capsys, PUBLIC, "--mapping", "minizinc-benchmarks", "--instances", str(standard_deal))
+    assert (status, err) == (0, "")
+    assert lines[1].split()[:4] == ["seed3", "51", "solved", "correct"] and "valid: 51 moves" in lines[1]
+    broken = tmp_path / "nowrap.mzn"
+    broken.write_text(without_wrap(read_text(PUBLIC)))
+    status, lines, _ = grade(capsys, broken, "--mapping", "minizinc-benchmarks", "--instances", str(standard_deal))
+    assert status == 1 and lines[1].split()[2:5] == ["no", "solution", "WRONG"] and "lost solutions" in lines[1]
+
+
+@needs_minizinc
+def test_a_mapping_names_the_play_order_variable(tmp_path, capsys):
+    folder = tmp_path / "instances"
+    folder.mkdir()
+    for seed in range(2):
+        (folder / f"g{seed}.yaml").write_text(write_deal(random_deal(5, 2, 2, seed), "yaml"))
+    model = tmp_path / "renamed.mzn"
+    model.write_text(re.sub(r"\bx\b", "order", black_hole.model_text()))
+    mapping = tmp_path / "mapping.yaml"
+    mapping.write_text("game: generalised\nvariables:\n  x: order\n")
+    status, lines, _ = grade(capsys, model, "--mapping", str(mapping), "--instances", str(folder))
+    assert status == 0 and lines[-1].endswith("2 correct, 0 wrong, 0 not graded")
+    status, lines, _ = grade(capsys, model, "--game", "generalised", "--instances", str(folder))
+    assert status == 1 and all(line.split()[2:4] == ["error", "WRONG"] and "no array of integers x" in line
+                               for line in lines[1:3])
+
+
+@needs_minizinc
+def test_a_hunt_catches_a_missing_pile_order_and_shrinks_the_deal(tmp_path, capsys):
+    model = tmp_path / "student.mzn"
+    model.write_text(black_hole.model_text().replace(PILE_ORDER, ""))
+    assert black_hole.model_text() != model.read_text()
+    status, lines, err = grade(capsys, model, "--game", "black-hole", "--hunt", "30", "--seed", "0",
+                               "--out", str(tmp_path / "found"), "--timeout", "20")
+    assert (status, err) == (1, "")
+    assert lines[0] == f"counterexample: {tmp_path / 'found' / 'counterexample.dzn'}"
+    assert "illegal: move" in lines[1] and " is under " in lines[1]
+    cards = int(re.search(r"shrunk to (\d+) cards", lines[1]).group(1))
+    assert cards <= 3
+    data = (tmp_path / "found" / "counterexample.dzn").read_text()
+    assert f"n = {cards + 1};" in data  # the project model's data: the deal's cards and the start card
+    assert "<html" in (tmp_path / "found" / "counterexample.html").read_text().lower()
+
+
+@needs_minizinc
+def test_the_unbroken_model_passes_a_short_hunt(tmp_path, capsys):
+    model = tmp_path / "student.mzn"
+    model.write_text(black_hole.model_text())
+    status, lines, _ = grade(capsys, model, "--game", "black-hole", "--hunt", "10", "--seed", "1",
+                             "--out", str(tmp_path / "found"))
+    assert status == 0 and lines[0].startswith("all 10 deals agree (seed 1; ")
+    assert not (tmp_path / "found").exists()
+
+
+@needs_solver("clingo")
+def test_an_asp_model_is_graded_and_hunted_too(tmp_path, capsys):
+    text = read_text(ROOT / "models" / "asp-black-hole.lp")
+    order = ":- play(C, T), above(C, D), not played(D, T - 1).\n"
+    assert order in text
+    model = tmp_path / "student.lp"
+    model.write_text(text.replace(order, "").replace(":- play(C, T), depth(C, K), T <= K.\n", ""))
+    status, lines, _ = grade(capsys, model, "--game", "generalised", "--hunt", "10", "--seed", "2",
+                             "--out", str(tmp_path))
+    assert status == 1 and "illegal: move" in lines[1]
+    assert (tmp_path / "counterexample.lp").is_file()
+
+
+def test_same_seed_same_deals_and_sizes_grow():
+    first = list(itertools.islice(posed_deals("black_hole", False, 7), 40))
+    assert first == list(itertools.islice(posed_deals("black_hole", False, 7), 40))
+    assert first != list(itertools.islice(posed_deals("black_hole", False, 8), 40))
+    assert len(first[0].cards) < len(first[-1].cards) or first[0].ranks < first[-1].ranks
+    fixed = list(itertools.islice(posed_deals("black_hole", True, 7), 3))
+    assert all(deal.game == "black_hole" for deal in fixed)
+
+
+def test_the_shrinker_only_offers_smaller_or_simpler_deals():
+    deal = random_deal(5, 2, 2, 4)
+    candidates = list(smaller(deal, fixed=False))
+    assert candidates and all(len(c.cards) < len(deal.cards) or c.ranks < deal.ranks or
+                              sorted(c.cards) == sorted(deal.cards) and c.cards != deal.cards for c in candidates)
+    standard = random_deal(13, 4, 3, 1)
+    assert all(c.game == "black_hole" and sorted(c.cards) == sorted(standard.cards)
+               for c in smaller(standard, fixed=True))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "black-hole", "--hunt", "many"], "--hunt takes a whole number"),
+    (["--game", "black-hole", "--hunt", "0"], "--hunt takes a whole number"),
+    (["--hunt", "5"], "--hunt needs the model's game"),
+    (["--game", "chess", "--hunt", "5"], "chess"),
+    (["--game", "black-hole", "--hunt", "5", "--seed", "-1"], "--seed takes a whole number"),
+    (["--game", "black-hole"], "give MODEL --instances DIR, or MODEL --hunt N"),
+])
+def test_bad_command_lines_are_one_line(tmp_path, capsys, argv, message):
+    model = tmp_path / "m.mzn"
+    model.write_text("solve satisfy;\n")
+    status, lines, err = grade(capsys, model, *argv)
+    assert (status, lines) == (2, []) and err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("game: chess\n", "chess"), ("game: black_hole\nextra: 1\n", "`game:`, `options:` and `variables:` only"),
+    ("game: black_hole\nvariables: [x]\n", "`variables:` must map names"),
+])
+def test_bad_game_mappings_are_one_line(tmp_path, capsys, text, message):
+    mapping = tmp_path / "mapping.yaml"
+    mapping.write_text(text)
+    status, lines, err = grade(capsys, tmp_path / "m.mzn", "--mapping", str(mapping), "--instances", str(tmp_path))
+    assert (status, lines) == (2, []) and err.startswith(f"error: {mapping}:1: ") and message in err
+
+
+@needs_minizinc
+def test_a_backend_that_is_a_file_is_refused(tmp_path, capsys, standard_deal):
+    msc = tmp_path / "evil.msc"
+    msc.write_text("{}")
+    status, lines, err = grade(capsys, PUBLIC, "--mapping", "minizinc-benchmarks", "--instances", str(standard_deal),
+                               "--backend", str(msc))
+    assert (status, lines) == (2, []) and "backend" in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+@needs_minizinc
+def test_a_hunt_catches_the_public_model_without_its_king_ace_wrap(tmp_path, capsys):
+    model = tmp_path / "nowrap.mzn"
+    model.write_text(without_wrap(read_text(PUBLIC)))
+    status, lines, _ = grade(capsys, model, "--mapping", "minizinc-benchmarks", "--hunt", "200", "--seed", "5",
+                             "--out", str(tmp_path), "--timeout", "10")
+    assert status == 1 and lines[0] == f"counterexample: {tmp_path / 'counterexample.dzn'}"
+    assert "lost solutions: native wins with" in lines[1]
+    assert "layout" in (tmp_path / "counterexample.dzn").read_text()
