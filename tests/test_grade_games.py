@@ -5,12 +5,15 @@ deal a broken model gets wrong (and pass an unbroken one), bad command lines ref
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+from patience.cards import Card
 from patience.cli import main
+from patience.deal import Deal
 from patience.formats import write_deal
 from patience.generators.deals import random_deal
 from patience.generators.mzn import black_hole
@@ -180,3 +183,42 @@ def test_a_hunt_catches_the_public_model_without_its_king_ace_wrap(tmp_path, cap
     assert status == 1 and lines[0] == f"counterexample: {tmp_path / 'counterexample.dzn'}"
     assert "lost solutions: native wins with" in lines[1]
     assert "layout" in (tmp_path / "counterexample.dzn").read_text()
+
+
+LOOP = ("\nfunction int: f(int: k) = if k <= 0 then 1 else f(k - 1) + f(k - 1) endif;\n"
+        "constraint x[0] = f(80) mod 2;\n")  # MiniZinc evaluates 2^80 calls: it never ends by itself
+
+
+@needs_minizinc
+def test_a_class_is_marked_at_once_and_each_broken_model_costs_only_its_rows(tmp_path, capsys):
+    instances = tmp_path / "instances"
+    instances.mkdir()
+    (instances / "g0.yaml").write_text(write_deal(random_deal(5, 2, 2, 0), "yaml"))
+    trap = Deal(((Card(2, 1), Card(3, 0)),), Card(0, 0), 4)  # unsolvable: the wrap card lies under the other
+    (instances / "trap.yaml").write_text(write_deal(trap, "yaml"))
+    klass = tmp_path / "class"
+    (klass / "dana").mkdir(parents=True)
+    (klass / "eve").mkdir()
+    (klass / "alice.mzn").write_text(black_hole.model_text())
+    (klass / "bob.mzn").write_text(black_hole.model_text().replace(PILE_ORDER, ""))
+    (klass / "carol.mzn").write_text("\x00 not a model \xff\n")
+    (klass / "dana" / "model.lp").write_text(read_text(ROOT / "models" / "asp-black-hole.lp"))
+    (klass / "eve" / "a.mzn").write_text(black_hole.model_text())
+    (klass / "eve" / "b.mzn").write_text(black_hole.model_text())
+    (klass / "frank.mzn").write_text(black_hole.model_text() + LOOP)
+    out = tmp_path / "marks"
+    status = main(["grade", "--class", str(klass), "--instances", str(instances), "--game", "generalised",
+                   "--timeout", "3", "--out", str(out)])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert lines[:6] == ["alice: 2/2 correct, 0 wrong, 0 not graded", "bob: 1/2 correct, 1 wrong, 0 not graded",
+                         "carol: 0/2 correct, 2 wrong, 0 not graded", "dana: 2/2 correct, 0 wrong, 0 not graded",
+                         "eve: 0/2 correct, 2 wrong, 0 not graded", "frank: 0/2 correct, 0 wrong, 2 not graded"]
+    marks = json.loads((out / "marks.json").read_text())
+    assert len(marks) == 12 and len((out / "marks.csv").read_text().splitlines()) == 13
+    bob = {mark["instance"]: mark for mark in marks if mark["student"] == "bob"}
+    assert bob["trap"]["verdict"] == "solved" and "illegal" in bob["trap"]["note"]
+    assert "2 model files" in next(mark["note"] for mark in marks if mark["student"] == "eve")
+    results = json.loads((out / "gradescope" / "bob" / "results.json").read_text())
+    assert (results["score"], results["max_score"]) == (1, 2)
+    assert [test["status"] for test in results["tests"]] == ["passed", "failed"]

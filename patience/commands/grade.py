@@ -11,6 +11,7 @@ from patience.commands.limits import seconds
 from patience.errors import UsageError
 from patience.exit_codes import GRADED_WRONG, ExitCode
 from patience.grading import student as games
+from patience.grading.classroom import mark_class, summary_lines
 from patience.grading.hunt import hunt_model
 from patience.lbs.grader import SAVILE_ROW_COLUMNS, WRONG, NativeVerdicts, grade_model, grade_results, table
 from patience.lbs.grader_mzn import COLUMNS, grade_minizinc
@@ -43,8 +44,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", help="the game the model plays (default: LBS, or the mapping's game)")
     parser.add_argument("--hunt", metavar="N", help="pose N random deals and stop at the first wrong answer")
     parser.add_argument("--seed", default="0", help="the hunt's seed: same seed, same deals (default 0)")
-    parser.add_argument("--out", type=Path, default=Path("."),
-                        help="folder for the hunt's counterexample (default: the current folder)")
+    parser.add_argument("--class", dest="klass", type=Path, metavar="FOLDER",
+                        help="mark a class: one model file or subfolder per student, each graded on --instances; "
+                             "writes marks.csv, marks.json and gradescope/STUDENT/results.json into --out")
+    parser.add_argument("--jobs", default="2", help="students marked at once with --class (default 2)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for the hunt's counterexample (default: the current folder) or the class's "
+                             "marks (default: marks)")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="seconds per instance (default 60)")
     parser.add_argument("--native-timeout", type=seconds, default=120.0,
                         help="seconds the native solver may take to check one 'no solution' (default 120)")
@@ -74,6 +80,8 @@ def game_mapping(args: argparse.Namespace) -> games.GameMapping | None:
             mapping = games.GameMapping(named)
     if mapping is None and args.hunt is not None:
         raise UsageError("--hunt needs the model's game: give --game or a --mapping that names it")
+    if mapping is None and args.klass is not None:
+        mapping = games.GameMapping(LBS)
     return mapping
 
 
@@ -108,7 +116,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
-    """A model of any game: graded on --instances, or hunted."""
+    """A model of any game: graded on --instances, or hunted; or a class of them marked."""
+    if args.klass is not None:
+        return run_class(args, mapping)
     if args.model is None or args.results is not None:
         raise UsageError("give MODEL with --instances DIR or --hunt N (--results is for LBS Savile Row files)")
     native = games.NativeTruth(args.native_timeout)
@@ -117,10 +127,26 @@ def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
             raise UsageError("give --instances DIR or --hunt N, not both")
         count, seed = _count(args.hunt, "--hunt", 1), _count(args.seed, "--seed", 0)
         student = games.StudentModel(args.model, mapping, args.backend)
-        return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out, print)
+        return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out or Path("."),
+                          print)
     if args.instances is None:
         raise UsageError("give MODEL --instances DIR, or MODEL --hunt N")
     student = games.StudentModel(args.model, mapping, args.backend)
     rows = games.grade_instances(student, args.instances, native, args.timeout)
     print(table(rows, games.COLUMNS), end="")
     return GRADED_WRONG if any(row.grade == WRONG for row in rows) else ExitCode.SOLVED
+
+
+def run_class(args: argparse.Namespace, mapping: games.GameMapping) -> int:
+    """Every student's model on --instances; one summary line per student. Exit 0 once all are marked
+    (the marks are the result: a wrong student is no failure of the command)."""
+    if args.model is not None or args.results is not None or args.hunt is not None or args.instances is None:
+        raise UsageError("give --class FOLDER --instances DIR (no MODEL, --results or --hunt)")
+    jobs = _count(args.jobs, "--jobs", 1)
+    out = args.out or Path("marks")
+    marks = mark_class(args.klass, args.instances, mapping, args.backend, games.NativeTruth(args.native_timeout),
+                       args.timeout, min(jobs, 64), out)
+    for line in summary_lines(marks):
+        print(line)
+    print(f"marks: {out / 'marks.csv'}")
+    return ExitCode.SOLVED

@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from patience.errors import InputError, UsageError, quote
+from patience.errors import InputError, UsageError
 from patience.games import game_of, get_game, read_game_deal
 from patience.generators.files import ModelFiles
 from patience.lbs.grader import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded
@@ -176,7 +176,13 @@ def grade_result(name: str, deal: Any, result: SolverResult, native: NativeTruth
         return Graded(name, n, NO_SOLUTION, UNGRADED, "native search ran out of time", **stats)
     if result.status in (Status.TIMEOUT, Status.MEMOUT, Status.UNKNOWN):
         return Graded(name, n, TIMEOUT, UNGRADED, f"not graded (native: {native(deal).status.value})", **stats)
-    return Graded(name, n, ERROR, WRONG, quote(result.message, 200).strip("'\""), **stats)
+    return Graded(name, n, ERROR, WRONG, clipped(result.message), **stats)
+
+
+def clipped(message: str, limit: int = 200) -> str:
+    """A solver's message cut for one cell of the table."""
+    line = " ".join(message.split())
+    return line if len(line) <= limit else line[:limit] + "..."
 
 
 def deal_files(folder: Path) -> list[Path]:
