@@ -16,7 +16,7 @@ from patience.cli import main
 from patience.deal import Deal
 from patience.formats import write_deal
 from patience.generators.deals import random_deal
-from patience.generators.mzn import black_hole
+from patience.generators.mzn import binary_star, black_hole, lbs
 from patience.grading.hunt import posed_deals, smaller
 from patience.reading import read_text
 from tests.helpers import ROOT, needs_solver
@@ -222,3 +222,34 @@ def test_a_class_is_marked_at_once_and_each_broken_model_costs_only_its_rows(tmp
     results = json.loads((out / "gradescope" / "bob" / "results.json").read_text())
     assert (results["score"], results["max_score"]) == (1, 2)
     assert [test["status"] for test in results["tests"]] == ["passed", "failed"]
+
+
+@needs_minizinc
+def test_a_hunt_catches_a_binary_star_model_without_pile_order(tmp_path, capsys):
+    text = binary_star.model_text()
+    model = tmp_path / "student.mzn"
+    model.write_text(text.replace("constraint forall(p in POSITION where above[p] != -1)(y[above[p]] < y[p]);", ""))
+    assert model.read_text() != text
+    status, lines, _ = grade(capsys, model, "--game", "binary-star", "--hunt", "40", "--out", str(tmp_path))
+    assert status == 1 and "is not on top of pile" in lines[1]
+    assert int(re.search(r"shrunk to (\d+) cards", lines[1]).group(1)) <= 4
+
+
+def test_binary_star_hunts_pose_two_deck_deals_with_two_foundations():
+    deals = list(itertools.islice(posed_deals("binary_star", False, 3), 20))
+    assert all(len(deal.foundations) == 2 for deal in deals)
+    assert all(len(deal.cards) + 2 == 2 * deal.ranks * len({card.suit for card in (*deal.cards, *deal.foundations)})
+               for deal in deals)
+
+
+@pytest.mark.slow
+@needs_minizinc
+def test_a_hunt_catches_an_off_by_one_in_lbs_moves(tmp_path, capsys):
+    text = lbs.model_text()
+    model = tmp_path / "student.mzn"
+    model.write_text(text.replace("actionTo[t] = actionFrom[t] - 3)", "actionTo[t] = actionFrom[t] - 2)"))
+    assert model.read_text() != text
+    status, lines, _ = grade(capsys, model, "--game", "lbs", "--hunt", "200", "--out", str(tmp_path))
+    assert status == 1 and "a pile moves 1 or 3 places left" in lines[1]
+    assert int(re.search(r"shrunk to (\d+) cards", lines[1]).group(1)) <= 4
+    assert (tmp_path / "counterexample.dzn").read_text().startswith("cards = [")

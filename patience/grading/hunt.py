@@ -9,6 +9,7 @@ cards, fewer ranks, then a simpler order, keeping any candidate on which the mod
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -16,14 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
 from patience.deal import Deal
 from patience.errors import UsageError
-from patience.generators.deals import random_deal
+from patience.generators.deals import pysol_deal, random_deal
 from patience.grading.student import NativeTruth, StudentModel, grade_result
 from patience.lbs import deal as lbs_deal
 from patience.lbs.grader import CORRECT, WRONG, Graded
-from patience.names import ALL_IN_A_ROW, BLACK_HOLE_FAMILY, LBS, family_of
+from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE_FAMILY, LBS, family_of
 from patience.outputs import output_file, output_folder, write_text
 from patience.pages.replay import game_page, render
 from patience.result import Status
@@ -50,6 +52,9 @@ def posed_deals(game: str, fixed: bool, seed: int) -> Iterator[Any]:
         deal_seed = rng.randrange(2 ** 32)
         if family_of(game) == LBS:
             yield lbs_deal.random_deal(min(3 + index // 4, 20), deal_seed)
+        elif family_of(game) == BINARY_STAR:
+            yield pysol_deal(BINARY_STAR, 1 + deal_seed) if fixed else random_binary_star(
+                min(3 + index // 8, STANDARD_RANKS), rng.randint(1, 2), rng.randint(1, 3), deal_seed)
         elif fixed:
             yield random_deal(STANDARD_RANKS, 4, 3 if game != ALL_IN_A_ROW else 4, deal_seed,
                               empty_foundation=game == ALL_IN_A_ROW)
@@ -58,7 +63,19 @@ def posed_deals(game: str, fixed: bool, seed: int) -> Iterator[Any]:
             yield random_deal(ranks, rng.randint(1, 4), rng.randint(1, 3), deal_seed,
                               empty_foundation=game == ALL_IN_A_ROW)
         else:
-            raise UsageError(f"--hunt poses deals of the Black Hole family and LBS; not yet {game}")
+            raise UsageError(f"--hunt poses deals of the Black Hole and Binary Star families and LBS; not {game}")
+
+
+def random_binary_star(ranks: int, suits: int, pile_height: int, seed: int) -> BinaryStarDeal:
+    """Two decks of `ranks` x `suits` cards: the lowest card of suit 0 and the highest of the last
+    suit on the two foundations (A♠ and K♥ in the standard game), the rest shuffled into piles."""
+    cards = [Card(rank, suit) for _ in range(2) for suit in range(suits) for rank in range(ranks)]
+    starts = (Card(0, 0), Card(ranks - 1, suits - 1))
+    for start in starts:
+        cards.remove(start)
+    random.Random(seed).shuffle(cards)
+    piles = tuple(tuple(cards[start:start + pile_height]) for start in range(0, len(cards), pile_height))
+    return BinaryStarDeal(piles, starts, ranks)
 
 
 class Hunt:
@@ -106,18 +123,26 @@ def smaller(deal: Any, fixed: bool) -> Iterator[Any]:
         yield from _smaller_lbs(deal)
     elif isinstance(deal, Deal):
         yield from (_simpler_order(deal) if fixed else _smaller_black_hole(deal))
+    elif isinstance(deal, BinaryStarDeal):
+        yield from (_simpler_order(deal) if fixed else _smaller_piles(deal))
+
+
+def _smaller_piles(deal: Any) -> Iterator[Any]:
+    """A pile fewer, then a card fewer (any deal with `piles`: the foundations stay as they are)."""
+    piles = deal.piles
+    for index in range(len(piles)):
+        if len(piles) > 1:
+            yield dataclasses.replace(deal, piles=piles[:index] + piles[index + 1:])
+    for index, pile in enumerate(piles):
+        for depth in range(len(pile)):
+            rest = pile[:depth] + pile[depth + 1:]
+            if rest:
+                yield dataclasses.replace(deal, piles=piles[:index] + (rest,) + piles[index + 1:])
 
 
 def _smaller_black_hole(deal: Deal) -> Iterator[Deal]:
     piles = deal.piles
-    for index in range(len(piles)):  # a pile fewer
-        if len(piles) > 1:
-            yield Deal(piles[:index] + piles[index + 1:], deal.foundation, deal.ranks)
-    for index, pile in enumerate(piles):  # a card fewer
-        for depth in range(len(pile)):
-            rest = pile[:depth] + pile[depth + 1:]
-            if rest:
-                yield Deal(piles[:index] + (rest,) + piles[index + 1:], deal.foundation, deal.ranks)
+    yield from _smaller_piles(deal)
     for rank in reversed(range(deal.ranks)):  # a rank fewer: its cards gone, the ranks above moved down
         if deal.ranks > 1 and (deal.foundation is None or deal.foundation.rank != rank):
             lowered = tuple(tuple(Card(card.rank - (card.rank > rank), card.suit) for card in pile
@@ -129,24 +154,24 @@ def _smaller_black_hole(deal: Deal) -> Iterator[Deal]:
     yield from _simpler_order(deal)
 
 
-def _simpler_order(deal: Deal) -> Iterator[Deal]:
+def _simpler_order(deal: Any) -> Iterator[Any]:
     """The same cards with one pair swapped so that a card moves to its place in sorted order."""
     cards = list(deal.cards)
     ordered = sorted(cards)
     for index, card in enumerate(cards):
         if card != ordered[index]:
-            other = cards.index(ordered[index])
+            other = cards.index(ordered[index], index)
             swapped = cards[:]
             swapped[index], swapped[other] = swapped[other], swapped[index]
             yield _regrouped(deal, swapped)
 
 
-def _regrouped(deal: Deal, cards: list[Card]) -> Deal:
+def _regrouped(deal: Any, cards: list[Card]) -> Any:
     piles, start = [], 0
     for pile in deal.piles:
         piles.append(tuple(cards[start:start + len(pile)]))
         start += len(pile)
-    return Deal(tuple(piles), deal.foundation, deal.ranks)
+    return dataclasses.replace(deal, piles=tuple(piles))
 
 
 def _smaller_lbs(deal: lbs_deal.LBSDeal) -> Iterator[lbs_deal.LBSDeal]:
