@@ -154,7 +154,8 @@ def test_bad_command_lines_are_one_line(tmp_path, capsys, argv, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("game: chess\n", "chess"), ("game: black_hole\nextra: 1\n", "`game:`, `options:` and `variables:` only"),
+    ("game: chess\n", "chess"), ("game: black_hole\nextra: 1\n", "`game:`, `options:`, `variables:` and `shape:` only"),
+    ("game: black_hole\nshape: round\n", "`shape:` is `data`"),
     ("game: black_hole\nvariables: [x]\n", "`variables:` must map names"),
 ])
 def test_bad_game_mappings_are_one_line(tmp_path, capsys, text, message):
@@ -222,6 +223,8 @@ def test_a_class_is_marked_at_once_and_each_broken_model_costs_only_its_rows(tmp
     results = json.loads((out / "gradescope" / "bob" / "results.json").read_text())
     assert (results["score"], results["max_score"]) == (1, 2)
     assert [test["status"] for test in results["tests"]] == ["passed", "failed"]
+    page = (out / "marks.html").read_text()
+    assert page.count("<tr><th>") == 1 + 6 and "2 model files" in page and "\x00" not in page
 
 
 @needs_minizinc

@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", default="0", help="the hunt's seed: same seed, same deals (default 0)")
     parser.add_argument("--class", dest="klass", type=Path, metavar="FOLDER",
                         help="mark a class: one model file or subfolder per student, each graded on --instances; "
-                             "writes marks.csv, marks.json and gradescope/STUDENT/results.json into --out")
+                             "writes marks.csv, marks.json, marks.html and gradescope/STUDENT/results.json into --out")
     parser.add_argument("--jobs", default="2", help="students marked at once with --class (default 2)")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for the hunt's counterexample (default: the current folder) or the class's "

@@ -2,7 +2,8 @@
 on the same deals, in parallel, each run in its own scratch folder under the runner's limits. A
 model that crashes, loops or prints garbage costs its own rows; nothing a student hands in stops
 the class. Written: one row per student and instance (CSV and JSON) and Gradescope's
-`results.json` per student (the autograder format: score, max_score, one test per instance)."""
+`results.json` per student (the autograder format: score, max_score, one test per instance), and
+a summary page (`marks.html`)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from patience.grading.student import (
 )
 from patience.lbs.grader import CORRECT, ERROR, UNGRADED, WRONG, Graded
 from patience.outputs import output_file, output_folder, write_text
+from patience.pages.replay import environment
 
 FIELDS = ("student", "instance", "cards", "verdict", "grade", "nodes", "seconds", "note")
 
@@ -98,7 +100,7 @@ def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str
             raise InputError(str(path), None, f"this deal is {game_of(deal).variant(deal)}, not a {mapping.game} deal")
         deals.append((path.stem, deal))
     output_folder(out)
-    targets = [output_file(out / name) for name in ("marks.csv", "marks.json")]
+    targets = [output_file(out / name) for name in ("marks.csv", "marks.json", "marks.html")]
     for student, _, _ in students:
         output_folder(out / "gradescope" / student)
     for _, deal in deals:  # the ground truth once, before the students run in parallel
@@ -113,9 +115,18 @@ def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str
     writer.writerows(asdict(mark) for mark in marks)
     write_text(targets[0], table.getvalue())
     write_text(targets[1], json.dumps([asdict(mark) for mark in marks], indent=1) + "\n")
+    write_text(targets[2], summary_page(folder.name, [name for name, _ in deals], students, per_student))
     for (student, _, _), rows in zip(students, per_student, strict=True):
         write_text(out / "gradescope" / student / "results.json", json.dumps(gradescope(rows), indent=1) + "\n")
     return marks
+
+
+def summary_page(title: str, instances: list[str], students: list[tuple[str, Path | None, str]],
+                 per_student: list[list[Mark]]) -> str:
+    """The class at a glance: a row per student, a column per instance (names are escaped text)."""
+    rows = [{"name": student, "score": sum(mark.grade == CORRECT for mark in marks), "marks": marks}
+            for (student, _, _), marks in zip(students, per_student, strict=True)]
+    return environment().get_template("class_marks.html.j2").render(title=title, instances=instances, students=rows)
 
 
 def summary_lines(marks: list[Mark]) -> list[str]:

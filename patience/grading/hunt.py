@@ -41,8 +41,9 @@ class Counterexample:
 
 
 def fixed_shape(student: StudentModel) -> bool:
-    """The public Black Hole model reads one 17 x 3 layout: it cannot take other sizes."""
-    return student.options.get("formulation") == "benchmark"
+    """Whether the model plays the standard deal only: its mapping says `shape: fixed`, or it reads
+    the one 17 x 3 layout of the public Black Hole model."""
+    return student.mapping.fixed_shape or student.options.get("formulation") == "benchmark"
 
 
 def posed_deals(game: str, fixed: bool, seed: int) -> Iterator[Any]:

@@ -45,6 +45,7 @@ class GameMapping:
     game: str | None = None
     options: Mapping[str, str] = field(default_factory=dict)
     variables: Mapping[str, str] = field(default_factory=dict)
+    fixed_shape: bool = False  # `shape: fixed`: the model plays the game's standard deal only (a hunt keeps it)
 
 
 def is_game_mapping(data: object) -> bool:
@@ -62,8 +63,10 @@ def mapping_data(path: Path) -> tuple[object, str]:
 
 def read_game_mapping(data: object, source: str) -> GameMapping:
     """`game: NAME`, `options: {name: value}` and `variables: {toolkit name: model name}`."""
-    if not isinstance(data, dict) or set(data) - {"game", "options", "variables"}:
-        raise InputError(source, 1, "a game mapping holds `game:`, `options:` and `variables:` only")
+    if not isinstance(data, dict) or set(data) - {"game", "options", "variables", "shape"}:
+        raise InputError(source, 1, "a game mapping holds `game:`, `options:`, `variables:` and `shape:` only")
+    if data.get("shape", "data") not in ("data", "fixed"):
+        raise InputError(source, 1, "`shape:` is `data` (sizes come with each deal) or `fixed` (the standard deal)")
     game = data.get("game")
     if game is not None and not isinstance(game, str):
         raise InputError(source, 1, "`game:` must name a game")
@@ -78,7 +81,7 @@ def read_game_mapping(data: object, source: str) -> GameMapping:
         game = None if game is None else game_name(game)
     except UsageError as error:
         raise InputError(source, 1, str(error)) from None
-    return GameMapping(game, tables[0], tables[1])
+    return GameMapping(game, tables[0], tables[1], data.get("shape") == "fixed")
 
 
 def renamed(values: object, variables: Mapping[str, str]) -> object:
