@@ -18,6 +18,7 @@ from patience.formats import write_deal
 from patience.generators.deals import random_deal
 from patience.generators.mzn import binary_star, black_hole, lbs
 from patience.grading.hunt import posed_deals, smaller
+from patience.grading.student import renamed
 from patience.reading import read_text
 from tests.helpers import ROOT, needs_solver
 
@@ -256,3 +257,23 @@ def test_a_hunt_catches_an_off_by_one_in_lbs_moves(tmp_path, capsys):
     assert status == 1 and "a pile moves 1 or 3 places left" in lines[1]
     assert int(re.search(r"shrunk to (\d+) cards", lines[1]).group(1)) <= 4
     assert (tmp_path / "counterexample.dzn").read_text().startswith("cards = [")
+
+
+@needs_solver("clingo")
+def test_an_asp_mapping_names_the_play_atoms(tmp_path, capsys):
+    folder = tmp_path / "instances"
+    folder.mkdir()
+    (folder / "g0.yaml").write_text(write_deal(random_deal(5, 2, 2, 0), "yaml"))
+    model = tmp_path / "student.lp"
+    model.write_text(re.sub(r"\bplay\b", "place", read_text(ROOT / "models" / "asp-black-hole.lp")))
+    mapping = tmp_path / "mapping.yaml"
+    mapping.write_text("game: generalised\nvariables: {play: place}\n")
+    status, lines, _ = grade(capsys, model, "--mapping", str(mapping), "--instances", str(folder))
+    assert status == 0 and lines[1].split()[2:4] == ["solved", "correct"]
+    status, lines, _ = grade(capsys, model, "--game", "generalised", "--instances", str(folder))
+    assert status == 1 and "does not show" in lines[1]
+
+
+def test_savile_row_lettings_are_renamed_by_whole_name_only():
+    text = "language ESSENCE' 1.0\nletting order be [0, 2]\nletting orderly be 3\n"
+    assert renamed(text, {"x": "order"}).splitlines()[1:] == ["letting x be [0, 2]", "letting orderly be 3"]

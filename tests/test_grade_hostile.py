@@ -107,3 +107,15 @@ def test_odd_info_files_without_a_solution_are_an_error_row_and_the_rest_is_grad
     assert lines[1].split()[:4] == ["LBS4_13", "4", "solved", CORRECT]
     assert lines[2].split()[:4] == ["LBS5_0", "5", ERROR, WRONG] and "not a finite number" in lines[2]
     assert lines[-1].startswith("2 instances: ")
+
+
+@pytest.mark.parametrize("solution", ["letting actionFrom be " + "[" * 100_000 + "\n",
+                                      f"letting actionFrom be [{'9' * 5000}]\nletting actionTo be [1]\n",
+                                      "letting actionFrom be [3, 2, 2, 2]\nletting actionTo be [2, 1, 1, 1e400]\n"])
+def test_a_garbage_solution_file_is_one_wrong_row(tmp_path, capsys, solution):
+    for suffix in ("", ".info", ".solution"):
+        shutil.copy(COURSE / f"SolvableInstances/LBS5_0.param{suffix}", tmp_path)
+    (tmp_path / "LBS5_0.param.solution").write_text("language ESSENCE' 1.0\n" + solution)
+    assert main(["grade", "--results", str(tmp_path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[:4] == ["LBS5_0", "5", "solved", WRONG] and len(lines[1]) < 400

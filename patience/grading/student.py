@@ -10,6 +10,7 @@ the game's validator replays the answer, and the native search checks every "no 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -35,6 +36,7 @@ SHIPPED = {  # mappings shipped with the toolkit, by name (`--mapping minizinc-b
     "minizinc-benchmarks": "minizinc-benchmarks-black-hole.yaml",
 }
 DEAL_SUFFIXES = (".txt", ".dzn", ".param", ".yaml", ".yml", ".json")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ def read_game_mapping(data: object, source: str) -> GameMapping:
                                                   and not isinstance(value, bool) for name, value in table.items()):
             raise InputError(source, 1, f"`{key}:` must map names to names or numbers")
         tables.append({name: str(value) for name, value in table.items()})
+    if not all(_NAME.fullmatch(name) for pair in tables[1].items() for name in pair):
+        raise InputError(source, 1, "`variables:` maps names of variables (letters, digits and _) to names")
     try:
         game = None if game is None else game_name(game)
     except UsageError as error:
@@ -85,10 +89,21 @@ def read_game_mapping(data: object, source: str) -> GameMapping:
 
 
 def renamed(values: object, variables: Mapping[str, str]) -> object:
-    """A solution's variables under the toolkit's names (MiniZinc's JSON object); other answers as they are."""
-    if not isinstance(values, dict) or not variables:
+    """A solution's variables under the toolkit's names: MiniZinc's JSON object, Savile Row's
+    `letting NAME be` lines, clingo's atoms `name(...)`."""
+    if not variables:
         return values
-    return {**values, **{ours: values.get(theirs) for ours, theirs in variables.items()}}
+    if isinstance(values, dict):
+        return {**values, **{ours: values.get(theirs) for ours, theirs in variables.items()}}
+    if isinstance(values, str):
+        for ours, theirs in variables.items():
+            values = re.sub(rf"^(\s*letting\s+){re.escape(theirs)}(?=\s)", rf"\g<1>{ours}", values, flags=re.MULTILINE)
+        return values
+    if isinstance(values, list):
+        prefixes = {f"{theirs}(": f"{ours}(" for ours, theirs in variables.items()}
+        return [next((prefixes[prefix] + atom[len(prefix):] for prefix in prefixes
+                      if isinstance(atom, str) and atom.startswith(prefix)), atom) for atom in values]
+    return values
 
 
 def student_files(model: ModelFiles, text: str, suffix: str, variables: Mapping[str, str]) -> ModelFiles:
