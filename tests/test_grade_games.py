@@ -137,6 +137,9 @@ def test_the_shrinker_only_offers_smaller_or_simpler_deals():
     standard = random_deal(13, 4, 3, 1)
     assert all(c.game == "black_hole" and sorted(c.cards) == sorted(standard.cards)
                for c in smaller(standard, fixed=True))
+    star = next(itertools.islice(posed_deals("binary_star", False, 3), 30, None))  # two copies of each card
+    reordered = list(smaller(star, fixed=True))
+    assert reordered and all(sorted(c.cards) == sorted(star.cards) != list(c.cards) for c in reordered)
 
 
 @pytest.mark.parametrize("argv, message", [

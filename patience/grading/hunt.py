@@ -161,7 +161,8 @@ def _simpler_order(deal: Any) -> Iterator[Any]:
     ordered = sorted(cards)
     for index, card in enumerate(cards):
         if card != ordered[index]:
-            other = cards.index(ordered[index], index)
+            other = next(j for j in (*range(index + 1, len(cards)), *range(index))  # a later copy first
+                         if cards[j] == ordered[index])
             swapped = cards[:]
             swapped[index], swapped[other] = swapped[other], swapped[index]
             yield _regrouped(deal, swapped)
