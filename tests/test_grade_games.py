@@ -231,6 +231,7 @@ def test_a_class_is_marked_at_once_and_each_broken_model_costs_only_its_rows(tmp
     assert page.count("<tr><th>") == 1 + 6 and "2 model files" in page and "\x00" not in page
 
 
+@pytest.mark.slow
 @needs_minizinc
 def test_a_hunt_catches_a_binary_star_model_without_pile_order(tmp_path, capsys):
     text = binary_star.model_text()
