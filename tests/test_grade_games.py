@@ -64,6 +64,14 @@ def test_the_public_model_grades_correct_unchanged_with_the_shipped_mapping(tmp_
 
 
 @needs_minizinc
+def test_a_deal_the_model_cannot_read_is_the_teachers_error_not_the_students(tmp_path, capsys, standard_deal):
+    (standard_deal / "small.yaml").write_text(write_deal(random_deal(5, 2, 2, 0), "yaml"))
+    status, lines, err = grade(capsys, PUBLIC, "--mapping", "minizinc-benchmarks", "--instances", str(standard_deal))
+    assert (status, lines) == (2, []) and err.startswith(f"error: {standard_deal / 'small.yaml'}: ")
+    assert "the model's data cannot h" in err
+
+
+@needs_minizinc
 def test_a_mapping_names_the_play_order_variable(tmp_path, capsys):
     folder = tmp_path / "instances"
     folder.mkdir()

@@ -217,9 +217,11 @@ def grade_instances(student: StudentModel, folder: Path, native: NativeTruth, ti
     """Grade the model on every deal under `folder` (deals in any form the toolkit reads)."""
     game = student.mapping.game
     deals = [(path, read_game_deal(path, None)[1]) for path in deal_files(folder)]  # all read before any run
-    rows = []
     for path, deal in deals:
         if game is not None and get_game(game) is not game_of(deal):
             raise InputError(str(path), None, f"this deal is {game_of(deal).variant(deal)}, not a {game} deal")
-        rows.append(grade_result(path.stem, deal, student.run(deal, timeout), native))
-    return rows
+        try:  # a deal the model's data cannot hold is the teacher's slip, not the student's error
+            student.solver.build(deal, student.options)
+        except (UsageError, ValueError) as error:
+            raise InputError(str(path), None, f"the model's data cannot hold this deal: {error}") from None
+    return [grade_result(path.stem, deal, student.run(deal, timeout), native) for path, deal in deals]
