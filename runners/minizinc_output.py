@@ -2,7 +2,8 @@
 line and the `%%%mzn-stat` statistics (`-s`).
 
 A solution is a JSON object followed by `----------`; a verdict is a line `=====WORD=====`
-(UNSATISFIABLE, UNKNOWN, ERROR, ...). Statistics and comments start with `%`. Anything else is
+(UNSATISFIABLE, UNKNOWN, ERROR, ...), or `==========` when an optimisation's search is
+complete. Statistics and comments start with `%`. Anything else is
 part of the solution being printed. Nothing here is trusted: the values go to the model's decode
 map, which checks them, and the moves to the validator.
 """
@@ -18,6 +19,7 @@ from patience.errors import InputError
 from patience.reading import small_int
 
 SOLUTION_END = "----------"
+SEARCH_COMPLETE = "=========="
 _STAT = "%%%mzn-stat: "
 
 
@@ -39,6 +41,8 @@ def read_output(text: str, source: str) -> MiniZincOutput:
     for number, line in enumerate(text.splitlines(), 1):
         if line == SOLUTION_END:
             last, solution = (number, "\n".join(solution)), []
+        elif line == SEARCH_COMPLETE:  # an optimisation (or -a) run ended its search: the last solution stands
+            continue
         elif line.startswith("=====") and line.endswith("=====") and len(line) > 10:
             verdict = line.strip("=")
         elif line.startswith(_STAT):

@@ -119,3 +119,9 @@ def test_a_garbage_solution_file_is_one_wrong_row(tmp_path, capsys, solution):
     assert main(["grade", "--results", str(tmp_path)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split()[:4] == ["LBS5_0", "5", "solved", WRONG] and len(lines[1]) < 400
+
+
+def test_an_optimisation_models_search_complete_line_is_no_garbage(tmp_path, capsys, fake_minizinc):
+    fake_minizinc(GOOD + "==========\n")  # what MiniZinc prints after the last solution of `solve minimize`
+    status, lines, err = grade_fake(tmp_path, capsys)
+    assert (status, err) == (0, "") and lines[1].split()[:4] == ["LBS5_0", "5", "solved", CORRECT]
