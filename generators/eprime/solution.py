@@ -8,6 +8,7 @@ SolverNodes, SolverTotalTime, SavileRowTotalTime, SolverTimeOut, ...).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -80,9 +81,12 @@ def read_info(text: str, source: str) -> dict[str, float]:
         if not match:
             raise InputError(source, number, f"not a Key:value line: {quote(raw.strip())}")
         try:
-            info[match.group(1)] = float(match.group(2))
+            value = float(match.group(2))
         except ValueError:
-            raise InputError(source, number, f"{match.group(1)} is not a number") from None
+            value = math.nan
+        if not math.isfinite(value):  # `nan`, `inf`, `1e400`: no statistic Savile Row writes
+            raise InputError(source, number, f"{match.group(1)} is not a finite number: {quote(match.group(2))}")
+        info[match.group(1)] = value
     return info
 
 

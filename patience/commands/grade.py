@@ -1,59 +1,152 @@
-"""`patience grade`: grade an Essence Prime or MiniZinc model of Late Binding Solitaire, or a folder of its
-Savile Row results."""
+"""`patience grade`: grade a student's model (LBS in Essence Prime or MiniZinc, or any game through a
+game mapping), a folder of its Savile Row results, or hunt for the deal the model gets wrong."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from patience.errors import UsageError
 from patience.exit_codes import GRADED_WRONG, ExitCode
+from patience.grading import student as games
+from patience.grading.classroom import mark_class, summary_lines
+from patience.grading.hunt import hunt_model
 from patience.lbs.grader import SAVILE_ROW_COLUMNS, WRONG, NativeVerdicts, grade_model, grade_results, table
 from patience.lbs.grader_mzn import COLUMNS, grade_minizinc
 from patience.lbs.solution import read_mapping
 from patience.limits import seconds
+from patience.names import LBS, family_of, game_name
+from patience.reading import small_int
 from patience.runners.minizinc import DEFAULT_BACKEND
+
+MAX_HUNT = 100_000  # deals one hunt may pose
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "grade", help="grade an lbs model, Essence Prime or MiniZinc (or a folder of Savile Row results)",
-        description="Run MODEL on every instance under --instances: an Essence Prime .eprime model through "
-                    "Savile Row + Minion, a MiniZinc .mzn model through MiniZinc (--backend); or read the "
-                    ".info/.solution files Savile Row already wrote under --results. Replay every solution, "
-                    "check every 'no solution' with the native solver, print a table. Exit 1 if any answer is "
-                    "wrong.")
-    parser.add_argument("model", nargs="?", type=Path, help="the student's .eprime or .mzn model")
-    parser.add_argument("--instances", type=Path,
-                        help="folder of instances to run the model on (.param; also .dzn for a .mzn model)")
+        "grade", help="grade a student's model of any game (or a folder of Savile Row results); hunt for a "
+                      "deal it gets wrong",
+        description="Run MODEL (.mzn, .eprime or .lp) on every deal under --instances, or read the "
+                    ".info/.solution files already under --results; replay every solution, check every "
+                    "'no solution' with the native solver, print a table. Exit 1 if any answer is wrong. "
+                    "An LBS model needs no --game; a model of another game names it with --game or in "
+                    "its --mapping (`--mapping minizinc-benchmarks`: the public Black Hole model). "
+                    "--hunt N poses N seeded random deals instead and stops at the first the model gets "
+                    "wrong, shrinks it, writes it in the model's data format with a replay page of the "
+                    "right answer and prints `counterexample: FILE` (exit 1); exit 0 if all N agree.")
+    parser.add_argument("model", nargs="?", type=Path, help="the student's model")
+    parser.add_argument("--instances", type=Path, help="folder of instances (deals) to run the model on")
     parser.add_argument("--results", type=Path, help="folder of .param files with Savile Row's .info/.solution")
-    parser.add_argument("--mapping", type=Path, help="YAML: `from: VAR`, `to: VAR`, `first_position: 1`")
+    parser.add_argument("--mapping", type=Path,
+                        help="YAML: LBS `from: VAR`, `to: VAR`, `first_position: 1`; any game: `game: NAME`, "
+                             "`options: {formulation: benchmark}`, `variables: {x: VAR}` (x: the play order)")
+    parser.add_argument("--game", help="the game the model plays (default: LBS, or the mapping's game)")
+    parser.add_argument("--hunt", metavar="N", help="pose N random deals and stop at the first wrong answer")
+    parser.add_argument("--seed", default="0", help="the hunt's seed: same seed, same deals (default 0)")
+    parser.add_argument("--class", dest="klass", type=Path, metavar="FOLDER",
+                        help="mark a class: one model file or subfolder per student, each graded on --instances; "
+                             "writes marks.csv, marks.json, marks.html and gradescope/STUDENT/results.json into --out")
+    parser.add_argument("--jobs", default="2", help="students marked at once with --class (default 2)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for the hunt's counterexample (default: the current folder) or the class's "
+                             "marks (default: marks)")
     parser.add_argument("--timeout", type=seconds, default=60.0, help="seconds per instance (default 60)")
     parser.add_argument("--native-timeout", type=seconds, default=120.0,
                         help="seconds the native solver may take to check one 'no solution' (default 120)")
     levels = parser.add_mutually_exclusive_group()
     for level in (0, 1, 2, 3):
         levels.add_argument(f"-O{level}", dest="level", action="store_const", const=level,
-                            help=f"Savile Row -O{level}, for an .eprime model" + (" (default)" if level == 2 else ""))
-    parser.add_argument("--backend", default=DEFAULT_BACKEND,
+                            help=f"Savile Row -O{level}" + (" (default)" if level == 2 else ""))
+    parser.add_argument("--backend", default=None,
                         help=f"the solver behind MiniZinc, for a .mzn model (default {DEFAULT_BACKEND})")
     parser.set_defaults(handler=run, level=2)
 
 
+def game_mapping(args: argparse.Namespace) -> games.GameMapping | None:
+    """The game mapping the command line names (None: the LBS coursework grader)."""
+    mapping = None
+    if args.mapping is not None:
+        data, source = games.mapping_data(args.mapping)
+        if games.is_game_mapping(data):
+            mapping = games.read_game_mapping(data, source)
+    if args.game is not None:
+        named = game_name(args.game)
+        if mapping is not None and mapping.game is not None and family_of(mapping.game) != family_of(named):
+            raise UsageError(f"--game {named} but the mapping is for {mapping.game}")
+        if mapping is not None:
+            mapping = replace(mapping, game=mapping.game or named)
+        elif family_of(named) != LBS or args.hunt is not None:
+            mapping = games.GameMapping(named)
+    if mapping is None and args.hunt is not None:
+        raise UsageError("--hunt needs the model's game: give --game or a --mapping that names it")
+    if mapping is None and args.klass is not None:
+        mapping = games.GameMapping(LBS)
+    return mapping
+
+
+def _count(text: str, option: str, low: int) -> int:
+    value = small_int(text)
+    if value is None or value < low or option == "--hunt" and value > MAX_HUNT:
+        raise UsageError(f"{option} takes a whole number from {low}, not {text[:60]!r}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
-    mapping = read_mapping(args.mapping) if args.mapping else None
+    mapping = game_mapping(args)
+    if mapping is not None:
+        return run_game(args, mapping)
+    lbs_mapping = read_mapping(args.mapping) if args.mapping else None
     native = NativeVerdicts(args.native_timeout)
     columns = SAVILE_ROW_COLUMNS
     if args.results is not None:
         if args.model is not None or args.instances is not None:
             raise UsageError("--results grades existing files: give no MODEL and no --instances")
-        rows = grade_results(args.results, mapping, native)
+        rows = grade_results(args.results, lbs_mapping, native)
     elif args.model is not None and args.instances is not None and args.model.suffix == ".mzn":
-        rows = grade_minizinc(args.model, args.instances, mapping, native, args.timeout, args.backend)
+        rows = grade_minizinc(args.model, args.instances, lbs_mapping, native, args.timeout,
+                              args.backend or DEFAULT_BACKEND)
         columns = COLUMNS
     elif args.model is not None and args.instances is not None:
-        rows = grade_model(args.model, args.instances, mapping, native, args.timeout, args.level)
+        rows = grade_model(args.model, args.instances, lbs_mapping, native, args.timeout, args.level)
     else:
         raise UsageError("give MODEL --instances DIR, or --results DIR")
     print(table(rows, columns), end="")
     return GRADED_WRONG if any(row.grade == WRONG for row in rows) else ExitCode.SOLVED
+
+
+def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
+    """A model of any game: graded on --instances, or hunted; or a class of them marked."""
+    if args.klass is not None:
+        return run_class(args, mapping)
+    if args.model is None or args.results is not None:
+        raise UsageError("give MODEL with --instances DIR or --hunt N (--results is for LBS Savile Row files)")
+    native = games.NativeTruth(args.native_timeout)
+    if args.hunt is not None:
+        if args.instances is not None:
+            raise UsageError("give --instances DIR or --hunt N, not both")
+        count, seed = _count(args.hunt, "--hunt", 1), _count(args.seed, "--seed", 0)
+        student = games.StudentModel(args.model, mapping, args.backend)
+        return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out or Path("."),
+                          print)
+    if args.instances is None:
+        raise UsageError("give MODEL --instances DIR, or MODEL --hunt N")
+    student = games.StudentModel(args.model, mapping, args.backend)
+    rows = games.grade_instances(student, args.instances, native, args.timeout)
+    print(table(rows, games.COLUMNS), end="")
+    return GRADED_WRONG if any(row.grade == WRONG for row in rows) else ExitCode.SOLVED
+
+
+def run_class(args: argparse.Namespace, mapping: games.GameMapping) -> int:
+    """Every student's model on --instances; one summary line per student. Exit 0 once all are marked
+    (the marks are the result: a wrong student is no failure of the command)."""
+    if args.model is not None or args.results is not None or args.hunt is not None or args.instances is None:
+        raise UsageError("give --class FOLDER --instances DIR (no MODEL, --results or --hunt)")
+    jobs = _count(args.jobs, "--jobs", 1)
+    out = args.out or Path("marks")
+    marks = mark_class(args.klass, args.instances, mapping, args.backend, games.NativeTruth(args.native_timeout),
+                       args.timeout, min(jobs, 64), out)
+    for line in summary_lines(marks):
+        print(line)
+    print(f"marks: {out / 'marks.csv'}")
+    return ExitCode.SOLVED

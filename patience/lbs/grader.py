@@ -7,11 +7,12 @@ is trusted: a missing constraint shows up as an illegal move, an extra one as a 
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from patience.errors import InputError
@@ -61,16 +62,34 @@ def grade_answer(deal: LBSDeal, info_text: str | None, solution_text: str | None
     n = len(deal.cards)
     if info_text is None:
         return Graded(deal.name, n, ERROR, WRONG if solution_text is None else UNGRADED, note or "no .info file")
-    info = read_info(info_text, f"{source}.info")
-    stats = dict(nodes=int(info["SolverNodes"]) if "SolverNodes" in info else None,
-                 solve_time=info.get("SolverSolveTime"), savilerow_time=info.get("SavileRowTotalTime"))
+    try:
+        info, unreadable = read_info(info_text, f"{source}.info"), ""
+    except InputError as error:  # the statistics are no verdict: a solution is still graded by replay
+        info, unreadable = {}, f"unreadable .info: {error}"
+    note = "; ".join(part for part in (note, unreadable) if part)
+    stats = dict(nodes=_count(info.get("SolverNodes")), solve_time=_finite(info.get("SolverSolveTime")),
+                 savilerow_time=_finite(info.get("SavileRowTotalTime")))
     if solution_text is not None:
-        return grade_solution(deal, lambda: read_moves(solution_text, f"{source}.solution", mapping), stats)
+        graded = grade_solution(deal, lambda: read_moves(solution_text, f"{source}.solution", mapping), stats)
+        return graded if not note or graded.grade == WRONG else replace(graded, note=f"{graded.note}; {note}")
+    if unreadable:
+        return Graded(deal.name, n, ERROR, WRONG, note)
     if info.get("SolverTimeOut", 0) or info.get("SavileRowTimeOut", 0) or "SolverSatisfiable" not in info:
         return Graded(deal.name, n, TIMEOUT, UNGRADED, f"not graded (native: {native(deal).verdict})", **stats)
     if info["SolverSatisfiable"]:
         return Graded(deal.name, n, SOLVED, WRONG, "claims a solution but wrote no .solution file", **stats)
     return grade_no_solution(deal, native, stats)
+
+
+def _finite(value: float | None) -> float | None:
+    """A statistic Savile Row printed, or None if it is no finite non-negative number (`1e400`, `nan`)."""
+    return value if value is not None and math.isfinite(value) and value >= 0 else None
+
+
+def _count(value: float | None) -> int | None:
+    """A count (SolverNodes) as an integer, or None if it is no whole number a run could reach."""
+    value = _finite(value)
+    return int(value) if value is not None and value.is_integer() and value < 2 ** 63 else None
 
 
 def grade_solution(deal: LBSDeal, read: Callable[[], Sequence[tuple[int, int]]], stats: dict) -> Graded:

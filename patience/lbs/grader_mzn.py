@@ -8,9 +8,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from patience.errors import InputError
+from patience.errors import InputError, UsageError, quote
 from patience.formats import read_text
 from patience.generators.mzn.lbs import data, decode
+from patience.generators.mzn.solution import stat_count, stat_seconds
 from patience.lbs.deal import LBSDeal, read_dzn, read_param
 from patience.lbs.grader import (
     ERROR,
@@ -24,7 +25,7 @@ from patience.lbs.grader import (
     instances,
 )
 from patience.lbs.solution import Mapping
-from patience.runners.minizinc import GRACE_SECONDS, MiniZinc, minizinc_command, verdict_of
+from patience.runners.minizinc import GRACE_SECONDS, MiniZinc, configured_backends, minizinc_command, verdict_of
 from patience.runs.process import Limits, ProcessRun, run_process
 
 COLUMNS = ("nodes", "solveTime", "flatTime")  # MiniZinc's statistics in the table
@@ -41,6 +42,9 @@ def grade_minizinc(model: Path, folder: Path, mapping: Mapping | None, native: N
     executable = MiniZinc().executable()
     if executable is None:
         raise InputError(str(model), None, "MiniZinc is needed: Debian package minizinc, or set MINIZINC_PATH")
+    if backend not in configured_backends():  # a `.msc` path would run whatever program it names
+        raise UsageError(f"--backend {quote(backend)} is not a solver MiniZinc has configured here "
+                         f"(choose from {', '.join(configured_backends())})")
     if not model.is_file():
         raise InputError(str(model), None, "no such model file")
     model_text = read_text(model)
@@ -66,9 +70,8 @@ def grade_run(deal: LBSDeal, run: ProcessRun, source: str, mapping: Mapping, nat
             return Graded(deal.name, n, TIMEOUT, UNGRADED, f"killed at the time limit; not graded "
                                                            f"(native: {native(deal).verdict})")
         return Graded(deal.name, n, ERROR, WRONG, error.message)
-    stats = dict(nodes=int(output.stats["nodes"]) if output.stats.get("nodes", "").isdigit() else None,
-                 solve_time=_seconds(output.stats.get("solveTime")),
-                 savilerow_time=_seconds(output.stats.get("flatTime")))
+    stats = dict(nodes=stat_count(output.stats, "nodes"), solve_time=stat_seconds(output.stats, "solveTime"),
+                 savilerow_time=stat_seconds(output.stats, "flatTime"))
     if output.values is not None:
         values = output.values
         return grade_solution(
@@ -80,9 +83,3 @@ def grade_run(deal: LBSDeal, run: ProcessRun, source: str, mapping: Mapping, nat
     return Graded(deal.name, n, ERROR, WRONG, f"no solution and no verdict (MiniZinc exit {run.returncode})",
                   **stats)
 
-
-def _seconds(text: str | None) -> float | None:
-    try:
-        return None if text is None else float(text)
-    except ValueError:
-        return None

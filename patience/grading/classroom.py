@@ -1,0 +1,139 @@
+"""Marking a class at once: every student's model (a file, or a subfolder holding one model) graded
+on the same deals, in parallel, each run in its own scratch folder under the runner's limits. A
+model that crashes, loops or prints garbage costs its own rows; nothing a student hands in stops
+the class. Written: one row per student and instance (CSV and JSON) and Gradescope's
+`results.json` per student (the autograder format: score, max_score, one test per instance), and
+a summary page (`marks.html`)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from patience.errors import InputError, UsageError
+from patience.games import game_of, get_game, read_game_deal
+from patience.grading.student import (
+    SOLVERS,
+    GameMapping,
+    NativeTruth,
+    StudentModel,
+    clipped,
+    deal_files,
+    grade_result,
+)
+from patience.lbs.grader import CORRECT, ERROR, UNGRADED, WRONG, Graded
+from patience.outputs import check_folder, write_files
+from patience.pages.replay import environment
+
+FIELDS = ("student", "instance", "cards", "verdict", "grade", "nodes", "seconds", "note")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One student's row for one instance."""
+
+    student: str
+    instance: str
+    cards: int
+    verdict: str
+    grade: str
+    nodes: int | None
+    seconds: float | None
+    note: str
+
+
+def student_models(folder: Path) -> list[tuple[str, Path | None, str]]:
+    """(student, model or None, why none) for every model file or subfolder directly under `folder`."""
+    if not folder.is_dir():
+        raise InputError(str(folder), None, "not a folder (the class: one model file or subfolder per student)")
+    found = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_file() and entry.suffix in SOLVERS:
+            found.append((entry.stem, entry, ""))
+        elif entry.is_dir():
+            models = sorted(path for path in entry.rglob("*") if path.suffix in SOLVERS and path.is_file())
+            why = "" if len(models) == 1 else f"{len(models)} model files ({', '.join(SOLVERS)}) in the folder"
+            found.append((entry.name, models[0] if len(models) == 1 else None, why))
+    if not found:
+        raise InputError(str(folder), None, f"no student models ({' '.join(SOLVERS)} files or subfolders)")
+    return found
+
+
+def mark_student(student: str, model: Path | None, why: str, deals: list[tuple[str, Any]], mapping: GameMapping,
+                 backend: str | None, native: NativeTruth, timeout: float) -> list[Mark]:
+    """Every instance's row for one student; a model that cannot be run at all is an error on each."""
+    try:
+        if model is None:
+            raise UsageError(why)
+        runner = StudentModel(model, mapping, backend)
+        rows = [grade_result(name, deal, runner.run(deal, timeout), native) for name, deal in deals]
+    except (InputError, UsageError, OSError) as error:
+        note = clipped(str(error))
+        rows = [Graded(name, len(getattr(deal, "cards", ())), ERROR, WRONG, note) for name, deal in deals]
+    return [Mark(student, row.instance, row.cards, row.verdict, row.grade, row.nodes,
+                 None if row.solve_time is None else round(row.solve_time, 3), row.note) for row in rows]
+
+
+def gradescope(marks: list[Mark]) -> dict[str, object]:
+    """Gradescope's results.json: one test per instance, a point for each correct answer."""
+    tests = [{"name": mark.instance, "score": int(mark.grade == CORRECT), "max_score": 1,
+              "status": "passed" if mark.grade == CORRECT else "failed",
+              "output": f"{mark.verdict}, {mark.grade}: {mark.note}"} for mark in marks]
+    return {"score": sum(test["score"] for test in tests), "max_score": len(tests), "tests": tests}
+
+
+def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str | None, native: NativeTruth,
+               timeout: float, jobs: int, out: Path) -> list[Mark]:
+    """Mark every student, write the CSV, JSON and Gradescope files into `out`; the rows, students in order."""
+    students = student_models(folder)
+    deals = []
+    for path in deal_files(instances):  # the teacher's deals: all read (and checked) before any run
+        deal = read_game_deal(path, None)[1]
+        if mapping.game is not None and get_game(mapping.game) is not game_of(deal):
+            raise InputError(str(path), None, f"this deal is {game_of(deal).variant(deal)}, not a {mapping.game} deal")
+        deals.append((path.stem, deal))
+    check_folder(out)  # checked before any model runs; written whole at the end
+    for _, deal in deals:  # the ground truth once, before the students run in parallel
+        native(deal)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        per_student = list(pool.map(lambda entry: mark_student(*entry, deals, mapping, backend, native, timeout),
+                                    students))
+    marks = [mark for rows in per_student for mark in rows]
+    table = io.StringIO()
+    writer = csv.DictWriter(table, FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(asdict(mark) for mark in marks)
+    files = {"marks.csv": table.getvalue(),
+             "marks.json": json.dumps([asdict(mark) for mark in marks], indent=1) + "\n",
+             "marks.html": summary_page(folder.name, [name for name, _ in deals], students, per_student)}
+    for (student, _, _), rows in zip(students, per_student, strict=True):
+        files[f"gradescope/{student}/results.json"] = json.dumps(gradescope(rows), indent=1) + "\n"
+    write_files(out, files)  # every mark or none
+    return marks
+
+
+def summary_page(title: str, instances: list[str], students: list[tuple[str, Path | None, str]],
+                 per_student: list[list[Mark]]) -> str:
+    """The class at a glance: a row per student, a column per instance (names are escaped text)."""
+    rows = [{"name": student, "score": sum(mark.grade == CORRECT for mark in marks), "marks": marks}
+            for (student, _, _), marks in zip(students, per_student, strict=True)]
+    return environment().get_template("class_marks.html.j2").render(title=title, instances=instances, students=rows)
+
+
+def summary_lines(marks: list[Mark]) -> list[str]:
+    """One line per student: correct, wrong and ungraded counts."""
+    students = dict.fromkeys(mark.student for mark in marks)
+    lines = []
+    for student in students:
+        own = [mark for mark in marks if mark.student == student]
+        count = {grade: sum(mark.grade == grade for mark in own) for grade in (CORRECT, WRONG, UNGRADED)}
+        lines.append(f"{student}: {count[CORRECT]}/{len(own)} correct, {count[WRONG]} wrong, "
+                     f"{count[UNGRADED]} not graded")
+    return lines

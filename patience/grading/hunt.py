@@ -1,0 +1,221 @@
+"""Hunting for the deal a student's model gets wrong, and shrinking it to one a person can check.
+
+The hunt poses seeded random deals (growing in size where the model takes sizes as data, else of
+the model's fixed shape), runs the model and the native search on each, and stops at the first
+disagreement: a solution that does not replay, "no solution" where the search wins, or an error.
+The shrinker then tries smaller deals, as Hypothesis shrinks a failing example: fewer piles, fewer
+cards, fewer ranks, then a simpler order, keeping any candidate on which the model still goes wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from patience.binary_star.deal import BinaryStarDeal
+from patience.cards import STANDARD_RANKS, Card
+from patience.deal import Deal
+from patience.errors import UsageError
+from patience.generators.deals import pysol_deal, random_deal
+from patience.grading.student import NativeTruth, StudentModel, grade_result
+from patience.lbs import deal as lbs_deal
+from patience.lbs.grader import CORRECT, WRONG, Graded
+from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE_FAMILY, LBS, family_of
+from patience.outputs import write_files
+from patience.pages.replay import game_page, render
+from patience.result import Status
+
+SHRINK_SECONDS = 120.0  # the shrinker stops trying after this long and keeps the smallest deal found
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    deal: Any
+    row: Graded  # the model's wrong answer on it
+    posed: int  # deals posed before it was found
+
+
+def fixed_shape(student: StudentModel) -> bool:
+    """Whether the model plays the standard deal only: its mapping says `shape: fixed`, or it reads
+    the one 17 x 3 layout of the public Black Hole model."""
+    return student.mapping.fixed_shape or student.options.get("formulation") == "benchmark"
+
+
+def posed_deals(game: str, fixed: bool, seed: int) -> Iterator[Any]:
+    """Endless seeded deals of `game`: the standard shape when `fixed`, else sizes growing from tiny."""
+    rng = random.Random(seed)
+    for index in range(10 ** 9):
+        deal_seed = rng.randrange(2 ** 32)
+        if family_of(game) == LBS:
+            yield lbs_deal.random_deal(min(3 + index // 4, 20), deal_seed)
+        elif family_of(game) == BINARY_STAR:
+            yield pysol_deal(BINARY_STAR, 1 + deal_seed) if fixed else random_binary_star(
+                min(3 + index // 8, STANDARD_RANKS), rng.randint(1, 2), rng.randint(1, 3), deal_seed)
+        elif fixed:
+            yield random_deal(STANDARD_RANKS, 4, 3 if game != ALL_IN_A_ROW else 4, deal_seed,
+                              empty_foundation=game == ALL_IN_A_ROW)
+        elif game in BLACK_HOLE_FAMILY:
+            ranks = min(3 + index // 8, STANDARD_RANKS)
+            yield random_deal(ranks, rng.randint(1, 4), rng.randint(1, 3), deal_seed,
+                              empty_foundation=game == ALL_IN_A_ROW)
+        else:
+            raise UsageError(f"--hunt poses deals of the Black Hole and Binary Star families and LBS; not {game}")
+
+
+def random_binary_star(ranks: int, suits: int, pile_height: int, seed: int) -> BinaryStarDeal:
+    """Two decks of `ranks` x `suits` cards: the lowest card of suit 0 and the highest of the last
+    suit on the two foundations (A♠ and K♥ in the standard game), the rest shuffled into piles."""
+    cards = [Card(rank, suit) for _ in range(2) for suit in range(suits) for rank in range(ranks)]
+    starts = (Card(0, 0), Card(ranks - 1, suits - 1))
+    for start in starts:
+        cards.remove(start)
+    random.Random(seed).shuffle(cards)
+    piles = tuple(tuple(cards[start:start + pile_height]) for start in range(0, len(cards), pile_height))
+    return BinaryStarDeal(piles, starts, ranks)
+
+
+class Hunt:
+    """The model against the native search, deal after deal."""
+
+    def __init__(self, student: StudentModel, native: NativeTruth, timeout: float) -> None:
+        self.student, self.native, self.timeout = student, native, timeout
+        self.undecided = 0  # deals posed that neither side decided in time: agreement, but not evidence
+
+    def search(self, game: str, count: int, seed: int) -> Counterexample | None:
+        deals = posed_deals(game, fixed_shape(self.student), seed)
+        for posed in range(1, count + 1):
+            deal = next(deals)
+            row = self.wrong(deal)
+            if row is not None:
+                return Counterexample(deal, row, posed)
+        return None
+
+    def wrong(self, deal: Any) -> Graded | None:
+        """The model's row on `deal` if it is graded wrong, else None (timeouts are never wrong)."""
+        row = grade_result(getattr(deal, "name", "") or "deal", deal, self.student.run(deal, self.timeout),
+                           self.native)
+        self.undecided += row.grade != WRONG and row.grade != CORRECT
+        return row if row.grade == WRONG else None
+
+    def shrink(self, found: Counterexample, seconds: float = SHRINK_SECONDS) -> Counterexample:
+        """The smallest deal the passes reach on which the model is still wrong (greedy, first fit)."""
+        best, deadline = found, time.monotonic() + seconds
+        improved = True
+        while improved and time.monotonic() < deadline:
+            improved = False
+            for candidate in smaller(best.deal, fixed_shape(self.student)):
+                if time.monotonic() >= deadline:
+                    break
+                row = self.wrong(candidate)
+                if row is not None:
+                    best, improved = Counterexample(candidate, row, found.posed), True
+                    break
+        return best
+
+
+def smaller(deal: Any, fixed: bool) -> Iterator[Any]:
+    """Candidate deals one step simpler than `deal`, the biggest steps first."""
+    if isinstance(deal, lbs_deal.LBSDeal):
+        yield from _smaller_lbs(deal)
+    elif isinstance(deal, Deal):
+        yield from (_simpler_order(deal) if fixed else _smaller_black_hole(deal))
+    elif isinstance(deal, BinaryStarDeal):
+        yield from (_simpler_order(deal) if fixed else _smaller_piles(deal))
+
+
+def _smaller_piles(deal: Any) -> Iterator[Any]:
+    """A pile fewer, then a card fewer (any deal with `piles`: the foundations stay as they are)."""
+    piles = deal.piles
+    for index in range(len(piles)):
+        if len(piles) > 1:
+            yield dataclasses.replace(deal, piles=piles[:index] + piles[index + 1:])
+    for index, pile in enumerate(piles):
+        for depth in range(len(pile)):
+            rest = pile[:depth] + pile[depth + 1:]
+            if rest:
+                yield dataclasses.replace(deal, piles=piles[:index] + (rest,) + piles[index + 1:])
+
+
+def _smaller_black_hole(deal: Deal) -> Iterator[Deal]:
+    piles = deal.piles
+    yield from _smaller_piles(deal)
+    for rank in reversed(range(deal.ranks)):  # a rank fewer: its cards gone, the ranks above moved down
+        if deal.ranks > 1 and (deal.foundation is None or deal.foundation.rank != rank):
+            lowered = tuple(tuple(Card(card.rank - (card.rank > rank), card.suit) for card in pile
+                                  if card.rank != rank) for pile in piles)
+            foundation = deal.foundation and Card(deal.foundation.rank - (deal.foundation.rank > rank),
+                                                  deal.foundation.suit)
+            if all(lowered):
+                yield Deal(lowered, foundation, deal.ranks - 1)
+    yield from _simpler_order(deal)
+
+
+def _simpler_order(deal: Any) -> Iterator[Any]:
+    """The same cards with one pair swapped so that a card moves to its place in sorted order."""
+    cards = list(deal.cards)
+    ordered = sorted(cards)
+    for index, card in enumerate(cards):
+        if card != ordered[index]:
+            other = next(j for j in (*range(index + 1, len(cards)), *range(index))  # a later copy first
+                         if cards[j] == ordered[index])
+            swapped = cards[:]
+            swapped[index], swapped[other] = swapped[other], swapped[index]
+            yield _regrouped(deal, swapped)
+
+
+def _regrouped(deal: Any, cards: list[Card]) -> Any:
+    piles, start = [], 0
+    for pile in deal.piles:
+        piles.append(tuple(cards[start:start + len(pile)]))
+        start += len(pile)
+    return dataclasses.replace(deal, piles=tuple(piles))
+
+
+def _smaller_lbs(deal: lbs_deal.LBSDeal) -> Iterator[lbs_deal.LBSDeal]:
+    cards = deal.cards
+    for index in range(len(cards)):
+        if len(cards) > 1:
+            yield lbs_deal.LBSDeal(cards[:index] + cards[index + 1:], deal.ranks, deal.suits, "counterexample")
+    for index, card in enumerate(cards):  # a lower card of the same suit, where that card is not dealt
+        lower = card - 1
+        if card % deal.ranks and lower not in cards:
+            yield lbs_deal.LBSDeal(cards[:index] + (lower,) + cards[index + 1:], deal.ranks, deal.suits,
+                                   "counterexample")
+
+
+def write_counterexample(hunt: Hunt, found: Counterexample, folder: Path, game: str) -> tuple[Path, Path]:
+    """The deal in the model's data format, and the replay page of the right answer (the native
+    search's win; the deal to play by hand if the search proves it unsolvable)."""
+    model = hunt.student.solver.build(found.deal, hunt.student.options)
+    data = Path(model.primary)
+    target, page = folder / f"counterexample{data.suffix}", folder / "counterexample.html"
+    truth = hunt.native(found.deal)
+    moves = truth.sequence if truth.status is Status.SOLVED else None
+    verdict = "the native search wins it" if moves is not None else f"native: {truth.status.value}"
+    write_files(folder, {target.name: model.files[model.primary],
+                         page.name: render(game_page(game, found.deal, moves, str(target)), "Counterexample",
+                                           [f"{hunt.student.path.name}: {found.row.verdict}, {found.row.note}",
+                                            verdict])})
+    return target, page
+
+
+def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int, seed: int, timeout: float,
+               folder: Path, report: Callable[[str], None]) -> int:
+    """Run the hunt; 0 when all `count` deals agree, 1 with `counterexample: FILE` and the reason."""
+    hunt = Hunt(student, native, timeout)
+    found = hunt.search(game, count, seed)
+    if found is None:
+        report(f"all {count} deals agree (seed {seed}; {hunt.undecided} not decided within the time limit)")
+        return 0
+    small = hunt.shrink(found)
+    target, page = write_counterexample(hunt, small, folder, game)
+    report(f"counterexample: {target}")
+    cards = getattr(small.deal, "cards", ())
+    report(f"deal {found.posed} of the hunt, shrunk to {len(cards)} cards: the model's answer is "
+           f"{small.row.verdict}, {small.row.note} (replay of the right answer: {page})")
+    return 1

@@ -1,0 +1,227 @@
+"""A student's model of any game, run as the toolkit runs its own model of that language.
+
+The mapping file says which game the model plays, which data the model reads (the generator's
+options: the public minizinc-benchmarks Black Hole model reads the standard `layout`, the project's
+formulation reads sizes and tables) and which of the model's variables hold what the toolkit's
+decoder reads (`x`, the play order, for the Black Hole family). Everything else is the toolkit's
+own pipeline: the generator writes the data files, the solver runner runs and reads the output,
+the game's validator replays the answer, and the native search checks every "no solution".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from patience.errors import InputError, UsageError
+from patience.games import game_of, get_game, read_game_deal
+from patience.generators.files import ModelFiles
+from patience.lbs.grader import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded
+from patience.names import game_name
+from patience.options import check_options
+from patience.reading import load_yaml, read_text
+from patience.result import Answer, SolverResult, Status, judge
+from patience.runners.base import ProcessSolver
+from patience.runners.registry import get_solver
+from patience.runners.solve import solve
+from patience.runs.process import Limits
+
+SOLVERS = {".mzn": "minizinc", ".eprime": "savilerow-minion", ".lp": "clingo"}  # a model's language by suffix
+COLUMNS = ("nodes", "seconds", "cpu")
+SHIPPED = {  # mappings shipped with the toolkit, by name (`--mapping minizinc-benchmarks`)
+    "minizinc-benchmarks": "minizinc-benchmarks-black-hole.yaml",
+}
+DEAL_SUFFIXES = (".txt", ".dzn", ".param", ".yaml", ".yml", ".json")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
+
+
+@dataclass(frozen=True)
+class GameMapping:
+    """What the model plays and reads: `game`, the generator's `options`, and `variables` (the
+    toolkit's name of each variable it decodes -> the model's name for it)."""
+
+    game: str | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+    variables: Mapping[str, str] = field(default_factory=dict)
+    fixed_shape: bool = False  # `shape: fixed`: the model plays the game's standard deal only (a hunt keeps it)
+
+
+def is_game_mapping(data: object) -> bool:
+    """A mapping of this kind names a game or variables; the LBS mapping has `from` and `to`."""
+    return isinstance(data, dict) and ("game" in data or "variables" in data)
+
+
+def mapping_data(path: Path) -> tuple[object, str]:
+    """The YAML of a mapping file, or of a shipped mapping named by its short name."""
+    if not path.exists() and str(path) in SHIPPED:
+        shipped = resources.files("patience.models").joinpath(SHIPPED[str(path)])
+        return load_yaml(shipped.read_text(), str(path)), str(path)
+    return load_yaml(read_text(path), str(path)), str(path)
+
+
+def read_game_mapping(data: object, source: str) -> GameMapping:
+    """`game: NAME`, `options: {name: value}` and `variables: {toolkit name: model name}`."""
+    if not isinstance(data, dict) or set(data) - {"game", "options", "variables", "shape"}:
+        raise InputError(source, 1, "a game mapping holds `game:`, `options:`, `variables:` and `shape:` only")
+    if data.get("shape", "data") not in ("data", "fixed"):
+        raise InputError(source, 1, "`shape:` is `data` (sizes come with each deal) or `fixed` (the standard deal)")
+    game = data.get("game")
+    if game is not None and not isinstance(game, str):
+        raise InputError(source, 1, "`game:` must name a game")
+    tables = []
+    for key in ("options", "variables"):
+        table = data.get(key) or {}
+        if not isinstance(table, dict) or not all(isinstance(name, str) and isinstance(value, str | int)
+                                                  and not isinstance(value, bool) for name, value in table.items()):
+            raise InputError(source, 1, f"`{key}:` must map names to names or numbers")
+        tables.append({name: str(value) for name, value in table.items()})
+    if not all(_NAME.fullmatch(name) for pair in tables[1].items() for name in pair):
+        raise InputError(source, 1, "`variables:` maps names of variables (letters, digits and _) to names")
+    try:
+        game = None if game is None else game_name(game)
+    except UsageError as error:
+        raise InputError(source, 1, str(error)) from None
+    return GameMapping(game, tables[0], tables[1], data.get("shape") == "fixed")
+
+
+def renamed(values: object, variables: Mapping[str, str]) -> object:
+    """A solution's variables under the toolkit's names: MiniZinc's JSON object, Savile Row's
+    `letting NAME be` lines, clingo's atoms `name(...)`."""
+    if not variables:
+        return values
+    if isinstance(values, dict):
+        return {**values, **{ours: values.get(theirs) for ours, theirs in variables.items()}}
+    if isinstance(values, str):
+        for ours, theirs in variables.items():
+            values = re.sub(rf"^(\s*letting\s+){re.escape(theirs)}(?=\s)", rf"\g<1>{ours}", values, flags=re.MULTILINE)
+        return values
+    if isinstance(values, list):
+        prefixes = {f"{theirs}(": f"{ours}(" for ours, theirs in variables.items()}
+        return [next((prefixes[prefix] + atom[len(prefix):] for prefix in prefixes
+                      if isinstance(atom, str) and atom.startswith(prefix)), atom) for atom in values]
+    return values
+
+
+def student_files(model: ModelFiles, text: str, suffix: str, variables: Mapping[str, str]) -> ModelFiles:
+    """The toolkit's files of a deal with its model replaced by the student's, and a decode that
+    reads the student's variable names."""
+    own = [name for name in model.files if name.endswith(suffix) and name != model.primary]
+    if not own:
+        raise UsageError(f"the toolkit's model of this game has no {suffix} file to put a student's in")
+    files = {name: body for name, body in model.files.items() if name not in own[1:]}  # its extra programs go
+    decode = model.decode
+    return replace(model, files={**files, own[0]: text},
+                   decode=lambda values, source, *rest: decode(renamed(values, variables), source, *rest))
+
+
+def student_solver(model: Path, text: str, mapping: GameMapping) -> ProcessSolver:
+    """The runner of the model's language, building the student's model instead of the toolkit's."""
+    if model.suffix not in SOLVERS:
+        raise UsageError(f"{model}: a model is one of {', '.join(SOLVERS)} (MiniZinc, Essence Prime, ASP)")
+    base = type(get_solver(SOLVERS[model.suffix]))
+
+    class Student(base):  # type: ignore[valid-type, misc]
+        def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+            return student_files(super().build(deal, options), text, model.suffix, mapping.variables)
+
+    Student.name = f"{base.name} (student)"
+    return Student()
+
+
+class NativeTruth:
+    """The native search's verdict per deal, computed once each (the teacher's ground truth)."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._known: dict[object, SolverResult] = {}
+
+    def __call__(self, deal: Any) -> SolverResult:
+        if deal not in self._known:
+            self._known[deal] = solve(deal, "native", Limits(timeout=self.timeout))
+        return self._known[deal]
+
+
+@dataclass
+class StudentModel:
+    """A student's model ready to run on deals of its game."""
+
+    path: Path
+    mapping: GameMapping
+    backend: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.path.is_file():
+            raise InputError(str(self.path), None, "no such model file")
+        self.solver = student_solver(self.path, read_text(self.path), self.mapping)
+        if not self.solver.available():
+            raise UsageError(f"{SOLVERS[self.path.suffix]} is needed: {self.solver.install_hint()}")
+        given = dict(self.mapping.options)
+        if self.backend is not None and "backend" in {option.name for option in self.solver.options}:
+            given["backend"] = self.backend  # checked against the configured backends: never a .msc file
+        self.options = check_options(self.solver.options, given, str(self.path))
+
+    def run(self, deal: Any, timeout: float) -> SolverResult:
+        """The model's answer on `deal`, validated by the game's replay (never trusted)."""
+        try:
+            answer = self.solver.solve(deal, Limits(timeout=timeout), self.options)
+        except (InputError, UsageError) as error:  # e.g. the data the model reads cannot hold this deal
+            answer = Answer(Status.ERROR, message=str(error))
+        return judge(deal, self.solver.name, answer)
+
+
+def cards_of(deal: Any) -> int:
+    return len(getattr(deal, "cards", ()))
+
+
+def grade_result(name: str, deal: Any, result: SolverResult, native: NativeTruth) -> Graded:
+    """One row: a win must replay, a "no solution" must be the native search's verdict too."""
+    n, stats = cards_of(deal), dict(nodes=result.nodes, solve_time=result.wall, savilerow_time=result.cpu)
+    if result.status is Status.SOLVED:
+        return Graded(name, n, SOLVED, CORRECT, f"valid: {len(result.sequence or ())} moves", **stats)
+    if result.status is Status.ERROR and result.message.startswith("solver answer rejected"):
+        return Graded(name, n, SOLVED, WRONG, "illegal: " + result.message.split(": ", 1)[-1], **stats)
+    if result.status is Status.UNSOLVABLE:
+        truth = native(deal)
+        if truth.status is Status.UNSOLVABLE:
+            return Graded(name, n, NO_SOLUTION, CORRECT, f"native agrees ({truth.nodes} nodes)", **stats)
+        if truth.status is Status.SOLVED:
+            moves = " ".join(map(str, game_of(deal).move_names(deal, truth.sequence or ())))
+            return Graded(name, n, NO_SOLUTION, WRONG, f"lost solutions: native wins with {moves}", **stats)
+        return Graded(name, n, NO_SOLUTION, UNGRADED, "native search ran out of time", **stats)
+    if result.status in (Status.TIMEOUT, Status.MEMOUT, Status.UNKNOWN):
+        return Graded(name, n, TIMEOUT, UNGRADED, f"not graded (native: {native(deal).status.value})", **stats)
+    return Graded(name, n, ERROR, WRONG, clipped(result.message), **stats)
+
+
+def clipped(message: str, limit: int = 200) -> str:
+    """A solver's message cut for one cell of the table."""
+    line = " ".join(message.split())
+    return line if len(line) <= limit else line[:limit] + "..."
+
+
+def deal_files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        raise InputError(str(folder), None, "not a folder")
+    found = sorted(path for path in folder.rglob("*") if path.suffix in DEAL_SUFFIXES and path.is_file()
+                   and not path.name.startswith("."))
+    if not found:
+        raise InputError(str(folder), None, f"no deal files ({' '.join(DEAL_SUFFIXES)}) in the folder")
+    return found
+
+
+def grade_instances(student: StudentModel, folder: Path, native: NativeTruth, timeout: float) -> list[Graded]:
+    """Grade the model on every deal under `folder` (deals in any form the toolkit reads)."""
+    game = student.mapping.game
+    deals = [(path, read_game_deal(path, None)[1]) for path in deal_files(folder)]  # all read before any run
+    for path, deal in deals:
+        if game is not None and get_game(game) is not game_of(deal):
+            raise InputError(str(path), None, f"this deal is {game_of(deal).variant(deal)}, not a {game} deal")
+        try:  # a deal the model's data cannot hold is the teacher's slip, not the student's error
+            student.solver.build(deal, student.options)
+        except (UsageError, ValueError) as error:
+            raise InputError(str(path), None, f"the model's data cannot hold this deal: {error}") from None
+    return [grade_result(path.stem, deal, student.run(deal, timeout), native) for path, deal in deals]
