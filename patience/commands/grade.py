@@ -27,10 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "grade", help="grade a student's model of any game (or a folder of Savile Row results); hunt for a "
                       "deal it gets wrong",
-        description="Run MODEL (.mzn, .eprime or .lp) on every deal under --instances, or read the "
+        description="Run MODEL on every deal under --instances: a MiniZinc .mzn model through MiniZinc "
+                    "(--backend), an Essence Prime .eprime model through Savile Row + Minion, or an ASP .lp "
+                    "program through clingo; or read the "
                     ".info/.solution files already under --results; replay every solution, check every "
                     "'no solution' with the native solver, print a table. Exit 1 if any answer is wrong. "
-                    "An LBS model needs no --game; a model of another game names it with --game or in "
+                    "An lbs model needs no --game; a model of another game names it with --game or in "
                     "its --mapping (`--mapping minizinc-benchmarks`: the public Black Hole model). "
                     "--hunt N poses N seeded random deals instead and stops at the first the model gets "
                     "wrong, shrinks it, writes it in the model's data format with a replay page of the "
@@ -39,9 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--instances", type=Path, help="folder of instances (deals) to run the model on")
     parser.add_argument("--results", type=Path, help="folder of .param files with Savile Row's .info/.solution")
     parser.add_argument("--mapping", type=Path,
-                        help="YAML: LBS `from: VAR`, `to: VAR`, `first_position: 1`; any game: `game: NAME`, "
+                        help="YAML: lbs `from: VAR`, `to: VAR`, `first_position: 1`; any game: `game: NAME`, "
                              "`options: {formulation: benchmark}`, `variables: {x: VAR}` (x: the play order)")
-    parser.add_argument("--game", help="the game the model plays (default: LBS, or the mapping's game)")
+    parser.add_argument("--game", help="the game the model plays (default: lbs, or the mapping's game)")
     parser.add_argument("--hunt", metavar="N", help="pose N random deals and stop at the first wrong answer")
     parser.add_argument("--seed", default="0", help="the hunt's seed: same seed, same deals (default 0)")
     parser.add_argument("--class", dest="klass", type=Path, metavar="FOLDER",

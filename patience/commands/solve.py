@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Write the deal as the solver's model, run the solver under limits, read its answer back "
                     "and replay it. Exit status: 0 solved (validated), 1 proven unsolvable, 2 bad input, "
                     "3 timeout/memout/unknown, 4 solver error or rejected answer, 70 internal error (a bug), "
-                    "130 interrupted.")
+                    "74 standard output could not be written, 130 interrupted.")
     parser.add_argument("deal", help="deal file in any known form, of any game")
     parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
     parser.add_argument("--solver", default="native", help="a name from `patience solvers` (default: native)")
