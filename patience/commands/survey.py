@@ -19,6 +19,7 @@ from patience.generators.deals import random_deal
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, game_option, numbering_option
 from patience.native import engine
 from patience.outputs import output_file
+from patience.result import Status
 from patience.runs.pool import Runner, runner
 from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
@@ -26,7 +27,7 @@ from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.run import survey
 from patience.survey.shuffles import SHAPES, BatchResult, play_batch
-from patience.survey.store import MAX_CARDS, MODES, SurveyStore, survey_settings
+from patience.survey.store import MAX_CARDS, MODES, UNDECIDED, VERDICTS, SurveyStore, survey_settings
 
 _LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
 SURVEYED_GAMES = (*NUMBERED_GAMES, GENERALISED)
@@ -181,12 +182,13 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
     try:
         store.fix_settings({"seed": args.seed, "chain": chain, "timeout": args.timeout})
         work = experiment.plan([args.game], riffles, args.games, chain, args.seed, args.timeout, store.stored())
-        progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet)
+        progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet, shown=VERDICTS)
         progress.show()
         def keep(result: BatchResult) -> None:
             store.add(result)
             decided = result.batch.games - result.undecided
-            progress.counts.update(solved=result.won, unsolvable=decided - result.won, timeout=result.undecided)
+            progress.counts.update({Status.SOLVED: result.won, Status.UNSOLVABLE: decided - result.won,
+                                    UNDECIDED: result.undecided})
             progress.show()
 
         try:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO
 
 from patience.errors import InputError, UsageError
-from patience.survey.store import VERDICT_NAMES, Row
+from patience.survey.store import Row
 
 HEADER = "seed,verdict,cards,nodes\n"
 SUFFIXES = (".csv", ".csv.gz", ".csv.xz")
@@ -52,7 +52,7 @@ def write(rows: Iterable[Row], path: Path) -> int:
         with os.fdopen(handle, "wb") as raw, _compressed(path, raw) as out:  # both closed, the file whole
             out.write(HEADER.encode())
             for row in rows:
-                out.write(f"{row.seed},{VERDICT_NAMES[row.verdict]},{row.cards},{row.nodes}\n".encode())
+                out.write(f"{row.seed},{row.verdict.value},{row.cards},{row.nodes}\n".encode())
                 written += 1
         os.replace(scratch, path)
     except OSError as error:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from patience.runs.pool import Runner
 from patience.runs.progress import Progress
 from patience.survey.decide import Shape, batches, decide_batch
-from patience.survey.store import MAX_CARDS, VERDICT_NAMES, Row, SurveyStore
+from patience.survey.store import MAX_CARDS, VERDICTS, Row, SurveyStore
 
 
 def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence[int], batch_size: int,
@@ -18,9 +18,9 @@ def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence
     """Decide every seed without a row; returns (deals stored before, deals stored now)."""
     wanted = set(seeds)
     stored = store.stored_seeds(min(wanted), max(wanted)) & wanted
-    done = Counter({VERDICT_NAMES[verdict]: count for verdict, count in store.verdict_counts(wanted).items()})
+    done = Counter(store.verdict_counts(wanted))
     todo = [seed for seed in seeds if seed not in stored]
-    progress = Progress(len(wanted), done, enabled=show_progress)
+    progress = Progress(len(wanted), done, enabled=show_progress, shown=VERDICTS)
     progress.show()
     new = 0
 
@@ -28,7 +28,7 @@ def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence
         nonlocal new
         new += store.add_batch(rows)
         for row in rows:
-            progress.counts[VERDICT_NAMES[row.verdict]] += 1
+            progress.counts[row.verdict] += 1
         progress.show()
 
     try:
