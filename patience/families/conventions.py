@@ -15,7 +15,7 @@ from pathlib import Path
 from patience.result import Status
 
 # The answer a SAT solver is expected to give, by the native search's verdict.
-EXPECTED_SAT = {Status.SOLVED.value: "SAT", Status.UNSOLVABLE.value: "UNSAT"}
+EXPECTED_SAT = {Status.SOLVED: "SAT", Status.UNSOLVABLE: "UNSAT"}
 
 
 def _plain(data: bytes) -> bytes:
@@ -67,11 +67,11 @@ def convention(language: str) -> Convention:
     return CONVENTIONS.get(language, DEFAULT)
 
 
-def cnf_header(deal_name: str, status: str, family: str) -> str:
+def cnf_header(deal_name: str, status: Status, family: str) -> str:
     """The comment lines a SAT Competition benchmark opens with: what it is and its expected answer."""
     expected = EXPECTED_SAT.get(status, "UNKNOWN")
     return (f"c family: {_one_line(family)}\nc deal: {_one_line(deal_name)}\nc expected: {expected} "
-            f"(native search: {status})\n")
+            f"(native search: {status.value})\n")
 
 
 def _one_line(text: str) -> str:

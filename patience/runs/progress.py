@@ -11,7 +11,9 @@ import time
 from collections import Counter
 from typing import TextIO
 
-SHOWN = ("solved", "unsolvable", "timeout", "error")
+from patience.result import Status
+
+SHOWN = (Status.SOLVED, Status.UNSOLVABLE, Status.TIMEOUT, Status.ERROR)  # a campaign's; others pass their own
 LOG_EVERY_SECONDS = 60.0  # off a terminal: the longest gap between two lines
 
 
@@ -45,7 +47,8 @@ class Progress:
         bar = f"[{'#' * filled}{'.' * (width - filled)}]"
         return f"{self.title}{bar} {done}/{self.total} {counts} | {_duration(elapsed)} ETA {eta}"
 
-    def update(self, status: str) -> None:
+    def update(self, status: Status | str) -> None:
+        """Count one outcome: a run's Status, or a word of the caller's own (`written`)."""
         self.counts[status] += 1
         self.show()
 
