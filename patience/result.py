@@ -60,6 +60,9 @@ class Answer:
     command: str = ""
     message: str = ""
 
+    def __post_init__(self) -> None:
+        _check_status(self.status)
+
 
 @dataclass(frozen=True)
 class SolverResult:
@@ -77,12 +80,19 @@ class SolverResult:
     stats: Mapping[str, float | int | str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        _check_status(self.status)
         if (self.status is Status.SOLVED) != (self.sequence is not None):
             raise ValueError("a result carries a move sequence exactly when it is solved")
 
     @property
     def decided(self) -> bool:
         return self.status.decided
+
+
+def _check_status(status: object) -> None:
+    """A status in memory is a Status, never its name: a runner that passes a string is a bug."""
+    if not isinstance(status, Status):
+        raise TypeError(f"a status is a patience.result.Status, not {status!r}")
 
 
 def judge(deal: Any, solver: str, answer: Answer, version: str | None = None) -> SolverResult:
