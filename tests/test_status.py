@@ -42,6 +42,9 @@ def test_a_status_in_memory_is_never_a_bare_name():
         Answer("solved")  # type: ignore[arg-type]
     assert SHOWN and all(type(name) is Status for name in SHOWN)
     assert all(kept is None or type(kept) is Status for kept in select.STATUSES.values())
+    found = [labels.Label(status, 1, 1, 0.0) for status in (Status.SOLVED, Status.TIMEOUT, Status.UNSOLVABLE)]
+    assert [select.choose(found, [0.0] * 3, None, word, 0) for word in ("solved", "solvable", "unsolvable", "any")] \
+        == [[0], [0], [2], [0, 1, 2]]  # `solvable` is the older spelling of solved
 
 
 def test_the_native_search_and_the_solvers_give_statuses(paper_deal):
