@@ -33,7 +33,7 @@ from patience.runs.progress import Progress
 from patience.survey import report
 from patience.survey.decide import decide
 from patience.survey.run import survey
-from patience.survey.store import DECISION, UNDECIDED, SurveyStore, survey_settings
+from patience.survey.store import DECISION, UNDECIDED, VERDICTS, SurveyStore, survey_settings
 
 RANKS = (13, 26, 52, 100)
 SUITS = (2, 4, 8, 16, 32)
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             counts = store.verdict_counts(set(range(1, args.deals + 1)))
             store.close()
             done.update(counts)
-    progress = Progress(len(shapes) * args.deals, done, title=f"{len(shapes)} shapes")
+    progress = Progress(len(shapes) * args.deals, done, title=f"{len(shapes)} shapes", shown=VERDICTS)
     progress.show()
     try:
         for first in range(1, args.deals + 1, args.round):

@@ -36,7 +36,9 @@ class RunRecord:
 
     def values(self) -> tuple:
         """The columns the store writes (all but `finished` and `content`, which it writes apart)."""
-        return astuple(replace(self, status=Status(self.status).value))[:len(RUN_COLUMNS)]
+        row = astuple(self)[:len(RUN_COLUMNS)]
+        at = RUN_COLUMNS.index("status")
+        return (*row[:at], Status(self.status).value, *row[at + 1:])
 
     @classmethod
     def stored(cls, row: tuple) -> RunRecord:

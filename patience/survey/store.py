@@ -111,8 +111,9 @@ class SurveyStore:
         """Store a batch in one transaction. A seed stored twice is an error (the batch is refused
         whole), so that no deal can ever be counted twice."""
         with self.database.transaction() as connection:
-            cursor = connection.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?)",
-                                            [row._replace(verdict=STORED_VERDICT[row.verdict]) for row in rows])
+            cursor = connection.executemany(
+                "INSERT INTO deals VALUES (?, ?, ?, ?, ?)",
+                [(row.seed, STORED_VERDICT[row.verdict], row.cards, row.nodes, row.seconds) for row in rows])
         return cursor.rowcount
 
     def stored_seeds(self, first: int, last: int) -> set[int]:
