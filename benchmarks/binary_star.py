@@ -22,9 +22,10 @@ from pathlib import Path
 from patience.names import BINARY_STAR
 from patience.outputs import write_file
 from patience.survey import report
-from patience.survey.store import VERDICT_NAMES, Row, SurveyStore
+from patience.survey.store import UNDECIDED, VERDICTS, Row, SurveyStore
 
-VERDICTS = {name: verdict for verdict, name in VERDICT_NAMES.items()}
+# a verdict's name in an export; files exported before the one status vocabulary say timeout for undecided
+BY_NAME = {verdict.value: verdict for verdict in VERDICTS} | {"timeout": UNDECIDED}
 
 
 def export(db: Path, out: Path) -> int:
@@ -34,7 +35,7 @@ def export(db: Path, out: Path) -> int:
         rows = store.rows()
     finally:
         store.close()
-    text = "".join(json.dumps({"seed": row.seed, "verdict": VERDICT_NAMES[row.verdict], "cards": row.cards,
+    text = "".join(json.dumps({"seed": row.seed, "verdict": row.verdict.value, "cards": row.cards,
                                "nodes": row.nodes, "seconds": round(row.seconds, 4)}) + "\n" for row in rows)
     write_file(out, gzip.compress(text.encode(), mtime=0) if out.suffix == ".gz" else text.encode())
     return len(rows)
@@ -44,7 +45,7 @@ def read_rows(path: Path) -> list[Row]:
     """The rows of an exported file."""
     data = path.read_bytes()
     text = (gzip.decompress(data) if path.suffix == ".gz" else data).decode()
-    return [Row(line["seed"], VERDICTS[line["verdict"]], line["cards"], line["nodes"], line["seconds"])
+    return [Row(line["seed"], BY_NAME[line["verdict"]], line["cards"], line["nodes"], line["seconds"])
             for line in map(json.loads, text.splitlines())]
 
 

@@ -28,12 +28,13 @@ from patience.errors import InputError, UsageError
 from patience.generators.deals import random_deal
 from patience.names import GENERALISED
 from patience.outputs import save_figure, write_file
+from patience.result import Status
 from patience.runs.pool import run_here
 from patience.runs.progress import Progress
 from patience.survey import report
 from patience.survey.decide import decide
 from patience.survey.run import survey
-from patience.survey.store import DECISION, LOST, UNDECIDED, VERDICT_NAMES, WON, SurveyStore, survey_settings
+from patience.survey.store import DECISION, UNDECIDED, VERDICTS, SurveyStore, survey_settings
 
 RANKS = (13, 26, 52, 100)
 SUITS = (2, 4, 8, 16, 32)
@@ -41,7 +42,7 @@ HEIGHTS = (2, 3, 4, 5, 6)
 MAX_GRID_CARDS = 1000
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 Shape = tuple[int, int, int]
-OUTCOMES = {WON: "won", LOST: "lost", UNDECIDED: "undecided"}
+OUTCOMES = {Status.SOLVED: "won", Status.UNSOLVABLE: "lost", UNDECIDED: "undecided"}
 
 
 def numbers(text: str) -> tuple[int, ...]:
@@ -63,15 +64,15 @@ def run(args: argparse.Namespace) -> int:
     shapes = grid(args.ranks, args.suits, args.heights)
     args.out.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + 60 * args.minutes if args.minutes else math.inf
-    done: Counter[str] = Counter()
+    done: Counter[Status] = Counter()
     for shape in shapes:
         path = store_path(args.out, shape)
         if path.exists():
             store = SurveyStore(path, create=False)
             counts = store.verdict_counts(set(range(1, args.deals + 1)))
             store.close()
-            done.update({VERDICT_NAMES[verdict]: count for verdict, count in counts.items()})
-    progress = Progress(len(shapes) * args.deals, done, title=f"{len(shapes)} shapes")
+            done.update(counts)
+    progress = Progress(len(shapes) * args.deals, done, title=f"{len(shapes)} shapes", shown=VERDICTS)
     progress.show()
     try:
         for first in range(1, args.deals + 1, args.round):
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _survey_shape(args: argparse.Namespace, shape: Shape, seeds: list[int]) -> Counter[str]:
+def _survey_shape(args: argparse.Namespace, shape: Shape, seeds: list[int]) -> Counter[Status]:
     """Decide `seeds` of one shape into its store; the verdicts newly stored."""
     store = SurveyStore(store_path(args.out, shape))
     try:
@@ -99,7 +100,7 @@ def _survey_shape(args: argparse.Namespace, shape: Shape, seeds: list[int]) -> C
         after = store.verdict_counts(set(seeds))
     finally:
         store.close()
-    return Counter({VERDICT_NAMES[verdict]: count - before.get(verdict, 0) for verdict, count in after.items()})
+    return Counter({verdict: count - before.get(verdict, 0) for verdict, count in after.items()})
 
 
 def measure(out: Path) -> dict[Shape, report.Summary]:
@@ -262,15 +263,16 @@ def compare(args: argparse.Namespace) -> int:
                          for seed, verdict in found.items() if seed in seeds)
         totals.update(counts | Counter(deals=len(seeds)))
         clashes += [(shape, seed) for seed in sorted(seeds)
-                    if {before[shape][seed], after[shape][seed]} == {WON, LOST}]
+                    if {before[shape][seed], after[shape][seed]} == {Status.SOLVED, Status.UNSOLVABLE}]
         lines.append(f"| {shape[0]} | {shape[1]} | {shape[2]} | {len(seeds)} "
                      f"| {100 * counts['before', UNDECIDED] / len(seeds):.0f} "
                      f"| {100 * counts['after', UNDECIDED] / len(seeds):.0f} "
-                     f"| {counts['before', WON]} | {counts['after', WON]} |")
+                     f"| {counts['before', Status.SOLVED]} | {counts['after', Status.SOLVED]} |")
     print("\n".join(lines))
     print(f"\n{totals['deals']} deals: undecided {totals['before', UNDECIDED]} before, {totals['after', UNDECIDED]} "
-          f"after; won {totals['before', WON]} and {totals['after', WON]}; lost {totals['before', LOST]} and "
-          f"{totals['after', LOST]}; won by one and lost by the other: {len(clashes)} {clashes[:10]}")
+          f"after; won {totals['before', Status.SOLVED]} and {totals['after', Status.SOLVED]}; "
+          f"lost {totals['before', Status.UNSOLVABLE]} and {totals['after', Status.UNSOLVABLE]}; "
+          f"won by one and lost by the other: {len(clashes)} {clashes[:10]}")
     return 1 if clashes else 0
 
 
@@ -291,7 +293,8 @@ def deeper(args: argparse.Namespace) -> int:
                   f"{time.process_time() - searched:.1f} s", flush=True)
             if verdict == UNDECIDED:
                 still.append((shape, seed))
-        print(f"budget {budget:,} nodes: {found[WON]} won, {found[LOST]} lost, {found[UNDECIDED]} still undecided "
+        print(f"budget {budget:,} nodes: {found[Status.SOLVED]} won, {found[Status.UNSOLVABLE]} lost, "
+              f"{found[UNDECIDED]} still undecided "
               f"of {len(todo)}; {time.process_time() - started:.0f} s of CPU", flush=True)
         todo = still
     return 0

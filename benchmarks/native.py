@@ -69,13 +69,9 @@ def run_batch(game: str, seeds: range, timeout: float, options: dict[str, str]) 
     boards = [Board.of(pysol_deal(game, seed)) for seed in seeds]
     max_cards = options.get("max-cards") == "on"
     decisions = engine.decide_many(boards, switches, max_cards, seconds=timeout)
-    return [{"seed": seed, "status": _STATUS[row.status], "cpu": row.seconds, "nodes": row.nodes,
+    return [{"seed": seed, "status": row.status.value, "cpu": row.seconds, "nodes": row.nodes,
              "max_cards": row.max_cards if max_cards else None, "engine": "c, one batch"}
             for seed, row in zip(seeds, decisions, strict=True)]
-
-
-_STATUS = {engine.SOLVED: Status.SOLVED.value, engine.UNSOLVABLE: Status.UNSOLVABLE.value,
-           engine.LIMIT: Status.TIMEOUT.value}
 
 
 def run_bhs(binary: str, game: str, seeds: range, limits: Limits) -> list[dict]:

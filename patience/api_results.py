@@ -157,13 +157,10 @@ class SurveySummary:
 
     @property
     def rows(self) -> pandas.DataFrame:
-        """One row a deal: `seed`, `verdict` (solved, unsolvable, timeout), `cards`, `nodes`, `seconds`."""
+        """One row a deal: `seed`, `verdict` (solved, unsolvable, unknown), `cards`, `nodes`, `seconds`."""
         import pandas
 
-        from patience.survey.store import VERDICT_NAMES
-
-        return pandas.DataFrame([{**row._asdict(), "verdict": VERDICT_NAMES[row.verdict]}
-                                 for row in self.survey_rows])
+        return pandas.DataFrame([{**row._asdict(), "verdict": row.verdict.value} for row in self.survey_rows])
 
     def plot(self, axes: Any = None) -> Any:
         """The histogram of the most cards removable, as `survey report --plot` draws it; returns the axes."""

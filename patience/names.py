@@ -1,5 +1,10 @@
-"""The toolkit's vocabulary, defined once: the names of the games, of the deal numberings and of
-the solver families. Every command, option, store, page and document takes its words from here.
+"""The toolkit's vocabulary, defined once: the names of the games and their game families, of the
+deal numberings and of the paradigms. Every command, option, store, page and document takes its
+words from here.
+
+"Family" alone means a game family (the games one `Game` plays, below). A benchmark family (a set
+of model files `gen FORMAT --deals` writes, patience/families/) is always called a benchmark family
+or "families"; the kind of a solver (planning, cp, sat, ...) is its paradigm, never a family.
 
 A name is snake_case, as deal specs (`black_hole:1-100`) and stores have always written it. Other
 spellings people type (`black-hole`, `Binary-Star`) are aliases: `game_name` turns them into the
@@ -13,7 +18,7 @@ import argparse
 
 from patience.errors import UsageError, quote
 
-# Games. A family is the games that share one deal type, one validator and one set of model
+# Games. A game family is the games that share one deal type, one validator and one set of model
 # generators (patience/games/); it is named by its first game.
 BLACK_HOLE = "black_hole"
 ALL_IN_A_ROW = "all_in_a_row"
@@ -47,8 +52,8 @@ DEFAULT_NUMBERING = PYSOLFC
 _NUMBERING_ALIASES = {"pysol_fc": PYSOLFC, "microsoft": MS}
 
 # Statuses of a solver run are `patience.result.Status`, the one enum every store and report uses.
-# Solver families (a runner's `paradigm`): `patience solvers` and the reports group by these.
-SOLVER_FAMILIES = ("native", "planning", "cp", "sat", "mip", "asp")
+# Paradigms (a runner's `paradigm`, the kind of solver): `patience solvers` and the reports group by these.
+PARADIGMS = ("native", "planning", "cp", "sat", "mip", "asp")
 
 
 def _key(text: str) -> str:
@@ -73,7 +78,7 @@ def is_deal_of(variant: str, game: str) -> bool:
 
 
 def family_of(game: str) -> str:
-    """The family (its first game's name) that the canonical game `game` belongs to."""
+    """The game family (its first game's name) that the canonical game `game` belongs to."""
     return next(family for family, games in FAMILIES.items() if game in games)
 
 

@@ -3,6 +3,17 @@
 A runner returns an Answer. Only `judge` turns it into a SolverResult, and a result is SOLVED
 only when its move sequence replays under the game's rules: nothing else can make a deal count
 as solved. The same path serves every game.
+
+`Status` is the one status vocabulary, carried in memory from the solvers, the native search, the
+survey, the families' labels and the campaign; only the stores convert it (the survey keeps
+integers, the campaign the status names). When a run ends without a verdict, one rule names why:
+
+- the clock (a wall-clock or CPU time limit, the solver's own or the kill at it): `timeout`;
+- memory (the kill at the memory limit, or a solver that says it ran out): `memout`;
+- any other budget (nodes, conflicts, restarts) or a solver that gives up without saying why: `unknown`.
+
+So CP-SAT's UNKNOWN after its time limit is a timeout, the native search's node limit is unknown,
+and a survey's undecided deal (its store keeps one mark for a node or a time budget) is unknown.
 """
 
 from __future__ import annotations
@@ -19,12 +30,23 @@ if TYPE_CHECKING:
 
 
 class Status(StrEnum):
+    """What became of one run; the module's docstring gives the rule for a limit reached."""
+
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"
-    TIMEOUT = "timeout"
-    MEMOUT = "memout"
+    TIMEOUT = "timeout"  # the clock
+    MEMOUT = "memout"  # memory
     ERROR = "error"
-    UNKNOWN = "unknown"
+    UNKNOWN = "unknown"  # any other budget, or no verdict and no reason
+
+    @property
+    def decided(self) -> bool:
+        """A verdict: solved, or proved unsolvable."""
+        return self in DECIDED
+
+
+DECIDED = (Status.SOLVED, Status.UNSOLVABLE)
+LIMITED = (Status.TIMEOUT, Status.MEMOUT, Status.UNKNOWN)  # a limit reached, by the rule above
 
 
 @dataclass(frozen=True)
@@ -39,6 +61,9 @@ class Answer:
     stats: Mapping[str, float | int | str] = field(default_factory=dict)
     command: str = ""
     message: str = ""
+
+    def __post_init__(self) -> None:
+        _check_status(self.status)
 
 
 @dataclass(frozen=True)
@@ -57,6 +82,7 @@ class SolverResult:
     stats: Mapping[str, float | int | str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        _check_status(self.status)
         if (self.status is Status.SOLVED) != (self.sequence is not None):
             raise ValueError("a result carries a move sequence exactly when it is solved")
         # A solver's message often quotes its own output: one line, clipped, as `solve` prints it.
@@ -64,7 +90,13 @@ class SolverResult:
 
     @property
     def decided(self) -> bool:
-        return self.status in (Status.SOLVED, Status.UNSOLVABLE)
+        return self.status.decided
+
+
+def _check_status(status: object) -> None:
+    """A status in memory is a Status, never its name: a runner that passes a string is a bug."""
+    if not isinstance(status, Status):
+        raise TypeError(f"a status is a patience.result.Status, not {status!r}")
 
 
 def judge(deal: Any, solver: str, answer: Answer, version: str | None = None) -> SolverResult:

@@ -1,4 +1,4 @@
-"""The DIMACS solver family's outputs: the competition format (`s SATISFIABLE`, `v ... 0` lines,
+"""The DIMACS SAT solvers' outputs: the competition format (`s SATISFIABLE`, `v ... 0` lines,
 printed by CaDiCaL, PicoSAT, CryptoMiniSat, Kissat) and MiniSat's result file (`SAT` then the
 literals, or `UNSAT`). Statistics lines (conflicts, decisions) are read where a solver prints them.
 

@@ -5,7 +5,7 @@ Solitaire a search over rows with a failure cache. The Python searches run in a 
 the runner core's limits (patience.runners.python_search); the result names the engine that ran.
 
 Every pruning rule can be switched off so its effect can be measured; limits end the search with
-timeout/unknown, never a verdict the search did not prove.
+timeout (the clock) or unknown (the node limit), never a verdict the search did not prove.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from patience.result import Answer, Status
 from patience.runners import python_search
 from patience.runners.base import Solver
 from patience.runs.process import Limits, ProcessRun
+
+LIMIT_REACHED = {Status.TIMEOUT: "time limit reached", Status.UNKNOWN: "node limit reached"}
 
 
 class Native(Solver):
@@ -109,16 +111,14 @@ def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outc
     }
     if options["max-cards"]:
         stats["max_cards"] = outcome.max_cards
-    if outcome.status == engine.SOLVED:
+    if outcome.status is Status.SOLVED:
         return Answer(Status.SOLVED, moves(outcome), wall, cpu, outcome.nodes, stats, command)
-    if outcome.status == engine.UNSOLVABLE:
+    if outcome.status is Status.UNSOLVABLE:
         if outcome.sequence:
             stats["longest_play"] = " ".join(name(card) for card in outcome.sequence)
         return Answer(Status.UNSOLVABLE, None, wall, cpu, outcome.nodes, stats, command)
-    hit_nodes = node_limit is not None and outcome.nodes >= node_limit
-    status = Status.UNKNOWN if hit_nodes else Status.TIMEOUT
-    return Answer(status, None, wall, cpu, outcome.nodes, stats, command,
-                  message="node limit reached" if hit_nodes else "time limit reached")
+    return Answer(outcome.status, None, wall, cpu, outcome.nodes, stats, command,
+                  message=LIMIT_REACHED[outcome.status])
 
 
 def _failed(run: ProcessRun, stats: dict[str, float | int | str], error: InputError | None = None) -> Answer:
@@ -144,6 +144,6 @@ def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None) -> Answer:
         return Answer(Status.SOLVED, search.moves, run.wall, run.cpu, search.nodes, stats, run.command_line)
     if search.complete:
         return Answer(Status.UNSOLVABLE, None, run.wall, run.cpu, search.nodes, stats, run.command_line)
-    hit_nodes = node_limit is not None and search.nodes >= node_limit
-    return Answer(Status.UNKNOWN if hit_nodes else Status.TIMEOUT, None, run.wall, run.cpu, search.nodes, stats,
-                  run.command_line, message="node limit reached" if hit_nodes else "time limit reached")
+    status = Status.UNKNOWN if node_limit is not None and search.nodes >= node_limit else Status.TIMEOUT
+    return Answer(status, None, run.wall, run.cpu, search.nodes, stats, run.command_line,
+                  message=LIMIT_REACHED[status])

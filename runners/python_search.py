@@ -21,12 +21,14 @@ from patience.errors import InputError, quote
 from patience.lbs.deal import LBSDeal
 from patience.lbs.solver import Search
 from patience.native.board import Board
-from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
+from patience.native.reference import Outcome
 from patience.native.rules import Rules
+from patience.result import Status
 from patience.runs.process import Limits, ProcessRun, caller_environment, end_with_caller, run_process
 
 GRACE_SECONDS = 0.5  # the search checks its clock every few thousand nodes; the kill comes this much later
 _SOURCE = "Python search output"
+_SEARCH_STATUSES = (Status.SOLVED, Status.UNSOLVABLE, Status.TIMEOUT, Status.UNKNOWN)  # what the search says
 
 
 def run_board(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
@@ -96,9 +98,10 @@ def _optional_ints(result: dict[str, Any], name: str) -> tuple[int, ...] | None:
 
 
 def _outcome(result: dict[str, Any]) -> Outcome:
-    status = _field(result, "status", str)
-    if status not in (SOLVED, UNSOLVABLE, LIMIT):
-        raise InputError(_SOURCE, None, f"unknown status {quote(status)}")
+    word = _field(result, "status", str)
+    if word not in _SEARCH_STATUSES:
+        raise InputError(_SOURCE, None, f"unknown status {quote(word)}")
+    status = Status(word)
     sequence = result.get("sequence")
     cards = None if sequence is None else tuple(Card(rank, suit) for rank, suit in _numbers(sequence, 2, "sequence"))
     return Outcome(status, cards, _field(result, "nodes", int), _field(result, "max_cards", int),
@@ -122,7 +125,7 @@ def main() -> int:
         _, board, rules, max_cards, node_limit, seconds = task
         outcome = reference.search(board, rules, max_cards, node_limit, seconds)
         played = outcome.sequence
-        result = {"status": outcome.status, "nodes": outcome.nodes, "max_cards": outcome.max_cards,
+        result = {"status": outcome.status.value, "nodes": outcome.nodes, "max_cards": outcome.max_cards,
                   "cached": outcome.cached,
                   "sequence": None if played is None else [[card.rank, card.suit] for card in played],
                   "foundations": outcome.foundations, "piles": outcome.piles}

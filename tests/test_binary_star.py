@@ -187,12 +187,12 @@ def test_shuffled_restarts_keep_the_verdicts(monkeypatch):
     for seed in range(120):
         deal = small_deal(seed)
         outcome = reference.search(board_of(deal), Rules())
-        assert (outcome.status == reference.SOLVED) == exhaustive(deal), seed
-        if outcome.status == reference.SOLVED:
+        assert (outcome.status == Status.SOLVED) == exhaustive(deal), seed
+        if outcome.status == Status.SOLVED:
             assert replay(deal, binary_star_plays(outcome)).valid, seed
         restarted += outcome.nodes > 8  # past the first rounds' budgets of 2, 2, 4
         seen[outcome.status] += 1
-    assert seen[reference.SOLVED] > 10 and seen[reference.UNSOLVABLE] > 10 and restarted > 20
+    assert seen[Status.SOLVED] > 10 and seen[Status.UNSOLVABLE] > 10 and restarted > 20
 
 
 def test_the_balance_test_never_refutes_a_state_that_can_be_won():
@@ -282,8 +282,8 @@ def test_the_million_deal_surveys_open_deal_is_won_and_no_state_of_the_win_is_re
     for done, play in enumerate(plays):
         piles = [pile[height:] for pile, height in zip(deal.piles, taken, strict=True) if pile[height:]]
         outcome = engine.run_compiled(Board.of_piles(piles, tops, deal.ranks), ALL_RULES, False, 50_000, None)
-        assert outcome.status != reference.UNSOLVABLE, done
-        assert outcome.status == reference.SOLVED or len(deal.cards) - done > 30, done
+        assert outcome.status != Status.UNSOLVABLE, done
+        assert outcome.status == Status.SOLVED or len(deal.cards) - done > 30, done
         taken[play.pile] += 1
         tops[play.foundation] = play.card
 

@@ -12,6 +12,7 @@ from patience.campaign.record import RunRecord
 from patience.campaign.store import Store
 from patience.errors import InputError, UsageError
 from patience.generators.deals import pysol_deal
+from patience.result import Status
 from patience.runs import specs
 
 
@@ -77,7 +78,8 @@ def test_bad_experiment_files_are_input_errors(tmp_path, text, line):
 
 
 def _row(deal, label, status, seconds=1.0):
-    return RunRecord(deal, label, "native", "{}", status, None, seconds, seconds, None, None, "h:1", "", "", "{}")
+    return RunRecord(deal, label, "native", "{}", Status(status), None, seconds, seconds, None, None, "h:1", "", "",
+                     "{}")
 
 
 def test_store_keeps_one_row_per_run_and_refuses_changed_limits(tmp_path):

@@ -214,8 +214,8 @@ def campaign_store(path: Path, walls: dict[str, tuple[str, float]]) -> None:
     for deal, (status, wall) in walls.items():
         named = specs.resolve(deal)
         store.add_deals(named)
-        store.record(RunRecord(deal, "slow", "cadical", "{}", status, None, wall, wall, None, None, "test", "", "",
-                               "{}", content=named[0].content))
+        store.record(RunRecord(deal, "slow", "cadical", "{}", Status(status), None, wall, wall, None, None, "test",
+                               "", "", "{}", content=named[0].content))
     store.close()
 
 

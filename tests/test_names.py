@@ -46,7 +46,7 @@ def test_every_registry_is_keyed_by_the_families_and_every_game_is_one_of_them(d
                for language, games in MODEL_LANGUAGES.items() for family, module in games.items())
     for solver in all_solvers():
         assert set(solver.games) <= set(names.GAMES), solver.name
-        assert solver.paradigm in names.SOLVER_FAMILIES, solver.name
+        assert solver.paradigm in names.PARADIGMS, solver.name
     for game, path in deals.items():
         family, deal = read_game_deal(path)
         assert family.variant(deal) == game and family.name == names.family_of(game)

@@ -15,6 +15,7 @@ from patience.generators.deals import pysol_deal, random_deal
 from patience.native import engine, reference
 from patience.native.board import Board, ranks_reachable, reachable_ranks, unplayable_excess
 from patience.native.rules import Rules
+from patience.result import Status
 from patience.validator import replay
 from tests.helpers import needs_compiled_search
 
@@ -40,7 +41,7 @@ def small_deals(count: int):
 
 
 def check_win(deal: Deal, outcome) -> None:
-    if outcome.status == reference.SOLVED:
+    if outcome.status == Status.SOLVED:
         assert replay(deal, outcome.sequence).valid
 
 
@@ -54,7 +55,7 @@ def test_no_rule_changes_a_verdict(switched_off):
         assert outcome.status == truth.status, deal
         check_win(deal, outcome)
         verdicts.add(truth.status)
-    assert verdicts == {reference.SOLVED, reference.UNSOLVABLE}
+    assert verdicts == {Status.SOLVED, Status.UNSOLVABLE}
 
 
 def test_max_cards_matches_exhaustive_search():
@@ -73,7 +74,7 @@ def test_same_search_as_reference_on_pysol_deals():
         deal = pysol_deal(game, seed)  # a limit past the first restart
         python = reference.search(Board.of(deal), Rules(),
                                   node_limit=3000)
-        if python.status == reference.LIMIT:
+        if not python.status.decided:
             continue
         outcome = compiled(deal)
         assert (outcome.status, outcome.nodes) == (python.status, python.nodes), (game, seed)
@@ -94,10 +95,12 @@ def test_same_verdicts_as_reference_on_hundreds_of_pysol_deals():
 
 def test_limits_never_give_a_verdict():
     deal = pysol_deal("black_hole", 7)  # won in about 3,000 nodes
-    outcome = compiled(deal, nodes=1000)
-    assert outcome.status == reference.LIMIT and outcome.nodes == 1000
-    timed = engine.run(deal, "c", Rules.only(), False, None, 0.05)[0]
-    assert timed.status == reference.LIMIT
+    outcome = compiled(deal, nodes=1000)  # the node limit: unknown, by the rule of patience.result
+    assert outcome.status is Status.UNKNOWN and outcome.nodes == 1000
+    assert reference.search(Board.of(deal), Rules(), node_limit=1000).status is Status.UNKNOWN
+    for engine_name in ("c", "python"):  # the clock: timeout
+        timed = engine.run(deal, engine_name, Rules.only(), False, None, 0.05)[0]
+        assert timed.status is Status.TIMEOUT, engine_name
 
 
 def test_all_in_a_row_twin_has_the_same_verdict():
@@ -124,7 +127,7 @@ def test_a_full_cache_forgets_but_never_lies():
     deal = pysol_deal("black_hole", 2446)
     roomy = compiled(deal)
     cramped = engine.run(deal, "c", ALL_ON, False, None, None, memory_mb=1)[0]
-    assert cramped.status == roomy.status == reference.SOLVED
+    assert cramped.status == roomy.status == Status.SOLVED
     assert cramped.nodes > roomy.nodes and cramped.cached < roomy.cached
     check_win(deal, cramped)
 
@@ -159,18 +162,18 @@ def agree_on_large_deals(count: int, nodes: int, max_cards: bool = False) -> Cou
 
 def test_same_search_as_reference_on_large_generalised_deals():
     seen = agree_on_large_deals(50, 5000)
-    assert seen[reference.SOLVED] >= 15 and seen[reference.UNSOLVABLE] >= 1
+    assert seen[Status.SOLVED] >= 15 and seen[Status.UNSOLVABLE] >= 1
 
 
 @pytest.mark.slow
 def test_same_verdicts_as_reference_on_hundreds_of_large_generalised_deals():
     seen = agree_on_large_deals(300, 20000)
-    assert seen[reference.SOLVED] + seen[reference.UNSOLVABLE] >= 150
+    assert seen[Status.SOLVED] + seen[Status.UNSOLVABLE] >= 150
 
 
 def test_same_longest_plays_as_reference_on_large_generalised_deals():
     seen = agree_on_large_deals(24, 4000, max_cards=True)
-    assert seen[reference.UNSOLVABLE] >= 1 and seen[reference.SOLVED] >= 5
+    assert seen[Status.UNSOLVABLE] >= 1 and seen[Status.SOLVED] >= 5
 
 
 def test_a_batch_gives_what_single_searches_give():

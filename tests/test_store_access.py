@@ -15,6 +15,7 @@ import pytest
 
 from patience.cli import main
 from patience.errors import InputError
+from patience.result import Status
 from patience.survey.store import Row, SurveyStore
 
 CAMPAIGN_RUN = ["compare", "--deals", "random:4,4,3:1-2", "--solvers", "native", "--timeout", "10", "--quiet"]
@@ -91,7 +92,7 @@ def test_a_second_writer_of_a_survey_store_is_told_so(tmp_path):
         other.commit()
         other.close()
         with pytest.raises(InputError, match="another process is writing this survey store at the same time"):
-            store.add_batch([Row(4, 1, 52, 10, 0.1), Row(5, 1, 52, 10, 0.1)])
+            store.add_batch([Row(4, Status.SOLVED, 52, 10, 0.1), Row(5, Status.SOLVED, 52, 10, 0.1)])
         assert store.stored_seeds(1, 10) == {1, 2, 3, 4}  # the batch was refused whole
     finally:
         store.close()

@@ -16,10 +16,11 @@ import pytest
 from patience.cli import main
 from patience.errors import InputError
 from patience.generators.deals import pysol_deal
+from patience.result import Status
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.survey.decide import decide
-from patience.survey.store import LOST, UNDECIDED, WON, Row, SurveyStore
+from patience.survey.store import READ_VERDICT, UNDECIDED, Row, SurveyStore
 from tests.helpers import group_gone, stored_rows
 
 PATIENCE = [sys.executable, "-m", "patience"]
@@ -43,9 +44,9 @@ def test_survey_verdicts_and_cards_equal_patience_solve(game, tmp_path, capsys):
     assert [row[0] for row in rows] == [*range(1, 121), *range(32001, 32031)]
     for seed, verdict, cards, _ in rows:
         result = solve(pysol_deal(game, seed), "native", Limits(timeout=30), {"max-cards": "on"})
-        assert {WON: "solved", LOST: "unsolvable"}[verdict] == result.status.value
+        assert READ_VERDICT[verdict] is result.status  # the store's integer read back as the solver's Status
         assert cards == result.stats["max_cards"]
-    assert {row[1] for row in rows} == {WON, LOST}
+    assert {READ_VERDICT[row[1]] for row in rows} == {Status.SOLVED, Status.UNSOLVABLE}
 
 
 def test_sigkill_in_the_middle_then_resume_loses_and_repeats_nothing(tmp_path):
@@ -73,9 +74,9 @@ def test_sigkill_in_the_middle_then_resume_loses_and_repeats_nothing(tmp_path):
 
 def test_a_batch_with_a_stored_seed_is_refused_whole(tmp_path):
     store = SurveyStore(tmp_path / "s.db")
-    store.add_batch([Row(1, WON, 51, 10, 0.1), Row(2, LOST, 3, 5, 0.1)])
+    store.add_batch([Row(1, Status.SOLVED, 51, 10, 0.1), Row(2, Status.UNSOLVABLE, 3, 5, 0.1)])
     with pytest.raises(InputError, match="UNIQUE constraint failed"):
-        store.add_batch([Row(3, WON, 51, 10, 0.1), Row(2, LOST, 3, 5, 0.1)])
+        store.add_batch([Row(3, Status.SOLVED, 51, 10, 0.1), Row(2, Status.UNSOLVABLE, 3, 5, 0.1)])
     assert [row.seed for row in store.rows()] == [1, 2]
     store.close()
 
@@ -116,4 +117,4 @@ def test_survey_on_a_dask_scheduler_on_loopback(tmp_path):
 def test_a_search_cut_short_is_undecided_with_its_longest_length():
     deal = pysol_deal("black_hole", 7)  # won in about 3,000 nodes
     verdict, cards, nodes, play = decide(deal, None, nodes=100)
-    assert verdict == UNDECIDED and play == () and 0 < cards < 51 and nodes == 100
+    assert verdict is UNDECIDED is Status.UNKNOWN and play == () and 0 < cards < 51 and nodes == 100

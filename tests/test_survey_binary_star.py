@@ -21,12 +21,13 @@ from patience.result import Status
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.survey.report import stop_chance
-from patience.survey.store import LOST, UNDECIDED, WON
+from patience.survey.store import STORED_VERDICT
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "binary_star" / "results.jsonl.gz"
 PATIENCE = [sys.executable, "-m", "patience"]
-VERDICTS = {"solved": WON, "unsolvable": LOST, "timeout": UNDECIDED}
+WON, LOST, UNDECIDED = (STORED_VERDICT[status] for status in (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN))
+VERDICTS = {"solved": WON, "unsolvable": LOST, "timeout": UNDECIDED}  # the committed export's names, as stored
 
 
 def _rows(db: Path) -> list[tuple]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from patience.cli import main
-from patience.survey.store import VERDICT_NAMES, SurveyStore
+from patience.survey.store import SurveyStore
 
 OPEN = {".csv": lambda path: path.read_bytes(), ".gz": lambda path: gzip.decompress(path.read_bytes()),
         ".xz": lambda path: lzma.decompress(path.read_bytes())}
@@ -35,7 +35,7 @@ def test_the_export_reads_back_as_the_store(store, tmp_path, name, capsys):
     rows = opened.rows()
     opened.close()
     assert [(int(line["seed"]), line["verdict"], int(line["cards"]), int(line["nodes"])) for line in table] == [
-        (row.seed, VERDICT_NAMES[row.verdict], row.cards, row.nodes) for row in rows]
+        (row.seed, row.verdict.value, row.cards, row.nodes) for row in rows]
     assert {line["verdict"] for line in table} == {"solved", "unsolvable"}
     assert list(tmp_path.iterdir()) == [out]  # no scratch file left beside it
 

@@ -12,16 +12,17 @@ import pytest
 from patience.cli import main
 from patience.generators.deals import random_deal
 from patience.native import engine
+from patience.result import Status
 from patience.survey.decide import RULES
 from patience.survey.report import percentile
-from patience.survey.store import LOST, UNDECIDED, WON, SurveyStore
+from patience.survey.store import UNDECIDED, SurveyStore
 
 RUN = ["survey", "--shape", "13,4,3", "--mode", "decision", "--nodes", "20000", "--batch", "3", "--quiet"]
 
 
 def _verdict(deal) -> int:
     outcome, _ = engine.run(deal, None, RULES, False, 20000, 60.0)
-    return {engine.SOLVED: WON, engine.UNSOLVABLE: LOST}.get(outcome.status, UNDECIDED)
+    return outcome.status if outcome.status.decided else UNDECIDED
 
 
 def test_a_random_survey_stores_the_shape_and_the_verdicts_of_those_deals(tmp_path, capsys):
@@ -35,8 +36,8 @@ def test_a_random_survey_stores_the_shape_and_the_verdicts_of_those_deals(tmp_pa
                         "shape": [13, 4, 3]}
     assert [row.seed for row in rows] == list(range(1, 9))
     assert [row.verdict for row in rows] == [_verdict(random_deal(13, 4, 3, seed)) for seed in range(1, 9)]
-    assert all(row.cards == 51 for row in rows if row.verdict == WON)
-    assert {row.verdict for row in rows} >= {WON}
+    assert all(row.cards == 51 for row in rows if row.verdict == Status.SOLVED)
+    assert {row.verdict for row in rows} >= {Status.SOLVED}
 
 
 def test_a_random_survey_resumes_and_refuses_another_shape_or_mode(tmp_path, capsys):
@@ -56,7 +57,7 @@ def test_the_report_gives_the_share_won_its_interval_nodes_and_the_undecided_sha
     assert main([*RUN, "--seeds", "1-10", "--db", str(db)]) == 0
     capsys.readouterr()
     rows = SurveyStore(db, create=False).rows()
-    won = sum(row.verdict == WON for row in rows)
+    won = sum(row.verdict == Status.SOLVED for row in rows)
     decided = sum(row.verdict != UNDECIDED for row in rows)
     assert main(["survey", "report", "--db", str(db), "--plot", str(tmp_path / "random.png")]) == 0
     assert (tmp_path / "random.png").stat().st_size > 0
@@ -143,5 +144,5 @@ def test_decision_mode_gives_the_verdicts_of_max_cards_mode_on_numbered_deals(ga
         store.close()
         verdicts[mode] = [row.verdict for row in rows]
         cards[mode] = [row.cards for row in rows]
-    assert verdicts["decision"] == verdicts["max-cards"] and LOST in verdicts["decision"]
+    assert verdicts["decision"] == verdicts["max-cards"] and Status.UNSOLVABLE in verdicts["decision"]
     assert all(short <= most for short, most in zip(cards["decision"], cards["max-cards"], strict=True))

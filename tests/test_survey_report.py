@@ -11,9 +11,10 @@ from fractions import Fraction
 import pytest
 
 from patience.cli import main
+from patience.result import Status
 from patience.survey.chances import stuck_after_first_chance
 from patience.survey.report import render, stop_chance, summarise, wilson
-from patience.survey.store import LOST, UNDECIDED, WON, Row, SurveyStore
+from patience.survey.store import UNDECIDED, Row, SurveyStore
 
 
 def test_wilson_interval_at_the_edges_and_by_symmetry():
@@ -72,8 +73,9 @@ def test_all_in_a_row_stuck_chance_is_tiny_but_not_zero():
 
 
 def _rows() -> list[Row]:
-    return [Row(1, WON, 51, 100, 0.01), Row(2, LOST, 0, 1, 0.001), Row(3, LOST, 0, 1, 0.001),
-            Row(4, LOST, 7, 50, 0.01), Row(5, UNDECIDED, 40, 10**6, 60.0), Row(6, WON, 51, 80, 0.01)]
+    won, lost = Status.SOLVED, Status.UNSOLVABLE
+    return [Row(1, won, 51, 100, 0.01), Row(2, lost, 0, 1, 0.001), Row(3, lost, 0, 1, 0.001),
+            Row(4, lost, 7, 50, 0.01), Row(5, UNDECIDED, 40, 10**6, 60.0), Row(6, won, 51, 80, 0.01)]
 
 
 def test_summary_counts_histogram_mean_and_undecided():
@@ -90,7 +92,7 @@ def test_summary_counts_histogram_mean_and_undecided():
 
 
 def test_all_in_a_row_counts_deals_stuck_after_the_free_first_card():
-    summary = summarise("all_in_a_row", [Row(1, LOST, 1, 2, 0.0), Row(2, WON, 52, 9, 0.0)])
+    summary = summarise("all_in_a_row", [Row(1, Status.UNSOLVABLE, 1, 2, 0.0), Row(2, Status.SOLVED, 52, 9, 0.0)])
     assert summary.no_move == 1 and len(summary.histogram) == 53
     assert "only that first card playable: 1 deals" in render(summary, {})
 

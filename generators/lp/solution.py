@@ -100,7 +100,9 @@ def read_highs(text: str, source: str = "HiGHS solution") -> MipVerdict:
         return MipVerdict(Status.UNSOLVABLE, message=status)
     if status == "Time limit reached":
         return MipVerdict(Status.TIMEOUT, message=status)
-    if status in ("Memory limit reached", "Interrupted by user", "Iteration limit reached", "Unknown"):
+    if status == "Memory limit reached":
+        return MipVerdict(Status.MEMOUT, message=status)
+    if status in ("Interrupted by user", "Iteration limit reached", "Unknown"):
         return MipVerdict(Status.UNKNOWN, message=status)
     raise InputError(source, 2, f"unknown HiGHS model status {quote(status)}")
 

@@ -24,8 +24,10 @@ from patience.reading import at_most, numbered_lines
 from patience.result import Status
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# `s UNKNOWN`: ACE and Choco say it when the time limit they are given (-t, -limit) stops them, so it
+# is the clock's (the rule of patience.result), as CP-SAT's, clingo's and MiniZinc's UNKNOWN are
 _STATUS = {"SATISFIABLE": Status.SOLVED, "OPTIMUM FOUND": Status.SOLVED, "UNSATISFIABLE": Status.UNSOLVABLE,
-           "UNKNOWN": Status.UNKNOWN, "UNSUPPORTED": Status.ERROR}
+           "UNKNOWN": Status.TIMEOUT, "UNSUPPORTED": Status.ERROR}
 _CELL = re.compile(r"^(\w+)\[(?:([0-9]{1,9})(?:\.\.([0-9]{1,9}))?)?\]$")
 _VALUE = re.compile(r"^(-?[0-9]{1,9}|\*)(?:[*x]([0-9]{1,9}))?$")
 _DETECT = re.compile(r"^[ \t]*v[ \t]+<instantiation", re.MULTILINE)

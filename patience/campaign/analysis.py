@@ -13,9 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from patience.campaign.record import RunRecord
+from patience.result import DECIDED, LIMITED, Status
 
-DECIDED = ("solved", "unsolvable")
-LIMITED = ("timeout", "memout", "unknown")
 BUCKETS = ((0.0, 0.1, "< 0.1 s"), (0.1, 1.0, "0.1-1 s"), (1.0, 10.0, "1-10 s"), (10.0, 100.0, "10-100 s"),
            (100.0, 1000.0, "100-1000 s"), (1000.0, math.inf, ">= 1000 s"))
 Z95 = 1.959963984540054
@@ -52,12 +51,12 @@ def limit_used(settings: Mapping[str, object], clock: str) -> str:
 class Run:
     """The part of a stored run the numbers need."""
 
-    status: str
+    status: Status
     seconds: float
 
     @property
     def decided(self) -> bool:
-        return self.status in DECIDED
+        return self.status.decided
 
 
 Grid = Mapping[str, Mapping[str, Run]]  # deal -> configuration -> run
@@ -70,7 +69,9 @@ def grid(rows: Sequence[RunRecord], clock: str = "cpu", stop: float | None = Non
     table: dict[str, dict[str, Run]] = {}
     for row in rows:
         seconds = float(getattr(row, clock))
-        status = "timeout" if stop is not None and row.status in DECIDED and seconds > stop else str(row.status)
+        status = Status(row.status)
+        if stop is not None and status.decided and seconds > stop:
+            status = Status.TIMEOUT
         table.setdefault(str(row.deal), {})[str(row.configuration)] = Run(status, seconds)
     return table
 
@@ -92,12 +93,12 @@ def table4(runs: Grid, labels: Sequence[str]) -> dict[str, dict[str, object]]:
         mine = [by_label[label] for by_label in runs.values() if label in by_label]
         times = sorted(run.seconds for run in mine if run.decided)
         column: dict[str, object] = {"runs": len(mine),
-                                     "solved": sum(run.status == "solved" for run in mine),
-                                     "unsolvable": sum(run.status == "unsolvable" for run in mine)}
+                                     "solved": sum(run.status is Status.SOLVED for run in mine),
+                                     "unsolvable": sum(run.status is Status.UNSOLVABLE for run in mine)}
         for low, high, name in BUCKETS:
             column[name] = sum(low <= seconds < high for seconds in times)
         column["timeout"] = sum(run.status in LIMITED for run in mine)
-        column["error"] = sum(run.status == "error" for run in mine)
+        column["error"] = sum(run.status is Status.ERROR for run in mine)
         column["max"] = max(times) if times else None
         column["median"] = statistics.median(times) if times else None
         column["mean"] = statistics.fmean(times) if times else None
@@ -171,16 +172,17 @@ def win_rates(runs: Grid, labels: Sequence[str]) -> list[dict[str, object]]:
 def disagreements(rows: Sequence[RunRecord]) -> list[dict[str, object]]:
     """Deals that one configuration solved (validated sequence) and another called unsolvable:
     the unsolvable claim is wrong, and every such deal is listed."""
-    verdicts: dict[str, dict[str, list[str]]] = {}
+    verdicts: dict[str, dict[Status, list[str]]] = {}
     for row in rows:
         if row.status in DECIDED:
             by_status = verdicts.setdefault(str(row.deal), {})
-            by_status.setdefault(str(row.status), []).append(str(row.configuration))
-    return [{"deal": deal, "solved by": sorted(by_status["solved"]), "unsolvable by": sorted(by_status["unsolvable"])}
+            by_status.setdefault(row.status, []).append(str(row.configuration))
+    return [{"deal": deal, "solved by": sorted(by_status[Status.SOLVED]),
+             "unsolvable by": sorted(by_status[Status.UNSOLVABLE])}
             for deal, by_status in sorted(verdicts.items()) if len(by_status) == 2]
 
 
 def errors(rows: Sequence[RunRecord]) -> list[dict[str, object]]:
     """Runs that ended in an error (runner failures, answers the validator rejected)."""
     return [{"deal": row.deal, "configuration": row.configuration, "message": row.message}
-            for row in rows if row.status == "error"]
+            for row in rows if row.status == Status.ERROR]

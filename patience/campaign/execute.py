@@ -50,7 +50,7 @@ def run_task(task: Task) -> RunRecord:
                               message=f"runner failed: {type(error).__name__}: {error}")
     record = to_record(named.deal, result)
     return RunRecord(
-        named.name, configuration.label, configuration.solver, configuration.options_json, result.status.value,
+        named.name, configuration.label, configuration.solver, configuration.options_json, result.status,
         None if record["sequence"] is None else " ".join(record["sequence"]),
         result.wall, result.cpu, result.nodes, result.version, f"{socket.gethostname()}:{os.getpid()}",
         result.command, result.message, json.dumps(record["stats"], sort_keys=True), content=named.content)
@@ -58,7 +58,7 @@ def run_task(task: Task) -> RunRecord:
 
 def recheck(task: Task, record: RunRecord) -> RunRecord:
     """Replay a worker's winning sequence here too: a remote worker is trusted no more than a solver."""
-    if record.status != Status.SOLVED.value:
+    if record.status is not Status.SOLVED:
         return record
     named = task.deal
     try:
@@ -69,5 +69,5 @@ def recheck(task: Task, record: RunRecord) -> RunRecord:
         fault = str(error)
     if fault is None:
         return record
-    return replace(record, status=Status.ERROR.value, sequence=None,
+    return replace(record, status=Status.ERROR, sequence=None,
                    message=f"worker's sequence rejected by the validator: {fault}")

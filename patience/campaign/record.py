@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass, fields
+from dataclasses import astuple, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
+
+from patience.result import Status
 
 if TYPE_CHECKING:
     from patience.games import Game, Move
@@ -11,13 +13,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RunRecord:
-    """The store's `runs` row; `sequence` holds the moves by name, space-separated (solved runs only)."""
+    """The store's `runs` row; `sequence` holds the moves by name, space-separated (solved runs only).
+    The status is a Status here and its name in the store (`values`, `stored`)."""
 
     deal: str
     configuration: str
     solver: str
     options: str  # JSON
-    status: str
+    status: Status
     sequence: str | None
     wall: float
     cpu: float
@@ -33,7 +36,15 @@ class RunRecord:
 
     def values(self) -> tuple:
         """The columns the store writes (all but `finished` and `content`, which it writes apart)."""
-        return astuple(self)[:len(RUN_COLUMNS)]
+        row = astuple(self)[:len(RUN_COLUMNS)]
+        at = RUN_COLUMNS.index("status")
+        return (*row[:at], Status(self.status).value, *row[at + 1:])
+
+    @classmethod
+    def stored(cls, row: tuple) -> RunRecord:
+        """A row as the store reads it back (its status a name the store's check admitted)."""
+        record = cls(*row)
+        return replace(record, status=Status(record.status))
 
 
 def stored_moves(game: Game, deal: Any, sequence: str, source: str) -> tuple[Move, ...]:

@@ -153,9 +153,9 @@ class Store:
         """(deal, content, configuration) triples that already have their row."""
         return set(self.database.read(f"SELECT deal, {self._content()}, configuration FROM runs"))
 
-    def statuses(self) -> dict[tuple[str, str, str], str]:
+    def statuses(self) -> dict[tuple[str, str, str], Status]:
         """Each stored run's status, by (deal, content, configuration)."""
-        return {(deal, content, label): status for deal, content, label, status
+        return {(deal, content, label): Status(status) for deal, content, label, status
                 in self.database.read(f"SELECT deal, {self._content()}, configuration, status FROM runs")}
 
     def changed(self, deals: Iterable[specs.NamedDeal]) -> list[tuple[str, list[str], str]]:
@@ -213,7 +213,7 @@ class Store:
         labels = self.labels()
         kept_names = None if self.kept is None else {name for name, _ in self.kept}
         return [replace(record, deal=labels[(record.deal, record.content)], source=record.deal)
-                for record in (RunRecord(*row) for row in rows)
+                for record in (RunRecord.stored(row) for row in rows)
                 if self.kept is None or (record.deal, record.content) in self.kept
                 or (record.content == UNRECORDED and record.deal in kept_names)]
 

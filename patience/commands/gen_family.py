@@ -42,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     family.add_argument("--label-timeout", type=seconds, default=DEFAULT_LABEL_SECONDS,
                         help=f"native search limit per deal in seconds (default {DEFAULT_LABEL_SECONDS:g})")
     family.add_argument("--status", choices=tuple(select.STATUSES), default="any",
-                        help="keep only the deals the native search proves solvable or unsolvable (default any)")
+                        help="keep only the deals of this native verdict: solved or unsolvable (solvable, the older "
+                             "spelling, is solved; default any)")
     family.add_argument("--select", metavar="hardest:N|easiest:N|sample:N",
                         help="write only N deals: the hardest or easiest by the measure, or a seeded sample")
     family.add_argument("--measure", metavar="STORE:SOLVER",

@@ -19,6 +19,7 @@ from patience.limits import jobs, seconds
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, game_option, numbering_option
 from patience.numeric import real_argument, whole_argument
 from patience.outputs import output_file
+from patience.result import Status
 from patience.runs.pool import Runner, runner
 from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
@@ -26,7 +27,7 @@ from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.run import SURVEYED_GAMES, check_counts, game_and_shape, read_survey, run_survey, survey_seeds
 from patience.survey.shuffles import DEALINGS, DECKS, SHAPES, BatchResult, play_batch
-from patience.survey.store import MAX_CARDS, MODES, SurveyStore
+from patience.survey.store import MAX_CARDS, MODES, UNDECIDED, VERDICTS, SurveyStore
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -144,12 +145,13 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
     try:
         store.fix_settings({"seed": args.seed, "chain": chain, "timeout": args.timeout})
         work = experiment.plan([args.game], riffles, args.games, chain, args.seed, args.timeout, store.stored())
-        progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet)
+        progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet, shown=VERDICTS)
         progress.show()
         def keep(result: BatchResult) -> None:
             store.add(result)
             decided = result.batch.games - result.undecided
-            progress.counts.update(solved=result.won, unsolvable=decided - result.won, timeout=result.undecided)
+            progress.counts.update({Status.SOLVED: result.won, Status.UNSOLVABLE: decided - result.won,
+                                    UNDECIDED: result.undecided})
             progress.show()
 
         try:

@@ -16,7 +16,7 @@ from patience.generators.syntax import comment
 from patience.result import Status
 
 # The answer a SAT solver is expected to give, by the native search's verdict.
-EXPECTED_SAT = {Status.SOLVED.value: "SAT", Status.UNSOLVABLE.value: "UNSAT"}
+EXPECTED_SAT = {Status.SOLVED: "SAT", Status.UNSOLVABLE: "UNSAT"}
 
 
 def _plain(data: bytes) -> bytes:
@@ -68,11 +68,11 @@ def convention(language: str) -> Convention:
     return CONVENTIONS.get(language, DEFAULT)
 
 
-def cnf_header(deal_name: str, status: str, family: str) -> str:
+def cnf_header(deal_name: str, status: Status, family: str) -> str:
     """The comment lines a SAT Competition benchmark opens with: what it is and its expected answer."""
     expected = EXPECTED_SAT.get(status, "UNKNOWN")
     return (f"{comment('cnf', f'family: {family}')}\n{comment('cnf', f'deal: {deal_name}')}\n"
-            f"c expected: {expected} (native search: {status})\n")
+            f"c expected: {expected} (native search: {status.value})\n")
 
 
 def unpack(path: Path) -> str:

@@ -15,14 +15,12 @@ from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.runs.specs import NamedDeal
 
-DECIDED = (Status.SOLVED.value, Status.UNSOLVABLE.value)
-
 
 @dataclass(frozen=True)
 class Label:
     """The native search's validated verdict on one deal (a win is replayed before it counts)."""
 
-    status: str
+    status: Status
     nodes: int | None
     max_cards: int | None
     seconds: float
@@ -35,13 +33,13 @@ def label(named: NamedDeal, seconds: float) -> Label:
     max_cards = result.stats.get("max_cards")  # none for LBS, where no card leaves the table
     if max_cards is not None and result.status is Status.SOLVED:
         max_cards = len(result.sequence or ())  # the validated win's length, not the search's word
-    return Label(result.status.value, result.nodes, None if max_cards is None else int(max_cards),
+    return Label(result.status, result.nodes, None if max_cards is None else int(max_cards),
                  round(result.wall, 4))
 
 
 def native_nodes(labels: Sequence[Label]) -> list[float]:
     """Native nodes as the measure; a deal the search left undecided counts as the hardest."""
-    return [float(item.nodes or 0) if item.status in DECIDED else math.inf for item in labels]
+    return [float(item.nodes or 0) if item.status.decided else math.inf for item in labels]
 
 
 def store_times(measure: str, names: Sequence[str]) -> list[float]:
@@ -54,7 +52,7 @@ def store_times(measure: str, names: Sequence[str]) -> list[float]:
     store = Store(path, create=False)
     try:
         configuration = _configuration(store, wanted, path)
-        times = {run.deal: (float(run.wall) if run.status in DECIDED else math.inf)
+        times = {run.deal: (float(run.wall) if run.status.decided else math.inf)
                  for run in store.runs() if run.configuration == configuration}
     except (sqlite3.DatabaseError, TypeError, ValueError) as error:
         raise InputError(path, None, f"not a readable campaign store: {error}") from None

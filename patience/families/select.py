@@ -13,7 +13,9 @@ from patience.errors import UsageError, quote
 from patience.families.labels import Label
 from patience.result import Status
 
-STATUSES = {"solvable": (Status.SOLVED.value,), "unsolvable": (Status.UNSOLVABLE.value,), "any": None}
+# `--status`: a verdict's Status name, or any; `solvable` is the older spelling of solved
+STATUSES = {Status.SOLVED.value: Status.SOLVED, Status.UNSOLVABLE.value: Status.UNSOLVABLE, "any": None,
+            "solvable": Status.SOLVED}
 WAYS = ("hardest", "easiest", "sample")
 _COUNT = re.compile(r"[0-9]{1,9}")
 
@@ -37,7 +39,7 @@ def choose(labels: Sequence[Label], measure: Sequence[float], selection: Selecti
            seed: int) -> list[int]:
     """The positions of the chosen deals, in order. Hardest first breaks ties by position."""
     kept = STATUSES[status]
-    candidates = [index for index, item in enumerate(labels) if kept is None or item.status in kept]
+    candidates = [index for index, item in enumerate(labels) if kept is None or item.status is kept]
     if selection is None or selection.count >= len(candidates):
         return candidates
     if selection.way == "sample":

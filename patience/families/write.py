@@ -78,7 +78,7 @@ def write_deal(job: Job) -> Written:
     _, variant, cards, piles = named.describe()
     label = job.label
     row = {"number": job.number, "name": named.name, "game": named.game.name, "variant": variant, "cards": cards,
-           "piles": piles, "status": label.status, "nodes": label.nodes, "max_cards": label.max_cards,
+           "piles": piles, "status": label.status.value, "nodes": label.nodes, "max_cards": label.max_cards,
            "native_seconds": label.seconds, "measure": job.measure, "files": [name], "sha256": [sha256(data)],
            "bytes": len(data), **size_of(model_size(job.language, model))}
     return Written(row, stem, others)

@@ -22,6 +22,7 @@ from patience.lbs.deal import LBSDeal, read_param
 from patience.lbs.rules import replay
 from patience.lbs.solution import Mapping, read_moves
 from patience.reading import read_output, read_text
+from patience.result import Status
 from patience.runners.savilerow import minion_path, savilerow_command, savilerow_limits, savilerow_run
 from patience.runs.process import run_process
 
@@ -107,9 +108,9 @@ def grade_solution(deal: LBSDeal, read: Callable[[], Sequence[tuple[int, int]]],
 def grade_no_solution(deal: LBSDeal, native: NativeVerdicts, stats: dict) -> Graded:
     """A claim that the deal has no solution, checked against the native search."""
     n, truth = len(deal.cards), native(deal)
-    if truth.verdict == "unsolvable":
+    if truth.verdict is Status.UNSOLVABLE:
         return Graded(deal.name, n, NO_SOLUTION, CORRECT, f"native agrees ({truth.nodes} nodes)", **stats)
-    if truth.verdict == "solved":
+    if truth.verdict is Status.SOLVED:
         moves = " ".join(f"{a}->{b}" for a, b in truth.moves or ())
         return Graded(deal.name, n, NO_SOLUTION, WRONG, f"lost solutions: native wins with {moves}", **stats)
     return Graded(deal.name, n, NO_SOLUTION, UNGRADED, "native solver ran out of time", **stats)

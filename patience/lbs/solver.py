@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
+from patience.result import Status
 
 
 @dataclass(frozen=True)
@@ -24,10 +25,12 @@ class Search:
     seconds: float
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Status:
+        """Solved, unsolvable, or unknown when a limit stopped it (the native runner, which knows the
+        limits, says which: runners/native.py)."""
         if self.moves is not None:
-            return "solved"
-        return "unsolvable" if self.complete else "unknown"
+            return Status.SOLVED
+        return Status.UNSOLVABLE if self.complete else Status.UNKNOWN
 
 
 class _Limit(Exception):

@@ -11,10 +11,11 @@ from patience.deal import Deal
 from patience.errors import UsageError, quote
 from patience.native import reference
 from patience.native.board import Board
-from patience.native.reference import LIMIT, SOLVED, UNSOLVABLE, Outcome
+from patience.native.reference import Outcome
 from patience.native.rules import Rules
+from patience.result import Status
 
-__all__ = ["LIMIT", "SOLVED", "UNSOLVABLE", "Decision", "Rules", "choose", "compiled", "decide_many", "run",
+__all__ = ["Decision", "Rules", "choose", "compiled", "decide_many", "run",
            "run_board", "run_compiled"]
 
 try:
@@ -32,7 +33,7 @@ DEFAULT_CACHE_BYTES = 2**27  # the failure cache's table when no memory limit is
 class Decision:
     """One deal of a batch: its status, the most cards played, nodes searched, CPU seconds."""
 
-    status: str
+    status: Status
     max_cards: int
     nodes: int
     seconds: float
@@ -98,7 +99,16 @@ def decide_many(boards: Iterable[Board], rules: Rules, max_cards: bool,
         raise UsageError("a board the compiled search does not take")
     rows = _search.batch([_arrays(board) for board in boards], *rules.switches(), max_cards, node_limit or 0,
                          seconds or 0.0, cache_bytes(memory_mb))
-    return [Decision(*row) for row in rows]
+    return [Decision(compiled_status(word, nodes, node_limit), most, nodes, spent) for word, most, nodes, spent in rows]
+
+
+def compiled_status(word: str, nodes: int, node_limit: int | None) -> Status:
+    """The compiled search's word as a Status, the one place it is read. Its `limit` is either
+    limit; it checks the node limit first, so it stopped there exactly when it searched that many
+    nodes (unknown, by the rule of patience.result), else at its clock (timeout)."""
+    if word == "limit":
+        return Status.UNKNOWN if node_limit and nodes >= node_limit else Status.TIMEOUT
+    return Status(word)
 
 
 def cache_bytes(memory_mb: int | None) -> int:
@@ -114,8 +124,9 @@ def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[
 
 def _compiled(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
               seconds: float | None, table_bytes: int) -> Outcome:
-    status, order, onto, nodes, longest, cached = _search.search(
+    word, order, onto, nodes, longest, cached = _search.search(
         *_arrays(board), *rules.switches(), max_cards, node_limit or 0, seconds or 0.0, table_bytes)
+    status = compiled_status(word, nodes, node_limit)
     if order is None:
         return Outcome(status, None, nodes, longest, cached)
     return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto),

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from patience.cards import Card
 from patience.native.board import Board, balanced, reachable_ranks, unplayable_excess
 from patience.native.rules import Rules
+from patience.result import Status
 
-SOLVED, UNSOLVABLE, LIMIT = "solved", "unsolvable", "limit"
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
 PLAIN = Rules.only("cache")  # the reference's default: the exhaustive search with its failure cache
 ONE_LUBY_UNIT = 250  # restarts, one foundation: rounds of Luby's sequence times this many nodes
@@ -33,7 +33,7 @@ class Outcome:
     `piles` and `foundations` say where each of its cards came from and went (two decks may put
     two equal cards on top of two piles)."""
 
-    status: str
+    status: Status  # solved, unsolvable, timeout (the clock) or unknown (the node limit)
     sequence: tuple[Card, ...] | None
     nodes: int
     max_cards: int
@@ -51,10 +51,10 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     `max_cards` the search never stops at a win it cannot find: it keeps the longest play, and the
     `reach` rule then cuts only the plays whose reachable cards cannot make it longer (less the cards
     the balance bound of `unplayable_excess` shows can never be played, with one foundation). On a
-    node or time limit the status is LIMIT, never a guess. `symmetry` and `wolter` switch on the same
-    interchangeability rules as the compiled search (see `interchangeable`). With `restarts` a round
-    gives up after a budget of nodes and the next one orders the piles another way (see `Rounds`);
-    failed states stay known."""
+    time limit the status is TIMEOUT, on a node limit UNKNOWN (the rule of patience.result), never
+    a guess. `symmetry` and `wolter` switch on the same interchangeability rules as the compiled
+    search (see `interchangeable`). With `restarts` a round gives up after a budget of nodes and the
+    next one orders the piles another way (see `Rounds`); failed states stay known."""
     cache, reach, symmetry, wolter, restarts = rules.cache, rules.reach, rules.symmetry, rules.wolter, rules.restarts
     size = len(board)
     every = (1 << size) - 1
@@ -113,16 +113,17 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
         stack = [moves()]
         while stack:
             if played == every:
-                return _outcome(board, SOLVED, path, nodes, size, len(failed))
+                return _outcome(board, Status.SOLVED, path, nodes, size, len(failed))
             if len(path) > len(best):
                 best = list(path)
             options = stack[-1]
             while options and pruned(options[0][1], options[0][2]):
                 options.pop(0)
             if options:
-                if (node_limit is not None and nodes >= node_limit) or (
-                        deadline is not None and nodes % _CLOCK_EVERY == 0 and time.monotonic() > deadline):
-                    return Outcome(LIMIT, None, nodes, len(best), len(failed))
+                if node_limit is not None and nodes >= node_limit:
+                    return Outcome(Status.UNKNOWN, None, nodes, len(best), len(failed))
+                if deadline is not None and nodes % _CLOCK_EVERY == 0 and time.monotonic() > deadline:
+                    return Outcome(Status.TIMEOUT, None, nodes, len(best), len(failed))
                 if stop_at is not None and nodes >= stop_at:
                     break
                 _, card, foundation = options.pop(0)
@@ -150,8 +151,8 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
             tops[foundation] = covered
         rounds.next()
     if not max_cards:
-        return Outcome(UNSOLVABLE, None, nodes, len(best), len(failed))
-    return _outcome(board, UNSOLVABLE, best, nodes, len(best), len(failed))
+        return Outcome(Status.UNSOLVABLE, None, nodes, len(best), len(failed))
+    return _outcome(board, Status.UNSOLVABLE, best, nodes, len(best), len(failed))
 
 
 class Rounds:
@@ -205,7 +206,7 @@ def _mix(x: int) -> int:
     return x ^ (x >> 31)
 
 
-def _outcome(board: Board, status: str, plays: list[tuple[int, int, int]], nodes: int, longest: int,
+def _outcome(board: Board, status: Status, plays: list[tuple[int, int, int]], nodes: int, longest: int,
              cached: int) -> Outcome:
     return Outcome(status, tuple(board.cards[card] for card, _, _ in plays), nodes, longest, cached,
                    tuple(foundation for _, foundation, _ in plays), tuple(board.pile[card] for card, _, _ in plays))

@@ -22,6 +22,7 @@ from patience.campaign.record import RunRecord, stored_moves
 from patience.campaign.store import Store
 from patience.outputs import write_files
 from patience.pages import replay
+from patience.result import Status
 from patience.runs.specs import stored_deal
 
 SVG, XLINK = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
@@ -71,7 +72,7 @@ def deal_pages(rows: Sequence[RunRecord], clock: str) -> dict[str, str]:
         named = stored_deal(runs[0].source or name, runs[0].content)
         if named is None:
             continue
-        solved = sorted((run for run in runs if run.status == "solved" and run.sequence),
+        solved = sorted((run for run in runs if run.status == Status.SOLVED and run.sequence),
                         key=lambda run: float(getattr(run, clock)))
         notes = [f"{run.configuration}: {run.status} in {float(getattr(run, clock)):.3f} {clock} s"
                  for run in sorted(runs, key=lambda run: run.configuration)]

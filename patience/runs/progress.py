@@ -9,16 +9,20 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping
 from typing import TextIO
 
-SHOWN = ("solved", "unsolvable", "timeout", "error")
+from patience.result import Status
+
+SHOWN = (Status.SOLVED, Status.UNSOLVABLE, Status.TIMEOUT, Status.ERROR)  # a campaign's; others pass their own
 LOG_EVERY_SECONDS = 60.0  # off a terminal: the longest gap between two lines
 
 
 class Progress:
-    def __init__(self, total: int, done: Counter[str], stream: TextIO | None = None, enabled: bool = True,
-                 shown: tuple[str, ...] | None = None, title: str = "") -> None:
-        self.total, self.counts, self.enabled = total, Counter(done), enabled
+    def __init__(self, total: int, done: Mapping[Status, int] | Mapping[str, int], stream: TextIO | None = None,
+                 enabled: bool = True, shown: tuple[str, ...] | None = None, title: str = "") -> None:
+        self.total, self.enabled = total, enabled
+        self.counts: Counter[str] = Counter(done)  # by Status (a str), or a word of the caller's own
         self.shown = shown or SHOWN  # the outcomes counted by name
         self.title = f"{title} " if title else ""
         self.resumed = sum(done.values())
@@ -45,7 +49,8 @@ class Progress:
         bar = f"[{'#' * filled}{'.' * (width - filled)}]"
         return f"{self.title}{bar} {done}/{self.total} {counts} | {_duration(elapsed)} ETA {eta}"
 
-    def update(self, status: str) -> None:
+    def update(self, status: Status | str) -> None:
+        """Count one outcome: a run's Status, or a word of the caller's own (`written`)."""
         self.counts[status] += 1
         self.show()
 

@@ -29,7 +29,7 @@ from patience.reading import small_int
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
              "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files or a deal file; "
              "join several with +")
-BLACK_HOLE_FAMILY = BlackHoleFamily()
+BLACK_HOLE_GAME = BlackHoleFamily()  # the `Game` of random deals (names.BLACK_HOLE_FAMILY is its games' names)
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ def _random_deals(spec: str, rest: str) -> list[NamedDeal]:
         raise UsageError(f"deal spec {quote(spec)}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
     ranks, suits, height = numbers
     try:
-        return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", BLACK_HOLE_FAMILY,
+        return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", BLACK_HOLE_GAME,
                           random_deal(ranks, suits, height, seed))
                 for seed in parse_seeds(seeds, spec)]
     except ValueError as error:

@@ -23,8 +23,9 @@ from patience.names import BINARY_STAR, GENERALISED
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.rules import Rules
+from patience.result import Status
 from patience.runners.native import binary_star_plays
-from patience.survey.store import LOST, MAX_CARDS, UNDECIDED, WON, Row
+from patience.survey.store import MAX_CARDS, UNDECIDED, Row
 from patience.validator import replay
 
 RULES = Rules()  # every pruning on, as the native solver's defaults
@@ -56,45 +57,49 @@ class UntrustedPlay(RuntimeError):
 
 
 def decide(deal: Deal, seconds: float | None, max_cards: bool = True,
-           nodes: int | None = None) -> tuple[int, int, int, tuple[Card, ...]]:
+           nodes: int | None = None) -> tuple[Status, int, int, tuple[Card, ...]]:
     """(verdict, most cards removable, nodes, the play found) of one deal. The play the search
     reports (a win, or in max-cards mode the longest play) is replayed first: the survey trusts the
     search no more than any solver. A search cut short reports no play, only its longest length;
     outside max-cards mode a lost deal has no play either."""
     outcome, _ = engine.run(deal, None, RULES, max_cards, nodes, seconds)
     play = outcome.sequence or ()
-    checked = replay(deal, list(play), complete=outcome.status == engine.SOLVED)
+    checked = replay(deal, list(play), complete=outcome.status is Status.SOLVED)
     if not checked.valid or (outcome.sequence is not None and max_cards and len(play) != outcome.max_cards):
         raise UntrustedPlay(f"the search's play of {len(play)} cards (claimed {outcome.max_cards}) "
                             f"does not replay: {checked.fault}")
-    verdict = {engine.SOLVED: WON, engine.UNSOLVABLE: LOST}.get(outcome.status, UNDECIDED)
-    return verdict, outcome.max_cards, outcome.nodes, play
+    return verdict(outcome.status), outcome.max_cards, outcome.nodes, play
 
 
 def decide_binary_star(deal: BinaryStarDeal, seconds: float | None, nodes: int | None = None,
-                       max_cards: bool = True) -> tuple[int, int, int]:
+                       max_cards: bool = True) -> tuple[Status, int, int]:
     """(verdict, most pile cards playable, nodes of both searches) of a Binary Star deal. A win is
     replayed; a lost deal's longest play is replayed as far as it goes (a search cut short in
     max-cards mode leaves the longest play it met: a lower bound, the loss stays proved). Outside
     max-cards mode a lost deal is not searched again: its cards are the longest play met."""
     board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
     outcome, _ = engine.run_board(board, None, RULES, False, nodes, seconds)
-    if outcome.status == engine.SOLVED:
+    if outcome.status is Status.SOLVED:
         checked = binary_star_rules.replay(deal, binary_star_plays(outcome))
         if not checked.valid:
             raise UntrustedPlay(f"the search's win does not replay: {checked.fault}")
-        return WON, len(deal.cards), outcome.nodes
-    if outcome.status != engine.UNSOLVABLE:
+        return Status.SOLVED, len(deal.cards), outcome.nodes
+    if outcome.status is not Status.UNSOLVABLE:
         return UNDECIDED, outcome.max_cards, outcome.nodes
     if not max_cards:
-        return LOST, outcome.max_cards, outcome.nodes
+        return Status.UNSOLVABLE, outcome.max_cards, outcome.nodes
     longest, _ = engine.run_board(board, None, RULES, True, nodes, seconds)
     plays = binary_star_plays(longest)
     checked = binary_star_rules.replay(deal, plays, complete=False)
     if not checked.valid or (plays and len(plays) != longest.max_cards):
         raise UntrustedPlay(f"the search's play of {len(plays)} cards (claimed {longest.max_cards}) "
                             f"does not replay: {checked.fault}")
-    return LOST, longest.max_cards, outcome.nodes + longest.nodes
+    return Status.UNSOLVABLE, longest.max_cards, outcome.nodes + longest.nodes
+
+
+def verdict(status: Status) -> Status:
+    """The survey's verdict of a search's status: its own, or UNDECIDED when a budget stopped it."""
+    return status if status.decided else UNDECIDED
 
 
 def decide_batch(batch: Batch) -> list[Row]:

@@ -13,7 +13,7 @@ from typing import IO
 
 from patience.errors import UsageError
 from patience.outputs import atomic_file, sweep
-from patience.survey.store import VERDICT_NAMES, Row
+from patience.survey.store import Row
 
 HEADER = "seed,verdict,cards,nodes\n"
 SUFFIXES = (".csv", ".csv.gz", ".csv.xz")
@@ -42,6 +42,6 @@ def write(rows: Iterable[Row], path: Path) -> int:
     with atomic_file(path) as raw, _compressed(path, raw) as out:  # the compressor closed, the file whole
         out.write(HEADER.encode())
         for row in rows:
-            out.write(f"{row.seed},{VERDICT_NAMES[row.verdict]},{row.cards},{row.nodes}\n".encode())
+            out.write(f"{row.seed},{row.verdict.value},{row.cards},{row.nodes}\n".encode())
             written += 1
     return written

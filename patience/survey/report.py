@@ -12,8 +12,9 @@ from pathlib import Path
 
 from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, GAME_TITLES, GENERALISED
 from patience.outputs import save_figure
+from patience.result import Status
 from patience.survey.chances import no_move_chance_binary_star, no_move_chance_black_hole, stuck_after_first_chance
-from patience.survey.store import LOST, UNDECIDED, WON, Row
+from patience.survey.store import UNDECIDED, Row
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 TABLEAU_CARDS = {BLACK_HOLE: 51, ALL_IN_A_ROW: 52, BINARY_STAR: 102}
@@ -92,7 +93,7 @@ def summarise(game: str, rows: Sequence[Row], cards: int | None = None) -> Summa
     histogram = Counter(row.cards for row in rows)
     cards = TABLEAU_CARDS[game] if cards is None else cards
     nodes = [row.nodes for row in rows]
-    return Summary(game, len(rows), verdicts[WON], verdicts[LOST],
+    return Summary(game, len(rows), verdicts[Status.SOLVED], verdicts[Status.UNSOLVABLE],
                    tuple(row.seed for row in rows if row.verdict == UNDECIDED),
                    {count: histogram.get(count, 0) for count in range(cards + 1)},
                    sum(row.cards for row in rows) / len(rows), sum(row.seconds for row in rows),

@@ -16,7 +16,7 @@ from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
 from patience.survey import report
 from patience.survey.decide import Shape, batches, decide_batch
-from patience.survey.store import MAX_CARDS, VERDICT_NAMES, Row, SurveyStore, survey_settings
+from patience.survey.store import MAX_CARDS, VERDICTS, Row, SurveyStore, survey_settings
 
 LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
 SURVEYED_GAMES = (*NUMBERED_GAMES, GENERALISED)
@@ -101,9 +101,9 @@ def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence
     """Decide every seed without a row; returns (deals stored before, deals stored now)."""
     wanted = set(seeds)
     stored = store.stored_seeds(min(wanted), max(wanted)) & wanted
-    done = Counter({VERDICT_NAMES[verdict]: count for verdict, count in store.verdict_counts(wanted).items()})
+    done = Counter(store.verdict_counts(wanted))
     todo = [seed for seed in seeds if seed not in stored]
-    progress = Progress(len(wanted), done, enabled=show_progress)
+    progress = Progress(len(wanted), done, enabled=show_progress, shown=VERDICTS)
     progress.show()
     new = 0
 
@@ -111,7 +111,7 @@ def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence
         nonlocal new
         new += store.add_batch(rows)
         for row in rows:
-            progress.counts[VERDICT_NAMES[row.verdict]] += 1
+            progress.counts[row.verdict] += 1
         progress.show()
 
     try:

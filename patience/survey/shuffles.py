@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 from patience.cards import Card
 from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
+from patience.result import Status
 from patience.survey.decide import decide
-from patience.survey.store import UNDECIDED, WON
+from patience.survey.store import UNDECIDED
 
 DECKS = ("gathered", "sorted")
 DEALINGS = ("rows", "columns")
@@ -122,10 +123,10 @@ def play_batch(batch: ShuffleBatch) -> BatchResult:
             deck = sorted_deck()
         table = deal(batch.game, shuffle(deck, batch.riffles, rng), batch.dealing)
         verdict, _, _, play = decide(table, batch.seconds, max_cards=False)
-        won += verdict == WON
-        undecided += verdict == UNDECIDED
+        won += verdict is Status.SOLVED
+        undecided += verdict is UNDECIDED
         if batch.deck == "gathered":
-            if verdict != WON:
+            if verdict is not Status.SOLVED:
                 play = decide(table, batch.seconds)[3]
             deck = gather(table, play)
     return BatchResult(batch, won, undecided, time.perf_counter() - started)

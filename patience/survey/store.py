@@ -11,6 +11,7 @@ from typing import NamedTuple
 from patience import stores
 from patience.generators.deals import random_deal
 from patience.limits import seconds
+from patience.result import Status
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -19,9 +20,14 @@ CREATE TABLE IF NOT EXISTS deals (
     nodes INTEGER NOT NULL, seconds REAL NOT NULL);
 """
 
-# Verdicts as stored: a proven win, a proof that no play clears the table, and a search cut short.
-WON, LOST, UNDECIDED = 1, 0, -1
-VERDICT_NAMES = {WON: "solved", LOST: "unsolvable", UNDECIDED: "timeout"}
+# A deal's status: a proven win, a proof that no play clears the table, or a search cut short by its
+# node or time budget. The store keeps one mark for either budget, so an undecided deal is UNKNOWN
+# (the rule of patience.result for a budget that is not only the clock).
+UNDECIDED = Status.UNKNOWN
+VERDICTS = (Status.SOLVED, Status.UNSOLVABLE, UNDECIDED)
+# The storage boundary: verdicts are stored as these integers, and read back only through them.
+STORED_VERDICT = {Status.SOLVED: 1, Status.UNSOLVABLE: 0, UNDECIDED: -1}
+READ_VERDICT = {number: status for status, number in STORED_VERDICT.items()}
 # Search modes: the most cards removable (a lost deal searched to the end), or only won or lost.
 MAX_CARDS, DECISION = "max-cards", "decision"
 MODES = (MAX_CARDS, DECISION)
@@ -46,7 +52,7 @@ SURVEY = stores.register(stores.StoreKind(
     made_by="patience survey",
     checks={
         "settings": {"key": stores.text("key"), "value": stores.text("value")},
-        "deals": {"seed": stores.count("seed"), "verdict": stores.one_of("verdict", tuple(VERDICT_NAMES)),
+        "deals": {"seed": stores.count("seed"), "verdict": stores.one_of("verdict", tuple(READ_VERDICT)),
                   "cards": stores.count("cards"), "nodes": stores.count("nodes"), "seconds": stores.seconds("seconds")},
     },
     settings={"game": lambda value: isinstance(value, str), "numbering": lambda value: isinstance(value, str),
@@ -67,7 +73,7 @@ class Row(NamedTuple):
     undecided deal)."""
 
     seed: int
-    verdict: int
+    verdict: Status  # one of VERDICTS
     cards: int
     nodes: int
     seconds: float
@@ -105,22 +111,27 @@ class SurveyStore:
         """Store a batch in one transaction. A seed stored twice is an error (the batch is refused
         whole), so that no deal can ever be counted twice."""
         with self.database.transaction() as connection:
-            cursor = connection.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?)", list(rows))
+            cursor = connection.executemany(
+                "INSERT INTO deals VALUES (?, ?, ?, ?, ?)",
+                [(row.seed, STORED_VERDICT[row.verdict], row.cards, row.nodes, row.seconds) for row in rows])
         return cursor.rowcount
 
     def stored_seeds(self, first: int, last: int) -> set[int]:
         return {seed for (seed,) in self.database.read(
             "SELECT seed FROM deals WHERE seed BETWEEN ? AND ?", (first, last))}
 
-    def verdict_counts(self, seeds: set[int] | None = None) -> dict[int, int]:
+    def verdict_counts(self, seeds: set[int] | None = None) -> dict[Status, int]:
         """Stored deals per verdict (of `seeds` only, when given)."""
         if seeds is None:
-            return dict(self.database.read("SELECT verdict, count(*) FROM deals GROUP BY verdict"))
-        counts: dict[int, int] = {}
+            return {READ_VERDICT[verdict]: count for verdict, count
+                    in self.database.read("SELECT verdict, count(*) FROM deals GROUP BY verdict")}
+        counts: dict[Status, int] = {}
         for seed, verdict in self.database.read("SELECT seed, verdict FROM deals"):
             if seed in seeds:
-                counts[verdict] = counts.get(verdict, 0) + 1
+                status = READ_VERDICT[verdict]
+                counts[status] = counts.get(status, 0) + 1
         return counts
 
     def rows(self) -> list[Row]:
-        return [Row(*row) for row in self.database.read("SELECT * FROM deals ORDER BY seed")]
+        return [Row(seed, READ_VERDICT[verdict], *rest)
+                for seed, verdict, *rest in self.database.read("SELECT * FROM deals ORDER BY seed")]
