@@ -15,13 +15,13 @@ from patience.campaign.record import RunRecord
 from patience.campaign.store import Store
 from patience.families import labels, select
 from patience.generators.deals import pysol_deal
+from patience.generators.lp.solution import read_highs
 from patience.native import engine, reference
 from patience.native.board import Board
 from patience.native.rules import Rules
 from patience.result import Answer, Status
 from patience.runners.base import answer_from_run
 from patience.runners.cpsat import VERDICTS as CPSAT_VERDICTS
-from patience.runners.lp_solution import read_highs
 from patience.runners.solve import solve
 from patience.runners.xcsp_output import read_output
 from patience.runs.process import Limits, ProcessRun
@@ -116,7 +116,7 @@ def test_memory_is_a_memout():
 def test_any_other_budget_is_unknown():
     deal = pysol_deal("black_hole", WON_IN_3000)
     assert reference.search(Board.of(deal), Rules(), node_limit=100).status is Status.UNKNOWN
-    result = solve(deal, "native", Limits(timeout=10), {"nodes": 100})
+    result = solve(deal, "native", Limits(timeout=10), {"nodes": "100"})
     assert result.status is Status.UNKNOWN and result.message == "node limit reached"
     assert read_highs("Model status\nIteration limit reached\n").status is Status.UNKNOWN
     # the compiled search's one word for both limits, read by the nodes it searched (node limit first)
