@@ -29,8 +29,6 @@ from patience.runners.native import binary_star_plays
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.runs.specs import resolve
-from patience.survey.decide import decide_binary_star
-from patience.survey.store import WON
 from tests.helpers import INSTANCES, needs_compiled_search
 
 
@@ -267,16 +265,6 @@ def test_noise_changes_the_order_of_the_rounds_after_the_first_only():
                                              None)[0].nodes for seed in (3, 2) for noise in (False, True)}
     assert nodes[3, False] != nodes[3, True]
     assert nodes[2, False] == nodes[2, True] < 1000
-
-
-@needs_compiled_search
-def test_the_survey_decides_deal_732673_with_its_second_search():
-    """The first search (no noise) leaves the deal open at the node limit, as it did for 2.5 billion
-    nodes; the second, with noise, wins it, and the win is replayed; the row counts both (more than
-    the limit: the first ran to it)."""
-    verdict, cards, nodes = decide_binary_star(pysolfc_deal(732673), None, 1_300_000, max_cards=False)
-    assert (verdict, cards) == (WON, 102)
-    assert 1_300_000 < nodes <= 2_600_000
 
 
 def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):
