@@ -37,6 +37,7 @@
 #define BONUS_ONE_IN 4
 #define RANDOM_STEP 0x9E3779B97F4A7C15ULL /* the restarts' shuffles' stream (splitmix64) */
 #define NOISE_ONE_IN 2          /* noise: the share of nodes whose move order it changes */
+#define MEMO_BITS 13           /* the balance bound's memo: 2^this many entries */
 #define BALANCE_SETS 6         /* one foundation: the balance bound tries sets of up to this many ranks */
 
 enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4 };
@@ -77,6 +78,10 @@ typedef struct {
     int round;            /* the restarts' round under way (0: the first) */
     int balance;          /* several foundations, decision mode, reach on: the balance test */
     int one_balance;      /* one foundation, 3 to 64 ranks, reach on: reachability and the balance bound */
+    /* one_balance: the balance bound's memo, by the cards left per rank (packed, count_bits a rank) and
+     * the top, when they fit in a word (NULL otherwise) */
+    uint64_t packed, *memo_key;
+    int *memo_value, count_bits, memo_top_shift;
     uint64_t node_limit;
     double deadline;
     PyThreadState *thread; /* saved while the search runs without the GIL */
@@ -409,12 +414,20 @@ static inline int one_foundation_reach(Search *s, int depth, uint64_t *within, i
 }
 
 /* The balance bound after one_foundation_reach: whether it cuts the move. Run after the cache,
- * which answers most children more cheaply. */
-static inline int balance_cut(const Search *s, int depth, uint64_t within, int cards)
+ * which answers most children more cheaply. The bound depends only on the cards left per rank and the
+ * top (`within` follows from them), which many states share that differ in the piles the cards came
+ * from: a direct-mapped memo of the largest excess saves most of its work. */
+static inline int balance_cut(Search *s, int depth, uint64_t within, int cards)
 {
-    if (!s->max_cards) return unplayable_excess(s, within, 1) > 0;
-    int spare = depth + 1 + cards - s->best_length; /* the cards the bound may take away and not cut */
-    return unplayable_excess(s, within, spare) >= spare;
+    int spare = s->max_cards ? depth + 1 + cards - s->best_length : 1; /* what the bound may take and not cut */
+    if (!s->memo_key) return unplayable_excess(s, within, spare) >= spare;
+    uint64_t key = s->packed | (uint64_t)(s->tops[0] + 1) << s->memo_top_shift | 1ULL << 63;
+    uint64_t i = mix(key) & ((1ULL << MEMO_BITS) - 1);
+    if (s->memo_key[i] != key) {
+        s->memo_key[i] = key;
+        s->memo_value[i] = unplayable_excess(s, within, INT_MAX);
+    }
+    return s->memo_value[i] >= spare;
 }
 
 /* Put the moves of the ranks with the most cards left first, keeping the order within a rank (a
@@ -580,11 +593,13 @@ static inline void child_key(const Search *s, const Move *m, int rank, uint64_t 
 
 static inline void take(Search *s, int rank)
 {
+    s->packed -= 1ULL << (rank * s->count_bits & 63);
     if (--s->counts[rank] == 0) s->present &= ~(1ULL << (rank & 63));
 }
 
 static inline void give_back(Search *s, int rank)
 {
+    s->packed += 1ULL << (rank * s->count_bits & 63);
     if (s->counts[rank]++ == 0 && s->small_ranks) s->present |= 1ULL << rank;
 }
 
@@ -694,6 +709,7 @@ static void search_free(Search *s)
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation);
     free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus); free(s->slot);
+    free(s->memo_key); free(s->memo_value);
     free(s);
 }
 
@@ -829,6 +845,18 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->reach = rules.reach;
     s->balance = rules.reach && !rules.max_cards && s->foundations > 1;
     s->one_balance = rules.reach && s->foundations == 1 && s->small_ranks && ranks >= 3;
+    if (s->one_balance) {
+        int most = 0;
+        for (int k = 0; k < ranks; k++) most = s->counts[k] > most ? s->counts[k] : most;
+        s->count_bits = bit_length((unsigned)most);
+        s->memo_top_shift = ranks * s->count_bits;
+        if (s->memo_top_shift + s->top_bits < 64) {
+            s->memo_key = calloc((size_t)1 << MEMO_BITS, sizeof(uint64_t));
+            s->memo_value = calloc((size_t)1 << MEMO_BITS, sizeof(int));
+            if (!s->memo_key || !s->memo_value) { PyErr_NoMemory(); goto fail; }
+            for (int k = 0; k < ranks; k++) s->packed += (uint64_t)s->counts[k] << (k * s->count_bits);
+        }
+    }
     s->max_cards = rules.max_cards;
     s->restarts = rules.restarts;
     s->noise = rules.noise && rules.restarts;
