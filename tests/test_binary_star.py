@@ -267,6 +267,16 @@ def test_noise_changes_the_order_of_the_rounds_after_the_first_only():
     assert nodes[2, False] == nodes[2, True] < 1000
 
 
+@needs_compiled_search
+def test_the_native_solver_wins_deal_732673_with_noise():
+    """`--set noise=on` reaches the search: the deal the survey's first search leaves open is won
+    (and validated) within a node limit that the search without noise ends at."""
+    deal = pysolfc_deal(732673)
+    noisy = solve(deal, "native", Limits(timeout=60), {"noise": "on", "nodes": "1300000"})
+    plain = solve(deal, "native", Limits(timeout=60), {"nodes": "1300000"})
+    assert (noisy.status, plain.status) == (Status.SOLVED, Status.UNKNOWN)
+
+
 def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):
     assert main(["deal", "--game", "binary_star", "--seed", "1"]) == 0
     board = capsys.readouterr().out
