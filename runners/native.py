@@ -49,6 +49,8 @@ class Native(Solver):
         Switch("restarts", "on", "give a round up after a node budget (Luby's sequence) and start again from the "
                                  "first play with ties shuffled and some piles counted taller, keeping the failure "
                                  "cache"),
+        Switch("noise", "off", "with restarts: every round after the first puts a random move first at one node in "
+                               "two (repeatable; the survey's second search of a Binary Star deal left open)"),
         Switch("max-cards", "off", "Wolter's analysis mode: report the most cards that can be played"),
         Count("nodes", None, "node limit; reaching it gives status unknown"),
     )

@@ -245,16 +245,38 @@ def successors(board: Board, taken: tuple[int, ...], tops: tuple[int, ...]):
 
 
 @needs_compiled_search
+@pytest.mark.parametrize("noise", [False, True])
 @pytest.mark.parametrize(("seed", "max_cards"), [(3, False), (37, False), (185, True), (5, True)])
-def test_the_compiled_search_runs_the_references_rounds(seed, max_cards):
+def test_the_compiled_search_runs_the_references_rounds(seed, max_cards, noise):
     """Up to a dozen rounds of restarts on a PySolFC deal (37 is won in the sixth): the same
-    nodes, longest play and plays in C and Python, so the shuffles, raised piles and budgets are
-    the same."""
+    nodes, longest play and plays in C and Python, so the shuffles, raised piles, budgets and
+    (with noise) the moves put first are the same."""
     board = board_of(pysolfc_deal(seed))
-    c = engine.run_board(board, "c", ALL_RULES, max_cards, 20000, None)[0]
-    python = reference.search(board, Rules(), max_cards=max_cards, node_limit=20000)
+    rules = Rules(noise=noise)
+    c = engine.run_board(board, "c", rules, max_cards, 20000, None)[0]
+    python = reference.search(board, rules, max_cards=max_cards, node_limit=20000)
     assert (c.status, c.nodes, c.max_cards, c.sequence, c.piles) == (python.status, python.nodes, python.max_cards,
                                                                       python.sequence, python.piles)
+
+
+@needs_compiled_search
+def test_noise_changes_the_order_of_the_rounds_after_the_first_only():
+    """Deal 3 takes several rounds: noise changes its node count; deal 2 is won in the first
+    round, which noise leaves alone."""
+    nodes = {(seed, noise): engine.run_board(board_of(pysolfc_deal(seed)), "c", Rules(noise=noise), False, 20000,
+                                             None)[0].nodes for seed in (3, 2) for noise in (False, True)}
+    assert nodes[3, False] != nodes[3, True]
+    assert nodes[2, False] == nodes[2, True] < 1000
+
+
+@needs_compiled_search
+def test_the_native_solver_wins_deal_732673_with_noise():
+    """`--set noise=on` reaches the search: the deal the survey's first search leaves open is won
+    (and validated) within a node limit that the search without noise ends at."""
+    deal = pysolfc_deal(732673)
+    noisy = solve(deal, "native", Limits(timeout=60), {"noise": "on", "nodes": "1300000"})
+    plain = solve(deal, "native", Limits(timeout=60), {"nodes": "1300000"})
+    assert (noisy.status, plain.status) == (Status.SOLVED, Status.UNKNOWN)
 
 
 def test_a_pysolfc_deal_is_decided_and_its_win_replayed(tmp_path, capsys):

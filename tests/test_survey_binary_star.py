@@ -22,6 +22,7 @@ from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.survey.report import stop_chance
 from patience.survey.store import STORED_VERDICT
+from tests.helpers import needs_compiled_search
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "binary_star" / "results.jsonl.gz"
@@ -59,6 +60,19 @@ def test_survey_rows_equal_the_settled_results_and_native_solve(tmp_path, capsys
         result = solve(pysolfc_deal(seed), "native", Limits(timeout=60))
         assert result.status is (Status.SOLVED if verdict == WON else Status.UNSOLVABLE)
         assert (cards == 102) == (verdict == WON)
+
+
+@needs_compiled_search
+def test_the_survey_decides_deal_732673_with_its_second_search(tmp_path):
+    """The command of docs/survey.md at a smaller node limit: the first search leaves the deal open
+    at the limit, as it did for 2.5 billion nodes; the second, with noise, wins it (the win is
+    replayed before it is stored) and the row counts both (more than the limit: the first ran to it)."""
+    db = tmp_path / "bs.db"
+    assert main(["survey", "--game", "binary_star", "--seeds", "732673", "--nodes", "1300000", "--db", str(db),
+                 "--quiet"]) == 0
+    [(seed, verdict, cards, nodes)] = _rows(db)
+    assert (seed, verdict, cards) == (732673, WON, 102)
+    assert 1_300_000 < nodes <= 2_600_000
 
 
 def test_survey_report_has_the_histogram_and_the_wilson_interval(tmp_path, capsys):

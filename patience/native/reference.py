@@ -23,6 +23,7 @@ ONE_LUBY_UNIT = 250  # restarts, one foundation: rounds of Luby's sequence times
 ONE_BONUS_ONE_IN = 2  # restarts, one foundation: the share of piles counted one card taller
 LUBY_UNIT = 1000  # restarts with several foundations: the same
 BONUS_ONE_IN = 4
+NOISE_ONE_IN = 2  # noise: the share of nodes whose move order it changes
 RANDOM_STEP = 0x9E3779B97F4A7C15  # the restarts' shuffles' stream (splitmix64)
 _WORD = (1 << 64) - 1
 
@@ -54,8 +55,10 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     time limit the status is TIMEOUT, on a node limit UNKNOWN (the rule of patience.result), never
     a guess. `symmetry` and `wolter` switch on the same interchangeability rules as the compiled
     search (see `interchangeable`). With `restarts` a round gives up after a budget of nodes and the
-    next one orders the piles another way (see `Rounds`); failed states stay known."""
+    next one orders the piles another way (see `Rounds`), and with `noise` too puts a random move first
+    at some nodes (see `shake`); failed states stay known."""
     cache, reach, symmetry, wolter, restarts = rules.cache, rules.reach, rules.symmetry, rules.wolter, rules.restarts
+    noise = restarts and rules.noise
     size = len(board)
     every = (1 << size) - 1
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -105,8 +108,9 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
                 if board.follows(top, board.rank[card]) and top not in tops[:foundation]:
                     found.append((-counts[board.rank[card]], -left - rounds.bonus[pile], rounds.position[pile], card,
                                   foundation, -left))
-        return interchangeable(board, [(height, card, foundation) for *_, card, foundation, height in sorted(found)],
+        kept = interchangeable(board, [(height, card, foundation) for *_, card, foundation, height in sorted(found)],
                                symmetry, wolter)
+        return shake(kept, nodes) if noise and rounds.round else kept
 
     while True:
         stop_at = nodes + rounds.budget if restarts else None
@@ -184,6 +188,18 @@ class Rounds:
         for pile in range(self.piles):
             self.random = (self.random + RANDOM_STEP) & _WORD
             self.bonus[pile] = int(_mix(self.random) % self.bonus_one_in == 0)
+
+
+def shake(moves: list[Move], node: int) -> list[Move]:
+    """Noise, as the compiled search's `shake`: at one node in NOISE_ONE_IN (by a hash of the node's
+    number, unique in a search, so a search is repeatable) a move drawn at random goes first, the
+    others keep their order. The rounds' shuffles break only ties, so without it every round tries
+    the same first plays."""
+    mixed = _mix(node * RANDOM_STEP & _WORD)
+    if len(moves) < 2 or mixed % NOISE_ONE_IN:
+        return moves
+    first = (mixed >> 32) % len(moves)
+    return [moves[first], *moves[:first], *moves[first + 1:]]
 
 
 def luby(term: int) -> int:

@@ -1,7 +1,8 @@
 """Which prunings the Black Hole family's search uses: one value the solver's options, the survey,
 the compiled search and the Python reference all read, instead of a dict of strings or positional
-switches. Every pruning is sound (a search with any of them on decides the same deals); they change
-only how fast it gets there, and the node counts the compiled and Python searches report together."""
+switches. Every pruning is sound (a search with any of them on decides the same deals), and so is
+the order they search in (restarts, noise); they change only how fast it gets there, and the node
+counts the compiled and Python searches report together."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from dataclasses import astuple, dataclass, fields
 
 @dataclass(frozen=True)
 class Rules:
-    """The search's switches, all on by default (the `native` solver's defaults)."""
+    """The search's switches, all on by default (the `native` solver's defaults) but `noise`, which
+    the survey switches on for a second search of a deal the first leaves open."""
 
     cache: bool = True  # the failure cache of (cards played, foundation tops)
     symmetry: bool = True  # the paper's unit/general conditional symmetry rule
     wolter: bool = True  # Wolter's last-card-of-a-pile and one-card-pile prunings
     reach: bool = True  # cut plays that strand a rank out of reach (and the balance bound)
     restarts: bool = True  # rounds with a node budget (Luby), the piles reordered each round
+    noise: bool = False  # with restarts: rounds after the first put a random move first at some nodes
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
