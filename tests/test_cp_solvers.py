@@ -153,6 +153,7 @@ def test_savilerow_minion_matches_native_on_small_deals_with_and_without_symmetr
     check_symmetry_breaking_keeps_verdicts(small_deals(SMALL_DEALS), solver="savilerow-minion")
 
 
+@pytest.mark.slow
 def test_ace_searches_in_the_paper_order_by_default():
     deal = pysol_deal("black_hole", 2)
     default, paper = (solve(deal, "ace", LIMITS, options) for options in ({}, PAPER_SEARCH))

@@ -145,6 +145,7 @@ def test_lp_family_of_tiny_generalised_deals_solved_by_highs(tmp_path):
     assert set(labels(about)) == {Status.SOLVED, Status.UNSOLVABLE}  # both answers are exercised
 
 
+@pytest.mark.slow
 @needs_solver("cpsat")
 def test_cpsat_family_solved_by_cpsat(tmp_path):
     output, about = family(tmp_path, "cpsat", TINY_GENERALISED)
@@ -200,8 +201,8 @@ def test_status_keeps_one_verdict_and_sample_follows_its_seed(tmp_path):
     _, about = family(tmp_path / "lost", "lp", spec, "--status", "unsolvable")
     assert [row["name"] for row in about["instances"]] == [name for name in known if known[name][0] == "unsolvable"]
     picks = []
-    for seed in ("1", "1", "2"):
-        _, about = family(tmp_path / f"sample{len(picks)}", "xcsp3", spec, "--select", "sample:5", "--seed", seed)
+    for seed in ("1", "1", "2"):  # CNF: the sample is drawn before any model is written, in any format
+        _, about = family(tmp_path / f"sample{len(picks)}", "cnf", spec, "--select", "sample:5", "--seed", seed)
         picks.append([row["name"] for row in about["instances"]])
     assert picks[0] == picks[1] != picks[2] and len(set(picks[0])) == 5
 
@@ -335,6 +336,7 @@ def test_workers_never_outnumber_deals(tmp_path, monkeypatch):
     assert started == [2, 2]  # one deal: no pool at all
 
 
+@pytest.mark.slow
 def test_two_workers_write_the_same_family_as_one(tmp_path):
     _, one = family(tmp_path / "one", "xcsp3", "black_hole:1-6")
     _, two = family(tmp_path / "two", "xcsp3", "black_hole:1-6", "--jobs", "2")
