@@ -144,7 +144,10 @@ def _span(low: float, high: float, above_low: bool = False) -> str:
 
 
 def _bound(number: float) -> str:
-    return f"{int(number):,}" if float(number).is_integer() else repr(number)
+    """A range's end as people write it: `1,000,000`, `0.5`, `1e+300` (never 301 digits)."""
+    if float(number).is_integer() and abs(number) < 1e18:
+        return f"{int(number):,}"
+    return f"{number:g}"
 
 
 def _shown(value: object) -> str:

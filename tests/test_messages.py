@@ -18,6 +18,7 @@ from patience.cli import build_parser, gen_main, main
 from patience.formats import write_deal
 from patience.generators.deals import pysol_deal
 from patience.pages import browser as chromium
+from patience.result import Status
 from patience.runners.registry import get_solver
 from tests.helpers import INSTANCES
 
@@ -113,9 +114,10 @@ def xtick_labels(svg: str) -> list[str]:
 
 @pytest.mark.parametrize("figure", ["cactus", "effort"])
 def test_plots_of_deal_counts_have_whole_number_ticks(tmp_path, figure):
-    runs = {f"deal {number}": {"a": Run("solved", 0.1 * number), "b": Run("unsolvable", 0.2)} for number in (1, 2)}
-    drawn = getattr(plots, figure)(runs, ["a", "b"], 10.0, "cpu", tmp_path)
-    labels = xtick_labels(next(path for path in drawn if path.suffix == ".svg").read_text())
+    runs = {f"deal {number}": {"a": Run(Status.SOLVED, 0.1 * number), "b": Run(Status.UNSOLVABLE, 0.2)}
+            for number in (1, 2)}
+    drawn = getattr(plots, figure)(runs, ["a", "b"], 10.0, "cpu")
+    labels = xtick_labels(next(data for name, data in drawn.items() if name.endswith(".svg")).decode())
     assert labels and all(re.fullmatch(r"[−-]?\d+", label) for label in labels), labels
 
 

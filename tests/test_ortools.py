@@ -100,7 +100,7 @@ def test_gen_cpsat_prints_a_model_cpsat_reads(tmp_path, capsys):
     ("", "expected `OR-Tools model_builder"),
     ("OR-Tools model_builder sat SOMETHING\n", "unknown OR-Tools status"),
     ("OR-Tools model_builder sat OPTIMAL\n", "no values"),
-    ("OR-Tools model_builder sat OPTIMAL\na_1_1 one\n", "not a number"),
+    ("OR-Tools model_builder sat OPTIMAL\na_1_1 one\n", "a variable's value must be a number from -1e\\+300"),
     ("OR-Tools model_builder sat OPTIMAL\na_1_1\n", "expected `name value`"),
 ])
 def test_bad_ortools_solution_files_are_input_errors(text, message):
