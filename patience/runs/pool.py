@@ -153,6 +153,12 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             worker.kill()
             worker.join()
     end_processes(below, _STOP_SECONDS)
+    # The pool's manager thread closes its wake-up pipe as it ends; were it still ending when the
+    # interpreter exits, concurrent.futures' exit hook could write to that pipe as it closes (a
+    # traceback on stderr, "Bad file descriptor"). Its workers are gone, so it ends at once.
+    manager = pool._executor_manager_thread  # no public handle either
+    if manager is not None:
+        manager.join(_STOP_SECONDS)
 
 
 _stopping = False  # set in a worker once it has been told to stop (or its parent has gone)
