@@ -341,8 +341,8 @@ def survey(game: str | None = None, seeds: str = "1-1000", *, shape: str | Seque
 
 
 def solvers() -> pandas.DataFrame:
-    """Every solver, as `patience solvers` lists them: one row a solver with `name`, `family` (its
-    paradigm), `language` (the model it reads), `games`, `installed`, `version`, `get` (how to get it
+    """Every solver, as `patience solvers` lists them: one row a solver with `name`, `paradigm` (planning,
+    cp, sat, ...), `language` (the model it reads), `games`, `installed`, `version`, `get` (how to get it
     when missing), `description` and `options`."""
     import pandas
 
@@ -351,7 +351,7 @@ def solvers() -> pandas.DataFrame:
     rows = []
     for solver in all_solvers():
         installed = solver.available()
-        rows.append({"name": solver.name, "family": solver.paradigm,
+        rows.append({"name": solver.name, "paradigm": solver.paradigm,
                      "language": getattr(solver, "language", ""), "games": ", ".join(solver.games),
                      "installed": installed, "version": (solver.version() or "") if installed else "",
                      "get": "" if installed else solver.install_hint(), "description": solver.description,

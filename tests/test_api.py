@@ -223,7 +223,7 @@ def test_solvers_lists_every_solver_with_how_to_get_it():
     table = patience.solvers().set_index("name")
     assert {"native", "sat", "cpsat", "fd-ff"} <= set(table.index)
     assert table.loc["native", "installed"] and table.loc["native", "games"].startswith("black_hole")
-    assert table.loc["sat", "language"] == "cnf" and table.loc["fd-ff", "family"] == "planning"
+    assert table.loc["sat", "language"] == "cnf" and table.loc["fd-ff", "paradigm"] == "planning"
     missing = table[~table["installed"]]
     assert all(missing["get"]) and not any(table[table["installed"]]["get"])
 

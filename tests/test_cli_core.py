@@ -60,7 +60,7 @@ def test_solvers_lists_what_is_known():
     run = patience("solvers")
     assert run.returncode == 0 and "Traceback" not in run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0].split() == ["solver", "family", "installed", "plays"]
+    assert lines[0].split() == ["solver", "paradigm", "installed", "plays"]
     rows = [line for line in lines[1:] if line and not line.startswith(" ")]
     solver_rows = rows[:rows.index(next(row for row in rows if row.startswith("sat:ARGUMENT")))]
     assert {"native", "sat", "ace", "highs", "fd-ff"} <= {row.split()[0] for row in solver_rows}

@@ -111,7 +111,7 @@ def test_patience_solvers_lists_only_canonical_game_names(capsys):
     assert main(["solvers", "--json"]) == 0
     solvers = json.loads(capsys.readouterr().out)
     assert {game for solver in solvers for game in solver["games"]} <= set(names.GAMES)
-    assert {solver["family"] for solver in solvers} <= set(names.SOLVER_FAMILIES)
+    assert {solver["paradigm"] for solver in solvers} <= set(names.PARADIGMS)
     assert main(["solvers", "--verbose"]) == 0
     plays = [line.split("plays: ", 1)[1] for line in capsys.readouterr().out.splitlines() if "plays: " in line]
     assert len(plays) == len(solvers)

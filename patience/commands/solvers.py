@@ -17,14 +17,14 @@ from patience.names import GAMES
 from patience.runners.registry import PREFIXED, all_solvers
 
 MAX_WIDTH = 100
-_COLUMNS = ("solver", "family", "installed", "plays")
+_COLUMNS = ("solver", "paradigm", "installed", "plays")
 _FIXED = (16, 8, 26)  # the widths of the first three columns; the games take the rest
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "solvers", help="list the solvers, whether installed, and how to get them",
-        description="List every solver: its family (native, planning, cp, sat, mip, asp), whether it is "
+        description="List every solver: its paradigm (native, planning, cp, sat, mip, asp), whether it is "
                     "installed here and its version, and the games it plays. --verbose adds how to get a "
                     "missing solver and its --set options (for `solve`, `compare` and `show`); --json gives "
                     "all of it as data.")
@@ -41,7 +41,7 @@ def solver_records() -> list[dict[str, Any]]:
     for solver in all_solvers():
         installed = solver.available()
         records.append({
-            "name": solver.name, "family": solver.paradigm, "installed": installed,
+            "name": solver.name, "paradigm": solver.paradigm, "installed": installed,
             "version": (solver.version() or "") if installed else None,
             "description": solver.description, "how_to_get": None if installed else solver.install_hint(),
             "games": list(solver.games),
@@ -82,7 +82,7 @@ def table_lines(records: list[dict[str, Any]], width: int) -> list[str]:
     widths = [*_FIXED, max(20, width - sum(_FIXED) - 2 * len(_FIXED))]
     lines = ["  ".join(title.ljust(size) for title, size in zip(_COLUMNS, widths, strict=True))]
     for record in records:
-        cells = [record["name"], record["family"], _state(record), _games(record["games"])]
+        cells = [record["name"], record["paradigm"], _state(record), _games(record["games"])]
         wrapped = [textwrap.wrap(str(cell), size, break_on_hyphens=False) or [""]
                    for cell, size in zip(cells, widths, strict=True)]
         for row in range(max(len(cell) for cell in wrapped)):
@@ -105,7 +105,7 @@ def verbose_lines(records: list[dict[str, Any]], width: int) -> list[str]:
         details = [f"installed: {_state(record)}" if record["installed"] else "MISSING",
                    *([f"how to get it: {record['how_to_get']}"] if record["how_to_get"] else []),
                    f"plays: {', '.join(record['games'])}", *record["option_lines"]]
-        lines += textwrap.wrap(f"{record['name']} ({record['family']}): {record['description']}", width,
+        lines += textwrap.wrap(f"{record['name']} ({record['paradigm']}): {record['description']}", width,
                                subsequent_indent="    ", break_on_hyphens=False)
         for detail in details:
             lines += textwrap.wrap(detail, width, initial_indent="    ", subsequent_indent="      ",
