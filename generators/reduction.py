@@ -38,7 +38,10 @@ class Formula:
 
 def read_formula(text: str, source: str) -> Formula:
     """Read DIMACS CNF: comments, one `p cnf V C` line, clauses ending in 0 (across lines)."""
-    header, clauses, current, line_of_clause = None, [], [], 0
+    header: tuple[int, int] | None = None  # (variables, clauses) of the `p` line
+    clauses: list[tuple[int, ...]] = []
+    current: list[int] = []
+    line_of_clause = 0
     for number, line in numbered_lines(text):
         words = line.split()
         if not words or words[0] == "c" or line.startswith("c") or words[0] == "%":
@@ -46,13 +49,14 @@ def read_formula(text: str, source: str) -> Formula:
         if words[0] == "p":
             if header is not None:
                 raise InputError(source, number, "a second `p` line")
-            counts = [small_int(word) for word in words[2:]] if len(words) == 4 and words[1] == "cnf" else [None]
-            if None in counts or min(counts) < 0:
+            shaped = len(words) == 4 and words[1] == "cnf"
+            variables, count = (small_int(words[2]), small_int(words[3])) if shaped else (None, None)
+            if variables is None or count is None or min(variables, count) < 0:
                 raise InputError(source, number, "expected `p cnf VARIABLES CLAUSES`")
-            at_most(counts[0], MAX_CNF_VARIABLES, "variables", source, number)
-            at_most(counts[1], MAX_CNF_CLAUSES, "clauses", source, number)
-            check_reducible(counts[0], [()] * counts[1], source, number)
-            header = (counts[0], counts[1])
+            at_most(variables, MAX_CNF_VARIABLES, "variables", source, number)
+            at_most(count, MAX_CNF_CLAUSES, "clauses", source, number)
+            check_reducible(variables, [()] * count, source, number)
+            header = (variables, count)
             continue
         if header is None:
             raise InputError(source, number, "a clause before the `p cnf` line")

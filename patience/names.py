@@ -90,16 +90,25 @@ def numbering_name(text: str) -> str:
     return name
 
 
-def game_option(known: tuple[str, ...] = GAMES):
-    """An argparse `type` for `--game`: any spelling of a game of `known`, as its canonical name."""
-    def parse(text: str) -> str:
+class GameOption:
+    """An argparse `type` for `--game`: any spelling of a game of `known`, as its canonical name.
+    `known` stays readable: the option's help must name each game (tests/test_vocabulary.py)."""
+
+    __name__ = "game"  # argparse names the type by it in its messages
+
+    def __init__(self, known: tuple[str, ...]) -> None:
+        self.known = known
+
+    def __call__(self, text: str) -> str:
         try:
-            return game_name(text, known)
+            return game_name(text, self.known)
         except UsageError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
-    parse.__name__ = "game"
-    parse.known = known  # the games the option takes: its help must name each (tests/test_vocabulary.py)
-    return parse
+
+
+def game_option(known: tuple[str, ...] = GAMES) -> GameOption:
+    """The `type` of a `--game` option that takes the games of `known`."""
+    return GameOption(known)
 
 
 def numbering_option(text: str) -> str:

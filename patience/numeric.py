@@ -16,7 +16,7 @@ import argparse
 import math
 import re
 from collections.abc import Callable
-from typing import NoReturn
+from typing import NoReturn, TypeGuard
 
 from patience.errors import InputError, UsageError, quote
 
@@ -76,7 +76,7 @@ def count_or_none(given: str | float | int | None) -> int | None:
     return whole_or_none(given) if isinstance(given, str) and _COUNT.fullmatch(given) else None
 
 
-def is_whole(value: object) -> bool:
+def is_whole(value: object) -> TypeGuard[int]:
     """Whether YAML or JSON data is a whole number: an int, and not a bool (`true` is no 1 here)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

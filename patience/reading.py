@@ -183,6 +183,7 @@ def lines(text: str) -> Iterator[str]:
     position, end = 0, len(text)
     while position < end:
         line = _LINE.match(text, position)
+        assert line is not None, "the pattern matches at every position before the end"
         yield line.group(1)
         position = line.end()
 

@@ -51,4 +51,4 @@ class Ace(XcspSolver):
                  "runs": count_or_none(runs[-1]) if runs else None,
                  "wrong_decisions": _number(wrong.group(1)) if wrong else None}
         stats: dict[str, float] = {name: value for name, value in found.items() if value is not None}
-        return stats.get("wrong_decisions"), stats
+        return found["wrong_decisions"], stats

@@ -43,7 +43,9 @@ class SatVerdict:
 def read_competition(text: str, source: str, variables: int | None = None) -> SatVerdict:
     """Read `s` and `v` lines; a missing `s` line means the solver decided nothing (UNKNOWN). With
     `variables` (the formula's), a literal beyond them is refused as it is read."""
-    status, literals, ended = None, [], False
+    status: str | None = None
+    literals: list[int] = []
+    ended = False
     for number, line in numbered_lines(text):
         if line.startswith("s "):
             word = line[2:].strip()

@@ -111,7 +111,8 @@ def _outcome(result: dict[str, Any]) -> Outcome:
 
 def _search(result: dict[str, Any]) -> Search:
     moves = result.get("moves")
-    return Search(None if moves is None else tuple(_numbers(moves, 2, "moves")), _field(result, "complete", bool),
+    pairs = None if moves is None else tuple((origin, target) for origin, target in _numbers(moves, 2, "moves"))
+    return Search(pairs, _field(result, "complete", bool),
                   _field(result, "nodes", int), float(_field(result, "seconds", (int, float))))
 
 
@@ -119,6 +120,7 @@ def main() -> int:
     """The child: run the pickled task from standard input, print its result as one JSON line."""
     end_with_caller()
     task = pickle.loads(base64.b64decode(sys.stdin.read()))
+    result: dict[str, object]
     if task[0] == "board":
         from patience.native import reference
 

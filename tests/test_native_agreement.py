@@ -45,6 +45,12 @@ def check_win(deal: Deal, outcome) -> None:
         assert replay(deal, outcome.sequence).valid
 
 
+@pytest.mark.parametrize("rule", Rules.names())
+def test_the_switches_follow_the_fields(rule):
+    """The compiled search takes the switches by position, in the fields' order, one for each field."""
+    assert Rules.only(rule).switches() == tuple(name == rule for name in Rules.names())
+
+
 @pytest.mark.parametrize("switched_off", [(), *((rule,) for rule in Rules.names()), Rules.names()])
 def test_no_rule_changes_a_verdict(switched_off):
     rules = Rules.of({rule: rule not in switched_off for rule in Rules.names()})

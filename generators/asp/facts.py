@@ -4,7 +4,7 @@ clingo's answer (the atoms of one answer set) back into tuples of numbers."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import resources
 
 from patience.cards import ranks_adjacent
@@ -43,7 +43,8 @@ def pile_facts(numbers: range, rank: Callable[[int], int], above: Callable[[int]
 
 
 def deal_model(program_file: str, search: str, deal_facts: str, symmetry_breaking: bool,
-               decode: Callable[[Sequence[object], str], object], sizes: dict[str, object] | None = None) -> ModelFiles:
+               decode: Callable[[Sequence[object], str], tuple[object, ...]],
+               sizes: Mapping[str, int | str] | None = None) -> ModelFiles:
     """A game's fixed programs and one deal's facts, with the decode map that reads its answer sets."""
     return ModelFiles({**programs(program_file, search), FACTS_FILE: deal_facts}, FACTS_FILE, decode,
                       {**(sizes or {}), "symmetry-breaking": "on" if symmetry_breaking else "off", "search": search})

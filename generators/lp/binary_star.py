@@ -124,7 +124,7 @@ class _Model:
             if True not in below:  # else the start card next to r is certainly there
                 self.add("adjacent", [(1, w), *((-1, name) for name in below if isinstance(name, str))], "<=", 0)
             now, before = tops[r], self.top(t - 1, g, r)
-            if now is False:
+            if not isinstance(now, str):  # False: r cannot show (never True, as t >= 1)
                 self.add("shows", [(1, w)], "=", 0)
                 continue
             self.add("shows", [(1, now), (-1, w)], ">=", 0)
@@ -196,11 +196,12 @@ def plays_of(deal: BinaryStarDeal, values: Mapping[str, float], source: str) -> 
         if match is None or value < 0.5:
             continue
         if match.group(1) == "a":
-            step, found = int(match.group(4)), (int(match.group(2)) - 1, int(match.group(3)) - 1)
-            chosen: dict = positions
+            step, position = int(match.group(4)), (int(match.group(2)) - 1, int(match.group(3)) - 1)
+            clash = positions.setdefault(step, position) != position
         else:
-            step, found, chosen = int(match.group(2)), int(match.group(3)) - 1, foundations
-        if chosen.setdefault(step, found) != found:
+            step, foundation = int(match.group(2)), int(match.group(3)) - 1
+            clash = foundations.setdefault(step, foundation) != foundation
+        if clash:
             raise InputError(source, None, f"{name}: step {step} plays two cards or on two foundations")
     plays = []
     for step in range(1, len(deal.cards) + 1):

@@ -58,9 +58,10 @@ def plan_plays(deal: BinaryStarDeal, plan: Sequence[Action], source: str = "plan
             raise InputError(source, action.line, f"not a Binary Star play: {action.operator}")
         pile, depth = _position(action.arguments[0], deal, source, action.line)
         foundation = action.arguments[where]
-        if not foundation.startswith("f") or whole_or_none(foundation[1:]) is None:
+        number = whole_or_none(foundation[1:]) if foundation.startswith("f") else None
+        if number is None:
             raise InputError(source, action.line, f"{quote(foundation)} is not a foundation")
-        plays.append(Play(deal.piles[pile][depth], whole_or_none(foundation[1:]) - 1, pile))
+        plays.append(Play(deal.piles[pile][depth], number - 1, pile))
     return tuple(plays)
 
 

@@ -82,7 +82,7 @@ def _title(deal: Deal, encoding: str) -> str:
 def _paper_problem(deal: Deal, name: str) -> str:
     names = object_names(deal)
     rank, suit = names.rank, names.suit
-    unders = []
+    unders: list[tuple[str, ...]] = []  # (predicate, its arguments...)
     for card in deal.cards:
         above = deal.above(card)
         if above is None:
@@ -112,7 +112,7 @@ def _compact_problem(deal: Deal, name: str) -> str:
                 if deal.adjacent(first, second)]
     if deal.foundation is None:
         adjacent = [(START, card(second)) for second in deal.cards] + adjacent
-    covers = [(START if deal.above(value) is None else card(deal.above(value)), card(value)) for value in deal.cards]
+    covers = [(START if (above := deal.above(value)) is None else card(above), card(value)) for value in deal.cards]
     return template("pddl_compact_problem.j2").render(
         title=_title(deal, "compact"), name=name,
         objects=[START] + [card(value) for value in deal.all_cards],

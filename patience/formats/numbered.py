@@ -44,7 +44,7 @@ def detect_json(text: str) -> bool:
 def read_param(text: str, source: str) -> Deal:
     match = _PARAM.search(text)
     end = -1 if match is None else text.find("]", match.end())
-    if end < 0:
+    if match is None or end < 0:
         raise InputError(source, 1, "expected 'letting initialStacks be [...]'")
     numbers = _numbers(text, match.end(), end, source)
     if len(numbers) != 51:
@@ -63,7 +63,7 @@ def write_param(deal: Deal) -> str:
 def read_dzn(text: str, source: str) -> Deal:
     match = _DZN.search(text)
     end = -1 if match is None else text.find("]", match.end())
-    if end < 0 or not _DZN_END.match(text, end + 1):
+    if match is None or end < 0 or not _DZN_END.match(text, end + 1):
         raise InputError(source, 1, "expected 'layout = array2d(1..P, 1..H, [...]);'")
     line = _line(text, match.start())
     pile_count = whole(match.group(1), "the piles of array2d(1..P, 1..H)", 1, MAX_PILES, source, line)

@@ -151,7 +151,7 @@ def _plain(value: Any) -> Any:
     """A deal as JSON values: dataclasses as objects of their fields (but a `name`), tuples as lists."""
     if isinstance(value, tuple | list):
         return [_plain(item) for item in value]
-    if dataclasses.is_dataclass(value):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {name: _plain(getattr(value, name)) for name in _content_fields(type(value))}
     return value
 

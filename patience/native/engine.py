@@ -21,7 +21,7 @@ __all__ = ["Decision", "Rules", "choose", "compiled", "decide_many", "run",
 try:
     from patience.native import _search
 except ImportError:  # not built: the package still works through the reference
-    _search = None
+    _search = None  # type: ignore[assignment]  # mypy has no "module or None" type (python/mypy#1106)
 
 COMPILED_MAX_CARDS = 8192  # the recursion takes a few hundred bytes of stack per card: well within 8 MiB
 COMPILED_MAX_FOUNDATIONS = 4
@@ -127,7 +127,7 @@ def _compiled(board: Board, rules: Rules, max_cards: bool, node_limit: int | Non
     word, order, onto, nodes, longest, cached = _search.search(
         *_arrays(board), *rules.switches(), max_cards, node_limit or 0, seconds or 0.0, table_bytes)
     status = compiled_status(word, nodes, node_limit)
-    if order is None:
+    if order is None or onto is None:  # the two are None together
         return Outcome(status, None, nodes, longest, cached)
     return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto),
                    tuple(board.pile[card] for card in order))

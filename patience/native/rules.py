@@ -7,7 +7,7 @@ counts the compiled and Python searches report together."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,6 @@ class Rules:
             raise ValueError(f"no such rule: {', '.join(sorted(unknown))}")
         return cls(**{name: name in names for name in cls.names()})
 
-    def switches(self) -> tuple[bool, ...]:
-        """The switches in the compiled search's order (the fields' order)."""
-        return astuple(self)
+    def switches(self) -> tuple[bool, bool, bool, bool, bool]:
+        """The switches in the compiled search's order (the fields' order; _search.pyi types them)."""
+        return self.cache, self.symmetry, self.wolter, self.reach, self.restarts
