@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from patience.errors import one_line
 
@@ -119,7 +119,22 @@ def judge(deal: Any, solver: str, answer: Answer, version: str | None = None) ->
                         answer.command, message, dict(answer.stats))
 
 
-def to_record(deal: Any, result: SolverResult) -> dict[str, object]:
+class Record(TypedDict):
+    """A result as `to_record` writes it."""
+
+    solver: str
+    status: str
+    sequence: list[str] | None
+    wall: float
+    cpu: float
+    nodes: int | None
+    version: str | None
+    command: str
+    message: str
+    stats: dict[str, float | int | str]
+
+
+def to_record(deal: Any, result: SolverResult) -> Record:
     """A result as plain data (JSON, SQLite): moves by name (Black Hole: start card included)."""
     from patience.games import game_of
 

@@ -11,6 +11,7 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from patience.campaign.record import RunRecord
 from patience.result import DECIDED, LIMITED, Status
@@ -20,7 +21,15 @@ BUCKETS = ((0.0, 0.1, "< 0.1 s"), (0.1, 1.0, "0.1-1 s"), (1.0, 10.0, "1-10 s"), 
 Z95 = 1.959963984540054
 
 
-def limit(settings: Mapping[str, object], clock: str) -> float | None:
+class Settings(TypedDict, total=False):
+    """A campaign's limits as its store holds them: only those that were set (a number) or asked unset (None)."""
+
+    timeout: float | None
+    cpu: float | None
+    memory: float | None
+
+
+def limit(settings: Settings, clock: str) -> float | None:
     """The limit that stopped runs on this clock: the CPU limit (the timeout when none was set) or the timeout."""
     value = settings.get("cpu") if clock == "cpu" else None
     value = value if value is not None else settings.get("timeout")
@@ -37,7 +46,7 @@ def limits_set(settings: Mapping[str, object]) -> str:
     return ", ".join(shown) or "none"
 
 
-def limit_used(settings: Mapping[str, object], clock: str) -> str:
+def limit_used(settings: Settings, clock: str) -> str:
     """The limit the tables cut the `clock` times at, and where it comes from: a CPU limit only when one was set."""
     stop = limit(settings, clock)
     if stop is None:
@@ -169,7 +178,10 @@ def win_rates(runs: Grid, labels: Sequence[str]) -> list[dict[str, object]]:
     return rows
 
 
-def disagreements(rows: Sequence[RunRecord]) -> list[dict[str, object]]:
+Disagreement = TypedDict("Disagreement", {"deal": str, "solved by": list[str], "unsolvable by": list[str]})
+
+
+def disagreements(rows: Sequence[RunRecord]) -> list[Disagreement]:
     """Deals that one configuration solved (validated sequence) and another called unsolvable:
     the unsolvable claim is wrong, and every such deal is listed."""
     verdicts: dict[str, dict[Status, list[str]]] = {}

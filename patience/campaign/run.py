@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from patience.campaign.analysis import disagreements
+from patience.campaign.analysis import Disagreement, disagreements
 from patience.campaign.config import Configuration
 from patience.campaign.execute import plan, recheck, run_task
 from patience.campaign.record import RunRecord
@@ -26,7 +26,7 @@ class Campaign:
     wanted: int
     before: int
     new: int
-    contradictions: list[dict]
+    contradictions: list[Disagreement]
 
 
 class Interrupted(KeyboardInterrupt):

@@ -8,8 +8,10 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 from patience import stores
+from patience.campaign.analysis import Settings
 from patience.campaign.config import Configuration
 from patience.campaign.record import RUN_COLUMNS, RunRecord
 from patience.errors import UsageError
@@ -199,8 +201,9 @@ class Store:
         return {(name, content): name if counts[name] == 1 else f"{name}#{content[:_SHOWN_CONTENT] or 'unrecorded'}"
                 for name, content in rows}
 
-    def settings(self) -> dict[str, object]:
-        return stores.settings(self.database)
+    def settings(self) -> Settings:
+        # opening the store checked each setting: a known key (CAMPAIGN.settings) holding a number or null
+        return cast(Settings, stores.settings(self.database))
 
     def configurations(self) -> list[tuple[str, str, str]]:
         return self.database.read("SELECT label, solver, options FROM configurations ORDER BY rowid")
@@ -211,7 +214,7 @@ class Store:
         rows = self.database.read(f"SELECT {', '.join(RUN_COLUMNS)}, finished, {self._content()} "
                                   "FROM runs ORDER BY rowid")
         labels = self.labels()
-        kept_names = None if self.kept is None else {name for name, _ in self.kept}
+        kept_names = frozenset(name for name, _ in self.kept or ())  # by name: the runs stored without content
         return [replace(record, deal=labels[(record.deal, record.content)], source=record.deal)
                 for record in (RunRecord.stored(row) for row in rows)
                 if self.kept is None or (record.deal, record.content) in self.kept

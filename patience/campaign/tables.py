@@ -7,6 +7,7 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict, cast
 
 from patience import stores
 from patience.campaign import analysis
@@ -24,7 +25,35 @@ class Table:
     rows: tuple[tuple[object, ...], ...]
 
 
-def build(store: Store, clock: str) -> tuple[dict[str, object], list[Table]]:
+class ConfigurationData(TypedDict):
+    label: str
+    solver: str
+    options: dict[str, object]
+    versions: list[str]
+
+
+class ReportData(TypedDict):
+    """The report as JSON shows it; the tables and the summary are drawn from it."""
+
+    settings: analysis.Settings
+    clock: str
+    deals: int
+    runs: int
+    configurations: list[ConfigurationData]
+    hosts: list[str]
+    table4: dict[str, dict[str, object]]
+    correlations: list[dict[str, object]]
+    win_rates: list[dict[str, object]]
+    disagreements: list[analysis.Disagreement]
+    errors: list[dict[str, object]]
+
+
+def _options(text: str) -> dict[str, object]:
+    # opening the store checked every configuration's options to be a JSON object
+    return cast(dict[str, object], stores.stored_json(text))
+
+
+def build(store: Store, clock: str) -> tuple[ReportData, list[Table]]:
     """The report's data (for JSON) and its tables (for the other formats)."""
     rows = store.runs()
     labels = [label for label, _, _ in store.configurations()]
@@ -35,14 +64,14 @@ def build(store: Store, clock: str) -> tuple[dict[str, object], list[Table]]:
     win_rates = analysis.win_rates(runs, labels)
     disagreements = analysis.disagreements(rows)
     errors = analysis.errors(rows)
-    data = {"settings": settings, "clock": clock, "deals": len(runs), "runs": len(rows),
-            "configurations": [{"label": label, "solver": solver, "options": stores.stored_json(options),
-                                "versions": sorted({str(row.version) for row in rows
-                                                    if row.configuration == label and row.version})}
-                               for label, solver, options in store.configurations()],
-            "hosts": sorted({str(row.host).rsplit(":", 1)[0] for row in rows}),
-            "table4": table4, "correlations": correlations, "win_rates": win_rates,
-            "disagreements": disagreements, "errors": errors}
+    data: ReportData = {"settings": settings, "clock": clock, "deals": len(runs), "runs": len(rows),
+                        "configurations": [{"label": label, "solver": solver, "options": _options(options),
+                                            "versions": sorted({str(row.version) for row in rows
+                                                                if row.configuration == label and row.version})}
+                                           for label, solver, options in store.configurations()],
+                        "hosts": sorted({str(row.host).rsplit(":", 1)[0] for row in rows}),
+                        "table4": table4, "correlations": correlations, "win_rates": win_rates,
+                        "disagreements": disagreements, "errors": errors}
     metrics = list(next(iter(table4.values()))) if table4 else []
     tables = [
         Table("configurations", "Configurations", ("configuration", "solver", "options", "versions"),
@@ -78,7 +107,7 @@ def cell(value: object) -> str:
     return "".join(char if char.isprintable() else "?" for char in str(value))  # a deal's name: one row
 
 
-def render(data: dict[str, object], tables: Sequence[Table], form: str) -> str:
+def render(data: ReportData, tables: Sequence[Table], form: str) -> str:
     if form == "json":
         return json.dumps(data, indent=2) + "\n"
     if form == "csv":
@@ -87,7 +116,7 @@ def render(data: dict[str, object], tables: Sequence[Table], form: str) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
-def summary(data: dict[str, object]) -> str:
+def summary(data: ReportData) -> str:
     """The report's first line: runs, deals, hosts and the limits that were set."""
     return (f"{data['runs']} runs on {data['deals']} deals; hosts: {', '.join(data['hosts']) or '-'}; "
             f"limits: {analysis.limits_set(data['settings'])}")

@@ -77,6 +77,22 @@ def _campaign(args: argparse.Namespace) -> tuple[dict[str, object], list[config.
     return settings, list(by_label.values())
 
 
+def _real(value: object) -> float:
+    """float() of a limit, checked as an option or in the experiment file (a number or its text);
+    one set to null there fails as float(None) does."""
+    if isinstance(value, int | float | str):
+        return float(value)
+    raise TypeError(f"float() argument must be a string or a real number, not {type(value).__name__!r}")
+
+
+def _whole(value: object) -> int:
+    """int() of a count, as `_real`; one set to null fails as int(None) does."""
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, "
+                    f"not {type(value).__name__!r}")
+
+
 def _say_changed(changed: list[tuple[str, list[str], str]]) -> None:
     """One line per deal file changed since it was stored (the first few): it is a new deal now."""
     for name, old, new in changed[:CHANGED_SHOWN]:
@@ -92,10 +108,10 @@ def run(args: argparse.Namespace) -> int:
     settings, configurations = _campaign(args)
     deals = specs.resolve(str(settings["deals"]))
     try:
-        limits = Limits(timeout=float(settings["timeout"]),
-                        cpu=None if settings["cpu"] is None else float(settings["cpu"]),
-                        memory_mb=None if settings["memory"] is None else int(settings["memory"]))
-        jobs = int(settings["jobs"])
+        limits = Limits(timeout=_real(settings["timeout"]),
+                        cpu=None if settings["cpu"] is None else _real(settings["cpu"]),
+                        memory_mb=None if settings["memory"] is None else _whole(settings["memory"]))
+        jobs = _whole(settings["jobs"])
     except (TypeError, ValueError) as error:
         raise UsageError(f"bad limit in the experiment: {error}") from None
     run_tasks = runner(jobs, args.scheduler, here=False)

@@ -5,13 +5,15 @@ a `--mapping` naming a student model's move variables."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from patience.commands import solve
 from patience.errors import one_line
 from patience.exit_codes import INVALID_ANSWER, STATUS_EXIT, ExitCode
 from patience.games.late_binding import LateBinding, read_lbs_answer
-from patience.lbs.rules import play
+from patience.lbs.rules import Move, play
 from patience.lbs.solution import read_mapping
 from patience.limits import seconds
 from patience.reading import read_text
@@ -53,14 +55,16 @@ def run_solve(args: argparse.Namespace) -> int:
     lines = [f"{one_line(deal.name or args.deal)}: {result.status.value} by {result.solver} in {result.wall:.3f} s"
              + (f" (nodes={result.nodes})" if result.nodes is not None else "") + (f" {stats}" if stats else "")]
     if result.sequence is not None:
+        # the answer was replayed by the LBS rules, so its moves are (from, to) position pairs
+        moves = cast(Sequence[Move], result.sequence)
         row = deal.cards
         lines.append("row: " + " ".join(deal.card_name(card) for card in row))
-        for number, move in enumerate(result.sequence, 1):
+        for number, move in enumerate(moves, 1):
             moved, covered = (deal.card_name(row[position - 1]) for position in move)
             row = play(row, move)
             lines.append(f"move {number}: {move[0]} -> {move[1]}  {moved} onto {covered}  "
                          f"row: {' '.join(deal.card_name(card) for card in row)}")
-        lines.append(f"validated: {len(result.sequence)} moves")
+        lines.append(f"validated: {len(moves)} moves")
     if result.message:
         lines.append(result.message)
     print("\n".join(lines))

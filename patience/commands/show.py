@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from patience.commands.solve import parse_options, status_lines
 from patience.errors import UsageError
 from patience.exit_codes import STATUS_EXIT, ExitCode
-from patience.games import read_game_deal
+from patience.games import Move, read_game_deal
 from patience.games.late_binding import read_lbs_answer
 from patience.lbs.solution import read_mapping
 from patience.limits import seconds
@@ -49,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
     game, deal = read_game_deal(args.deal, args.game)
     if args.mapping is not None and game.name != LBS:
         raise UsageError("--mapping names the move variables of an LBS .solution; this is not an LBS deal")
-    notes, moves, source, result = [], None, "", None
+    notes: list[str] = []
+    moves: Sequence[Move] | None = None
+    source, result = "", None
     if args.answer is not None:
         text = read_text(args.answer)
         if args.mapping is not None:
@@ -67,11 +70,11 @@ def run(args: argparse.Namespace) -> int:
     heading = (game.name == LBS and deal.name) or Path(args.deal).name  # an LBS deal knows its instance name
     page = replay.render(page_game, heading, notes)
     write_file(args.output, page)
-    answer = page_game["answer"]
+    verdict = replay.verdict(page_game)
     if result is None:
-        print(f"{args.output}: " + (answer["verdict"] if answer else "no answer: play by hand"))
+        print(f"{args.output}: " + (verdict if verdict is not None else "no answer: play by hand"))
         return ExitCode.SOLVED
     # the page is written either way; the solver's verdict is said as `solve` says it, with its exit status
     print("\n".join(status_lines(result) + ([f"message: {result.message}"] if result.message else [])))
-    print(f"{args.output}: " + (answer["verdict"] if answer else f"no answer from {result.solver}: play by hand"))
+    print(f"{args.output}: " + (verdict if verdict is not None else f"no answer from {result.solver}: play by hand"))
     return STATUS_EXIT[result.status]

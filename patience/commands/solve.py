@@ -59,9 +59,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"deal": args.deal, **record}, indent=2))
     else:
         lines = [f"deal: {one_line(args.deal)} ({game.describe(deal)})", *status_lines(result)]
-        if record["sequence"] is not None:
-            lines.append(f"sequence: {' '.join(record['sequence'])}")
-            lines.append(f"validated: {len(result.sequence)} moves")
+        sequence = record["sequence"]
+        if sequence is not None:  # set exactly when result.sequence is
+            lines.append(f"sequence: {' '.join(sequence)}")
+            lines.append(f"validated: {len(result.sequence or ())} moves")
         lines.append(f"time: wall {result.wall:.3f} s, cpu {result.cpu:.3f} s")
         if result.nodes is not None:
             lines.append(f"nodes: {result.nodes}")

@@ -51,7 +51,7 @@ def student_models(folder: Path) -> list[tuple[str, Path | None, str]]:
     """(student, model or None, why none) for every model file or subfolder directly under `folder`."""
     if not folder.is_dir():
         raise InputError(str(folder), None, "not a folder (the class: one model file or subfolder per student)")
-    found = []
+    found: list[tuple[str, Path | None, str]] = []
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
             continue
@@ -86,7 +86,7 @@ def gradescope(marks: list[Mark]) -> dict[str, object]:
     tests = [{"name": mark.instance, "score": int(mark.grade == CORRECT), "max_score": 1,
               "status": "passed" if mark.grade == CORRECT else "failed",
               "output": f"{mark.verdict}, {mark.grade}: {mark.note}"} for mark in marks]
-    return {"score": sum(test["score"] for test in tests), "max_score": len(tests), "tests": tests}
+    return {"score": sum(int(mark.grade == CORRECT) for mark in marks), "max_score": len(tests), "tests": tests}
 
 
 def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str | None, native: NativeTruth,
@@ -102,9 +102,13 @@ def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str
     check_folder(out)  # checked before any model runs; written whole at the end
     for _, deal in deals:  # the ground truth once, before the students run in parallel
         native(deal)
+
+    def mark_one(entry: tuple[str, Path | None, str]) -> list[Mark]:
+        student, model, why = entry
+        return mark_student(student, model, why, deals, mapping, backend, native, timeout)
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        per_student = list(pool.map(lambda entry: mark_student(*entry, deals, mapping, backend, native, timeout),
-                                    students))
+        per_student = list(pool.map(mark_one, students))
     marks = [mark for rows in per_student for mark in rows]
     table = io.StringIO()
     writer = csv.DictWriter(table, FIELDS, lineterminator="\n")

@@ -20,7 +20,7 @@ from typing import Any
 from patience.errors import InputError, UsageError
 from patience.games import game_of, get_game, read_game_deal
 from patience.generators.files import ModelFiles
-from patience.lbs.grader import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded
+from patience.lbs.grader import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded, Stats
 from patience.names import game_name
 from patience.options import check_options
 from patience.reading import load_yaml, read_text
@@ -179,7 +179,7 @@ def cards_of(deal: Any) -> int:
 
 def grade_result(name: str, deal: Any, result: SolverResult, native: NativeTruth) -> Graded:
     """One row: a win must replay, a "no solution" must be the native search's verdict too."""
-    n, stats = cards_of(deal), dict(nodes=result.nodes, solve_time=result.wall, savilerow_time=result.cpu)
+    n, stats = cards_of(deal), Stats(nodes=result.nodes, solve_time=result.wall, savilerow_time=result.cpu)
     if result.status is Status.SOLVED:
         return Graded(name, n, SOLVED, CORRECT, f"valid: {len(result.sequence or ())} moves", **stats)
     if result.status is Status.ERROR and result.message.startswith("solver answer rejected"):

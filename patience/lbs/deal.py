@@ -87,11 +87,11 @@ def read_param(text: str, source: str) -> LBSDeal:
         raise InputError(source, cards_line, "cards must be a list of integers like [44, 29, 31]")
     sizes = {}
     for key, default, cap in (("ranks", STANDARD_RANKS, MAX_RANKS), ("suits", STANDARD_SUITS, MAX_SUITS)):
-        value_text, line = lettings.get(key, (str(default), 1))
+        value_text, value_line = lettings.get(key, (str(default), 1))
         value = small_int(value_text)
         if value is None or value < 1:
-            raise InputError(source, line, f"{key} must be a positive integer")
-        at_most(value, cap, key, source, line)
+            raise InputError(source, value_line, f"{key} must be a positive integer")
+        at_most(value, cap, key, source, value_line)
         sizes[key] = value
     cards = tuple(int(token) for token in cards_text.strip("[] ").split(","))
     at_most(len(cards), MAX_CARDS, "cards", source, cards_line)

@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypedDict
 
 from patience.errors import InputError
 from patience.generators.eprime.solution import read_info
@@ -44,6 +45,14 @@ class Graded:
     savilerow_time: float | None = None
 
 
+class Stats(TypedDict):
+    """A run's statistics as a `Graded` line shows them (None: not reported, or not believable)."""
+
+    nodes: int | None
+    solve_time: float | None
+    savilerow_time: float | None
+
+
 class NativeVerdicts:
     """The native solver's verdict per deal, computed once each (a teacher's ground truth)."""
 
@@ -68,8 +77,8 @@ def grade_answer(deal: LBSDeal, info_text: str | None, solution_text: str | None
     except InputError as error:  # the statistics are no verdict: a solution is still graded by replay
         info, unreadable = {}, f"unreadable .info: {error}"
     note = "; ".join(part for part in (note, unreadable) if part)
-    stats = dict(nodes=_count(info.get("SolverNodes")), solve_time=_finite(info.get("SolverSolveTime")),
-                 savilerow_time=_finite(info.get("SavileRowTotalTime")))
+    stats = Stats(nodes=_count(info.get("SolverNodes")), solve_time=_finite(info.get("SolverSolveTime")),
+                  savilerow_time=_finite(info.get("SavileRowTotalTime")))
     if solution_text is not None:
         graded = grade_solution(deal, lambda: read_moves(solution_text, f"{source}.solution", mapping), stats)
         return graded if not note or graded.grade == WRONG else replace(graded, note=f"{graded.note}; {note}")
@@ -93,7 +102,7 @@ def _count(value: float | None) -> int | None:
     return int(value) if value is not None and value.is_integer() and value < 2 ** 63 else None
 
 
-def grade_solution(deal: LBSDeal, read: Callable[[], Sequence[tuple[int, int]]], stats: dict) -> Graded:
+def grade_solution(deal: LBSDeal, read: Callable[[], Sequence[tuple[int, int]]], stats: Stats) -> Graded:
     """A claimed solution, whatever wrote it: correct only if it reads and the replay accepts it."""
     try:
         moves = read()
@@ -105,7 +114,7 @@ def grade_solution(deal: LBSDeal, read: Callable[[], Sequence[tuple[int, int]]],
     return Graded(deal.name, len(deal.cards), SOLVED, WRONG, f"illegal: {result.fault}", **stats)
 
 
-def grade_no_solution(deal: LBSDeal, native: NativeVerdicts, stats: dict) -> Graded:
+def grade_no_solution(deal: LBSDeal, native: NativeVerdicts, stats: Stats) -> Graded:
     """A claim that the deal has no solution, checked against the native search."""
     n, truth = len(deal.cards), native(deal)
     if truth.verdict is Status.UNSOLVABLE:

@@ -20,6 +20,7 @@ from patience.lbs.grader import (
     WRONG,
     Graded,
     NativeVerdicts,
+    Stats,
     grade_no_solution,
     grade_solution,
     instances,
@@ -70,8 +71,8 @@ def grade_run(deal: LBSDeal, run: ProcessRun, source: str, mapping: Mapping, nat
             return Graded(deal.name, n, TIMEOUT, UNGRADED, f"killed at the time limit; not graded "
                                                            f"(native: {native(deal).verdict})")
         return Graded(deal.name, n, ERROR, WRONG, error.message)
-    stats = dict(nodes=stat_count(output.stats, "nodes"), solve_time=stat_seconds(output.stats, "solveTime"),
-                 savilerow_time=stat_seconds(output.stats, "flatTime"))
+    stats = Stats(nodes=stat_count(output.stats, "nodes"), solve_time=stat_seconds(output.stats, "solveTime"),
+                  savilerow_time=stat_seconds(output.stats, "flatTime"))
     if output.values is not None:
         values = output.values
         return grade_solution(

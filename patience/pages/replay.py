@@ -155,6 +155,12 @@ def game_page(game: str, deal: object, moves: Sequence | None, source: str = "")
     return PAGE_BUILDERS[family](deal, moves, source)
 
 
+def verdict(game: dict[str, object]) -> str | None:
+    """The replay's verdict on the answer of a page's game description (`game_page`); None without an answer."""
+    answer = game["answer"]
+    return str(answer["verdict"]) if isinstance(answer, dict) else None
+
+
 def asset(name: str) -> str:
     return resources.files("patience.templates").joinpath(name).read_text(encoding="utf-8")
 

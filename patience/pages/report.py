@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from patience.campaign import analysis, tables
 from patience.campaign.record import RunRecord, stored_moves
@@ -126,7 +127,8 @@ def annotate(svg: str, points: Mapping[str, Sequence[tuple[str, float]]], clock:
 def _marks(group: ElementTree.Element) -> list[ElementTree.Element]:
     """A group's point marks in drawing order: `<use>` of one marker shape, or, where matplotlib found
     that not worth it (few unfilled markers), one `<path>` per point; shape definitions never count."""
-    uses, paths = [], []
+    uses: list[ElementTree.Element] = []
+    paths: list[ElementTree.Element] = []
 
     def walk(element: ElementTree.Element) -> None:
         for child in element:
@@ -149,15 +151,19 @@ def plots(runs: analysis.Grid, labels: Sequence[str], timeout: float | None, clo
             Plot("effort", "Per-deal effort", annotate(svg_text(effort, "effort"), effort_points, clock))]
 
 
+def _real(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _number(value: object) -> bool:
-    return value is None or (isinstance(value, int | float) and not isinstance(value, bool))
+    return value is None or _real(value)
 
 
 def sort_key(value: object) -> str:
     """What a column sorts by: numbers by value (a missing one last), text as itself."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "inf"
-    return repr(float(value)) if _number(value) else str(value)
+    return repr(float(value)) if _real(value) else str(value)
 
 
 def html_table(table: tables.Table, link: Callable[[str], str | None]) -> dict[str, object]:

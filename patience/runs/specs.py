@@ -20,16 +20,15 @@ from typing import Any
 from patience.caps import MAX_DEALS
 from patience.errors import InputError, UsageError, quote
 from patience.games import Game, deal_content, get_game, read_game_deal
-from patience.games.black_hole import BlackHoleFamily
 from patience.generators.deals import pysol_deal, random_deal
-from patience.names import DEFAULT_NUMBERING, NUMBERED_GAMES, NUMBERINGS, game_name
+from patience.names import DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, NUMBERINGS, game_name
 from patience.numeric import whole_or_none
 from patience.reading import small_int
 
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
              "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files or a deal file; "
              "join several with +")
-BLACK_HOLE_GAME = BlackHoleFamily()  # the `Game` of random deals (names.BLACK_HOLE_FAMILY is its games' names)
+BLACK_HOLE_GAME = get_game(GENERALISED)  # the `Game` of random deals: the Black Hole family
 
 
 @dataclass(frozen=True)
@@ -195,9 +194,10 @@ def _game_or_kind(word: str) -> str:
 def _random_deals(spec: str, rest: str) -> list[NamedDeal]:
     shape, colon, seeds = rest.partition(":")
     numbers = [whole_or_none(number) for number in shape.split(",")]
-    if len(numbers) != 3 or None in numbers or not colon:
+    whole = [number for number in numbers if number is not None]
+    if len(numbers) != 3 or len(whole) != 3 or not colon:
         raise UsageError(f"deal spec {quote(spec)}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
-    ranks, suits, height = numbers
+    ranks, suits, height = whole
     try:
         return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", BLACK_HOLE_GAME,
                           random_deal(ranks, suits, height, seed))

@@ -22,7 +22,7 @@ from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.deals import pysol_deal, random_deal
-from patience.names import BINARY_STAR, GENERALISED
+from patience.names import GENERALISED
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.rules import Rules
@@ -53,6 +53,7 @@ class Batch:
         if self.game == GENERALISED:
             assert self.shape is not None
             return random_deal(*self.shape, seed)
+        assert self.numbering is not None, "a numbered game's batch names its numbering"
         return pysol_deal(self.game, seed, self.numbering)
 
 
@@ -121,7 +122,7 @@ def decide_batch(batch: Batch) -> list[Row]:
         started = time.perf_counter()
         deal = batch.deal(seed)
         try:
-            if batch.game == BINARY_STAR:
+            if isinstance(deal, BinaryStarDeal):  # the deals of batch.game BINARY_STAR
                 verdict, cards, nodes = decide_binary_star(deal, batch.seconds, batch.nodes, batch.mode == MAX_CARDS)
             else:
                 verdict, cards, nodes, _ = decide(deal, batch.seconds, batch.mode == MAX_CARDS, batch.nodes)

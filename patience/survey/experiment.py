@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TypeGuard
 
 from patience import stores
 from patience.names import GAME_TITLES
@@ -25,7 +26,7 @@ CREATE TABLE IF NOT EXISTS chains (
 Point = tuple[str, str, str, int]  # game, deck, dealing, riffles
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -8,6 +8,7 @@ import contextlib
 import gzip
 import lzma
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import IO
 
@@ -24,14 +25,14 @@ def check_name(path: Path) -> None:
         raise UsageError(f"--out {path}: the export is a {', '.join(SUFFIXES)} file")
 
 
-def _compressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
+def _compressed(path: Path, raw: IO[bytes]) -> AbstractContextManager[gzip.GzipFile | lzma.LZMAFile | IO[bytes]]:
     """A writer into `raw`, compressed as `path` is named (no file name in a gzip header, no time);
     closing it leaves `raw` open, for the atomic writer to sync."""
     if path.name.endswith(".gz"):
-        return gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0)  # type: ignore[return-value]
+        return gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0)
     if path.name.endswith(".xz"):
-        return lzma.LZMAFile(raw, "wb", preset=9 | lzma.PRESET_EXTREME)  # type: ignore[return-value]
-    return contextlib.nullcontext(raw)  # type: ignore[return-value]  # the caller closes `raw` itself
+        return lzma.LZMAFile(raw, "wb", preset=9 | lzma.PRESET_EXTREME)
+    return contextlib.nullcontext(raw)  # the caller closes `raw` itself
 
 
 def write(rows: Iterable[Row], path: Path) -> int:

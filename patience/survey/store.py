@@ -42,7 +42,8 @@ def _shape(value: object) -> bool:
             and all(isinstance(number, int) and not isinstance(number, bool) and number > 0 for number in value)):
         return False
     try:
-        random_deal(*value, 0)
+        ranks, suits, height = value
+        random_deal(ranks, suits, height, 0)
     except ValueError:
         return False
     return True
