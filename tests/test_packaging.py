@@ -154,7 +154,9 @@ def test_the_package_is_imported_from_the_environment_with_its_compiled_search(i
     done = subprocess.run([python, "-c", "import patience, patience.native._search; print(patience.__file__)"],
                           cwd=installed.work, env=installed.env, capture_output=True, text=True, check=True)
     assert Path(done.stdout.strip()).is_relative_to(installed.bin.parent)
-    assert "installed c" in installed.run("solvers").stdout.split("\nnative ")[1].splitlines()[0]
+    native = next(solver for solver in json.loads(installed.run("solvers", "--json").stdout)
+                  if solver["name"] == "native")
+    assert native["installed"] and native["version"] == "c"  # the compiled search, built into the wheel
     assert installed.run("--help", command="gen").stdout.startswith("usage: gen ")
 
 

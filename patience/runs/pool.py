@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -156,7 +157,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     # The pool's manager thread closes its wake-up pipe as it ends; were it still ending when the
     # interpreter exits, concurrent.futures' exit hook could write to that pipe as it closes (a
     # traceback on stderr, "Bad file descriptor"). Its workers are gone, so it ends at once.
-    manager = pool._executor_manager_thread  # no public handle either
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)  # no public handle either
     if manager is not None:
         manager.join(_STOP_SECONDS)
 
