@@ -6,12 +6,12 @@ from collections.abc import Sequence
 _Board = tuple[Sequence[int], Sequence[int], int, Sequence[int]]
 
 def search(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, foundation_tops: Sequence[int],
-           cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, max_cards: bool,
+           cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, max_cards: bool,
            node_limit: int, seconds: float, cache_bytes: int, /
            ) -> tuple[str, list[int] | None, list[int] | None, int, int, int]:
     """(status, cards in play order or None, their foundations or None, nodes, longest play, cached states)"""
 
 def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool,
-          max_cards: bool, node_limit: int, seconds: float, cache_bytes: int, /
+          noise: bool, max_cards: bool, node_limit: int, seconds: float, cache_bytes: int, /
           ) -> list[tuple[str, int, int, float]]:
     """Per board: (status, most cards played, nodes, CPU seconds)."""

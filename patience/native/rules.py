@@ -39,6 +39,6 @@ class Rules:
             raise ValueError(f"no such rule: {', '.join(sorted(unknown))}")
         return cls(**{name: name in names for name in cls.names()})
 
-    def switches(self) -> tuple[bool, bool, bool, bool, bool]:
+    def switches(self) -> tuple[bool, bool, bool, bool, bool, bool]:
         """The switches in the compiled search's order (the fields' order; _search.pyi types them)."""
-        return self.cache, self.symmetry, self.wolter, self.reach, self.restarts
+        return self.cache, self.symmetry, self.wolter, self.reach, self.restarts, self.noise
