@@ -39,6 +39,7 @@ def test_unsolvable_deal_is_proven_unsolvable(solver):
     assert result.status is Status.UNSOLVABLE and result.sequence is None
 
 
+@pytest.mark.slow  # four JVM runs of about 20 s of CPU each
 @pytest.mark.parametrize("solver", ["ace", "choco"])
 @pytest.mark.parametrize("search", ["paper", "solver"])
 def test_a_deal_decided_by_propagation_alone_is_solved(solver, search):

@@ -136,6 +136,7 @@ def test_52_card_families_are_solved_as_labelled(tmp_path, language, solver_name
     assert solve_family_files(output, about, language, solver_name, 120) == labels(about)
 
 
+@pytest.mark.slow  # a family's every deal through HiGHS: half a minute of CPU
 @needs_solver("highs")
 def test_lp_family_of_tiny_generalised_deals_solved_by_highs(tmp_path):
     output, about = family(tmp_path, "lp", TINY_GENERALISED)
@@ -377,6 +378,7 @@ def test_sigterm_while_writing_leaves_no_folder_and_no_process(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # every LBS deal of a folder through Fast Downward: most of a minute of CPU
 @needs_solver("fd-ff")
 def test_lbs_family_from_a_folder_solved_by_fast_downward(tmp_path):
     from tests.helpers import COURSE

@@ -38,7 +38,8 @@ def test_start_names_only_columns_of_the_model(paper_deal, model):
     assert values == {name: float(value) for name, value in start_values(paper_deal, model).items()}
 
 
-@pytest.mark.parametrize("solver", ["highs", "cpsat-mip", pytest.param("scip", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("solver", ["highs", pytest.param("cpsat-mip", marks=pytest.mark.slow),
+                                    pytest.param("scip", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("model", ["mip3", "succ"])
 def test_solvers_with_a_start_agree_with_native(solver, model):
     verdicts = set()

@@ -64,6 +64,7 @@ def test_cpsat_agrees_with_native_on_pysol_deals(seed):
         assert result.status is native_verdict(deal)
 
 
+@pytest.mark.slow  # two CP-SAT workers on the paper's 52 cards: most of a minute of CPU
 def test_cpsat_with_two_workers_solves_the_paper_example(paper_deal):
     result = solve(paper_deal, "cpsat", LIMITS, {"workers": "2"})
     assert result.status is Status.SOLVED and replay(paper_deal, result.sequence).valid

@@ -41,6 +41,9 @@ def installed(name: str):
 
 
 EVERY = [installed(name) for name in SOLVERS]
+# the paper's example through Choco's JVM takes most of a minute of CPU: a slow test (ACE's stays)
+PAPER_EXAMPLE = [pytest.param(*case.values, marks=[*case.marks, pytest.mark.slow], id=case.id)
+                 if case.values == ("choco",) else case for case in EVERY]
 PROCESSES = [installed(name) for name in SOLVERS if isinstance(get_solver(name), ProcessSolver)]
 
 
@@ -105,7 +108,7 @@ def test_a_kill_at_the_limit_is_a_timeout_and_leaves_nothing_running(name, monke
     assert processes_with(mark) == []
 
 
-@pytest.mark.parametrize("name", EVERY)
+@pytest.mark.parametrize("name", PAPER_EXAMPLE)
 def test_the_paper_example_is_solved_and_replayed(name, tmp_path, monkeypatch):
     if "black_hole" not in get_solver(name).games:
         pytest.skip(f"{name} plays no Black Hole deals")
