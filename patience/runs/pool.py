@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import process as futures_process
 from functools import partial
 from multiprocessing import get_context, resource_tracker
 from typing import Any, TypeVar
@@ -144,6 +145,8 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     had started, and this waits until they are gone (a killed JVM takes a second)."""
     workers = list((pool._processes or {}).values())  # the pool has no public handle on its workers
     below = descendants(worker.pid for worker in workers if worker.pid is not None)
+    # read before shutdown, which forgets it
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)  # no public handle either
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()
@@ -157,9 +160,11 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     # The pool's manager thread closes its wake-up pipe as it ends; were it still ending when the
     # interpreter exits, concurrent.futures' exit hook could write to that pipe as it closes (a
     # traceback on stderr, "Bad file descriptor"). Its workers are gone, so it ends at once.
-    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)  # no public handle either
     if manager is not None:
         manager.join(_STOP_SECONDS)
+        # and its exit hook is told to leave this pool's pipe alone: after a stop its file descriptor
+        # can be closed under it ("Bad file descriptor" at exit after SIGHUP, seen on an idle machine)
+        futures_process._threads_wakeups.pop(manager, None)
 
 
 _stopping = False  # set in a worker once it has been told to stop (or its parent has gone)
