@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from patience.errors import UsageError, quote
 from patience.generators.files import Generator, ModelFiles
 from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
+
+if TYPE_CHECKING:
+    from patience.games import AnyDeal
 
 # gen FORMAT -> game family -> generator module
 MODEL_LANGUAGES: dict[str, dict[str, str]] = {
@@ -38,7 +41,7 @@ MODEL_LANGUAGES: dict[str, dict[str, str]] = {
 }
 
 
-def generator(language: str, game: str) -> Generator:
+def generator(language: str, game: str) -> Generator[Any]:
     """The module writing `language` for `game` (any game of a family); a usage error when there is none."""
     games = MODEL_LANGUAGES.get(language)
     if games is None:
@@ -46,10 +49,10 @@ def generator(language: str, game: str) -> Generator:
     family = family_of(game_name(game))
     if family not in games:
         raise UsageError(f"there is no {language} model of {game} deals; it has: {', '.join(games)}")
-    return cast(Generator, importlib.import_module(games[family]))
+    return cast(Generator[Any], importlib.import_module(games[family]))
 
 
-def build(language: str, game: str, deal: Any, options: Mapping[str, str]) -> ModelFiles:
+def build(language: str, game: str, deal: AnyDeal, options: Mapping[str, str]) -> ModelFiles:
     """The model of `deal` (a deal of `game`) in `language`, its options given as text (`gen FORMAT
     --flag`, `patience.generate`) and checked against the generator's schema: a usage error names
     an option it does not have, or a value it does not take."""

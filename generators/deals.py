@@ -4,7 +4,7 @@ which generator shuffles which number) and seeded random generalised deals."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pysol_cards.cards import CardRenderer, createCards, ms_rearrange
 from pysol_cards.deal_game import Game
@@ -26,6 +26,9 @@ from patience.names import (
     PYSOL,
     PYSOLFC,
 )
+
+if TYPE_CHECKING:
+    from patience.binary_star.deal import BinaryStarDeal
 
 PYSOL_GAMES = (BLACK_HOLE, ALL_IN_A_ROW)  # the numbered games of the Black Hole family
 
@@ -88,7 +91,7 @@ _SUIT_OF_PYSOL = tuple(SUIT_LETTERS.index(letter) for letter in "CSHD")
 _ACE_OF_SPADES = Card(0, SUIT_LETTERS.index("S"))
 
 
-def pysol_deal(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> Any:
+def pysol_deal(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> Deal | BinaryStarDeal:
     """The deal (a Deal, or a BinaryStarDeal); errors name it `NUMBERING:GAME:SEED`. Black Hole and
     All in a Row are taken from pysol_cards' layout directly, without writing and reading its board
     text (a survey deals a million of them); the tests hold it to the text's deal."""

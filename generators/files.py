@@ -6,9 +6,14 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from patience.options import Option
+
+if TYPE_CHECKING:
+    from patience.games import AnyDeal
+
+D = TypeVar("D", bound="AnyDeal", contravariant=True)  # the deal type a generator models
 
 
 @dataclass(frozen=True)
@@ -29,7 +34,7 @@ class ModelFiles:
 
 
 @runtime_checkable
-class Generator(Protocol):
+class Generator(Protocol[D]):
     """What every generator module gives (one module per language and game family, registered in
     `MODEL_LANGUAGES`): its title and option schema, the `gen` flags that print a fixed file of the
     model (SHOW: flag -> file name, each a file of `fixed_files`), the files that need no deal, and
@@ -41,15 +46,15 @@ class Generator(Protocol):
 
     def fixed_files(self, **options: Any) -> dict[str, str]: ...
 
-    def build(self, deal: Any, **options: Any) -> ModelFiles: ...
+    def build(self, deal: D, **options: Any) -> ModelFiles: ...
 
 
 @runtime_checkable
-class FormulaGenerator(Generator, Protocol):
+class FormulaGenerator(Generator[D], Protocol):
     """A CNF generator also gives its encoding as a PySAT formula, for the solvers that take the
     clauses without a file (runners/sat_embedded.py)."""
 
-    def formula(self, deal: Any, **options: Any) -> Any: ...
+    def formula(self, deal: D, **options: Any) -> Any: ...
 
 
 def no_fixed_files(**_options: object) -> dict[str, str]:
@@ -57,7 +62,7 @@ def no_fixed_files(**_options: object) -> dict[str, str]:
     return {}
 
 
-def fixed_file_keywords(module: Generator, keywords: Mapping[str, Any]) -> dict[str, Any]:
+def fixed_file_keywords(module: Generator[Any], keywords: Mapping[str, Any]) -> dict[str, Any]:
     """The options that shape a model's fixed files: those its `fixed_files` names (a switch that
     only changes the deal's data, such as symmetry breaking in a `.dzn`, changes no fixed file)."""
     accepted = inspect.signature(module.fixed_files).parameters

@@ -34,8 +34,8 @@ from patience.validator import Replay
 if TYPE_CHECKING:
     import pandas
 
-    from patience.api_results import AnyDeal
     from patience.deal import Deal
+    from patience.games import AnyDeal, Game
 
 __all__ = ["InputError", "Model", "Replay", "Result", "Status", "SurveySummary", "UsageError", "compare", "deal",
            "generate", "parse_deal", "random_deal", "read_deal", "solve", "solvers", "survey", "validate",
@@ -367,7 +367,7 @@ def _deal(deal: object) -> AnyDeal:
     return deal  # type: ignore[return-value]
 
 
-def _game(deal: object) -> Any:
+def _game(deal: object) -> Game[Any]:
     """The game of a deal object; a usage error for anything else."""
     from patience.games import game_of
 
@@ -378,7 +378,7 @@ def _game(deal: object) -> Any:
                          "read_deal)") from None
 
 
-def _move_names(game: Any, deal: AnyDeal, moves: Iterable[object]) -> list[str]:
+def _move_names(game: Game[Any], deal: AnyDeal, moves: Iterable[object]) -> list[str]:
     """Moves given as names or as the game's move objects, as names."""
     moves = list(moves)
     if all(isinstance(move, str) for move in moves):

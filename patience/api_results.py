@@ -7,22 +7,18 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 from patience.result import Status
 
 if TYPE_CHECKING:
     import pandas
 
-    from patience.binary_star.deal import BinaryStarDeal
-    from patience.deal import Deal
+    from patience.games import AnyDeal
     from patience.generators.files import ModelFiles
-    from patience.lbs.deal import LBSDeal
     from patience.result import SolverResult
     from patience.survey.report import Summary
     from patience.survey.store import Row
-
-    AnyDeal: TypeAlias = Deal | BinaryStarDeal | LBSDeal  # a deal of any game
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from patience.errors import one_line
 
 if TYPE_CHECKING:
-    from patience.games import Move
+    from patience.games import AnyDeal, Move
 
 
 class Status(StrEnum):
@@ -99,7 +99,7 @@ def _check_status(status: object) -> None:
         raise TypeError(f"a status is a patience.result.Status, not {status!r}")
 
 
-def judge(deal: Any, solver: str, answer: Answer, version: str | None = None) -> SolverResult:
+def judge(deal: AnyDeal, solver: str, answer: Answer, version: str | None = None) -> SolverResult:
     """Validate a solver's answer under the deal's game: a sequence must replay, a win claim needs one."""
     from patience.games import game_of
 
@@ -134,7 +134,7 @@ class Record(TypedDict):
     stats: dict[str, float | int | str]
 
 
-def to_record(deal: Any, result: SolverResult) -> Record:
+def to_record(deal: AnyDeal, result: SolverResult) -> Record:
     """A result as plain data (JSON, SQLite): moves by name (Black Hole: start card included)."""
     from patience.games import game_of
 

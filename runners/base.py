@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.errors import InputError
-from patience.games import game_of
+from patience.games import AnyDeal, game_of
 from patience.generators import generator
 from patience.generators.files import Generator, ModelFiles
 from patience.names import BLACK_HOLE_FAMILY
@@ -53,7 +53,7 @@ class Solver(ABC):
         return ""
 
     @abstractmethod
-    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         """Run on `deal` within `limits` with checked, typed `options`; return the (untrusted)
         answer decoded into the game's moves. Unreadable solver output raises InputError."""
 
@@ -66,7 +66,7 @@ class ProcessSolver(Solver):
     language: ClassVar[str]  # the model language it reads (a key of generators.MODEL_LANGUAGES)
     grace: ClassVar[float] = 0.0  # seconds between the limit a solver keeps itself and the hard kill
 
-    def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+    def build(self, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:
         """The model files of `deal` and their decode map, from the game's generator of the language."""
         return build_model(self.language, deal, options)
 
@@ -87,7 +87,7 @@ class ProcessSolver(Solver):
         """Variables added to the solver's environment (None: this process's environment)."""
         return None
 
-    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         model = self.build(deal, options)
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
             folder = Path(scratch)
@@ -103,13 +103,13 @@ class ProcessSolver(Solver):
         return replace(answer, stats={**model.stats, **answer.stats})
 
 
-def build_model(language: str, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+def build_model(language: str, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:
     """The game's model in `language`, given the solver options its generator declares."""
     module = generator(language, game_of(deal).name)
     return module.build(deal, **generator_keywords(module, options))
 
 
-def generator_keywords(module: Generator, options: Mapping[str, Any]) -> dict[str, Any]:
+def generator_keywords(module: Generator[Any], options: Mapping[str, Any]) -> dict[str, Any]:
     """The solver options a generator declares, as its keyword arguments."""
     own = {option.name for option in module.OPTIONS}
     return option_keywords({name: value for name, value in options.items() if name in own})

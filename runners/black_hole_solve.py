@@ -18,6 +18,7 @@ from patience.cards import Card
 from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
 from patience.errors import InputError, quote
 from patience.formats import board
+from patience.games import AnyDeal, deal_as
 from patience.generators.files import ModelFiles
 from patience.numeric import count_or_none
 from patience.options import Count, Schema, Switch
@@ -51,10 +52,11 @@ class BlackHoleSolve(ProcessSolver, ExecutableSolver):
                 "rinutils, xxHash and libpath-tiny-perl) and put `black-hole-solve` on PATH or set "
                 "BLACK_HOLE_SOLVE_PATH to the binary")
 
-    def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+    def build(self, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:
         """Its input is the deal itself, as board text."""
-        return ModelFiles({BOARD_FILE: board.write(deal)}, BOARD_FILE,
-                          lambda text, source: read_output(text, source, deal), {"game": deal.game})
+        played = deal_as(Deal, deal)
+        return ModelFiles({BOARD_FILE: board.write(played)}, BOARD_FILE,
+                          lambda text, source: read_output(text, source, played), {"game": played.game})
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         command = [self.executable() or "black-hole-solve", "--game", str(model.stats["game"])]

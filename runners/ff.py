@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from patience.generators.files import ModelFiles
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver
 from patience.runners.pddl_plan import Planner, PlanVerdict, read_ff
 from patience.runs.process import Limits, ProcessRun
+
+if TYPE_CHECKING:
+    from patience.games import AnyDeal
 
 MAX_PLAN_LENGTH = 2000  # FF 2.3's MAX_PLAN_LENGTH (and MAX_CONSTANTS) in ff.h
 
@@ -33,7 +36,7 @@ class FF(Planner, ExecutableSolver):
         return ("build FF 2.3 from source (GitHub brean/simple_planning, folder FF-v2.3: `make`, needs "
                 "flex and bison) and put `ff` on PATH or set FF_PATH to the binary")
 
-    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         if len(deal.cards) > MAX_PLAN_LENGTH:
             return Answer(Status.ERROR, message=f"FF 2.3 plans at most {MAX_PLAN_LENGTH} steps; "
                                                 f"this deal needs {len(deal.cards)}")

@@ -9,8 +9,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+from patience.deal import Deal
 from patience.errors import UsageError
-from patience.games import game_of
+from patience.games import AnyDeal, deal_as, game_of
 from patience.generators.files import ModelFiles
 from patience.generators.lp import black_hole as lp
 from patience.generators.lp.solution import MipVerdict
@@ -62,7 +63,7 @@ class MipSolver(ProcessSolver):
     def nodes(self, run: ProcessRun) -> int | None:
         """Branch-and-bound nodes, from the solver's output."""
 
-    def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+    def build(self, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:
         game = game_of(deal).name
         if game != BLACK_HOLE:
             chosen = [f"{option.name}={options[option.name]}" for option in self.options
@@ -73,7 +74,7 @@ class MipSolver(ProcessSolver):
         model = super().build(deal, options)
         if options.get("start", "none") == "none":
             return model
-        start = start_text(deal, options.get("model", "mip3"))
+        start = start_text(deal_as(Deal, deal), options.get("model", "mip3"))
         return replace(model, files={**model.files, START_FILE: start})
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.errors import InputError
@@ -27,6 +27,9 @@ from patience.result import Answer, Status
 from patience.runners import python_search
 from patience.runners.base import Solver
 from patience.runs.process import Limits, ProcessRun
+
+if TYPE_CHECKING:
+    from patience.games import AnyDeal
 
 LIMIT_REACHED = {Status.TIMEOUT: "time limit reached", Status.UNKNOWN: "node limit reached"}
 
@@ -61,7 +64,7 @@ class Native(Solver):
     def version_of(self, answer: Answer) -> str | None:
         return str(answer.stats.get("engine", self.version()))
 
-    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         if isinstance(deal, LBSDeal):
             return _solve_lbs(deal, limits, options["nodes"])
         if isinstance(deal, BinaryStarDeal):

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, NoReturn, cast
 from pysat.formula import CNF
 from pysat.solvers import Solver as PySatSolver
 
-from patience.games import game_of
+from patience.games import AnyDeal, game_of
 from patience.generators import generator
 from patience.generators.cnf import black_hole as cnf
 from patience.generators.files import FormulaGenerator
@@ -54,9 +54,9 @@ class EmbeddedSat(Solver):
         from pysat import __version__
         return f"{ENGINES[self.engine]} (python-sat {__version__})"
 
-    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         started = time.monotonic()
-        module = cast(FormulaGenerator, generator("cnf", game_of(deal).name))
+        module = cast(FormulaGenerator[Any], generator("cnf", game_of(deal).name))
         encoding = module.formula(deal, **generator_keywords(module, options))
         encode_seconds = time.monotonic() - started
         outcome = run_engine(ENGINES[self.engine], encoding.cnf, limits)

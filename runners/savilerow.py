@@ -14,7 +14,7 @@ import os
 from abc import abstractmethod
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from patience.generators.eprime import black_hole as eprime
 from patience.generators.eprime.solution import read_info
@@ -27,6 +27,9 @@ from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, find_executable
 from patience.runners.sat_cli import Cadical, CommandLineSat, CryptoMiniSat, Minisat, Picosat
 from patience.runs.process import Limits, ProcessRun
+
+if TYPE_CHECKING:
+    from patience.games import AnyDeal
 
 GRACE_SECONDS = 30.0  # Savile Row and Minion stop themselves at the limit; the hard kill comes this much later
 # --set sat-solver=NAME: the binary's runner (for finding it) and the output family Savile Row reads
@@ -149,7 +152,7 @@ class SavileRowSat(SavileRow):
         Option("sat-solver", "minisat", "the SAT solver behind Savile Row", tuple(SAT_SOLVERS)),
     )
 
-    def solve(self, deal: Any, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         binary = SAT_SOLVERS[options["sat-solver"]][0]()
         if binary.executable() is None:  # as for any solver that is not installed
             return Answer(Status.ERROR, message=f"{options['sat-solver']} not installed: {binary.install_hint()}")

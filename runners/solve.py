@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from patience.errors import InputError, UsageError
-from patience.games import game_of
+from patience.games import AnyDeal, game_of
 from patience.options import check_options
 from patience.result import Answer, SolverResult, Status, judge
 from patience.runners.base import Solver
@@ -23,7 +23,7 @@ def checked_solver(solver_name: str, game: str, options: Mapping[str, str]) -> t
     return solver, check_options(solver.options, options, solver_name)
 
 
-def solve(deal: Any, solver_name: str, limits: Limits, options: Mapping[str, str] | None = None) -> SolverResult:
+def solve(deal: AnyDeal, solver_name: str, limits: Limits, options: Mapping[str, str] | None = None) -> SolverResult:
     """Decide `deal` (of any game) with `solver_name`; the answer is validated before anything calls it solved."""
     solver, typed = checked_solver(solver_name, game_of(deal).variant(deal), options or {})
     if not solver.available():

@@ -87,4 +87,6 @@ def pysolfc_deal(seed: int) -> BinaryStarDeal:
     the foundations), then six rows of 17 cards from the top of the talon."""
     from patience.generators.deals import pysol_deal  # it reads the board through this package
 
-    return pysol_deal(BINARY_STAR, seed)
+    deal = pysol_deal(BINARY_STAR, seed)
+    assert isinstance(deal, BinaryStarDeal)  # pysol_deal's Binary Star deals are read as BinaryStarDeal
+    return deal

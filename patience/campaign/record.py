@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from patience.result import Status
 
 if TYPE_CHECKING:
-    from patience.games import Game, Move
+    from patience.games import D, Game, Move
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class RunRecord:
         return replace(record, status=Status(record.status))
 
 
-def stored_moves(game: Game, deal: Any, sequence: str, source: str) -> tuple[Move, ...]:
+def stored_moves(game: Game[D], deal: D, sequence: str, source: str) -> tuple[Move, ...]:
     """A stored sequence (move names, space-separated) read back into the game's moves, one name a line
     as its answer reader takes them; InputError if a name is not a move of the deal."""
     return game.read_answer("\n".join(sequence.split()), source, deal)

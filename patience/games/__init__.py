@@ -16,18 +16,26 @@ import importlib
 import json
 from collections.abc import Hashable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, TypeVar
 
 from patience.errors import InputError
 from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name, is_deal_of
 from patience.reading import read_text
 from patience.validator import Replay
 
+if TYPE_CHECKING:
+    from patience.binary_star.deal import BinaryStarDeal
+    from patience.deal import Deal
+    from patience.lbs.deal import LBSDeal
+
 Move = Hashable  # a game's move: a Card in the Black Hole family, (from, to) positions in LBS
+AnyDeal: TypeAlias = "Deal | BinaryStarDeal | LBSDeal"  # a deal of any game
+D = TypeVar("D", bound=AnyDeal)  # the deal type of one game: `Game[D]` plays deals of type D
+T = TypeVar("T")
 
 
-class Game(Protocol):
-    """The rules and the file forms of one game (or family of games sharing one deal type)."""
+class Game(Protocol[D]):
+    """The rules and the file forms of one game (or family of games sharing one deal type `D`)."""
 
     name: ClassVar[str]  # the family's name in patience.names (its first game)
     title: ClassVar[str]
@@ -37,28 +45,28 @@ class Game(Protocol):
     def detect(self, text: str) -> bool:
         """Whether a file's text is a deal of this game."""
 
-    def parse_deal(self, text: str, source: str) -> Any:
+    def parse_deal(self, text: str, source: str) -> D:
         """The deal written in `text`; InputError naming `source` and the line if malformed."""
 
-    def write_deal(self, deal: Any, form: str) -> str:
+    def write_deal(self, deal: D, form: str) -> str:
         """The deal in the named form; ValueError if that form cannot hold it."""
 
-    def variant(self, deal: Any) -> str:
+    def variant(self, deal: D) -> str:
         """Which game exactly (black_hole, all_in_a_row, generalised, lbs...): stored with results."""
 
-    def describe(self, deal: Any) -> str:
+    def describe(self, deal: D) -> str:
         """One line for people: variant and size."""
 
-    def read_answer(self, text: str, source: str, deal: Any) -> tuple[Move, ...]:
+    def read_answer(self, text: str, source: str, deal: D) -> tuple[Move, ...]:
         """An answer file (move list, or a solver's own output) as moves; InputError if unreadable."""
 
-    def replay(self, deal: Any, moves: Sequence[Move], complete: bool = True) -> Replay:
+    def replay(self, deal: D, moves: Sequence[Move], complete: bool = True) -> Replay:
         """Play the moves; with `complete`, the game must be won at the end."""
 
-    def canonical(self, deal: Any, moves: Sequence[Move]) -> tuple[Move, ...]:
+    def canonical(self, deal: D, moves: Sequence[Move]) -> tuple[Move, ...]:
         """The moves as results store them (e.g. without a leading start card)."""
 
-    def move_names(self, deal: Any, moves: Sequence[Move]) -> list[str]:
+    def move_names(self, deal: D, moves: Sequence[Move]) -> list[str]:
         """The moves as text, in the form read_answer reads back."""
 
 
@@ -71,18 +79,18 @@ FAMILY_CLASSES: dict[str, str] = {
 }
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Game[Any]:
     """The family that plays the game `name` (any spelling of any game: `all-in-a-row` is Black Hole's)."""
     return _family(family_of(game_name(name)))
 
 
 @functools.cache
-def _family(family: str) -> Game:
+def _family(family: str) -> Game[Any]:
     module_name, attribute = FAMILY_CLASSES[family].split(":")
     return getattr(importlib.import_module(module_name), attribute)()
 
 
-def game_of(deal: Any) -> Game:
+def game_of(deal: D) -> Game[D]:
     """The game whose deal type `deal` is."""
     for name in FAMILY_CLASSES:
         game = _family(name)
@@ -91,7 +99,15 @@ def game_of(deal: Any) -> Game:
     raise TypeError(f"{type(deal).__name__} is the deal type of no game")
 
 
-def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Game, Any]:
+def deal_as(kind: type[T], deal: AnyDeal) -> T:
+    """`deal` as the one deal type its caller plays (a solver of one game family, after `solve` checked
+    the deal's game); another game's deal here is a bug (TypeError), not bad input."""
+    if not isinstance(deal, kind):
+        raise TypeError(f"a {type(deal).__name__} where a {kind.__name__} was expected")
+    return deal
+
+
+def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Game[Any], AnyDeal]:
     """The game and deal written in `text`: the named game, or the first whose form matches. A named
     game must be the deal's: an All in a Row deal is not read as `black_hole`, nor the reverse."""
     if game is not None:
@@ -110,7 +126,7 @@ def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Ga
                                 "CSPLib .param, MiniZinc .dzn, PyCSP3 JSON, or an LBS .param ('letting cards be')")
 
 
-def _parsed(game: Game, text: str, source: str) -> Any:
+def _parsed(game: Game[D], text: str, source: str) -> D:
     """The game's reader on `text`; a ValueError of the deal it builds (a cap, a card outside the rank
     cycle) is bad input, named by the file, never an internal error."""
     try:
@@ -119,7 +135,7 @@ def _parsed(game: Game, text: str, source: str) -> Any:
         raise InputError(source, None, str(error)) from None
 
 
-def write_game_deal(deal: Any, form: str, source: str = "") -> str:
+def write_game_deal(deal: AnyDeal, form: str, source: str = "") -> str:
     """`deal` written in `form` (`patience convert --to`, `patience.write_deal`); a usage error, naming
     `source` if given, for a form its game does not write or that cannot hold this deal."""
     from patience.errors import UsageError
@@ -134,12 +150,12 @@ def write_game_deal(deal: Any, form: str, source: str = "") -> str:
         raise UsageError(f"{where}{error}") from None
 
 
-def read_game_deal(path: str | Path, game: str | None = None) -> tuple[Game, Any]:
+def read_game_deal(path: str | Path, game: str | None = None) -> tuple[Game[Any], AnyDeal]:
     """Read a deal file of any game (or of the named one)."""
     return parse_game_deal(read_text(path), str(path), game)
 
 
-def deal_content(game: Game, deal: Any) -> str:
+def deal_content(game: Game[D], deal: D) -> str:
     """What a deal is, whatever file or spec it came from: the SHA-256 (hex) of its game and its
     fields as canonical JSON. A name the deal carries (an LBS deal's) is a label, not content. Stores
     key every stored deal by this, so that a file changed under the same path is a new deal."""

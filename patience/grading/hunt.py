@@ -15,12 +15,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
 from patience.deal import Deal
 from patience.errors import UsageError
+from patience.games import AnyDeal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.grading.student import NativeTruth, StudentModel, grade_result
 from patience.lbs import deal as lbs_deal
@@ -30,12 +31,13 @@ from patience.outputs import write_files
 from patience.pages.replay import game_page, render
 from patience.result import Status
 
+Piled = TypeVar("Piled", bound=Deal | BinaryStarDeal)  # a deal laid out in piles
 SHRINK_SECONDS = 120.0  # the shrinker stops trying after this long and keeps the smallest deal found
 
 
 @dataclass(frozen=True)
 class Counterexample:
-    deal: Any
+    deal: AnyDeal
     row: Graded  # the model's wrong answer on it
     posed: int  # deals posed before it was found
 
@@ -46,7 +48,7 @@ def fixed_shape(student: StudentModel) -> bool:
     return student.mapping.fixed_shape or student.options.get("formulation") == "benchmark"
 
 
-def posed_deals(game: str, fixed: bool, seed: int) -> Iterator[Any]:
+def posed_deals(game: str, fixed: bool, seed: int) -> Iterator[AnyDeal]:
     """Endless seeded deals of `game`: the standard shape when `fixed`, else sizes growing from tiny."""
     rng = random.Random(seed)
     for index in range(10 ** 9):
@@ -95,7 +97,7 @@ class Hunt:
                 return Counterexample(deal, row, posed)
         return None
 
-    def wrong(self, deal: Any) -> Graded | None:
+    def wrong(self, deal: AnyDeal) -> Graded | None:
         """The model's row on `deal` if it is graded wrong, else None (timeouts are never wrong)."""
         row = grade_result(getattr(deal, "name", "") or "deal", deal, self.student.run(deal, self.timeout),
                            self.native)
@@ -118,7 +120,7 @@ class Hunt:
         return best
 
 
-def smaller(deal: Any, fixed: bool) -> Iterator[Any]:
+def smaller(deal: AnyDeal, fixed: bool) -> Iterator[AnyDeal]:
     """Candidate deals one step simpler than `deal`, the biggest steps first."""
     if isinstance(deal, lbs_deal.LBSDeal):
         yield from _smaller_lbs(deal)
@@ -128,7 +130,7 @@ def smaller(deal: Any, fixed: bool) -> Iterator[Any]:
         yield from (_simpler_order(deal) if fixed else _smaller_piles(deal))
 
 
-def _smaller_piles(deal: Any) -> Iterator[Any]:
+def _smaller_piles(deal: Piled) -> Iterator[Piled]:
     """A pile fewer, then a card fewer (any deal with `piles`: the foundations stay as they are)."""
     piles = deal.piles
     for index in range(len(piles)):
@@ -155,7 +157,7 @@ def _smaller_black_hole(deal: Deal) -> Iterator[Deal]:
     yield from _simpler_order(deal)
 
 
-def _simpler_order(deal: Any) -> Iterator[Any]:
+def _simpler_order(deal: Piled) -> Iterator[Piled]:
     """The same cards with one pair swapped so that a card moves to its place in sorted order."""
     cards = list(deal.cards)
     ordered = sorted(cards)
@@ -168,7 +170,7 @@ def _simpler_order(deal: Any) -> Iterator[Any]:
             yield _regrouped(deal, swapped)
 
 
-def _regrouped(deal: Any, cards: list[Card]) -> Any:
+def _regrouped(deal: Piled, cards: list[Card]) -> Piled:
     piles, start = [], 0
     for pile in deal.piles:
         piles.append(tuple(cards[start:start + len(pile)]))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from patience.errors import InputError, UsageError
-from patience.games import game_of, get_game, read_game_deal
+from patience.games import AnyDeal, game_of, get_game, read_game_deal
 from patience.generators.files import ModelFiles
 from patience.lbs.grader import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded, Stats
 from patience.names import game_name
@@ -125,7 +125,7 @@ def student_solver(model: Path, text: str, mapping: GameMapping) -> ProcessSolve
     base = type(get_solver(SOLVERS[model.suffix]))
 
     class Student(base):  # type: ignore[valid-type, misc]
-        def build(self, deal: Any, options: Mapping[str, Any]) -> ModelFiles:
+        def build(self, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:
             return student_files(super().build(deal, options), text, model.suffix, mapping.variables)
 
     Student.name = f"{base.name} (student)"
@@ -139,7 +139,7 @@ class NativeTruth:
         self.timeout = timeout
         self._known: dict[object, SolverResult] = {}
 
-    def __call__(self, deal: Any) -> SolverResult:
+    def __call__(self, deal: AnyDeal) -> SolverResult:
         if deal not in self._known:
             self._known[deal] = solve(deal, "native", Limits(timeout=self.timeout))
         return self._known[deal]
@@ -164,7 +164,7 @@ class StudentModel:
             given["backend"] = self.backend  # checked against the configured backends: never a .msc file
         self.options = check_options(self.solver.options, given, str(self.path))
 
-    def run(self, deal: Any, timeout: float) -> SolverResult:
+    def run(self, deal: AnyDeal, timeout: float) -> SolverResult:
         """The model's answer on `deal`, validated by the game's replay (never trusted)."""
         try:
             answer = self.solver.solve(deal, Limits(timeout=timeout), self.options)
@@ -173,11 +173,11 @@ class StudentModel:
         return judge(deal, self.solver.name, answer)
 
 
-def cards_of(deal: Any) -> int:
+def cards_of(deal: AnyDeal) -> int:
     return len(getattr(deal, "cards", ()))
 
 
-def grade_result(name: str, deal: Any, result: SolverResult, native: NativeTruth) -> Graded:
+def grade_result(name: str, deal: AnyDeal, result: SolverResult, native: NativeTruth) -> Graded:
     """One row: a win must replay, a "no solution" must be the native search's verdict too."""
     n, stats = cards_of(deal), Stats(nodes=result.nodes, solve_time=result.wall, savilerow_time=result.cpu)
     if result.status is Status.SOLVED:

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from patience.games import AnyDeal
 
 MODEL_LINES = 200  # lines of each model file shown; the rest is in `model.files`
 # The replay page's measures in a notebook's width (about 1000 pixels), to size its frame before its
@@ -17,19 +20,20 @@ _ROW_CARDS, _CARD, _FAN, _FOUNDATION, _FRAME, _MOVES_ROW, _ROW_MOVES = 13, 73, 2
 _FIT = "this.style.height = (this.contentWindow.document.documentElement.scrollHeight + 4) + 'px'"
 
 
-def replay_frame(deal: Any, moves: Sequence | None = None, source: str = "", notes: Sequence[str] = ()) -> str:
+def replay_frame(deal: AnyDeal, moves: Sequence | None = None, source: str = "", notes: Sequence[str] = ()) -> str:
     """The replay page of `deal` (with `moves` to step through, or to play by hand) in an iframe."""
     from patience.games import game_of
     from patience.pages import replay
 
     game = game_of(deal)
-    heading = deal.name if isinstance(getattr(deal, "name", None), str) and deal.name else game.describe(deal)
+    name = getattr(deal, "name", None)  # an LBS deal's instance name (a Deal's `name` names a card)
+    heading = name if isinstance(name, str) and name else game.describe(deal)
     page = replay.render(replay.game_page(game.variant(deal), deal, moves, source), heading, notes)
     return (f'<iframe srcdoc="{html.escape(page, quote=True)}" title="replay" onload="{_FIT}" '
             f'style="width: 100%; height: {frame_height(deal, moves)}px; border: none; resize: vertical"></iframe>')
 
 
-def frame_height(deal: Any, moves: Sequence | None) -> int:
+def frame_height(deal: AnyDeal, moves: Sequence | None) -> int:
     """About the height in pixels of the replay page of `deal` (and of the list of `moves`)."""
     piles = getattr(deal, "piles", None) or [[card] for card in deal.cards]  # an LBS row: one card a pile
     rows = -(-len(piles) // _ROW_CARDS)
@@ -39,7 +43,7 @@ def frame_height(deal: Any, moves: Sequence | None) -> int:
     return _FRAME + table + listed
 
 
-def deal_html(deal: Any) -> str:
+def deal_html(deal: AnyDeal) -> str:
     """A deal drawn as on the replay page (`_repr_html_` of every deal type)."""
     return replay_frame(deal)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from patience.caps import MAX_DEALS
 from patience.errors import InputError, UsageError, quote
-from patience.games import Game, deal_content, get_game, read_game_deal
+from patience.games import AnyDeal, Game, deal_content, get_game, read_game_deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.names import DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, NUMBERINGS, game_name
 from patience.numeric import whole_or_none
@@ -36,8 +36,8 @@ class NamedDeal:
     """A deal with its game and the name the store knows it by (`black_hole:17`, `random:13,4,3:5`, a path)."""
 
     name: str
-    game: Game
-    deal: Any
+    game: Game[Any]
+    deal: AnyDeal
 
     @functools.cached_property
     def content(self) -> str:
