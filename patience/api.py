@@ -273,12 +273,9 @@ def compare(deals: str | Iterable[str | os.PathLike[str]], solvers: str | Iterab
     run_tasks = runner(_whole(jobs, "jobs"))  # one job: in this process, no worker to start
     with tempfile.TemporaryDirectory(prefix="patience-compare-") as scratch:
         path = Path(scratch) / "campaign.sqlite" if store is None else Path(store)
-        opened = Store(path)
-        try:
+        with Store(path) as opened:
             sitting = campaign(named, configurations, limits, opened, run_tasks, progress, seed, retry_errors)
             stored = opened.runs()
-        finally:
-            opened.close()
     order = {(item.name, item.content, configuration.label): index for index, (item, configuration)
              in enumerate((item, configuration) for item in named for configuration in configurations)}
     rows = sorted((row for row in stored if (row.source, row.content, row.configuration) in order),

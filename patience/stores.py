@@ -26,7 +26,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Self
 
 from patience.caps import MAX_JSON_DEPTH, MAX_STORED_JSON_CHARS
 from patience.errors import InputError, UsageError
@@ -183,7 +183,21 @@ def _literal(value: object) -> str:
     return str(value) if isinstance(value, int) else "'" + str(value).replace("'", "''") + "'"
 
 
-class Database:
+class Closing:
+    """An open store that a `with` block closes, however the block ends: `with Store(path) as store:`.
+    Opening (the whole check) happens before the block, so nothing in it runs on a refused store."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_exception: object) -> None:
+        self.close()
+
+
+class Database(Closing):
     """An open, checked store file. `transaction()` is the only way to write, and the first write to
     a store of the previous version marks it. A store opened not `writable` must exist already."""
 

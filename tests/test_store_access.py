@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from patience.campaign.store import Store
 from patience.cli import main
 from patience.errors import InputError
 from patience.result import Status
+from patience.survey.experiment import ShuffleStore
 from patience.survey.store import Row, SurveyStore
 
 CAMPAIGN_RUN = ["compare", "--deals", "random:4,4,3:1-2", "--solvers", "native", "--timeout", "10", "--quiet"]
@@ -107,3 +109,15 @@ def test_a_survey_store_given_as_a_campaign_store_is_named_as_what_it_is(tmp_pat
     assert main(argv) == 2
     assert capsys.readouterr().err == (f"error: {path}: a patience survey store (written by `patience survey`), "
                                        "not a campaign store (written by `patience compare`)\n")
+
+
+@pytest.mark.parametrize("open_store", [Store, SurveyStore, ShuffleStore], ids=["campaign", "survey", "shuffles"])
+def test_a_store_closes_itself_at_the_end_of_its_with_block_however_it_ends(tmp_path, open_store):
+    with open_store(tmp_path / "store.db") as store:
+        assert store.database.read("SELECT count(*) FROM settings") == [(0,)]
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        store.database.connection.execute("SELECT 1")
+    with pytest.raises(KeyError), open_store(tmp_path / "store.db") as store:
+        raise KeyError("a failure inside the block")
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        store.database.connection.execute("SELECT 1")

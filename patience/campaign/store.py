@@ -105,7 +105,7 @@ CAMPAIGN = stores.register(stores.StoreKind(
 ))
 
 
-class Store:
+class Store(stores.Closing):
     """An open campaign database: `create` opens it for writing (making it if missing); without it
     the store must exist and is only read."""
 

@@ -115,8 +115,7 @@ def run(args: argparse.Namespace) -> int:
     except (TypeError, ValueError) as error:
         raise UsageError(f"bad limit in the experiment: {error}") from None
     run_tasks = runner(jobs, args.scheduler, here=False)
-    store = Store(args.db)
-    try:
+    with Store(args.db) as store:
         try:
             ran = campaign(deals, configurations, limits, store, run_tasks, not args.quiet, args.seed,
                            args.retry_errors, _say_changed)
@@ -124,8 +123,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"interrupted: {stop.new} new runs stored in {args.db}; rerun the same command to continue",
                   file=sys.stderr)
             return ExitCode.INTERRUPTED
-    finally:
-        store.close()
     for item in ran.contradictions:
         print(f"CONTRADICTION on {item['deal']}: solved (validated) by {', '.join(item['solved by'])}, "
               f"called unsolvable by {', '.join(item['unsolvable by'])}", file=sys.stderr)

@@ -38,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
     for folder in (args.plots, args.html):  # every output checked before anything is made or written
         if folder is not None:
             check_folder(folder)
-    store = Store(args.db, create=False)
-    try:
+    with Store(args.db, create=False) as store:
         if args.deals:
             store.keep_deals(specs.resolve(args.deals))
         if not store.finished():
@@ -62,8 +61,6 @@ def run(args: argparse.Namespace) -> int:
             from patience.pages import report
 
             pages = report.write(store, args.clock, args.html)
-    finally:
-        store.close()
     print(text, end="")
     if args.plots is not None:
         print("\n".join(f"plot: {path}" for path in paths))

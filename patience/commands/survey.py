@@ -119,11 +119,8 @@ def _export(args: argparse.Namespace) -> int:
         raise UsageError("survey export needs --out FILE (.csv, .csv.gz or .csv.xz)")
     export.check_name(args.out)
     output_file(args.out)
-    store = SurveyStore(args.db, create=False)
-    try:
+    with SurveyStore(args.db, create=False) as store:
         written = export.write(store.rows(), args.out)
-    finally:
-        store.close()
     print(f"{args.out}: {written} deals")
     return 0
 
@@ -141,8 +138,7 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
     chains = experiment.chains_per_point(args.games, chain) * len(riffles) * len(DECKS) * len(DEALINGS)
     if chains > MAX_DEALS:  # sized before any is listed: each is an object and a row
         raise UsageError(f"{chains:,} chains of games in all; at most {MAX_DEALS:,} (a larger --batch makes fewer)")
-    store = experiment.ShuffleStore(args.db)
-    try:
+    with experiment.ShuffleStore(args.db) as store:
         store.fix_settings({"seed": args.seed, "chain": chain, "timeout": args.timeout})
         work = experiment.plan([args.game], riffles, args.games, chain, args.seed, args.timeout, store.stored())
         progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet, shown=VERDICTS)
@@ -167,8 +163,6 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
             return 4
         progress.finish()
         totals = store.totals(experiment.chains_per_point(args.games, chain))
-    finally:
-        store.close()
     for plot in args.plot:
         experiment.plot(totals, args.game, plot, None if args.reference is None else args.reference / 100)
     print(experiment.table(totals, args.game), end="")

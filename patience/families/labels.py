@@ -49,15 +49,13 @@ def store_times(measure: str, names: Sequence[str]) -> list[float]:
     path, colon, wanted = measure.rpartition(":")
     if not colon or not path or not wanted:
         raise UsageError(f"--measure {quote(measure)}: expected STORE:SOLVER (a campaign store and a configuration)")
-    store = Store(path, create=False)
-    try:
-        configuration = _configuration(store, wanted, path)
-        times = {run.deal: (float(run.wall) if run.status.decided else math.inf)
-                 for run in store.runs() if run.configuration == configuration}
-    except (sqlite3.DatabaseError, TypeError, ValueError) as error:
-        raise InputError(path, None, f"not a readable campaign store: {error}") from None
-    finally:
-        store.close()
+    with Store(path, create=False) as store:
+        try:
+            configuration = _configuration(store, wanted, path)
+            times = {run.deal: (float(run.wall) if run.status.decided else math.inf)
+                     for run in store.runs() if run.configuration == configuration}
+        except (sqlite3.DatabaseError, TypeError, ValueError) as error:
+            raise InputError(path, None, f"not a readable campaign store: {error}") from None
     missing = [name for name in names if name not in times]
     if missing:
         raise UsageError(f"--measure {measure}: {len(missing)} deals have no {configuration} run in {path}, "

@@ -46,7 +46,7 @@ SHUFFLES = stores.register(stores.StoreKind(
 ))
 
 
-class ShuffleStore:
+class ShuffleStore(stores.Closing):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self.database = stores.Database(path, SHUFFLES, writable=True)

@@ -70,23 +70,17 @@ def run_survey(path: str | Path, game: str, numbering: str | None, shape: Shape 
                show_progress: bool = True) -> tuple[int, int]:
     """Open (or make) the store at `path`, hold it to the survey's settings and decide every seed
     without a row; returns (deals stored before, deals stored now)."""
-    store = SurveyStore(path)
-    try:
+    with SurveyStore(path) as store:
         store.fix_settings(survey_settings(game, None if shape else numbering, shape, mode, seconds, nodes))
         return survey(store, game, None if shape else numbering, seeds, batch_size, seconds, run, show_progress,
                       nodes, mode, shape)
-    finally:
-        store.close()
 
 
 def read_survey(path: str | Path) -> tuple[dict[str, object], report.Summary, list[Row]]:
     """A survey store's settings, summary and rows; an input error for a store with no decided deal or
     of a game this patience does not know."""
-    store = SurveyStore(path, create=False)
-    try:
+    with SurveyStore(path, create=False) as store:
         settings, rows = store.settings(), store.rows()
-    finally:
-        store.close()
     if not rows:
         raise InputError(str(path), None, "holds no decided deals yet")
     game, shape = settings.get("game"), settings.get("shape")

@@ -80,7 +80,7 @@ class Row(NamedTuple):
     seconds: float
 
 
-class SurveyStore:
+class SurveyStore(stores.Closing):
     """An open survey database."""
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
