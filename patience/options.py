@@ -7,8 +7,9 @@ typed values (bool for switches, int for counts, str for choices); anything unkn
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from patience.caps import MAX_NODES
 from patience.errors import UsageError, quote
@@ -18,14 +19,35 @@ ON_WORDS = ("on", "true", "1", "yes")
 OFF_WORDS = ("off", "false", "0", "no")
 
 
+class Asked(Sequence[str]):
+    """Words known only by asking a program (MiniZinc's configured backends): `ask` runs where the
+    words are used (a value checked, the choices shown), never when a schema is read."""
+
+    def __init__(self, ask: Callable[[], tuple[str, ...]]) -> None:
+        self.ask = ask
+
+    def __len__(self) -> int:
+        return len(self.ask())
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self.ask()[index]
+
+
 @dataclass(frozen=True)
 class Option:
-    """A named choice among fixed words (`values`), or any text when `values` is empty."""
+    """A named choice among fixed words (`values`, or words `Asked` of a program), or any text when
+    `values` is empty."""
 
     name: str
     default: str | None
     help: str
-    values: tuple[str, ...] = ()
+    values: Sequence[str] = ()
 
     def parse(self, text: str) -> object:
         if self.values and text not in self.values:

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
@@ -21,7 +21,7 @@ from patience.generators.mzn import black_hole
 from patience.generators.mzn.solution import MiniZincOutput, read_output
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.numeric import count_or_none
-from patience.options import Option, Schema
+from patience.options import Asked, Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
 from patience.runs.process import Limits, ProcessRun, run_process
@@ -91,11 +91,10 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
     executables = ("minizinc",)
     env_var = "MINIZINC_PATH"
 
-    @property
-    def options(self) -> Schema:  # type: ignore[override]
-        return (*black_hole.OPTIONS,
-                Option("backend", DEFAULT_BACKEND, "the solver behind MiniZinc (those `minizinc --solvers` "
-                                                   "reports)", tuple(configured_backends())))
+    # the backends are asked of MiniZinc where a value is checked or shown, not when the schema is read
+    options: ClassVar[Schema] = (*black_hole.OPTIONS,
+                                 Option("backend", DEFAULT_BACKEND, "the solver behind MiniZinc (those "
+                                        "`minizinc --solvers` reports)", Asked(lambda: tuple(configured_backends()))))
 
     def version(self) -> str | None:
         number = minizinc_version()

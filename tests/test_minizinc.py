@@ -7,15 +7,18 @@ from __future__ import annotations
 import json
 import os
 import sys
+from types import SimpleNamespace
 
 import pytest
 
 from patience.cli import main
-from patience.errors import InputError
+from patience.errors import InputError, UsageError
 from patience.games import read_game_deal
 from patience.generators.mzn import binary_star, black_hole, lbs
 from patience.generators.mzn.solution import read_output
+from patience.options import check_options
 from patience.result import Status
+from patience.runners import minizinc
 from patience.runners.minizinc import MiniZinc, configured_backends
 from patience.runners.solve import solve
 from patience.runs.process import Limits, run_process
@@ -92,10 +95,43 @@ def test_the_benchmark_formulation_refuses_other_deals(capsys):
 
 @needs_solver("minizinc")
 def test_gecode_is_a_configured_backend_and_the_default():
+    """The backends a `--set backend=` value is checked against are those MiniZinc reports."""
     assert "gecode" in configured_backends()
-    backend = next(option for option in MiniZinc().options if option.name == "backend")
-    assert backend.default == "gecode" and set(backend.values) == set(configured_backends())
+    assert check_options(MiniZinc.options, {}, "minizinc")["backend"] == "gecode"
+    for name in configured_backends():
+        assert check_options(MiniZinc.options, {"backend": name}, "minizinc")["backend"] == name
+    with pytest.raises(UsageError) as refused:
+        check_options(MiniZinc.options, {"backend": "no-such-backend"}, "minizinc")
+    assert str(refused.value).split("must be one of ")[1].split(", not")[0] == ", ".join(configured_backends())
     assert MiniZinc().version().startswith("MiniZinc 2.")
+
+
+@pytest.fixture
+def asked_backends(monkeypatch):
+    """`minizinc --solvers-json` replaced by a recording fake (two backends); the cached list is
+    dropped before and after, so that no other test sees the fake's."""
+    asked = []
+
+    def fake_run(command, limits):
+        asked.append(command)
+        listed = [{"id": "org.gecode.gecode"}, {"id": "org.chuffed.chuffed"}, {"id": "ide", "isGUIApplication": True}]
+        return SimpleNamespace(returncode=0, stdout=json.dumps(listed), stderr="")
+
+    monkeypatch.setattr(minizinc, "run_process", fake_run)
+    monkeypatch.setattr(MiniZinc, "executable", lambda self: "minizinc")
+    configured_backends.cache_clear()
+    yield asked
+    configured_backends.cache_clear()
+
+
+def test_reading_the_options_starts_no_process_checking_a_backend_does(asked_backends):
+    schema = MiniZinc().options
+    backend = next(option for option in schema if option.name == "backend")
+    choices = backend.values
+    assert backend.default == "gecode" and asked_backends == []  # reading the schema asked nothing
+    assert check_options(schema, {"backend": "chuffed"}, "minizinc")["backend"] == "chuffed"
+    assert asked_backends == [["minizinc", "--solvers-json"]]  # checking a value did
+    assert list(choices) == ["chuffed", "gecode"] and len(asked_backends) == 1  # once: the list is cached
 
 
 @needs_solver("minizinc")
