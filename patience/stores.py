@@ -31,6 +31,7 @@ from typing import NamedTuple, Self
 from patience.caps import MAX_JSON_DEPTH, MAX_STORED_JSON_CHARS
 from patience.errors import InputError, UsageError
 from patience.names import game_name
+from patience.store_schemas import SCHEMAS, StoreSchema
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _SHOWN_VALUE = 60  # characters of an offending value quoted in an error line
@@ -39,9 +40,9 @@ BUSY_SECONDS = 30
 
 @dataclass(frozen=True)
 class StoreKind:
-    """What one kind of store looks like. `checks` maps each table to its columns' SQL conditions
-    that every row must meet (NULL counts as not met); `settings` maps each known setting to a test
-    of its JSON value."""
+    """What one kind of store looks like: its declaration (patience.store_schemas) and what its rows
+    hold. `checks` maps each table to its columns' SQL conditions that every row must meet (NULL
+    counts as not met); `settings` maps each known setting to a test of its JSON value."""
 
     name: str
     application_id: int
@@ -65,14 +66,16 @@ class StoreKind:
         object.__setattr__(self, "shapes", shapes)
         object.__setattr__(self, "masters", masters)
 
+    @classmethod
+    def of(cls, declared: StoreSchema, checks: Mapping[str, Mapping[str, str]],
+           settings: Mapping[str, Callable[[object], bool]],
+           migrate: Callable[[sqlite3.Connection, int], None] | None = None) -> StoreKind:
+        """The kind declared in patience.store_schemas, with what its rows and settings must hold."""
+        if declared not in SCHEMAS:
+            raise ValueError(f"the {declared.name} store is not declared in patience.store_schemas")
+        return cls(declared.name, declared.application_id, declared.schema_version, declared.schema, checks,
+                   settings, declared.made_by, declared.previous, migrate)
 
-KINDS: dict[int, StoreKind] = {}
-
-
-def register(kind: StoreKind) -> StoreKind:
-    """Make the kind known, so that a store of one kind is named when another kind is asked for."""
-    KINDS[kind.application_id] = kind
-    return kind
 
 
 def text(column: str) -> str:
@@ -437,7 +440,8 @@ def _check_schema(master: frozenset[tuple], path: str, kind: StoreKind, version:
     nothing here reads or writes them."""
     expected = kind.masters[version]
     ours = {(item[0], item[1]) for item in expected}
-    theirs = {item for other in KINDS.values() if other is not kind for schema in other.masters.values()
+    theirs = {item for other in KINDS.values() if other.application_id != kind.application_id
+              for schema in other.masters.values()
               for item in schema if item[0] == "table" or (item[0] == "index" and item[3] is None)}
     extra = sorted((item for item in master if (item[0], item[1]) not in ours and item not in theirs),
                    key=lambda item: (item[0] != "trigger", item[0] != "view", item[1]))
@@ -562,3 +566,8 @@ def fix_settings(database: Database, path: str, stored: Mapping[str, object], se
     with database.transaction() as connection:
         connection.executemany("INSERT OR IGNORE INTO settings VALUES (?, ?)",
                                [(key, json.dumps(value)) for key, value in settings.items()])
+
+
+# Every kind of store, known by its mark whatever has been imported: enough to name a store of one kind
+# given where another is asked for (its marks and tables; each kind's own module checks its rows).
+KINDS: Mapping[int, StoreKind] = {declared.application_id: StoreKind.of(declared, {}, {}) for declared in SCHEMAS}

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from patience.campaign import store as campaign_store
+from patience import store_schemas
 from patience.campaign.store import CAMPAIGN
 from patience.cli import main
 from patience.survey.experiment import SHUFFLES
@@ -118,7 +118,7 @@ def schema_1(made: dict[str, Path], path: Path, marked: bool = True) -> Path:
     (and, unmarked, as the one before that)."""
     source = sqlite3.connect(made["campaign"])
     target = sqlite3.connect(path, isolation_level=None)
-    target.executescript(campaign_store._SCHEMA_V1)
+    target.executescript(store_schemas.CAMPAIGN_V1)
     target.executemany("INSERT INTO settings VALUES (?, ?)", source.execute("SELECT * FROM settings"))
     target.executemany("INSERT INTO configurations VALUES (?, ?, ?)", source.execute("SELECT * FROM configurations"))
     target.executemany("INSERT INTO deals VALUES (?, ?, ?, ?)",
@@ -159,7 +159,7 @@ def test_a_store_of_the_previous_version_opens_and_is_migrated_only_by_a_write(m
     # the previous version's survey store that its `compare` filled with empty campaign tables
     spoilt = _copy(made, "survey", tmp_path, "spoilt.db")
     _edit(spoilt, "PRAGMA application_id = 0", "PRAGMA user_version = 0",
-          *[statement for statement in campaign_store._SCHEMA_V1.split(";") if "settings" not in statement])
+          *[statement for statement in store_schemas.CAMPAIGN_V1.split(";") if "settings" not in statement])
     assert main(["survey", "report", "--db", str(spoilt)]) == 0
     assert main([*SURVEY_RUN, "--db", str(spoilt)]) == 0 and _marks(spoilt)[0] == SURVEY.application_id
     assert main(["survey", "report", "--db", str(spoilt)]) == 0  # marked now, its leftover tables still let be

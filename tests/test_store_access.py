@@ -121,3 +121,31 @@ def test_a_store_closes_itself_at_the_end_of_its_with_block_however_it_ends(tmp_
         raise KeyError("a failure inside the block")
     with pytest.raises(sqlite3.ProgrammingError, match="closed"):
         store.database.connection.execute("SELECT 1")
+
+
+def test_patience_stores_alone_knows_every_kind_of_store(tmp_path):
+    """No registry filled by imports: in a fresh interpreter that imports only patience.stores, a survey
+    store opened as a campaign store (to read, or to write) is refused as a survey store, untouched."""
+    path = tmp_path / "survey.db"
+    assert main(["survey", "--seeds", "1-2", "--timeout", "5", "--quiet", "--db", str(path)]) == 0
+    before = path.read_bytes()
+    script = """if True:
+        import sys
+        from patience import stores
+        from patience.errors import InputError
+        campaign = next(kind for kind in stores.KINDS.values() if kind.name == "campaign")
+        for writable in (False, True):
+            try:
+                stores.Database(sys.argv[1], campaign, writable=writable)
+            except InputError as error:
+                print(error.message)
+        print(*sorted(kind.name for kind in stores.KINDS.values()))
+        declaring = {"patience.campaign.store", "patience.survey.store", "patience.survey.experiment"}
+        print(*sorted(declaring & set(sys.modules)))  # none of the modules that check each kind's rows
+    """
+    run = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True,
+                         timeout=60)
+    refusal = ("a patience survey store (written by `patience survey`), "
+               "not a campaign store (written by `patience compare`)")
+    assert run.stdout.splitlines() == [refusal, refusal, "campaign shuffle-experiment survey", ""]
+    assert path.read_bytes() == before

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
-from patience import stores
+from patience import store_schemas, stores
 from patience.campaign.analysis import Settings
 from patience.campaign.config import Configuration
 from patience.campaign.record import RUN_COLUMNS, RunRecord
@@ -19,39 +19,6 @@ from patience.limits import mebibytes, seconds
 from patience.result import Status
 from patience.runs import specs
 
-_SCHEMA_V1 = """
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS configurations (
-    label TEXT PRIMARY KEY, solver TEXT NOT NULL, options TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS deals (
-    name TEXT PRIMARY KEY, game TEXT NOT NULL, cards INTEGER NOT NULL, piles INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    deal TEXT NOT NULL REFERENCES deals(name),
-    configuration TEXT NOT NULL REFERENCES configurations(label),
-    solver TEXT NOT NULL, options TEXT NOT NULL, status TEXT NOT NULL, sequence TEXT,
-    wall REAL NOT NULL, cpu REAL NOT NULL, nodes INTEGER, version TEXT, host TEXT,
-    command TEXT, message TEXT, stats TEXT, finished TEXT NOT NULL,
-    PRIMARY KEY (deal, configuration));
-"""
-
-# Schema 2 keys a deal by its content (`deal_content`) as well as its name: a deal file changed under
-# the same path is a new deal, and the runs on its old content stay theirs. The name stays in the key
-# so that a family's repeated deals (small random shapes) still count once per name.
-_DEALS_V2 = """
-CREATE TABLE IF NOT EXISTS deals (
-    name TEXT NOT NULL, content TEXT NOT NULL, game TEXT NOT NULL, cards INTEGER NOT NULL,
-    piles INTEGER NOT NULL, PRIMARY KEY (name, content));
-"""
-_RUNS_V2 = """
-CREATE TABLE IF NOT EXISTS runs (
-    deal TEXT NOT NULL, content TEXT NOT NULL,
-    configuration TEXT NOT NULL REFERENCES configurations(label),
-    solver TEXT NOT NULL, options TEXT NOT NULL, status TEXT NOT NULL, sequence TEXT,
-    wall REAL NOT NULL, cpu REAL NOT NULL, nodes INTEGER, version TEXT, host TEXT,
-    command TEXT, message TEXT, stats TEXT, finished TEXT NOT NULL,
-    PRIMARY KEY (deal, content, configuration), FOREIGN KEY (deal, content) REFERENCES deals(name, content));
-"""
-_SCHEMA = _SCHEMA_V1.split("CREATE TABLE IF NOT EXISTS deals")[0] + _DEALS_V2 + _RUNS_V2
 UNRECORDED = ""  # the content of a deal stored by schema 1, which kept none
 _SHOWN_CONTENT = 12  # hex digits of a content key in a deal's label
 CHANGED_SHOWN = 5  # changed deal files named one a line in a note; the rest are counted
@@ -64,8 +31,8 @@ def _migrate(connection: sqlite3.Connection, version: int) -> None:
     campaign runs the file again."""
     connection.execute("ALTER TABLE runs RENAME TO runs_v1")
     connection.execute("ALTER TABLE deals RENAME TO deals_v1")
-    connection.execute(_DEALS_V2)
-    connection.execute(_RUNS_V2)
+    connection.execute(store_schemas.CAMPAIGN_DEALS_V2)
+    connection.execute(store_schemas.CAMPAIGN_RUNS_V2)
     contents = {}
     for name, game, cards, piles in connection.execute("SELECT name, game, cards, piles FROM deals_v1").fetchall():
         named = specs.stored_deal(name, UNRECORDED) if specs.generated(name) else None
@@ -81,10 +48,8 @@ def _migrate(connection: sqlite3.Connection, version: int) -> None:
     connection.execute("DROP TABLE deals_v1")
 
 
-CAMPAIGN = stores.register(stores.StoreKind(
-    name="campaign", application_id=0x50434D50, schema_version=2, schema=_SCHEMA,  # "PCMP"
-    made_by="patience compare",
-    previous={1: _SCHEMA_V1}, migrate=_migrate,
+CAMPAIGN = stores.StoreKind.of(
+    store_schemas.CAMPAIGN, migrate=_migrate,
     checks={
         "settings": {"key": stores.text("key"), "value": stores.text("value")},
         "configurations": {"label": stores.text("label"), "solver": stores.text("solver"),
@@ -102,7 +67,7 @@ CAMPAIGN = stores.register(stores.StoreKind(
     },
     settings={"timeout": stores.typed_as(seconds, optional=True), "cpu": stores.typed_as(seconds, optional=True),
               "memory": stores.typed_as(mebibytes, optional=True)},
-))
+)
 
 
 class Store(stores.Closing):

@@ -8,20 +8,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TypeGuard
 
-from patience import stores
+from patience import store_schemas, stores
 from patience.names import GAME_TITLES
 from patience.outputs import save_figure
 from patience.survey.report import wilson
 from patience.survey.shuffles import DEALINGS, DECKS, BatchResult, ShuffleBatch
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS chains (
-    game TEXT NOT NULL, deck TEXT NOT NULL, dealing TEXT NOT NULL, riffles INTEGER NOT NULL,
-    batch INTEGER NOT NULL, games INTEGER NOT NULL, won INTEGER NOT NULL, undecided INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    PRIMARY KEY (game, deck, dealing, riffles, batch));
-"""
 
 Point = tuple[str, str, str, int]  # game, deck, dealing, riffles
 
@@ -30,9 +21,8 @@ def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-SHUFFLES = stores.register(stores.StoreKind(
-    name="shuffle-experiment", application_id=0x50534846, schema_version=1, schema=_SCHEMA,  # "PSHF"
-    made_by="patience survey shuffles",
+SHUFFLES = stores.StoreKind.of(
+    store_schemas.SHUFFLES,
     checks={
         "settings": {"key": stores.text("key"), "value": stores.text("value")},
         "chains": {"game": stores.text("game"), "deck": stores.one_of("deck", DECKS),
@@ -43,7 +33,7 @@ SHUFFLES = stores.register(stores.StoreKind(
                    "seconds": stores.seconds("seconds")},
     },
     settings={"seed": _whole, "chain": lambda value: _whole(value) and value > 0, "timeout": stores.positive_number},
-))
+)
 
 
 class ShuffleStore(stores.Closing):

@@ -8,17 +8,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from patience import stores
+from patience import store_schemas, stores
 from patience.generators.deals import random_deal
 from patience.limits import seconds
 from patience.result import Status
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS deals (
-    seed INTEGER PRIMARY KEY, verdict INTEGER NOT NULL, cards INTEGER NOT NULL,
-    nodes INTEGER NOT NULL, seconds REAL NOT NULL);
-"""
 
 # A deal's status: a proven win, a proof that no play clears the table, or a search cut short by its
 # node or time budget. The store keeps one mark for either budget, so an undecided deal is UNKNOWN
@@ -48,9 +41,8 @@ def _shape(value: object) -> bool:
         return False
     return True
 
-SURVEY = stores.register(stores.StoreKind(
-    name="survey", application_id=0x50535256, schema_version=1, schema=_SCHEMA,  # "PSRV"
-    made_by="patience survey",
+SURVEY = stores.StoreKind.of(
+    store_schemas.SURVEY,
     checks={
         "settings": {"key": stores.text("key"), "value": stores.text("value")},
         "deals": {"seed": stores.count("seed"), "verdict": stores.one_of("verdict", tuple(READ_VERDICT)),
@@ -59,7 +51,7 @@ SURVEY = stores.register(stores.StoreKind(
     settings={"game": lambda value: isinstance(value, str), "numbering": lambda value: isinstance(value, str),
               "mode": lambda value: value in MODES, "timeout": stores.typed_as(seconds),
               "nodes": stores.optional_positive_number, "shape": _shape},
-))
+)
 
 
 def survey_settings(game: str, numbering: str | None, shape: tuple[int, int, int] | None, mode: str,
