@@ -17,7 +17,8 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
-from patience.binary_star.deal import pysolfc_deal
+from patience.generators.deals import pysol_deal
+from patience.names import BINARY_STAR
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 
@@ -36,7 +37,7 @@ CONFIGURATIONS = {
 
 def run_one(seed: int, label: str, cpu: float) -> dict:
     solver, options = CONFIGURATIONS[label]
-    result = solve(pysolfc_deal(seed), solver, Limits(timeout=cpu * WALL_PER_CPU, cpu=cpu), options)
+    result = solve(pysol_deal(BINARY_STAR, seed), solver, Limits(timeout=cpu * WALL_PER_CPU, cpu=cpu), options)
     stats = dict(result.stats)
     return {"seed": seed, "configuration": label, "status": result.status.value, "wall": round(result.wall, 2),
             "cpu": round(result.cpu, 2), "conflicts": stats.get("conflicts"), "nodes": result.nodes,

@@ -92,7 +92,9 @@ _ACE_OF_SPADES = Card(0, SUIT_LETTERS.index("S"))
 
 
 def pysol_deal(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> Deal | BinaryStarDeal:
-    """The deal (a Deal, or a BinaryStarDeal); errors name it `NUMBERING:GAME:SEED`. Black Hole and
+    """The deal (a Deal, or a BinaryStarDeal); errors name it `NUMBERING:GAME:SEED`. A Binary Star deal
+    is PySolFC's: the two decks shuffled, the first deck's A♠ and K♥ moved to the bottom of the talon
+    (dealt last, onto the foundations), then six rows of 17 cards from its top. Black Hole and
     All in a Row are taken from pysol_cards' layout directly, without writing and reading its board
     text (a survey deals a million of them); the tests hold it to the text's deal."""
     if game == BINARY_STAR:

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, cast
 
 from patience.caps import MAX_CARDS, MAX_FOUNDATIONS, MAX_PILES, MAX_RANKS, MAX_SUITS
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
 from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
-from patience.pages.notebook import deal_html
+
+if TYPE_CHECKING:
+    from patience.games import AnyDeal
 
 __all__ = ["ALL_IN_A_ROW", "BLACK_HOLE", "GENERALISED", "Deal"]
 
@@ -36,15 +39,23 @@ def check_size(ranks: int, piles: tuple[tuple[Card, ...], ...], foundations: int
                suits=1 + max((card.suit for pile in piles for card in pile), default=0))
 
 
+class Drawn:
+    """What every game's deal type shares: it draws itself in Jupyter as on the replay page. The pages
+    sit above the core, so they are imported when a deal is drawn, never when a deal type is."""
+
+    def _repr_html_(self) -> str:
+        from patience.pages.notebook import deal_html
+
+        return deal_html(cast("AnyDeal", self))  # Drawn is a base of the deal types only
+
+
 @dataclass(frozen=True)
-class Deal:
+class Deal(Drawn):
     """A deal: piles (top card first), the foundation card (None = empty) and the rank cycle."""
 
     piles: tuple[tuple[Card, ...], ...]
     foundation: Card | None
     ranks: int = STANDARD_RANKS
-
-    _repr_html_ = deal_html  # drawn as on the replay page in Jupyter
 
     def __post_init__(self) -> None:
         seen: set[Card] = set() if self.foundation is None else {self.foundation}

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from patience.binary_star.deal import BINARY_STAR, BinaryStarDeal
+from patience.generators.deals import pysol_deal
 from patience.generators.reduction import Formula
 from patience.native import engine
 from patience.runners.registry import get_solver
@@ -30,6 +32,13 @@ def needs_solver(name: str) -> pytest.MarkDecorator:
 
 # Tests of the compiled search itself, or too slow on the Python search, skip where it is not built.
 needs_compiled_search = pytest.mark.skipif(not engine.compiled(), reason="compiled search not built (pip install -e .)")
+
+
+def pysolfc_deal(seed: int) -> BinaryStarDeal:
+    """PySolFC's Binary Star game number `seed`, dealt by patience.generators.deals as every numbered game."""
+    deal = pysol_deal(BINARY_STAR, seed)
+    assert isinstance(deal, BinaryStarDeal)
+    return deal
 
 
 def process_alive(pid: int) -> bool:

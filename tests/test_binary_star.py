@@ -13,7 +13,7 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random import RandomBase
 
 from patience.binary_star import forms
-from patience.binary_star.deal import BINARY_STAR, START_CARDS, BinaryStarDeal, Play, pysolfc_deal
+from patience.binary_star.deal import BINARY_STAR, START_CARDS, BinaryStarDeal, Play
 from patience.binary_star.rules import play_names, read_plays, replay, resolved
 from patience.cards import Card, parse_card
 from patience.cli import main
@@ -29,7 +29,7 @@ from patience.runners.native import binary_star_plays
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.runs.specs import resolve
-from tests.helpers import INSTANCES, needs_compiled_search
+from tests.helpers import INSTANCES, needs_compiled_search, pysolfc_deal
 
 
 def pysol_cards_board(seed: int) -> str:

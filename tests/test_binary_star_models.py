@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from pysat.solvers import Solver as PySatSolver
 
-from patience.binary_star.deal import BinaryStarDeal, pysolfc_deal
+from patience.binary_star.deal import BinaryStarDeal
 from patience.binary_star.forms import write_board, write_yaml
 from patience.binary_star.rules import replay
 from patience.cards import Card
@@ -21,7 +21,7 @@ from patience.generators.lp import binary_star as binary_star_lp
 from patience.result import Status
 from patience.runners.solve import solve
 from patience.runs.process import Limits
-from tests.helpers import needs_solver
+from tests.helpers import needs_solver, pysolfc_deal
 from tests.test_binary_star import exhaustive, small_deal
 
 LIMITS = Limits(timeout=60)

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from patience import syntax
 from patience.binary_star.deal import BinaryStarDeal
 from patience.binary_star.forms import write_yaml
 from patience.cards import Card
 from patience.cli import main
 from patience.formats import yaml_form
 from patience.games import read_game_deal
-from patience.generators import MODEL_LANGUAGES, generator, syntax
+from patience.generators import MODEL_LANGUAGES, generator
 from patience.generators.deals import random_deal
 from patience.lbs.deal import random_deal as random_lbs_deal
 from patience.lbs.deal import write_param

@@ -11,7 +11,6 @@ import sqlite3
 import pytest
 
 from patience.binary_star import forms
-from patience.binary_star.deal import pysolfc_deal
 from patience.campaign import plots
 from patience.campaign.analysis import Run
 from patience.cli import build_parser, gen_main, main
@@ -20,7 +19,7 @@ from patience.generators.deals import pysol_deal
 from patience.pages import browser as chromium
 from patience.result import Status
 from patience.runners.registry import get_solver
-from tests.helpers import INSTANCES
+from tests.helpers import INSTANCES, pysolfc_deal
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
 

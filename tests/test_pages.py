@@ -183,10 +183,10 @@ def test_replay_page_names_are_files_and_never_clash():
 def binary_star_answer(tmp_path_factory):
     """PySolFC's Binary Star deal 1 as board text and the native solver's answer to it, as files."""
     from patience.binary_star import forms
-    from patience.binary_star.deal import pysolfc_deal
     from patience.binary_star.rules import play_names
     from patience.runners.solve import solve
     from patience.runs.process import Limits
+    from tests.helpers import pysolfc_deal
 
     folder = tmp_path_factory.mktemp("binary-star")
     deal = pysolfc_deal(1)

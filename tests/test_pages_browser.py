@@ -56,11 +56,11 @@ def binary_star_files(folder):
     """PySolFC's Binary Star deal 1 and the native answer with one play, from move 6 on, sent to the
     other foundation where it does not follow: (deal file, answer file)."""
     from patience.binary_star import forms
-    from patience.binary_star.deal import pysolfc_deal
     from patience.binary_star.rules import play_names
     from patience.binary_star.rules import replay as replay_plays
     from patience.runners.solve import solve
     from patience.runs.process import Limits
+    from tests.helpers import pysolfc_deal
 
     deal = pysolfc_deal(1)
     (folder / "star.txt").write_text(forms.write_board(deal))

@@ -15,14 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from patience.binary_star.deal import pysolfc_deal
 from patience.cli import main
 from patience.result import Status
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.survey.report import stop_chance
 from patience.survey.store import STORED_VERDICT
-from tests.helpers import needs_compiled_search
+from tests.helpers import needs_compiled_search, pysolfc_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "binary_star" / "results.jsonl.gz"

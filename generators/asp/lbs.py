@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from patience.errors import InputError
 from patience.generators.asp.facts import FACTS_FILE, atoms, facts, program, steps
 from patience.generators.files import ModelFiles
-from patience.generators.syntax import comment
 from patience.lbs.deal import LBSDeal
+from patience.syntax import comment
 
 PROGRAM_FILE = "asp-lbs.lp"
 TITLE = "answer set program and facts (clingo)"

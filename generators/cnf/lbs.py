@@ -16,9 +16,9 @@ from pysat.formula import CNF, IDPool
 
 from patience.generators.cnf.common import cnf_files, dimacs_text
 from patience.generators.files import ModelFiles, no_fixed_files
-from patience.generators.syntax import comment
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import STEPS, Move
+from patience.syntax import comment
 
 TITLE = "DIMACS CNF (the paper's SAT encoding)"
 OPTIONS = ()

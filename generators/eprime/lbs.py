@@ -9,10 +9,10 @@ one line `letting cards be [...]`.
 from __future__ import annotations
 
 from patience.generators.files import ModelFiles
-from patience.generators.syntax import identifier
 from patience.generators.texts import template
 from patience.lbs.deal import STANDARD_RANKS, STANDARD_SUITS, LBSDeal
 from patience.lbs.solution import read_moves
+from patience.syntax import identifier
 
 MODEL_FILE = "lbs.eprime"
 TITLE = "Essence Prime model and parameters (Savile Row)"

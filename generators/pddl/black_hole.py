@@ -17,9 +17,9 @@ from patience.deal import Deal
 from patience.errors import InputError, UsageError, quote
 from patience.generators.files import ModelFiles
 from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, RANK_WORDS, Action
-from patience.generators.syntax import identifier
 from patience.generators.texts import template
 from patience.options import Option
+from patience.syntax import identifier
 
 ENCODINGS = ("paper", "compact")
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")

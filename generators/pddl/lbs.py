@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from patience.errors import InputError
 from patience.generators.files import ModelFiles
 from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, Action
-from patience.generators.syntax import identifier
 from patience.generators.texts import fixed_model
 from patience.lbs.deal import LBSDeal
 from patience.lbs.rules import Move
+from patience.syntax import identifier
 
 MODEL_DOMAIN_FILE = "lbs-domain.pddl"  # in models/
 TITLE = "PDDL planning task (FF, Fast Downward, pyperplan)"

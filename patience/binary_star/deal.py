@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
-from patience.deal import check_size
+from patience.deal import Drawn, check_size
 from patience.names import BINARY_STAR, BINARY_STAR_GENERALISED
-from patience.pages.notebook import deal_html
 
 PILES, PILE_HEIGHT, DECKS = 17, 6, 2
 START_CARDS = (Card(0, 0), Card(12, 1))  # A♠ on foundation 1, K♥ on foundation 2
@@ -32,14 +31,12 @@ class Play:
 
 
 @dataclass(frozen=True)
-class BinaryStarDeal:
+class BinaryStarDeal(Drawn):
     """Piles (top card first), the foundations' start cards and the rank cycle."""
 
     piles: tuple[tuple[Card, ...], ...]
     foundations: tuple[Card, ...]
     ranks: int = STANDARD_RANKS
-
-    _repr_html_ = deal_html  # drawn as on the replay page in Jupyter
 
     def __post_init__(self) -> None:
         if not self.foundations:
@@ -78,15 +75,3 @@ class BinaryStarDeal:
 
 def _two_decks() -> list[Card]:
     return [Card(rank, suit) for _ in range(DECKS) for suit in range(4) for rank in range(STANDARD_RANKS)]
-
-
-def pysolfc_deal(seed: int) -> BinaryStarDeal:
-    """PySolFC's Binary Star game number `seed`, dealt as every numbered game is
-    (`patience.generators.deals`): the two decks shuffled by the generator PySolFC picks for the
-    number, the first deck's A♠ and K♥ moved to the bottom of the talon (they are dealt last, onto
-    the foundations), then six rows of 17 cards from the top of the talon."""
-    from patience.generators.deals import pysol_deal  # it reads the board through this package
-
-    deal = pysol_deal(BINARY_STAR, seed)
-    assert isinstance(deal, BinaryStarDeal)  # pysol_deal's Binary Star deals are read as BinaryStarDeal
-    return deal

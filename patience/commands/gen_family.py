@@ -22,7 +22,6 @@ from patience.families import labels, select
 from patience.families.conventions import convention
 from patience.families.write import Job, Target, share_files, write_deal, write_family, write_index
 from patience.generators import generator
-from patience.generators.syntax import identifier
 from patience.limits import jobs, seconds
 from patience.numeric import whole_argument
 from patience.options import check_options
@@ -30,6 +29,7 @@ from patience.outputs import check_apart
 from patience.runs import specs
 from patience.runs.pool import runner
 from patience.runs.progress import Progress
+from patience.syntax import identifier
 
 DEFAULT_LABEL_SECONDS = 60.0
 

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from patience.generators.syntax import comment
 from patience.result import Status
+from patience.syntax import comment
 
 # The answer a SAT solver is expected to give, by the native search's verdict.
 EXPECTED_SAT = {Status.SOLVED: "SAT", Status.UNSOLVABLE: "UNSAT"}

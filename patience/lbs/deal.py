@@ -11,11 +11,11 @@ import random
 import re
 from dataclasses import dataclass
 
+from patience import syntax
 from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
 from patience.cards import RANK_LETTERS
+from patience.deal import Drawn
 from patience.errors import InputError, quote
-from patience.generators import syntax
-from patience.pages.notebook import deal_html
 from patience.reading import at_most, lines, numbered_lines, read_text, small_int
 
 STANDARD_RANKS, STANDARD_SUITS = 13, 4
@@ -24,15 +24,13 @@ _LETTING = re.compile(r"^letting\s+(\w+)\s+be\s+(.+)$")
 
 
 @dataclass(frozen=True)
-class LBSDeal:
+class LBSDeal(Drawn):
     """n cards in a row, left to right (position 1 first)."""
 
     cards: tuple[int, ...]
     ranks: int = STANDARD_RANKS
     suits: int = STANDARD_SUITS
     name: str = ""
-
-    _repr_html_ = deal_html  # drawn as on the replay page in Jupyter
 
     def __post_init__(self) -> None:
         if not self.cards:

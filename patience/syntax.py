@@ -7,6 +7,8 @@ control or format character become `?`), opened by the language's comment mark a
 that a name can never extend the mark into another one: ASP's `%*`, LP's `\\*`), with the
 sequences the language reads inside a comment removed (XML's `--`). An identifier (a PDDL problem
 name, a file stem) is a slug of safe characters that starts as the language wants.
+
+Part of the core: deal writers use it too (the comment of an LBS `.param`), not only the generators.
 """
 
 from __future__ import annotations
