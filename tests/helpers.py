@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from patience.binary_star.deal import BINARY_STAR, BinaryStarDeal
+from patience.cli import main
 from patience.generators.deals import pysol_deal
 from patience.generators.reduction import Formula
 from patience.native import engine
@@ -39,6 +40,15 @@ def pysolfc_deal(seed: int) -> BinaryStarDeal:
     deal = pysol_deal(BINARY_STAR, seed)
     assert isinstance(deal, BinaryStarDeal)
     return deal
+
+
+def exit_status(argv: list[str]) -> int | str | None:
+    """The exit status of `patience ARGV`, also where argparse refuses an argument itself (a number out
+    of its option's range) and exits before `main` returns."""
+    try:
+        return main(argv)
+    except SystemExit as stop:
+        return stop.code
 
 
 def process_alive(pid: int) -> bool:

@@ -15,6 +15,7 @@ from patience.formats import board
 from patience.generators import deals
 from patience.generators.deals import pysol_board, pysol_deal
 from patience.runs import specs
+from tests.helpers import exit_status
 
 # make_pysol_freecell_board.py is not installed with pysol_cards; these are its steps, run from the
 # installed package's own argument parser and dealer in a separate interpreter.
@@ -102,10 +103,7 @@ def test_campaign_specs_default_to_pysolfc_and_name_other_numberings():
                                   ["--seed", str(2 ** 64), "--numbering", "pysol"], ["--seed", str(2 ** 33),
                                                                                      "--numbering", "ms"]])
 def test_bad_deal_numbers_end_in_one_line_and_status_2(argv, capsys):
-    try:
-        code = main(["deal", *argv])
-    except SystemExit as stop:  # a number out of its option's range is refused by argparse itself
-        code = stop.code
+    code = exit_status(["deal", *argv])
     assert code == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.splitlines()) == 1 and captured.err.startswith("error: ")

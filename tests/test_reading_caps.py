@@ -27,7 +27,7 @@ from patience.lbs import solution as lbs_solution
 from patience.reading import lines
 from patience.runners import dimacs_output, pddl_plan
 from patience.runs import specs
-from tests.helpers import COURSE, INSTANCES
+from tests.helpers import COURSE, INSTANCES, exit_status
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
 DEAL = read_deal(PAPER)
@@ -204,10 +204,7 @@ def test_compare_refuses_an_experiment_of_too_many_deals(tmp_path, capsys):
     (["--games", str(MAX_DEALS), "--batch", "1"], "chains of games"),
 ])
 def test_survey_shuffles_sizes_its_games_first(tmp_path, capsys, arguments, message):
-    try:
-        code = main(["survey", "shuffles", *arguments, "--db", str(tmp_path / "sh.db")])
-    except SystemExit as stop:  # a number out of its option's range is refused by argparse itself
-        code = stop.code
+    code = exit_status(["survey", "shuffles", *arguments, "--db", str(tmp_path / "sh.db")])
     assert code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err

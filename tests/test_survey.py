@@ -21,7 +21,7 @@ from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.survey.decide import decide
 from patience.survey.store import READ_VERDICT, UNDECIDED, Row, SurveyStore
-from tests.helpers import group_gone, stored_rows
+from tests.helpers import exit_status, group_gone, stored_rows
 
 PATIENCE = [sys.executable, "-m", "patience"]
 
@@ -92,10 +92,7 @@ def test_a_store_keeps_its_game_and_numbering(tmp_path, capsys):
                                   ["--batch", "0"], ["report", "--plot", "x.pdf"], ["report"],
                                   ["shuffles", "--games", "0"]])
 def test_bad_survey_arguments_end_in_one_line_and_status_2(argv, tmp_path, capsys):
-    try:
-        code = main(["survey", *argv, "--db", str(tmp_path / "none.db")])
-    except SystemExit as stop:  # a number out of its option's range is refused by argparse itself
-        code = stop.code
+    code = exit_status(["survey", *argv, "--db", str(tmp_path / "none.db")])
     assert code == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.splitlines()) == 1 and captured.err.startswith("error: ")
