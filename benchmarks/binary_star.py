@@ -30,11 +30,8 @@ BY_NAME = {verdict.value: verdict for verdict in VERDICTS} | {"timeout": UNDECID
 
 def export(db: Path, out: Path) -> int:
     """Write the store's rows, one JSON line per deal in seed order (gzip when `out` ends in .gz)."""
-    store = SurveyStore(db, create=False)
-    try:
+    with SurveyStore(db, create=False) as store:
         rows = store.rows()
-    finally:
-        store.close()
     text = "".join(json.dumps({"seed": row.seed, "verdict": row.verdict.value, "cards": row.cards,
                                "nodes": row.nodes, "seconds": round(row.seconds, 4)}) + "\n" for row in rows)
     write_file(out, gzip.compress(text.encode(), mtime=0) if out.suffix == ".gz" else text.encode())

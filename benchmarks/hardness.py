@@ -68,9 +68,8 @@ def run(args: argparse.Namespace) -> int:
     for shape in shapes:
         path = store_path(args.out, shape)
         if path.exists():
-            store = SurveyStore(path, create=False)
-            counts = store.verdict_counts(set(range(1, args.deals + 1)))
-            store.close()
+            with SurveyStore(path, create=False) as store:
+                counts = store.verdict_counts(set(range(1, args.deals + 1)))
             done.update(counts)
     progress = Progress(len(shapes) * args.deals, done, title=f"{len(shapes)} shapes", shown=VERDICTS)
     progress.show()
@@ -92,14 +91,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _survey_shape(args: argparse.Namespace, shape: Shape, seeds: list[int]) -> Counter[Status]:
     """Decide `seeds` of one shape into its store; the verdicts newly stored."""
-    store = SurveyStore(store_path(args.out, shape))
-    try:
+    with SurveyStore(store_path(args.out, shape)) as store:
         store.fix_settings(survey_settings(GENERALISED, None, shape, DECISION, args.timeout, args.nodes))
         before = store.verdict_counts(set(seeds))
         survey(store, GENERALISED, None, seeds, len(seeds), args.timeout, run_here, False, args.nodes, DECISION, shape)
         after = store.verdict_counts(set(seeds))
-    finally:
-        store.close()
     return Counter({verdict: count - before.get(verdict, 0) for verdict, count in after.items()})
 
 
@@ -107,9 +103,8 @@ def measure(out: Path) -> dict[Shape, report.Summary]:
     """The summary of every shape's store in the folder."""
     summaries = {}
     for path in sorted(out.glob("r*-s*-h*.db")):
-        store = SurveyStore(path, create=False)
-        settings, rows = store.settings(), store.rows()
-        store.close()
+        with SurveyStore(path, create=False) as store:
+            settings, rows = store.settings(), store.rows()
         if rows and isinstance(settings.get("shape"), list):
             shape = tuple(settings["shape"])
             summaries[shape] = report.summarise(GENERALISED, rows, report.tableau_cards(settings))
@@ -239,9 +234,8 @@ def verdicts(out: Path) -> dict[Shape, dict[int, int]]:
     """Every shape's stored verdict per seed."""
     found = {}
     for path in sorted(out.glob("r*-s*-h*.db")):
-        store = SurveyStore(path, create=False)
-        settings, rows = store.settings(), store.rows()
-        store.close()
+        with SurveyStore(path, create=False) as store:
+            settings, rows = store.settings(), store.rows()
         if isinstance(settings.get("shape"), list):
             found[tuple(settings["shape"])] = {row.seed: row.verdict for row in rows}
     return found

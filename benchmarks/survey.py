@@ -48,9 +48,8 @@ def main() -> int:
                         f"{args.first}-{args.last}", "--jobs", str(args.jobs), "--batch", str(args.batch), "--quiet",
                         "--db", str(db)], check=True, stdout=subprocess.DEVNULL)
         total, cpu = time.monotonic() - started, children_cpu() - cpu_before
-        store = SurveyStore(db, create=False)
-        searched = sum(row.seconds for row in store.rows())
-        store.close()
+        with SurveyStore(db, create=False) as store:
+            searched = sum(row.seconds for row in store.rows())
     print(f"{args.game} {args.first}..{args.last}, max-cards mode, --jobs {args.jobs}, batches of {args.batch}")
     print(f"wall {total:.1f} s: {deals / total:.0f} deals/s, {deals / total / args.jobs:.0f} deals/s per job; "
           f"a million at this rate: {MILLION / (deals / total) / 60:.1f} min")
