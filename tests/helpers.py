@@ -23,6 +23,22 @@ TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 COURSE = INSTANCES / "lbs-coursework"  # the LBS coursework instances with their Savile Row output
 # The smallest unsatisfiable 3-SAT formula: all eight clauses over three variables (a deal of 78 cards).
 EVERY_CLAUSE = Formula(3, tuple((a, b, c) for a in (1, -1) for b in (2, -2) for c in (3, -3)))
+# How many seeds the slow solver sweeps take: unset, each sweep's CI count (CI runs the whole slow
+# set within its budget); `full`, each sweep's full count (by hand: hours on two cores); or a number.
+SWEEP_VARIABLE = "PATIENCE_TEST_SWEEP"
+
+
+def sweep_seeds(full: int, ci: int) -> range:
+    """Seeds 1, 2, ... of a slow sweep: `ci` of them unless PATIENCE_TEST_SWEEP asks for `full` or a
+    number (read when the tests are collected, so the test ids say which seeds ran)."""
+    setting = os.environ.get(SWEEP_VARIABLE, "").strip()
+    if not setting:
+        return range(1, ci + 1)
+    if setting == "full":
+        return range(1, full + 1)
+    if setting.isdecimal() and int(setting) > 0:
+        return range(1, int(setting) + 1)
+    raise pytest.UsageError(f"{SWEEP_VARIABLE} must be 'full' or a number of seeds, not {setting!r}")
 
 
 def needs_solver(name: str) -> pytest.MarkDecorator:
