@@ -58,12 +58,13 @@ class Board:
     def reversed_of(cls, deal: Deal) -> Board:
         """The deal played backwards: a win read from its last card to its first. The piles are
         turned over (bottom card first), the foundation starts empty (the last card of a win may be
-        any bottom card) and the play must end next to the deal's foundation card. Its wins, reversed,
+        any bottom card) and the play must end next to the deal's foundation card (anywhere when the
+        deal has none). Its wins, reversed,
         are the deal's wins and no others, so a loss here proves the deal lost. A search from the
         front spends its nodes where cards get buried near the end; from the back that end comes
         first (docs/hardness.md)."""
         board = cls.of_piles([pile[::-1] for pile in deal.piles], [None], deal.ranks)
-        return replace(board, end=deal.foundation.rank)
+        return replace(board, end=-1 if deal.foundation is None else deal.foundation.rank)
 
     def __len__(self) -> int:
         return len(self.cards)
