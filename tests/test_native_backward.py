@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from patience.errors import UsageError
 from patience.generators.deals import pysol_deal, random_deal
 from patience.native import engine, reference
 from patience.native.board import Board
@@ -105,3 +106,14 @@ def test_black_hole_keeps_the_forward_search_alone():
     result = solve(deal, "native", Limits(timeout=30), {})
     assert "route" not in result.stats
     assert result.nodes == engine.run(deal, "c", ALL_ON, False, None, None)[0].nodes
+
+
+def test_max_cards_with_a_direction_other_than_forward_is_a_usage_error():
+    with pytest.raises(UsageError, match="max-cards needs direction forward"):
+        solve(random_deal(6, 2, 3, 1), "native", Limits(timeout=30), {"direction": "both", "max-cards": "on"})
+
+
+def test_a_node_limit_ends_the_route_undecided():
+    deal = random_deal(26, 4, 3, 3)  # won, but past 2,000 nodes either way
+    result = solve(deal, "native", Limits(timeout=30), {"nodes": "1000"})
+    assert result.status is Status.UNKNOWN and result.nodes == 2000
