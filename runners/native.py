@@ -15,9 +15,10 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from patience.binary_star.deal import BinaryStarDeal, Play
-from patience.errors import InputError
+from patience.deal import Deal
+from patience.errors import InputError, UsageError
 from patience.lbs.deal import LBSDeal
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, GENERALISED, LBS
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.reference import Outcome
@@ -56,6 +57,11 @@ class Native(Solver):
                                "two (repeatable; the survey's second search of a Binary Star deal left open)"),
         Switch("max-cards", "off", "Wolter's analysis mode: report the most cards that can be played"),
         Count("nodes", None, "node limit; reaching it gives status unknown"),
+        Option("direction", "auto", "forward: the search from the first play; backward: from the last play (the "
+                                    "deal's piles turned over, the play ending next to the foundation card); both: "
+                                    "the two in turn with growing node budgets until one decides; auto: both for a "
+                                    "generalised deal in decision mode, forward otherwise",
+               ("auto", "forward", "backward", "both")),
     )
 
     def version(self) -> str | None:
@@ -70,7 +76,70 @@ class Native(Solver):
         if isinstance(deal, BinaryStarDeal):
             board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
             return _solve_board(board, deal.name, binary_star_plays, limits, options)
-        return _solve_board(Board.of(deal), deal.name, _cards, limits, options)
+        directions = _directions(deal, options)
+        if directions == ("forward",):
+            return _solve_board(Board.of(deal), deal.name, _cards, limits, options)
+        return _solve_both(deal, directions, limits, options)
+
+
+FIRST_SLICE = 250_000  # both directions: the first node budget of each, four times more each turn after
+
+
+def _directions(deal: Deal, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The searches the `direction` option asks for, in the order they take turns."""
+    direction = options["direction"]
+    if direction == "auto":
+        direction = ("both" if deal.game == GENERALISED and not options["max-cards"]
+                     and engine.choose(Board.of(deal), options["engine"]) == "c" else "forward")
+    if direction != "forward" and options["max-cards"]:
+        raise UsageError("direction backward or both decides a deal; max-cards needs direction forward")
+    return ("forward", "backward") if direction == "both" else (direction,)
+
+
+def _backward_cards(outcome: Outcome) -> tuple[Any, ...]:
+    """A win of the turned-over board, read from its end: the deal's win."""
+    return tuple(reversed(outcome.sequence or ()))
+
+
+def _solve_both(deal: Deal, directions: tuple[str, ...], limits: Limits, options: Mapping[str, Any]) -> Answer:
+    """The search from the front and from the back (Board.reversed_of) in turn, each with a node
+    budget four times the last (FIRST_SLICE at first), until one decides or the limits end it. A
+    search that decides is exact either way: a win from the back, reversed, is a win (replayed by
+    the validator like any answer), and a loss from the back proves the deal lost. Each turn starts
+    its search afresh (the compiled search cannot be resumed), so a third of the nodes are spent
+    twice. The answer names the direction that decided (`route`) and counts every node."""
+    boards = {"forward": Board.of(deal), "backward": Board.reversed_of(deal)}
+    moves = {"forward": _cards, "backward": _backward_cards}
+    limit, seconds = options["nodes"], _seconds(limits)
+    started, cpu_started, nodes, budget = time.monotonic(), time.process_time(), 0, FIRST_SLICE
+    spent: dict[str, int] = {}
+    while True:
+        for direction in directions:
+            left = None if seconds is None else seconds - (time.monotonic() - started)
+            if left is not None and left <= 0:
+                return _undecided(Status.TIMEOUT, started, cpu_started, nodes, spent)
+            slice_limit = budget if limit is None else min(budget, limit)
+            outcome, used = engine.run_board(boards[direction], options["engine"], Rules.of(options), False,
+                                             slice_limit, left, limits.memory_mb)
+            nodes += outcome.nodes
+            spent[direction] = outcome.nodes
+            if outcome.status in (Status.SOLVED, Status.UNSOLVABLE):
+                wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
+                stats: dict[str, float | int | str] = {"engine": used, "route": direction,
+                                                       "route_nodes": outcome.nodes}
+                play = moves[direction](outcome) if outcome.status is Status.SOLVED else None
+                return Answer(outcome.status, play, wall, cpu, nodes, stats)
+            if outcome.status is Status.TIMEOUT:
+                return _undecided(Status.TIMEOUT, started, cpu_started, nodes, spent)
+        if limit is not None and budget >= limit:
+            return _undecided(Status.UNKNOWN, started, cpu_started, nodes, spent)
+        budget *= 4
+
+
+def _undecided(status: Status, started: float, cpu_started: float, nodes: int, spent: dict[str, int]) -> Answer:
+    stats: dict[str, float | int | str] = {f"{direction}_nodes": count for direction, count in spent.items()}
+    return Answer(status, None, time.monotonic() - started, time.process_time() - cpu_started, nodes, stats,
+                  message=LIMIT_REACHED[status])
 
 
 def _seconds(limits: Limits) -> float | None:

@@ -56,6 +56,7 @@ typedef struct {
 typedef struct {
     /* the deal */
     int n, ranks, piles, foundations;
+    int end;              /* one foundation: the rank the last card played must be next to, -1 for any */
     int *rank, *pile_start, *pile_size;
     unsigned char *unit;  /* only cards of its own rank lie beneath it */
     int *up, *down;       /* the ranks that may follow a rank; -1 when none */
@@ -609,7 +610,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
                                                           const int BALANCE, int (*recurse)(Search *, int))
 {
     const int words = WORDS ? WORDS : s->words;
-    if (depth == s->n) return SOLVED;
+    if (depth == s->n && (s->end < 0 || follows(s, s->end, s->rank[s->path[depth - 1]]))) return SOLVED;
     size_t base = s->moves_used, room = (size_t)s->piles * (size_t)s->foundations;
     if (base + room > s->moves_size) {
         size_t size = 2 * (base + room);
@@ -618,7 +619,9 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         s->moves = grown;
         s->moves_size = size;
     }
-    int count = s->by_masks ? moves_by_masks(s, s->moves + base) : moves_now(s, s->moves + base);
+    /* with an end rank, a state without cards next to it left has failed (as has a full play ending elsewhere) */
+    int count = s->end >= 0 && !s->counts[s->up[s->end]] && !s->counts[s->down[s->end]] ? 0
+              : s->by_masks ? moves_by_masks(s, s->moves + base) : moves_now(s, s->moves + base);
     if (s->noise && s->round > 0) shake(s, s->moves + base, count);
     s->moves_used = base + (size_t)count;
     uint64_t one_word[1], *child = WORDS ? one_word : s->scratch; /* used before any recursion */
@@ -861,6 +864,7 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->restarts = rules.restarts;
     s->noise = rules.noise && rules.restarts;
     s->nodes = 1;
+    s->end = -1;
     return s;
 fail:
     free(tops);
@@ -953,13 +957,20 @@ static PyObject *search(PyObject *self, PyObject *args)
     Rules rules;
     unsigned long long node_limit, cache_bytes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOiOpppppppKdK", &ranks_of, &sizes_of, &ranks, &tops_of, &rules.cache,
+    int end = -1;
+    if (!PyArg_ParseTuple(args, "OOiOpppppppKdK|i", &ranks_of, &sizes_of, &ranks, &tops_of, &rules.cache,
                           &rules.symmetry, &rules.wolter, &rules.reach, &rules.restarts, &rules.noise, &rules.max_cards,
                           &node_limit,
-                          &seconds, &cache_bytes))
+                          &seconds, &cache_bytes, &end))
         return NULL;
     Search *s = search_new(ranks_of, sizes_of, ranks, tops_of, rules);
     if (!s) return NULL;
+    if (end != -1 && (end < 0 || end >= ranks || ranks < 2 || s->foundations != 1 || rules.max_cards)) {
+        search_free(s);
+        PyErr_SetString(PyExc_ValueError, "an end rank needs one foundation, 2 or more ranks and decision mode");
+        return NULL;
+    }
+    s->end = end;
     Cache table = {0};
     if (cache_reset(&table, s->words, table_bits(cache_bytes, s->words))) {
         search_free(s);
@@ -1054,8 +1065,8 @@ static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(ranks, pile_sizes, rank_count, foundation_tops, cache, symmetry, wolter, reach, restarts, noise, "
      "max_cards, "
-     "node_limit, seconds, cache_bytes) -> (status, cards or None, foundations or None, nodes, longest play, "
-     "cached states)"},
+     "node_limit, seconds, cache_bytes[, end]) -> (status, cards or None, foundations or None, nodes, longest play, "
+     "cached states); end: the rank the last card must be next to (-1: any)"},
     {"batch", batch, METH_VARARGS,
      "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, restarts, "
      "noise, max_cards, "

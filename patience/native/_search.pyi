@@ -7,9 +7,10 @@ _Board = tuple[Sequence[int], Sequence[int], int, Sequence[int]]
 
 def search(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, foundation_tops: Sequence[int],
            cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, max_cards: bool,
-           node_limit: int, seconds: float, cache_bytes: int, /
+           node_limit: int, seconds: float, cache_bytes: int, end: int = -1, /
            ) -> tuple[str, list[int] | None, list[int] | None, int, int, int]:
-    """(status, cards in play order or None, their foundations or None, nodes, longest play, cached states)"""
+    """(status, cards in play order or None, their foundations or None, nodes, longest play, cached states);
+    `end`: the rank the last card must be next to (-1: any)"""
 
 def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool,
           noise: bool, max_cards: bool, node_limit: int, seconds: float, cache_bytes: int, /

@@ -5,7 +5,7 @@ its top card. Any available card may go onto any foundation whose top rank is ne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from patience.cards import Card
 from patience.deal import Deal
@@ -23,6 +23,7 @@ class Board:
     ranks: int
     foundations: tuple[int, ...]  # each foundation's top rank, -1 when it starts empty (any card)
     unit: tuple[bool, ...]  # only cards of the same rank lie under it (the paper's "unit" card)
+    end: int = -1  # one foundation: the rank the last card played must be next to (-1: any)
 
     @classmethod
     def of(cls, deal: Deal) -> Board:
@@ -52,6 +53,18 @@ class Board:
         tops = tuple(-1 if card is None else card.rank for card in foundations)
         return cls(cards, tuple(card.rank for card in cards), tuple(pile), tuple(starts), tuple(sizes),
                    ranks, tops, tuple(unit))
+
+    @classmethod
+    def reversed_of(cls, deal: Deal) -> Board:
+        """The deal played backwards: a win read from its last card to its first. The piles are
+        turned over (bottom card first), the foundation starts empty (the last card of a win may be
+        any bottom card) and the play must end next to the deal's foundation card (anywhere when the
+        deal has none). Its wins, reversed,
+        are the deal's wins and no others, so a loss here proves the deal lost. A search from the
+        front spends its nodes where cards get buried near the end; from the back that end comes
+        first (docs/hardness.md)."""
+        board = cls.of_piles([pile[::-1] for pile in deal.piles], [None], deal.ranks)
+        return replace(board, end=-1 if deal.foundation is None else deal.foundation.rank)
 
     def __len__(self) -> int:
         return len(self.cards)

@@ -95,8 +95,8 @@ def decide_many(boards: Iterable[Board], rules: Rules, max_cards: bool,
     boards = list(boards)
     if not compiled():
         raise UsageError("the compiled search is not built (pip install -e .)")
-    if not all(fits(board) for board in boards):
-        raise UsageError("a board the compiled search does not take")
+    if not all(fits(board) and board.end < 0 for board in boards):
+        raise UsageError("a board the compiled search does not take (or with an end rank)")
     rows = _search.batch([_arrays(board) for board in boards], *rules.switches(), max_cards, node_limit or 0,
                          seconds or 0.0, cache_bytes(memory_mb))
     return [Decision(compiled_status(word, nodes, node_limit), most, nodes, spent) for word, most, nodes, spent in rows]
@@ -125,7 +125,7 @@ def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[
 def _compiled(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
               seconds: float | None, table_bytes: int) -> Outcome:
     word, order, onto, nodes, longest, cached = _search.search(
-        *_arrays(board), *rules.switches(), max_cards, node_limit or 0, seconds or 0.0, table_bytes)
+        *_arrays(board), *rules.switches(), max_cards, node_limit or 0, seconds or 0.0, table_bytes, board.end)
     status = compiled_status(word, nodes, node_limit)
     if order is None or onto is None:  # the two are None together
         return Outcome(status, None, nodes, longest, cached)

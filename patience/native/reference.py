@@ -57,6 +57,8 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     search (see `interchangeable`). With `restarts` a round gives up after a budget of nodes and the
     next one orders the piles another way (see `Rounds`), and with `noise` too puts a random move first
     at some nodes (see `shake`); failed states stay known."""
+    if board.end >= 0 and (max_cards or len(board.foundations) != 1 or board.ranks < 2):
+        raise ValueError("an end rank needs one foundation, 2 or more ranks and decision mode")
     cache, reach, symmetry, wolter, restarts = rules.cache, rules.reach, rules.symmetry, rules.wolter, rules.restarts
     noise = restarts and rules.noise
     size = len(board)
@@ -94,7 +96,10 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
 
     def moves() -> list[Move]:
         """Plays possible now, the most cards left of their rank first, then the tallest pile
-        (ties: this round's pile order), one foundation of each top rank."""
+        (ties: this round's pile order), one foundation of each top rank; none when the board has an
+        end rank and no card next to it is left."""
+        if board.end >= 0 and not any(counts[rank] for rank in neighbours(board.end, board.ranks)):
+            return []
         found = []
         for pile, start in enumerate(board.pile_start):
             left = board.pile_size[pile]
@@ -116,7 +121,7 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
         stop_at = nodes + rounds.budget if restarts else None
         stack = [moves()]
         while stack:
-            if played == every:
+            if played == every and (board.end < 0 or board.follows(board.end, board.rank[path[-1][0]])):
                 return _outcome(board, Status.SOLVED, path, nodes, size, len(failed))
             if len(path) > len(best):
                 best = list(path)
@@ -157,6 +162,11 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     if not max_cards:
         return Outcome(Status.UNSOLVABLE, None, nodes, len(best), len(failed))
     return _outcome(board, Status.UNSOLVABLE, best, nodes, len(best), len(failed))
+
+
+def neighbours(rank: int, ranks: int) -> set[int]:
+    """The ranks next to `rank` on the cycle."""
+    return {(rank + 1) % ranks, (rank - 1) % ranks}
 
 
 class Rounds:
