@@ -22,6 +22,7 @@ import math
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from patience.errors import InputError, UsageError
@@ -34,7 +35,7 @@ from patience.runs.progress import Progress
 from patience.survey import report
 from patience.survey.decide import decide
 from patience.survey.run import survey
-from patience.survey.store import DECISION, UNDECIDED, VERDICTS, SurveyStore, survey_settings
+from patience.survey.store import DECISION, UNDECIDED, VERDICTS, Row, SurveyStore, survey_settings
 
 RANKS = (13, 26, 52, 100)
 SUITS = (2, 4, 8, 16, 32)
@@ -49,9 +50,19 @@ def numbers(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split(","))
 
 
-def grid(ranks: tuple[int, ...], suits: tuple[int, ...], heights: tuple[int, ...]) -> list[Shape]:
-    """Every shape of at most MAX_GRID_CARDS cards, small decks first."""
-    shapes = [(r, s, h) for r in ranks for s in suits for h in heights if r * s <= MAX_GRID_CARDS]
+def band(text: str) -> tuple[float, float]:
+    """LOW,HIGH: the range of suits / pile height a dense grid keeps."""
+    low, high = (float(part) for part in text.split(","))
+    if not 0 <= low <= high:
+        raise argparse.ArgumentTypeError(f"{text!r}: want LOW,HIGH with 0 <= LOW <= HIGH")
+    return low, high
+
+
+def grid(ranks: tuple[int, ...], suits: tuple[int, ...], heights: tuple[int, ...],
+         band: tuple[float, float] = (0.0, math.inf)) -> list[Shape]:
+    """Every shape of at most MAX_GRID_CARDS cards with suits / height inside `band`, small decks first."""
+    shapes = [(r, s, h) for r in ranks for s in suits for h in heights
+              if r * s <= MAX_GRID_CARDS and band[0] <= s / h <= band[1]]
     return sorted(shapes, key=lambda shape: (shape[0] * shape[1], shape))
 
 
@@ -61,7 +72,7 @@ def store_path(out: Path, shape: Shape) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Survey every shape round by round until `--deals` deals each or the time is up."""
-    shapes = grid(args.ranks, args.suits, args.heights)
+    shapes = grid(args.ranks, args.suits, args.heights, args.band or (0.0, math.inf))
     args.out.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + 60 * args.minutes if args.minutes else math.inf
     done: Counter[Status] = Counter()
@@ -103,17 +114,33 @@ def _survey_shape(args: argparse.Namespace, shape: Shape, seeds: list[int]) -> C
     return Counter({verdict: count - before.get(verdict, 0) for verdict, count in after.items()})
 
 
-def measure(out: Path) -> dict[Shape, report.Summary]:
-    """The summary of every shape's store in the folder."""
-    summaries = {}
-    for path in sorted(out.glob("r*-s*-h*.db")):
-        store = SurveyStore(path, create=False)
-        settings, rows = store.settings(), store.rows()
-        store.close()
-        if rows and isinstance(settings.get("shape"), list):
-            shape = tuple(settings["shape"])
-            summaries[shape] = report.summarise(GENERALISED, rows, report.tableau_cards(settings))
-    return summaries
+def shape_rows(folders: list[Path]) -> dict[Shape, list[Row]]:
+    """Every shape's stored deals over the folders, one row a seed (the first folder's where two hold
+    it: the same deal under the same search). Folders searched with different node limits are
+    refused, since their verdicts do not mix."""
+    found: dict[Shape, dict[int, Row]] = {}
+    limits = {}
+    for folder in folders:
+        for path in sorted(folder.glob("r*-s*-h*.db")):
+            store = SurveyStore(path, create=False)
+            settings, rows = store.settings(), store.rows()
+            store.close()
+            if not (rows and isinstance(settings.get("shape"), list)):
+                continue
+            limits[path] = settings.get("nodes")
+            if len(set(limits.values())) > 1:
+                raise UsageError(f"{path}: searched with {settings.get('nodes')} nodes a deal, but "
+                                 f"{next(iter(limits))} with {next(iter(limits.values()))}: the verdicts do not mix")
+            seeds = found.setdefault(tuple(settings["shape"]), {})
+            for row in rows:
+                seeds.setdefault(row.seed, row)
+    return {shape: [seeds[seed] for seed in sorted(seeds)] for shape, seeds in found.items()}
+
+
+def measure(*folders: Path) -> dict[Shape, report.Summary]:
+    """The summary of every shape stored in the folders."""
+    return {shape: report.summarise(GENERALISED, rows, shape[0] * shape[1] - 1)
+            for shape, rows in sorted(shape_rows(list(folders)).items())}
 
 
 def table(summaries: dict[Shape, report.Summary]) -> str:
@@ -134,11 +161,23 @@ MEASURES = {
     "median-nodes": ("median nodes per deal (log10)", lambda s: math.log10(max(s.median_nodes, 1)), "magma_r"),
     "undecided": ("undecided share (%)", lambda s: 100 * len(s.undecided) / s.deals, "Reds"),
 }
-TABLE_START, TABLE_END = "<!-- hardness table -->", "<!-- /hardness table -->"
+TABLE = "hardness table"
 
 
-def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path]:
-    """One PNG per measure: a panel per pile height, ranks down, suits across, each cell labelled."""
+def suffix(label: str) -> str:
+    """What a run's label adds to its figures' names: `won-1m.png` for label 1m, `won.png` for none."""
+    return f"-{label}" if label else ""
+
+
+def markers(name: str, label: str = "") -> tuple[str, str]:
+    """The comments that bound a generated block of docs/hardness.md."""
+    name = f"{name} {label}" if label else name
+    return f"<!-- {name} -->", f"<!-- /{name} -->"
+
+
+def heat_maps(summaries: dict[Shape, report.Summary], folder: Path, label: str = "") -> list[Path]:
+    """One PNG per measure (`won-LABEL.png`, ...): a panel per pile height, ranks down, suits across,
+    each cell labelled."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -167,14 +206,14 @@ def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path
                 for column, cell in enumerate(rank_cells):
                     if (ranks[row], suits[column], height) not in summaries:
                         continue  # more than MAX_GRID_CARDS cards: left blank
-                    label = "none\ndecided" if math.isnan(cell) else f"{cell:.1f}" if name == "median-nodes" \
+                    shown = "none\ndecided" if math.isnan(cell) else f"{cell:.1f}" if name == "median-nodes" \
                         else f"{cell:.0f}"
-                    axes.text(column, row, label, ha="center", va="center", fontsize=7,
+                    axes.text(column, row, shown, ha="center", va="center", fontsize=7,
                               path_effects=[patheffects.withStroke(linewidth=2, foreground="white")])
         panels[0][0].set_ylabel("ranks")
         figure.colorbar(image, ax=list(panels[0]), shrink=0.8)
         figure.suptitle(f"Generalised Black Hole, random deals: {title}", y=1.04)
-        path = folder / f"{name}.png"
+        path = folder / f"{name}{suffix(label)}.png"
         save_figure(figure, path, dpi=90, bbox_inches="tight")
         plt.close(figure)
         written.append(path)
@@ -206,14 +245,24 @@ def ratio_plot(summaries: dict[Shape, report.Summary], path: Path) -> None:
     plt.close(figure)
 
 
-def put_table(page: Path, text: str) -> None:
-    """Replace the table between the page's markers, leaving the prose around it."""
-    content = page.read_text()
-    before, start, rest = content.partition(TABLE_START)
-    _, end, after = rest.partition(TABLE_END)
+def page_parts(page: Path, bounds: tuple[str, str]) -> tuple[str, str]:
+    """The page's text before and after the block between the markers `bounds` (checked before any
+    figure is written, so that a page without them leaves nothing half done)."""
+    try:
+        content = page.read_text()
+    except OSError as error:
+        raise UsageError(f"{page}: cannot read the page: {error.strerror}") from None
+    before, start, rest = content.partition(bounds[0])
+    _, end, after = rest.partition(bounds[1])
     if not (start and end):
-        raise UsageError(f"{page}: lacks the markers {TABLE_START} and {TABLE_END}")
-    write_file(page, f"{before}{TABLE_START}\n{text}{TABLE_END}{after}")
+        raise UsageError(f"{page}: lacks the markers {bounds[0]} and {bounds[1]}")
+    return before, after
+
+
+def put_table(page: Path, text: str, bounds: tuple[str, str] = markers(TABLE)) -> None:
+    """Replace the block between the page's markers `bounds`, leaving the prose around it."""
+    before, after = page_parts(page, bounds)
+    write_file(page, f"{before}{bounds[0]}\n{text}{bounds[1]}{after}")
 
 
 def write(args: argparse.Namespace) -> int:
@@ -221,9 +270,10 @@ def write(args: argparse.Namespace) -> int:
     if not summaries:
         print(f"error: {args.out}: no survey stores with deals", file=sys.stderr)
         return 2
-    heat_maps(summaries, args.docs / "hardness")
-    ratio_plot(summaries, args.docs / "hardness" / "by-ratio.png")
-    put_table(args.docs / "hardness.md", table(summaries))
+    page_parts(args.docs / "hardness.md", markers(TABLE, args.label))
+    heat_maps(summaries, args.docs / "hardness", args.label)
+    ratio_plot(summaries, args.docs / "hardness" / f"by-ratio{suffix(args.label)}.png")
+    put_table(args.docs / "hardness.md", table(summaries), markers(TABLE, args.label))
     deals = Counter(summary.deals for summary in summaries.values())
     decided = sum(summary.decided for summary in summaries.values())
     total = sum(summary.deals for summary in summaries.values())
@@ -300,19 +350,345 @@ def deeper(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- the threshold and its finite-size scaling -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Point:
+    """One shape's decided deals at its ratio suits / pile height."""
+
+    ranks: int
+    ratio: float
+    won: int
+    decided: int
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A rank count's 50%-won point: by a logistic fit in log(suits / height) and by the monotone
+    (isotonic) fit of the won shares interpolated, each with a 95% bootstrap interval over deals."""
+
+    ranks: int
+    shapes: int
+    deals: int
+    decided: int
+    logistic: float
+    logistic_interval: tuple[float, float]
+    width: float  # the logistic's scale in log(suits / height): 1 / slope
+    crossing: float
+    crossing_interval: tuple[float, float]
+    deviance: float
+
+
+@dataclass(frozen=True)
+class Collapse:
+    """The joint fit won share = F((ln x - ln c_R) * (R / R0)^(1/nu) / w): one threshold per rank
+    count and one width that scales with the ranks; `exponent` is 1/nu (0: no sharpening)."""
+
+    exponent: float
+    exponent_interval: tuple[float, float]
+    reference: float  # R0, the geometric mean of the rank counts
+    width: float  # w at R0
+    centres: dict[int, float]  # c_R
+    deviance: float
+    free_deviance: float  # the rank counts' separate fits, a slope each
+    points: int
+    parameters: int
+
+    @property
+    def nu(self) -> float:
+        return 1 / self.exponent if self.exponent else math.inf
+
+
+def points(summaries: dict[Shape, report.Summary]) -> list[Point]:
+    return [Point(shape[0], shape[1] / shape[2], summary.won, summary.decided)
+            for shape, summary in sorted(summaries.items()) if summary.decided]
+
+
+def fit_logistic(design, won, trials):
+    """The binomial logistic fit of `won` of `trials` on the columns of `design` (Newton's method),
+    with half a deal won and half lost added to each row so that a clean step (every deal lost below
+    some ratio, every one won above) still has a finite slope. (coefficients, deviance)."""
+    import numpy as np
+
+    trials = np.asarray(trials, float) + 1
+    share = (np.asarray(won, float) + 0.5) / trials
+    beta = np.zeros(design.shape[1])
+    for _ in range(100):
+        predicted = 1 / (1 + np.exp(-np.clip(design @ beta, -30, 30)))
+        weights = trials * predicted * (1 - predicted)
+        step = np.linalg.solve(design.T @ (design * weights[:, None]) + 1e-9 * np.eye(len(beta)),
+                               design.T @ (trials * (share - predicted)))
+        beta += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    predicted = np.clip(1 / (1 + np.exp(-np.clip(design @ beta, -30, 30))), 1e-12, 1 - 1e-12)
+    deviance = 2 * np.sum(trials * (share * np.log(share / predicted)
+                                    + (1 - share) * np.log((1 - share) / (1 - predicted))))
+    return beta, float(deviance)
+
+
+def logistic_centre(found: list[Point]) -> tuple[float, float, float]:
+    """The ratio where the logistic fit in log ratio crosses one half, its width, and the deviance
+    (nan and nan where the fit does not rise with the ratio or crosses outside the ratios measured)."""
+    import numpy as np
+
+    design = np.column_stack([np.ones(len(found)), np.log([p.ratio for p in found])])
+    (intercept, slope), deviance = fit_logistic(design, [p.won for p in found], [p.decided for p in found])
+    centre = math.exp(-intercept / slope) if slope > 0 else math.nan
+    if not min(p.ratio for p in found) <= centre <= max(p.ratio for p in found):
+        return math.nan, math.nan, deviance  # falls, or crosses outside the grid: not a measured point
+    return centre, 1 / slope, deviance
+
+
+def isotonic_crossing(found: list[Point]) -> float:
+    """The ratio where the won share, pooled over the shapes of one ratio and made non-decreasing by
+    pooling adjacent violators, crosses one half, interpolated linearly in log ratio between the two
+    ratios around it; nan if it does not cross inside the grid."""
+    pooled: dict[float, list[int]] = {}
+    for point in found:
+        pooled.setdefault(point.ratio, [0, 0])
+        pooled[point.ratio][0] += point.won
+        pooled[point.ratio][1] += point.decided
+    ratios = sorted(pooled)
+    blocks: list[list[float]] = []  # [share, weight, how many ratios]
+    for ratio in ratios:
+        blocks.append([pooled[ratio][0] / pooled[ratio][1], pooled[ratio][1], 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            (share, weight, count), (share2, weight2, count2) = blocks.pop(), blocks.pop()
+            blocks.append([(share * weight + share2 * weight2) / (weight + weight2), weight + weight2, count + count2])
+    fitted = [share for share, _, count in blocks for _ in range(int(count))]
+    for index in range(1, len(ratios)):
+        if fitted[index - 1] < 0.5 <= fitted[index]:
+            low, high = math.log(ratios[index - 1]), math.log(ratios[index])
+            part = (0.5 - fitted[index - 1]) / (fitted[index] - fitted[index - 1])
+            return math.exp(low + part * (high - low))
+    return math.nan
+
+
+def resampled(summaries: dict[Shape, report.Summary], rng) -> list[Point]:
+    """The points of one bootstrap sample: each shape's deals drawn again with replacement, so that
+    its decided count varies as well as its won share."""
+    found = []
+    for shape, summary in sorted(summaries.items()):
+        shares = [summary.won / summary.deals, summary.lost / summary.deals, len(summary.undecided) / summary.deals]
+        won, lost, _ = rng.multinomial(summary.deals, shares)
+        if won + lost:
+            found.append(Point(shape[0], shape[1] / shape[2], int(won), int(won + lost)))
+    return found
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """The central 95% of the finite values (nan, nan if under half are finite)."""
+    import numpy as np
+
+    finite = [value for value in values if math.isfinite(value)]
+    if len(finite) < len(values) / 2:
+        return math.nan, math.nan
+    return float(np.percentile(finite, 2.5)), float(np.percentile(finite, 97.5))
+
+
+def thresholds(summaries: dict[Shape, report.Summary], samples: int, seed: int = 1) -> list[Threshold]:
+    """Every rank count's 50%-won point, with bootstrap intervals over `samples` resamplings."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    found = []
+    for ranks in sorted({shape[0] for shape in summaries}):
+        mine = {shape: summary for shape, summary in summaries.items() if shape[0] == ranks}
+        observed = points(mine)
+        if len({point.ratio for point in observed}) < 2:
+            continue
+        centre, width, deviance = logistic_centre(observed)
+        draws = [resampled(mine, rng) for _ in range(samples)]
+        found.append(Threshold(
+            ranks, len(mine), sum(s.deals for s in mine.values()), sum(p.decided for p in observed),
+            centre, interval([logistic_centre(draw)[0] for draw in draws]), width,
+            isotonic_crossing(observed), interval([isotonic_crossing(draw) for draw in draws]), deviance))
+    return found
+
+
+def collapse(found: list[Point], exponents=None) -> Collapse:
+    """The finite-size-scaling fit: for each exponent 1/nu on a grid, the logistic fit with one
+    intercept per rank count and one slope on (R / R0)^(1/nu) * ln ratio; the exponent of least
+    deviance, and the ones within 3.84 of it (a 95% profile-likelihood interval)."""
+    import numpy as np
+
+    exponents = np.linspace(-1, 2, 301) if exponents is None else exponents
+    ranks = sorted({point.ranks for point in found})
+    reference = math.exp(sum(math.log(r) for r in ranks) / len(ranks))
+    won, trials = [p.won for p in found], [p.decided for p in found]
+    logs = np.log([p.ratio for p in found])
+    scale_of = np.array([p.ranks / reference for p in found])
+    columns = np.array([[1.0 if p.ranks == r else 0.0 for r in ranks] for p in found])
+    fits = []
+    for exponent in exponents:
+        design = np.column_stack([scale_of ** exponent * logs, columns])
+        beta, deviance = fit_logistic(design, won, trials)
+        fits.append((deviance, float(exponent), beta))
+    best_deviance, best, beta = min(fits, key=lambda fit: fit[0])
+    near = [exponent for deviance, exponent, _ in fits if deviance <= best_deviance + 3.84]
+    slope = beta[0]
+    centres = {r: math.exp(-beta[1 + i] / (slope * (r / reference) ** best)) if slope > 0 else math.nan
+               for i, r in enumerate(ranks)}
+    free = sum(logistic_centre([p for p in found if p.ranks == r])[2] for r in ranks)
+    return Collapse(best, (min(near), max(near)), reference, 1 / slope if slope > 0 else math.nan, centres,
+                    best_deviance, free, len(found), len(ranks) + 2)
+
+
+def power_law(found: list[Threshold]) -> tuple[float, float]:
+    """(a, g) of the least-squares line ln c(R) = ln a + g ln R through the logistic 50% points: how
+    the threshold moves with the number of ranks (nan, nan with fewer than two points)."""
+    import numpy as np
+
+    known = [t for t in found if math.isfinite(t.logistic)]
+    if len(known) < 2:
+        return math.nan, math.nan
+    slope, intercept = np.polyfit(np.log([t.ranks for t in known]), np.log([t.logistic for t in known]), 1)
+    return math.exp(intercept), float(slope)
+
+
+def threshold_table(found: list[Threshold], fit: Collapse) -> str:
+    lines = ["| ranks | shapes | deals | decided | 50% point, logistic (95% bootstrap) | width | "
+             "50% point, isotonic (95% bootstrap) | collapse fit's c(R) |",
+             "|---:|---:|---:|---:|---|---:|---|---:|"]
+    for t in found:
+        lines.append(f"| {t.ranks} | {t.shapes} | {t.deals:,} | {t.decided:,} "
+                     f"| {t.logistic:.2f} ({t.logistic_interval[0]:.2f}-{t.logistic_interval[1]:.2f}) "
+                     f"| {t.width:.2f} | {t.crossing:.2f} ({t.crossing_interval[0]:.2f}-{t.crossing_interval[1]:.2f}) "
+                     f"| {fit.centres.get(t.ranks, math.nan):.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def scaling_plot(summaries: dict[Shape, report.Summary], found: list[Threshold], fit: Collapse, path: Path) -> None:
+    """Won share against suits / height, one colour per rank count, with each count's logistic fit;
+    the same against the rescaled ratio of the joint fit (the collapse); the 50% points against ranks."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    figure, (raw, rescaled, moving) = plt.subplots(1, 3, figsize=(16, 4.6))
+    colours = dict(zip(sorted(fit.centres), plt.get_cmap("viridis")(np.linspace(0, 0.9, len(fit.centres))),
+                       strict=True))
+    logistic = {t.ranks: t for t in found}
+    for ranks, colour in colours.items():
+        mine = [p for p in points(summaries) if p.ranks == ranks]
+        shares = np.array([p.won / p.decided for p in mine])
+        bounds = np.array([report.wilson(p.won, p.decided) for p in mine]).T
+        errors = np.abs(bounds - shares)
+        ratios = np.array([p.ratio for p in mine])
+        raw.errorbar(ratios, shares, yerr=errors, fmt="o", ms=3, alpha=0.7, color=colour, label=f"{ranks} ranks")
+        if ranks in logistic and math.isfinite(logistic[ranks].logistic):
+            grid_x = np.geomspace(ratios.min(), ratios.max(), 200)
+            raw.plot(grid_x, 1 / (1 + np.exp(-np.log(grid_x / logistic[ranks].logistic) / logistic[ranks].width)),
+                     color=colour, alpha=0.6)
+        scale = (ranks / fit.reference) ** fit.exponent / fit.width
+        rescaled.errorbar(np.log(ratios / fit.centres[ranks]) * scale, shares, yerr=errors, fmt="o", ms=3, alpha=0.7,
+                          color=colour, label=f"{ranks} ranks")
+    axis = np.linspace(-8, 8, 200)
+    rescaled.plot(axis, 1 / (1 + np.exp(-axis)), "k-", alpha=0.5, label="joint fit")
+    rescaled.set_xlim(-8, 8)
+    raw.set_xscale("log")
+    raw.set_xlabel("suits / pile height")
+    raw.set_ylabel("share won of decided deals")
+    raw.set_title("won share, with each rank count's logistic fit")
+    rescaled.set_xlabel(f"ln(ratio / c(R)) x (R / {fit.reference:.0f})^{fit.exponent:.2f} / {fit.width:.2f}")
+    rescaled.set_title(f"collapse: 1/nu = {fit.exponent:.2f} ({fit.exponent_interval[0]:.2f} to "
+                       f"{fit.exponent_interval[1]:.2f})")
+    for method, centre, spread, marker in (("logistic", "logistic", "logistic_interval", "o"),
+                                           ("isotonic", "crossing", "crossing_interval", "s")):
+        shown = [t for t in found if math.isfinite(getattr(t, centre)) and math.isfinite(getattr(t, spread)[0])]
+        moving.errorbar([t.ranks * (1.03 if marker == "s" else 1) for t in shown], [getattr(t, centre) for t in shown],
+                        yerr=np.abs(np.array([getattr(t, spread) for t in shown]).T
+                                    - [getattr(t, centre) for t in shown]) if shown else None,
+                        fmt=marker, capsize=3, label=f"50% point, {method}")
+    moving.set_xscale("log")
+    moving.set_yscale("log")
+    moving.set_xlabel("ranks")
+    moving.set_ylabel("suits / pile height at 50% won")
+    moving.set_title("the threshold against the number of ranks")
+    for axes in (raw, rescaled, moving):
+        axes.grid(alpha=0.3)
+        axes.legend(fontsize=7)
+    figure.suptitle("Generalised Black Hole, random deals: the won share near the threshold")
+    figure.tight_layout()
+    save_figure(figure, path, dpi=90)
+    plt.close(figure)
+
+
+def undecided_plot(summaries: dict[Shape, report.Summary], band: tuple[float, float], path: Path) -> None:
+    """The undecided share of each shape in the band against its number of cards, one colour per
+    rank count: how the wall grows with the deal."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for ranks in sorted({shape[0] for shape in summaries}):
+        mine = sorted((shape[0] * shape[1], 100 * len(s.undecided) / s.deals) for shape, s in summaries.items()
+                      if shape[0] == ranks and band[0] <= shape[1] / shape[2] <= band[1])
+        axes.plot([x for x, _ in mine], [y for _, y in mine], "o", alpha=0.7, label=f"{ranks} ranks")
+    axes.set_xscale("log")
+    axes.set_xlabel("cards")
+    axes.set_ylabel("undecided share (%)")
+    axes.set_title(f"shapes with {band[0]:g} <= suits / pile height <= {band[1]:g}")
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=8)
+    save_figure(figure, path, dpi=90)
+    plt.close(figure)
+
+
+def scaling(args: argparse.Namespace) -> int:
+    """The 50%-won point of each rank count with intervals, the finite-size-scaling collapse, their
+    figures and their table in docs/hardness.md."""
+    summaries = measure(args.out, *args.also)
+    found = thresholds(summaries, args.bootstrap)
+    if not found:
+        print(f"error: {args.out}: no rank count with decided deals at two ratios", file=sys.stderr)
+        return 2
+    fit = collapse(points(summaries))
+    page_parts(args.docs / "hardness.md", markers("hardness threshold", args.label))
+    heat = args.docs / "hardness"
+    heat.mkdir(parents=True, exist_ok=True)
+    scaling_plot(summaries, found, fit, heat / f"scaling{suffix(args.label)}.png")
+    undecided_plot(summaries, args.band or (1.0, 4.0), heat / f"undecided-band{suffix(args.label)}.png")
+    text = threshold_table(found, fit)
+    dof = fit.points - fit.parameters
+    text += (f"\nCollapse: 1/nu = {fit.exponent:.2f} (95% profile interval {fit.exponent_interval[0]:.2f} to "
+             f"{fit.exponent_interval[1]:.2f}), width {fit.width:.3f} in ln(ratio) at R0 = {fit.reference:.0f} ranks; "
+             f"deviance {fit.deviance:.1f} on {dof} degrees of freedom ({fit.points} shapes), against "
+             f"{fit.free_deviance:.1f} for a free slope per rank count.\n")
+    factor, power = power_law(found)
+    text += (f"\nThe 50% points (logistic) against the ranks: c(R) = {factor:.3f} R^{power:.3f} "
+             "by least squares in logs.\n")
+    put_table(args.docs / "hardness.md", text, markers("hardness threshold", args.label))
+    print(text, end="")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("run", "write", "compare", "deeper"))
+    parser.add_argument("action", choices=("run", "write", "compare", "deeper", "scaling"))
     parser.add_argument("--out", type=Path, default=Path("hardness-grid"), help="folder of the stores, one per shape")
     parser.add_argument("--ranks", type=numbers, default=RANKS, help="ranks of the grid (13,26,52,100)")
     parser.add_argument("--suits", type=numbers, default=SUITS, help="suits of the grid (2,4,8,16,32)")
     parser.add_argument("--heights", type=numbers, default=HEIGHTS, help="pile heights of the grid (2,3,4,5,6)")
+    parser.add_argument("--band", type=band, help="run: only the shapes with LOW <= suits / height <= HIGH "
+                        "(LOW,HIGH; all); scaling: the shapes of the undecided share's figure (1,4)")
     parser.add_argument("--deals", type=int, default=100, help="deals per shape, seeds 1..DEALS (100)")
     parser.add_argument("--round", type=int, default=10, help="deals per shape per round (10)")
     parser.add_argument("--nodes", type=int, default=1_000_000, help="node limit per deal (1000000)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal, a guard only (60)")
     parser.add_argument("--minutes", type=float, help="start no shape's round after this many minutes")
     parser.add_argument("--docs", type=Path, default=DOCS, help="where write finds hardness.md and puts hardness/")
+    parser.add_argument("--label", default="", help="write, scaling: a suffix for the figures' names and the "
+                        "page's markers, so that two runs' tables and figures stand side by side (none)")
+    parser.add_argument("--also", type=Path, action="append", default=[],
+                        help="scaling: another grid's folder to pool with --out, seed by seed (repeatable)")
+    parser.add_argument("--bootstrap", type=int, default=1000, help="scaling: bootstrap samples (1000)")
     parser.add_argument("--before", type=Path, help="compare: the other grid's folder")
     parser.add_argument("--per-shape", type=int, default=10, help="deeper: undecided deals per shape (10)")
     parser.add_argument("--budgets", type=lambda text: tuple(int(float(part)) for part in text.split(",")),
@@ -325,6 +701,8 @@ def main() -> int:
             return compare(args)
         if args.action == "deeper":
             return deeper(args)
+        if args.action == "scaling":
+            return scaling(args)
         return run(args) if args.action == "run" else write(args)
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
