@@ -361,6 +361,7 @@ class Point:
     ratio: float
     won: int
     decided: int
+    cards: int = 0
 
 
 @dataclass(frozen=True)
@@ -378,54 +379,95 @@ class Threshold:
     crossing: float
     crossing_interval: tuple[float, float]
     deviance: float
+    bracket: tuple[float, float]  # the logistic 50% point were every undecided deal lost, or won
 
 
 @dataclass(frozen=True)
 class Collapse:
-    """The joint fit won share = F((ln x - ln c_R) * (R / R0)^(1/nu) / w): one threshold per rank
-    count and one width that scales with the ranks; `exponent` is 1/nu (0: no sharpening)."""
+    """The finite-size-scaling fit, as for random 3-SAT, with the size L either the number of ranks
+    or the number of cards: won share = F((ln x - ln c(L)) * (L / L0)^(1/nu) / w), F logistic, x the
+    ratio suits / height, the threshold a power law c(L) = c0 (L / L0)^gamma and the width w
+    shrinking as L^(-1/nu); `exponent` is 1/nu (0: the transition does not sharpen)."""
 
+    size: str  # "ranks" or "cards"
     exponent: float
     exponent_interval: tuple[float, float]
-    reference: float  # R0, the geometric mean of the rank counts
-    width: float  # w at R0
-    centres: dict[int, float]  # c_R
+    reference: float  # L0, the geometric mean of the points' sizes
+    width: float  # w at L0, in ln x
+    c0: float
+    gamma: float
     deviance: float
-    free_deviance: float  # the rank counts' separate fits, a slope each
+    free_deviance: float  # the rank counts' separate logistic fits, two parameters each
     points: int
-    parameters: int
+    parameters: int = 4
 
-    @property
-    def nu(self) -> float:
-        return 1 / self.exponent if self.exponent else math.inf
+    def centre(self, size: float) -> float:
+        return self.c0 * (size / self.reference) ** self.gamma
+
+    def rescaled(self, point: Point) -> float:
+        size = size_of(point, self.size)
+        return math.log(point.ratio / self.centre(size)) * (size / self.reference) ** self.exponent / self.width
+
+
+def size_of(point: Point, size: str) -> int:
+    return point.ranks if size == "ranks" else point.cards
 
 
 def points(summaries: dict[Shape, report.Summary]) -> list[Point]:
-    return [Point(shape[0], shape[1] / shape[2], summary.won, summary.decided)
+    return [Point(shape[0], shape[1] / shape[2], summary.won, summary.decided, shape[0] * shape[1])
             for shape, summary in sorted(summaries.items()) if summary.decided]
 
 
-def fit_logistic(design, won, trials):
-    """The binomial logistic fit of `won` of `trials` on the columns of `design` (Newton's method),
-    with half a deal won and half lost added to each row so that a clean step (every deal lost below
-    some ratio, every one won above) still has a finite slope. (coefficients, deviance)."""
+def logistic(eta):
+    """The won share of the logistic model, and its derivative in the linear predictor."""
+    import numpy as np
+
+    share = 1 / (1 + np.exp(-np.clip(eta, -30, 30)))
+    return share, share * (1 - share)
+
+
+def fit_binomial(design, won, trials, link=logistic):
+    """The binomial fit of `won` of `trials` on the columns of `design` through `link` (iteratively
+    reweighted least squares, halving a step that raises the deviance), with half a deal won and half
+    lost added to each row so that a clean step (every deal lost below some ratio, every one won
+    above) still has a finite slope. (coefficients, deviance, their covariance)."""
     import numpy as np
 
     trials = np.asarray(trials, float) + 1
     share = (np.asarray(won, float) + 0.5) / trials
+
+    def deviance(beta) -> float:
+        predicted = np.clip(link(design @ beta)[0], 1e-12, 1 - 1e-12)
+        return float(2 * np.sum(trials * (share * np.log(share / predicted)
+                                          + (1 - share) * np.log((1 - share) / (1 - predicted)))))
+
+    def information(beta):
+        predicted, slope = link(design @ beta)
+        predicted = np.clip(predicted, 1e-12, 1 - 1e-12)
+        weights = trials * slope ** 2 / (predicted * (1 - predicted))
+        return design.T @ (design * weights[:, None]) + 1e-9 * np.eye(len(beta)), predicted, slope
+
     beta = np.zeros(design.shape[1])
-    for _ in range(100):
-        predicted = 1 / (1 + np.exp(-np.clip(design @ beta, -30, 30)))
-        weights = trials * predicted * (1 - predicted)
-        step = np.linalg.solve(design.T @ (design * weights[:, None]) + 1e-9 * np.eye(len(beta)),
-                               design.T @ (trials * (share - predicted)))
-        beta += step
-        if np.max(np.abs(step)) < 1e-10:
+    current = deviance(beta)
+    for _ in range(200):
+        matrix, predicted, slope = information(beta)
+        score = design.T @ (trials * slope * (share - predicted) / (predicted * (1 - predicted)))
+        step = np.linalg.solve(matrix, score)
+        for _ in range(30):
+            trial = deviance(beta + step)
+            if trial <= current + 1e-12:
+                break
+            step = step / 2
+        beta, improvement, current = beta + step, current - trial, trial
+        if np.max(np.abs(step)) < 1e-10 or 0 <= improvement < 1e-12:
             break
-    predicted = np.clip(1 / (1 + np.exp(-np.clip(design @ beta, -30, 30))), 1e-12, 1 - 1e-12)
-    deviance = 2 * np.sum(trials * (share * np.log(share / predicted)
-                                    + (1 - share) * np.log((1 - share) / (1 - predicted))))
-    return beta, float(deviance)
+    return beta, current, np.linalg.inv(information(beta)[0])
+
+
+def fit_logistic(design, won, trials):
+    """`fit_binomial` with the logistic link: (coefficients, deviance)."""
+    beta, deviance, _ = fit_binomial(design, won, trials)
+    return beta, deviance
 
 
 def logistic_centre(found: list[Point]) -> tuple[float, float, float]:
@@ -474,7 +516,7 @@ def resampled(summaries: dict[Shape, report.Summary], rng) -> list[Point]:
         shares = [summary.won / summary.deals, summary.lost / summary.deals, len(summary.undecided) / summary.deals]
         won, lost, _ = rng.multinomial(summary.deals, shares)
         if won + lost:
-            found.append(Point(shape[0], shape[1] / shape[2], int(won), int(won + lost)))
+            found.append(Point(shape[0], shape[1] / shape[2], int(won), int(won + lost), shape[0] * shape[1]))
     return found
 
 
@@ -501,39 +543,37 @@ def thresholds(summaries: dict[Shape, report.Summary], samples: int, seed: int =
             continue
         centre, width, deviance = logistic_centre(observed)
         draws = [resampled(mine, rng) for _ in range(samples)]
+        extremes = tuple(logistic_centre([Point(r, s / h, m.won + (len(m.undecided) if won else 0), m.deals)
+                                          for (r, s, h), m in sorted(mine.items())])[0] for won in (False, True))
         found.append(Threshold(
             ranks, len(mine), sum(s.deals for s in mine.values()), sum(p.decided for p in observed),
             centre, interval([logistic_centre(draw)[0] for draw in draws]), width,
-            isotonic_crossing(observed), interval([isotonic_crossing(draw) for draw in draws]), deviance))
+            isotonic_crossing(observed), interval([isotonic_crossing(draw) for draw in draws]), deviance,
+            extremes))
     return found
 
 
-def collapse(found: list[Point], exponents=None) -> Collapse:
-    """The finite-size-scaling fit: for each exponent 1/nu on a grid, the logistic fit with one
-    intercept per rank count and one slope on (R / R0)^(1/nu) * ln ratio; the exponent of least
-    deviance, and the ones within 3.84 of it (a 95% profile-likelihood interval)."""
+def collapse(found: list[Point], size: str = "ranks", exponents=None) -> Collapse:
+    """The `Collapse` fit: for each exponent 1/nu on a grid, a logistic fit whose columns are
+    (L/L0)^(1/nu) times ln x, 1 and ln(L/L0); the exponent of least deviance, and those within 3.84
+    of it (a 95% profile-likelihood interval)."""
     import numpy as np
 
     exponents = np.linspace(-1, 2, 301) if exponents is None else exponents
-    ranks = sorted({point.ranks for point in found})
-    reference = math.exp(sum(math.log(r) for r in ranks) / len(ranks))
-    won, trials = [p.won for p in found], [p.decided for p in found]
-    logs = np.log([p.ratio for p in found])
-    scale_of = np.array([p.ranks / reference for p in found])
-    columns = np.array([[1.0 if p.ranks == r else 0.0 for r in ranks] for p in found])
+    sizes = np.array([size_of(point, size) for point in found], float)
+    reference = float(np.exp(np.mean(np.log(sizes))))
+    scaled, logs = sizes / reference, np.log([point.ratio for point in found])
+    won, trials = [point.won for point in found], [point.decided for point in found]
     fits = []
     for exponent in exponents:
-        design = np.column_stack([scale_of ** exponent * logs, columns])
-        beta, deviance = fit_logistic(design, won, trials)
+        factor = scaled ** exponent
+        beta, deviance = fit_logistic(np.column_stack([factor * logs, factor, factor * np.log(scaled)]), won, trials)
         fits.append((deviance, float(exponent), beta))
-    best_deviance, best, beta = min(fits, key=lambda fit: fit[0])
+    best_deviance, best, (slope, offset, drift) = min(fits, key=lambda fit: fit[0])
     near = [exponent for deviance, exponent, _ in fits if deviance <= best_deviance + 3.84]
-    slope = beta[0]
-    centres = {r: math.exp(-beta[1 + i] / (slope * (r / reference) ** best)) if slope > 0 else math.nan
-               for i, r in enumerate(ranks)}
-    free = sum(logistic_centre([p for p in found if p.ranks == r])[2] for r in ranks)
-    return Collapse(best, (min(near), max(near)), reference, 1 / slope if slope > 0 else math.nan, centres,
-                    best_deviance, free, len(found), len(ranks) + 2)
+    free = sum(logistic_centre([p for p in found if p.ranks == r])[2] for r in {p.ranks for p in found})
+    return Collapse(size, best, (min(near), max(near)), reference, 1 / slope, math.exp(-offset / slope),
+                    -drift / slope, best_deviance, free, len(found))
 
 
 def power_law(found: list[Threshold]) -> tuple[float, float]:
@@ -548,73 +588,98 @@ def power_law(found: list[Threshold]) -> tuple[float, float]:
     return math.exp(intercept), float(slope)
 
 
-def threshold_table(found: list[Threshold], fit: Collapse) -> str:
-    lines = ["| ranks | shapes | deals | decided | 50% point, logistic (95% bootstrap) | width | "
-             "50% point, isotonic (95% bootstrap) | collapse fit's c(R) |",
-             "|---:|---:|---:|---:|---|---:|---|---:|"]
+def threshold_table(found: list[Threshold]) -> str:
+    lines = ["| ranks | shapes | deals | decided | 50% point, logistic (95% bootstrap) | width in ln x "
+             "| 50% point, isotonic (95% bootstrap) | were the undecided lost / won |",
+             "|---:|---:|---:|---:|---|---:|---|---|"]
     for t in found:
         lines.append(f"| {t.ranks} | {t.shapes} | {t.deals:,} | {t.decided:,} "
                      f"| {t.logistic:.2f} ({t.logistic_interval[0]:.2f}-{t.logistic_interval[1]:.2f}) "
                      f"| {t.width:.2f} | {t.crossing:.2f} ({t.crossing_interval[0]:.2f}-{t.crossing_interval[1]:.2f}) "
-                     f"| {fit.centres.get(t.ranks, math.nan):.2f} |")
+                     f"| {t.bracket[0]:.2f} / {t.bracket[1]:.2f} |")
     return "\n".join(lines) + "\n"
 
 
-def scaling_plot(summaries: dict[Shape, report.Summary], found: list[Threshold], fit: Collapse, path: Path) -> None:
-    """Won share against suits / height, one colour per rank count, with each count's logistic fit;
-    the same against the rescaled ratio of the joint fit (the collapse); the 50% points against ranks."""
+def collapse_text(fit: Collapse) -> str:
+    unit = "R" if fit.size == "ranks" else "N"
+    return (f"- by {fit.size}: 1/nu = {fit.exponent:.2f} (95% profile interval {fit.exponent_interval[0]:.2f} to "
+            f"{fit.exponent_interval[1]:.2f}), c({unit}) = {fit.c0:.2f} ({unit} / {fit.reference:.0f})"
+            f"^{fit.gamma:.3f}, "
+            f"width {fit.width:.3f} in ln x at {unit} = {fit.reference:.0f}; deviance {fit.deviance:.1f} on "
+            f"{fit.points - fit.parameters} degrees of freedom\n")
+
+
+def scaling_plot(summaries: dict[Shape, report.Summary], found: list[Threshold], fits: list[Collapse],
+                 path: Path) -> None:
+    """Four panels: won share against suits / height, one colour per rank count, with each count's
+    logistic fit; the 50% points against the ranks; and the won share against each collapse's
+    rescaled ratio, where the shapes fall on one curve if the scaling holds."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
-    figure, (raw, rescaled, moving) = plt.subplots(1, 3, figsize=(16, 4.6))
-    colours = dict(zip(sorted(fit.centres), plt.get_cmap("viridis")(np.linspace(0, 0.9, len(fit.centres))),
-                       strict=True))
-    logistic = {t.ranks: t for t in found}
+    figure, panels = plt.subplots(2, 2, figsize=(13, 9.5))
+    (raw, moving), collapsed = panels[0], panels[1]
+    every = points(summaries)
+    ranks_seen = sorted({p.ranks for p in every})
+    colours = dict(zip(ranks_seen, plt.get_cmap("viridis")(np.linspace(0, 0.9, len(ranks_seen))), strict=True))
+    logistic_of = {t.ranks: t for t in found}
     for ranks, colour in colours.items():
-        mine = [p for p in points(summaries) if p.ranks == ranks]
+        mine = [p for p in every if p.ranks == ranks]
         shares = np.array([p.won / p.decided for p in mine])
-        bounds = np.array([report.wilson(p.won, p.decided) for p in mine]).T
-        errors = np.abs(bounds - shares)
+        errors = np.abs(np.array([report.wilson(p.won, p.decided) for p in mine]).T - shares)
         ratios = np.array([p.ratio for p in mine])
-        raw.errorbar(ratios, shares, yerr=errors, fmt="o", ms=3, alpha=0.7, color=colour, label=f"{ranks} ranks")
-        if ranks in logistic and math.isfinite(logistic[ranks].logistic):
-            grid_x = np.geomspace(ratios.min(), ratios.max(), 200)
-            raw.plot(grid_x, 1 / (1 + np.exp(-np.log(grid_x / logistic[ranks].logistic) / logistic[ranks].width)),
-                     color=colour, alpha=0.6)
-        scale = (ranks / fit.reference) ** fit.exponent / fit.width
-        rescaled.errorbar(np.log(ratios / fit.centres[ranks]) * scale, shares, yerr=errors, fmt="o", ms=3, alpha=0.7,
-                          color=colour, label=f"{ranks} ranks")
+        raw.errorbar(ratios, shares, yerr=errors, fmt="o", ms=3, alpha=0.6, color=colour, label=f"{ranks} ranks")
+        threshold = logistic_of.get(ranks)
+        if threshold and math.isfinite(threshold.logistic):
+            curve = np.geomspace(ratios.min(), ratios.max(), 200)
+            raw.plot(curve, 1 / (1 + np.exp(-np.log(curve / threshold.logistic) / threshold.width)), color=colour)
+        for axes, fit in zip(collapsed, fits, strict=True):
+            axes.plot([fit.rescaled(p) for p in mine], shares, "o", ms=4, alpha=0.6, color=colour,
+                      label=f"{ranks} ranks")
     axis = np.linspace(-8, 8, 200)
-    rescaled.plot(axis, 1 / (1 + np.exp(-axis)), "k-", alpha=0.5, label="joint fit")
-    rescaled.set_xlim(-8, 8)
+    for axes, fit in zip(collapsed, fits, strict=True):
+        unit = "R" if fit.size == "ranks" else "N"
+        axes.plot(axis, 1 / (1 + np.exp(-axis)), "k-", alpha=0.6, label="logistic")
+        axes.set_xlim(-8, 8)
+        axes.set_xlabel(f"ln(x / c({unit})) ({unit} / {fit.reference:.0f})^{fit.exponent:.2f} / {fit.width:.2f}")
+        axes.set_ylabel("share won of decided deals")
+        axes.set_title(f"collapse by {fit.size}: 1/nu = {fit.exponent:.2f} ({fit.exponent_interval[0]:.2f} to "
+                       f"{fit.exponent_interval[1]:.2f}), deviance {fit.deviance:.0f}")
     raw.set_xscale("log")
-    raw.set_xlabel("suits / pile height")
+    raw.set_xlabel("x = suits / pile height")
     raw.set_ylabel("share won of decided deals")
     raw.set_title("won share, with each rank count's logistic fit")
-    rescaled.set_xlabel(f"ln(ratio / c(R)) x (R / {fit.reference:.0f})^{fit.exponent:.2f} / {fit.width:.2f}")
-    rescaled.set_title(f"collapse: 1/nu = {fit.exponent:.2f} ({fit.exponent_interval[0]:.2f} to "
-                       f"{fit.exponent_interval[1]:.2f})")
-    for method, centre, spread, marker in (("logistic", "logistic", "logistic_interval", "o"),
-                                           ("isotonic", "crossing", "crossing_interval", "s")):
-        shown = [t for t in found if math.isfinite(getattr(t, centre)) and math.isfinite(getattr(t, spread)[0])]
-        moving.errorbar([t.ranks * (1.03 if marker == "s" else 1) for t in shown], [getattr(t, centre) for t in shown],
-                        yerr=np.abs(np.array([getattr(t, spread) for t in shown]).T
-                                    - [getattr(t, centre) for t in shown]) if shown else None,
-                        fmt=marker, capsize=3, label=f"50% point, {method}")
+    shown = [t for t in found if math.isfinite(t.logistic) and not math.isnan(t.logistic_interval[0])]
+    if shown:
+        moving.errorbar([t.ranks for t in shown], [t.logistic for t in shown],
+                        yerr=np.abs(np.array([t.logistic_interval for t in shown]).T - [t.logistic for t in shown]),
+                        fmt="o", capsize=3, label="50% point, logistic (95% bootstrap)")
+    shown = [t for t in found if math.isfinite(t.crossing) and not math.isnan(t.crossing_interval[0])]
+    if shown:
+        moving.errorbar([1.03 * t.ranks for t in shown], [t.crossing for t in shown],
+                        yerr=np.abs(np.array([t.crossing_interval for t in shown]).T - [t.crossing for t in shown]),
+                        fmt="s", capsize=3, label="50% point, isotonic (95% bootstrap)")
+    for index, label in ((0, "were every undecided deal lost"), (1, "were every undecided deal won")):
+        moving.plot([t.ranks for t in found], [t.bracket[index] for t in found], "v^"[index], color="grey",
+                    alpha=0.7, label=label)
+    by_ranks = next((fit for fit in fits if fit.size == "ranks"), None)
+    if by_ranks:
+        line = np.geomspace(min(ranks_seen), max(ranks_seen), 50)
+        moving.plot(line, [by_ranks.centre(r) for r in line], "k--", alpha=0.5, label="collapse by ranks: c(R)")
     moving.set_xscale("log")
     moving.set_yscale("log")
     moving.set_xlabel("ranks")
-    moving.set_ylabel("suits / pile height at 50% won")
+    moving.set_ylabel("x at 50% won")
     moving.set_title("the threshold against the number of ranks")
-    for axes in (raw, rescaled, moving):
+    for axes in (raw, moving, *collapsed):
         axes.grid(alpha=0.3)
         axes.legend(fontsize=7)
-    figure.suptitle("Generalised Black Hole, random deals: the won share near the threshold")
+    figure.suptitle("Generalised Black Hole, random deals: the won share across the threshold")
     figure.tight_layout()
-    save_figure(figure, path, dpi=90)
+    save_figure(figure, path, dpi=80)
     plt.close(figure)
 
 
@@ -649,21 +714,17 @@ def scaling(args: argparse.Namespace) -> int:
     if not found:
         print(f"error: {args.out}: no rank count with decided deals at two ratios", file=sys.stderr)
         return 2
-    fit = collapse(points(summaries))
+    fits = [collapse(points(summaries), size) for size in ("ranks", "cards")]
     page_parts(args.docs / "hardness.md", markers("hardness threshold", args.label))
     heat = args.docs / "hardness"
     heat.mkdir(parents=True, exist_ok=True)
-    scaling_plot(summaries, found, fit, heat / f"scaling{suffix(args.label)}.png")
+    scaling_plot(summaries, found, fits, heat / f"scaling{suffix(args.label)}.png")
     undecided_plot(summaries, args.band or (1.0, 4.0), heat / f"undecided-band{suffix(args.label)}.png")
-    text = threshold_table(found, fit)
-    dof = fit.points - fit.parameters
-    text += (f"\nCollapse: 1/nu = {fit.exponent:.2f} (95% profile interval {fit.exponent_interval[0]:.2f} to "
-             f"{fit.exponent_interval[1]:.2f}), width {fit.width:.3f} in ln(ratio) at R0 = {fit.reference:.0f} ranks; "
-             f"deviance {fit.deviance:.1f} on {dof} degrees of freedom ({fit.points} shapes), against "
-             f"{fit.free_deviance:.1f} for a free slope per rank count.\n")
     factor, power = power_law(found)
-    text += (f"\nThe 50% points (logistic) against the ranks: c(R) = {factor:.3f} R^{power:.3f} "
-             "by least squares in logs.\n")
+    text = (threshold_table(found) + f"\nThe logistic 50% points against the ranks: c(R) = {factor:.3f} R^{power:.3f} "
+            f"by least squares in logs. The collapses (4 parameters each; {fits[0].points} shapes; the rank counts' "
+            f"separate logistic fits, {2 * len(found)} parameters: deviance {fits[0].free_deviance:.1f}):\n\n")
+    text += "".join(collapse_text(fit) for fit in fits)
     put_table(args.docs / "hardness.md", text, markers("hardness threshold", args.label))
     print(text, end="")
     return 0

@@ -79,6 +79,7 @@ def test_the_50_percent_point_is_found_with_an_interval_around_it(hardness, grid
         assert point.logistic_interval[0] < point.logistic < point.logistic_interval[1]
         assert point.logistic_interval[1] - point.logistic_interval[0] < 0.3 * truth
         assert point.width == pytest.approx(0.3, rel=0.2)
+        assert point.bracket[1] < point.logistic < point.bracket[0]  # undecided deals won / lost
 
 
 def test_the_isotonic_crossing_interpolates_in_log_ratio_and_pools_violators(hardness):
@@ -96,18 +97,24 @@ def test_a_threshold_outside_the_grid_is_not_reported(hardness):
     assert math.isnan(hardness.logistic_centre(rising_late)[0])
 
 
-@pytest.mark.parametrize("exponent", [0.0, 0.5])
-def test_the_scaling_fit_recovers_the_exponent_and_the_centres(hardness, exponent):
-    centres = {13: 1.0, 26: 1.4, 52: 2.0, 100: 2.6}
+@pytest.mark.parametrize(("exponent", "size"), [(0.0, "ranks"), (0.5, "ranks"), (0.5, "cards")])
+def test_the_scaling_fit_recovers_the_exponent_and_the_threshold_law(hardness, exponent, size):
+    """Synthetic won shares with c(R) = 1.5 (R / 36)^0.4 and a width shrinking as R^-exponent; with four
+    suits a deal, the same law holds in cards (N = 4R), with N0 = 4 R0."""
+    ranks = (13, 26, 52, 100)
+    reference = math.exp(sum(math.log(r) for r in ranks) / len(ranks))
+    centres = {r: 1.5 * (r / reference) ** 0.4 for r in ranks}
     ratios = [0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 1.7, 2.0, 2.4, 2.8, 3.4, 4.0, 5.0]
-    points = [hardness.Point(r, x, round(10_000 * won_share(r, x, centres, 0.2, exponent)), 10_000)
-              for r in centres for x in ratios]
-    fit = hardness.collapse(points)
+    points = [hardness.Point(r, x, round(10_000 * won_share(r, x, centres, 0.2, exponent)), 10_000, 4 * r)
+              for r in ranks for x in ratios]
+    fit = hardness.collapse(points, size)
     assert fit.exponent == pytest.approx(exponent, abs=0.03)
     assert fit.exponent_interval[0] <= fit.exponent <= fit.exponent_interval[1]
-    for ranks, centre in centres.items():
-        assert fit.centres[ranks] == pytest.approx(centre, rel=0.02)
-    assert fit.deviance <= fit.free_deviance + 30  # one slope law fits about as well as four free slopes
+    assert fit.gamma == pytest.approx(0.4, abs=0.02) and fit.c0 == pytest.approx(1.5, rel=0.02)
+    assert fit.reference == pytest.approx(reference * (4 if size == "cards" else 1))
+    assert fit.width == pytest.approx(0.2 * (26 / reference) ** exponent, rel=0.05)
+    # on the rescaled axis every point sits on the logistic curve
+    assert max(abs(1 / (1 + math.exp(-fit.rescaled(p))) - p.won / p.decided) for p in points) < 0.01
 
 
 def test_scaling_writes_the_figures_and_the_pages_block(hardness, grid, tmp_path, monkeypatch, capsys):
@@ -118,7 +125,7 @@ def test_scaling_writes_the_figures_and_the_pages_block(hardness, grid, tmp_path
     assert hardness.main() == 0
     text = path.read_text()
     assert text.startswith("# prose before\n") and text.endswith("prose after\n") and "\nold\n" not in text
-    assert "| 13 | 7 | 1,400 | 1,330 | 1.0" in text and "Collapse: 1/nu =" in text
+    assert "| 13 | 7 | 1,400 | 1,330 | 1.0" in text and "- by cards: 1/nu =" in text
     assert "| 13 | 7 |" in capsys.readouterr().out
     for name in ("scaling.png", "undecided-band.png"):
         assert (docs / "hardness" / name).read_bytes().startswith(b"\x89PNG")
