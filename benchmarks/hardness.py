@@ -600,13 +600,27 @@ def threshold_table(found: list[Threshold]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def collapse_text(fit: Collapse) -> str:
-    unit = "R" if fit.size == "ranks" else "N"
-    return (f"- by {fit.size}: 1/nu = {fit.exponent:.2f} (95% profile interval {fit.exponent_interval[0]:.2f} to "
-            f"{fit.exponent_interval[1]:.2f}), c({unit}) = {fit.c0:.2f} ({unit} / {fit.reference:.0f})"
-            f"^{fit.gamma:.3f}, "
-            f"width {fit.width:.3f} in ln x at {unit} = {fit.reference:.0f}; deviance {fit.deviance:.1f} on "
-            f"{fit.points - fit.parameters} degrees of freedom\n")
+SCENARIOS = ("decided deals", "undecided counted lost", "undecided counted won")
+
+
+def scenario_points(summaries: dict[Shape, report.Summary], scenario: str) -> list[Point]:
+    """The points of the decided deals, or of every deal with the undecided ones counted lost or won:
+    how far the answer rests on what the search left open."""
+    if scenario == SCENARIOS[0]:
+        return points(summaries)
+    return [Point(r, s / h, m.won + (len(m.undecided) if scenario == SCENARIOS[2] else 0), m.deals, r * s)
+            for (r, s, h), m in sorted(summaries.items())]
+
+
+def collapse_table(fits: dict[tuple[str, str], Collapse]) -> str:
+    lines = ["| deals | size L | 1/nu (95% profile) | threshold c(L) | width in ln x at L0 | deviance (dof) |",
+             "|---|---|---|---|---:|---|"]
+    for (scenario, size), fit in fits.items():
+        unit = "R" if size == "ranks" else "N"
+        lines.append(f"| {scenario} | {size} | {fit.exponent:.2f} ({fit.exponent_interval[0]:.2f} to "
+                     f"{fit.exponent_interval[1]:.2f}) | {fit.c0:.2f} ({unit} / {fit.reference:.0f})^{fit.gamma:.3f} "
+                     f"| {fit.width:.3f} | {fit.deviance:.1f} ({fit.points - fit.parameters}) |")
+    return "\n".join(lines) + "\n"
 
 
 def scaling_plot(summaries: dict[Shape, report.Summary], found: list[Threshold], fits: list[Collapse],
@@ -714,7 +728,9 @@ def scaling(args: argparse.Namespace) -> int:
     if not found:
         print(f"error: {args.out}: no rank count with decided deals at two ratios", file=sys.stderr)
         return 2
-    fits = [collapse(points(summaries), size) for size in ("ranks", "cards")]
+    every = {(scenario, size): collapse(scenario_points(summaries, scenario), size)
+             for scenario in SCENARIOS for size in ("ranks", "cards")}
+    fits = [every[SCENARIOS[0], size] for size in ("ranks", "cards")]
     page_parts(args.docs / "hardness.md", markers("hardness threshold", args.label))
     heat = args.docs / "hardness"
     heat.mkdir(parents=True, exist_ok=True)
@@ -722,9 +738,10 @@ def scaling(args: argparse.Namespace) -> int:
     undecided_plot(summaries, args.band or (1.0, 4.0), heat / f"undecided-band{suffix(args.label)}.png")
     factor, power = power_law(found)
     text = (threshold_table(found) + f"\nThe logistic 50% points against the ranks: c(R) = {factor:.3f} R^{power:.3f} "
-            f"by least squares in logs. The collapses (4 parameters each; {fits[0].points} shapes; the rank counts' "
-            f"separate logistic fits, {2 * len(found)} parameters: deviance {fits[0].free_deviance:.1f}):\n\n")
-    text += "".join(collapse_text(fit) for fit in fits)
+            f"by least squares in logs. The collapses, 4 parameters each ({fits[0].points} shapes with decided deals; "
+            f"the rank counts' separate logistic fits, {2 * len(found)} parameters, have deviance "
+            f"{fits[0].free_deviance:.1f}):\n\n")
+    text += collapse_table(every)
     put_table(args.docs / "hardness.md", text, markers("hardness threshold", args.label))
     print(text, end="")
     return 0

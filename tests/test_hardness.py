@@ -125,7 +125,7 @@ def test_scaling_writes_the_figures_and_the_pages_block(hardness, grid, tmp_path
     assert hardness.main() == 0
     text = path.read_text()
     assert text.startswith("# prose before\n") and text.endswith("prose after\n") and "\nold\n" not in text
-    assert "| 13 | 7 | 1,400 | 1,330 | 1.0" in text and "- by cards: 1/nu =" in text
+    assert "| 13 | 7 | 1,400 | 1,330 | 1.0" in text and "| undecided counted won | cards | " in text
     assert "| 13 | 7 |" in capsys.readouterr().out
     for name in ("scaling.png", "undecided-band.png"):
         assert (docs / "hardness" / name).read_bytes().startswith(b"\x89PNG")
