@@ -697,26 +697,31 @@ def scaling_plot(summaries: dict[Shape, report.Summary], found: list[Threshold],
     plt.close(figure)
 
 
-def undecided_plot(summaries: dict[Shape, report.Summary], band: tuple[float, float], path: Path) -> None:
-    """The undecided share of each shape in the band against its number of cards, one colour per
-    rank count: how the wall grows with the deal."""
+def undecided_plot(summaries: dict[Shape, report.Summary], band: tuple[float, float], fit: Collapse,
+                   path: Path) -> None:
+    """The undecided share of each shape in the band against its number of cards, coloured by how far
+    its ratio lies from the threshold of its size (the collapse `fit`'s c): how the wall grows with
+    the deal, and where."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(7, 4.5))
-    for ranks in sorted({shape[0] for shape in summaries}):
-        mine = sorted((shape[0] * shape[1], 100 * len(s.undecided) / s.deals) for shape, s in summaries.items()
-                      if shape[0] == ranks and band[0] <= shape[1] / shape[2] <= band[1])
-        axes.plot([x for x, _ in mine], [y for _, y in mine], "o", alpha=0.7, label=f"{ranks} ranks")
+    figure, axes = plt.subplots(figsize=(7.5, 4.5))
+    mine = [(shape, s) for shape, s in sorted(summaries.items()) if band[0] <= shape[1] / shape[2] <= band[1]]
+    sizes = [shape[0] if fit.size == "ranks" else shape[0] * shape[1] for shape, _ in mine]
+    image = axes.scatter([shape[0] * shape[1] for shape, _ in mine],
+                         [100 * len(s.undecided) / s.deals for _, s in mine],
+                         c=[math.log(shape[1] / shape[2] / fit.centre(size)) for (shape, _), size in zip(mine, sizes,
+                                                                                                        strict=True)],
+                         cmap="coolwarm_r", vmin=-1, vmax=1, alpha=0.8, edgecolors="grey", linewidths=0.5)
+    figure.colorbar(image, ax=axes, label="ln(x / c): lost side (red) to won side (blue)")
     axes.set_xscale("log")
     axes.set_xlabel("cards")
     axes.set_ylabel("undecided share (%)")
-    axes.set_title(f"shapes with {band[0]:g} <= suits / pile height <= {band[1]:g}")
+    axes.set_title(f"shapes with {band[0]:g} <= x = suits / pile height <= {band[1]:g}")
     axes.grid(alpha=0.3)
-    axes.legend(fontsize=8)
-    save_figure(figure, path, dpi=90)
+    save_figure(figure, path, dpi=90, bbox_inches="tight")
     plt.close(figure)
 
 
@@ -735,7 +740,7 @@ def scaling(args: argparse.Namespace) -> int:
     heat = args.docs / "hardness"
     heat.mkdir(parents=True, exist_ok=True)
     scaling_plot(summaries, found, fits, heat / f"scaling{suffix(args.label)}.png")
-    undecided_plot(summaries, args.band or (1.0, 4.0), heat / f"undecided-band{suffix(args.label)}.png")
+    undecided_plot(summaries, args.band or (1.0, 4.0), fits[1], heat / f"undecided-band{suffix(args.label)}.png")
     factor, power = power_law(found)
     text = (threshold_table(found) + f"\nThe logistic 50% points against the ranks: c(R) = {factor:.3f} R^{power:.3f} "
             f"by least squares in logs. The collapses, 4 parameters each ({fits[0].points} shapes with decided deals; "
