@@ -8,6 +8,14 @@ top cards per rank-adjacent foundation card (see docs/hardness.md).
     .venv/bin/python benchmarks/hardness.py write --out hardness-grid   # docs/hardness.md's table, PNGs
     .venv/bin/python benchmarks/hardness.py compare --out hardness-grid --before old-grid   # two searches
     nice .venv/bin/python benchmarks/hardness.py deeper --out hardness-grid --per-shape 10 --budgets 1e6,4e6,16e6
+    nice -n 19 .venv/bin/python benchmarks/hardness.py run --out hardness-dense --deals 30 \
+        --ranks 13,20,26,40,52,75,100 --suits 2,3,4,5,6,8,10,12,16 --heights 2,3,5 --band 0.8,4
+    .venv/bin/python benchmarks/hardness.py write --out hardness-dense --label dense   # beside the grid's
+    .venv/bin/python benchmarks/hardness.py scaling --out hardness-grid --also hardness-dense
+
+`scaling` finds each rank count's 50%-won point (the suits / height at which half the decided deals
+are won) by a logistic fit and by an isotonic crossing, each with a bootstrap interval over deals, and
+fits a finite-size-scaling collapse as for random 3-SAT with the size either the ranks or the cards.
 
 `run` works in rounds of `--round` deals per shape, every shape once per round, so that a run
 stopped early (`--minutes`, Ctrl-C, kill) leaves every shape with about the same count; a rerun of
@@ -121,6 +129,8 @@ def shape_rows(folders: list[Path]) -> dict[Shape, list[Row]]:
     found: dict[Shape, dict[int, Row]] = {}
     limits = {}
     for folder in folders:
+        if not folder.is_dir():
+            raise UsageError(f"{folder}: no such folder of survey stores")
         for path in sorted(folder.glob("r*-s*-h*.db")):
             store = SurveyStore(path, create=False)
             settings, rows = store.settings(), store.rows()
@@ -785,6 +795,8 @@ def main() -> int:
         if args.action == "deeper":
             return deeper(args)
         if args.action == "scaling":
+            if args.bootstrap < 1:
+                raise UsageError(f"--bootstrap {args.bootstrap}: want at least one sample")
             return scaling(args)
         return run(args) if args.action == "run" else write(args)
     except (InputError, UsageError) as error:

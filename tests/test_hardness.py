@@ -177,3 +177,12 @@ def test_the_band_keeps_the_shapes_of_its_ratios(hardness):
     assert shapes and all(1 <= s / h <= 2 and r * s <= hardness.MAX_GRID_CARDS for r, s, h in shapes)
     assert (13, 3, 2) in shapes and (13, 2, 3) not in shapes and (100, 16, 8) not in shapes
     assert len(hardness.grid((13,), (2, 4), (2,))) == 2  # no band: every shape
+
+
+@pytest.mark.parametrize("extra", [["--also", "missing"], ["--bootstrap", "0"]])
+def test_a_missing_folder_or_no_bootstrap_is_one_clear_line(hardness, grid, tmp_path, monkeypatch, capsys, extra):
+    extra = [str(tmp_path / part) if part == "missing" else part for part in extra]
+    monkeypatch.setattr(sys, "argv", ["hardness.py", "scaling", "--out", str(grid), "--docs", str(tmp_path), *extra])
+    assert hardness.main() == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and ("no such folder" in error or "at least one sample" in error)
