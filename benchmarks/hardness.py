@@ -8,6 +8,14 @@ top cards per rank-adjacent foundation card (see docs/hardness.md).
     .venv/bin/python benchmarks/hardness.py write --out hardness-grid   # docs/hardness.md's table, PNGs
     .venv/bin/python benchmarks/hardness.py compare --out hardness-grid --before old-grid   # two searches
     nice .venv/bin/python benchmarks/hardness.py deeper --out hardness-grid --per-shape 10 --budgets 1e6,4e6,16e6
+    nice -n 19 .venv/bin/python benchmarks/hardness.py run --out hardness-dense --deals 30 \
+        --ranks 13,20,26,40,52,75,100 --suits 2,3,4,5,6,8,10,12,16 --heights 2,3,5 --band 0.8,4
+    .venv/bin/python benchmarks/hardness.py write --out hardness-dense --label dense   # beside the grid's
+    .venv/bin/python benchmarks/hardness.py scaling --out hardness-grid --also hardness-dense
+
+`scaling` finds each rank count's 50%-won point (the suits / height at which half the decided deals
+are won) by a logistic fit and by an isotonic crossing, each with a bootstrap interval over deals, and
+fits a finite-size-scaling collapse as for random 3-SAT with the size either the ranks or the cards.
 
 `run` works in rounds of `--round` deals per shape, every shape once per round, so that a run
 stopped early (`--minutes`, Ctrl-C, kill) leaves every shape with about the same count; a rerun of
@@ -22,6 +30,7 @@ import math
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from patience.errors import InputError, UsageError
@@ -34,7 +43,7 @@ from patience.runs.progress import Progress
 from patience.survey import report
 from patience.survey.decide import decide
 from patience.survey.run import survey
-from patience.survey.store import DECISION, UNDECIDED, VERDICTS, SurveyStore, survey_settings
+from patience.survey.store import DECISION, UNDECIDED, VERDICTS, Row, SurveyStore, survey_settings
 
 RANKS = (13, 26, 52, 100)
 SUITS = (2, 4, 8, 16, 32)
@@ -49,9 +58,19 @@ def numbers(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split(","))
 
 
-def grid(ranks: tuple[int, ...], suits: tuple[int, ...], heights: tuple[int, ...]) -> list[Shape]:
-    """Every shape of at most MAX_GRID_CARDS cards, small decks first."""
-    shapes = [(r, s, h) for r in ranks for s in suits for h in heights if r * s <= MAX_GRID_CARDS]
+def band(text: str) -> tuple[float, float]:
+    """LOW,HIGH: the range of suits / pile height a dense grid keeps."""
+    low, high = (float(part) for part in text.split(","))
+    if not 0 <= low <= high:
+        raise argparse.ArgumentTypeError(f"{text!r}: want LOW,HIGH with 0 <= LOW <= HIGH")
+    return low, high
+
+
+def grid(ranks: tuple[int, ...], suits: tuple[int, ...], heights: tuple[int, ...],
+         band: tuple[float, float] = (0.0, math.inf)) -> list[Shape]:
+    """Every shape of at most MAX_GRID_CARDS cards with suits / height inside `band`, small decks first."""
+    shapes = [(r, s, h) for r in ranks for s in suits for h in heights
+              if r * s <= MAX_GRID_CARDS and band[0] <= s / h <= band[1]]
     return sorted(shapes, key=lambda shape: (shape[0] * shape[1], shape))
 
 
@@ -61,7 +80,7 @@ def store_path(out: Path, shape: Shape) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Survey every shape round by round until `--deals` deals each or the time is up."""
-    shapes = grid(args.ranks, args.suits, args.heights)
+    shapes = grid(args.ranks, args.suits, args.heights, args.band or (0.0, math.inf))
     args.out.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + 60 * args.minutes if args.minutes else math.inf
     done: Counter[Status] = Counter()
@@ -99,16 +118,34 @@ def _survey_shape(args: argparse.Namespace, shape: Shape, seeds: list[int]) -> C
     return Counter({verdict: count - before.get(verdict, 0) for verdict, count in after.items()})
 
 
-def measure(out: Path) -> dict[Shape, report.Summary]:
-    """The summary of every shape's store in the folder."""
-    summaries = {}
-    for path in sorted(out.glob("r*-s*-h*.db")):
-        with SurveyStore(path, create=False) as store:
-            settings, rows = store.settings(), store.rows()
-        if rows and isinstance(settings.get("shape"), list):
-            shape = tuple(settings["shape"])
-            summaries[shape] = report.summarise(GENERALISED, rows, report.tableau_cards(settings))
-    return summaries
+def shape_rows(folders: list[Path]) -> dict[Shape, list[Row]]:
+    """Every shape's stored deals over the folders, one row a seed (the first folder's where two hold
+    it: the same deal under the same search). Folders searched with different node limits are
+    refused, since their verdicts do not mix."""
+    found: dict[Shape, dict[int, Row]] = {}
+    limits = {}
+    for folder in folders:
+        if not folder.is_dir():
+            raise UsageError(f"{folder}: no such folder of survey stores")
+        for path in sorted(folder.glob("r*-s*-h*.db")):
+            with SurveyStore(path, create=False) as store:
+                settings, rows = store.settings(), store.rows()
+            if not (rows and isinstance(settings.get("shape"), list)):
+                continue
+            limits[path] = settings.get("nodes")
+            if len(set(limits.values())) > 1:
+                raise UsageError(f"{path}: searched with {settings.get('nodes')} nodes a deal, but "
+                                 f"{next(iter(limits))} with {next(iter(limits.values()))}: the verdicts do not mix")
+            seeds = found.setdefault(tuple(settings["shape"]), {})
+            for row in rows:
+                seeds.setdefault(row.seed, row)
+    return {shape: [seeds[seed] for seed in sorted(seeds)] for shape, seeds in found.items()}
+
+
+def measure(*folders: Path) -> dict[Shape, report.Summary]:
+    """The summary of every shape stored in the folders."""
+    return {shape: report.summarise(GENERALISED, rows, shape[0] * shape[1] - 1)
+            for shape, rows in sorted(shape_rows(list(folders)).items())}
 
 
 def table(summaries: dict[Shape, report.Summary]) -> str:
@@ -129,11 +166,23 @@ MEASURES = {
     "median-nodes": ("median nodes per deal (log10)", lambda s: math.log10(max(s.median_nodes, 1)), "magma_r"),
     "undecided": ("undecided share (%)", lambda s: 100 * len(s.undecided) / s.deals, "Reds"),
 }
-TABLE_START, TABLE_END = "<!-- hardness table -->", "<!-- /hardness table -->"
+TABLE = "hardness table"
 
 
-def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path]:
-    """One PNG per measure: a panel per pile height, ranks down, suits across, each cell labelled."""
+def suffix(label: str) -> str:
+    """What a run's label adds to its figures' names: `won-1m.png` for label 1m, `won.png` for none."""
+    return f"-{label}" if label else ""
+
+
+def markers(name: str, label: str = "") -> tuple[str, str]:
+    """The comments that bound a generated block of docs/hardness.md."""
+    name = f"{name} {label}" if label else name
+    return f"<!-- {name} -->", f"<!-- /{name} -->"
+
+
+def heat_maps(summaries: dict[Shape, report.Summary], folder: Path, label: str = "") -> list[Path]:
+    """One PNG per measure (`won-LABEL.png`, ...): a panel per pile height, ranks down, suits across,
+    each cell labelled."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -162,14 +211,14 @@ def heat_maps(summaries: dict[Shape, report.Summary], folder: Path) -> list[Path
                 for column, cell in enumerate(rank_cells):
                     if (ranks[row], suits[column], height) not in summaries:
                         continue  # more than MAX_GRID_CARDS cards: left blank
-                    label = "none\ndecided" if math.isnan(cell) else f"{cell:.1f}" if name == "median-nodes" \
+                    shown = "none\ndecided" if math.isnan(cell) else f"{cell:.1f}" if name == "median-nodes" \
                         else f"{cell:.0f}"
-                    axes.text(column, row, label, ha="center", va="center", fontsize=7,
+                    axes.text(column, row, shown, ha="center", va="center", fontsize=7,
                               path_effects=[patheffects.withStroke(linewidth=2, foreground="white")])
         panels[0][0].set_ylabel("ranks")
         figure.colorbar(image, ax=list(panels[0]), shrink=0.8)
         figure.suptitle(f"Generalised Black Hole, random deals: {title}", y=1.04)
-        path = folder / f"{name}.png"
+        path = folder / f"{name}{suffix(label)}.png"
         save_figure(figure, path, dpi=90, bbox_inches="tight")
         plt.close(figure)
         written.append(path)
@@ -201,14 +250,24 @@ def ratio_plot(summaries: dict[Shape, report.Summary], path: Path) -> None:
     plt.close(figure)
 
 
-def put_table(page: Path, text: str) -> None:
-    """Replace the table between the page's markers, leaving the prose around it."""
-    content = page.read_text()
-    before, start, rest = content.partition(TABLE_START)
-    _, end, after = rest.partition(TABLE_END)
+def page_parts(page: Path, bounds: tuple[str, str]) -> tuple[str, str]:
+    """The page's text before and after the block between the markers `bounds` (checked before any
+    figure is written, so that a page without them leaves nothing half done)."""
+    try:
+        content = page.read_text()
+    except OSError as error:
+        raise UsageError(f"{page}: cannot read the page: {error.strerror}") from None
+    before, start, rest = content.partition(bounds[0])
+    _, end, after = rest.partition(bounds[1])
     if not (start and end):
-        raise UsageError(f"{page}: lacks the markers {TABLE_START} and {TABLE_END}")
-    write_file(page, f"{before}{TABLE_START}\n{text}{TABLE_END}{after}")
+        raise UsageError(f"{page}: lacks the markers {bounds[0]} and {bounds[1]}")
+    return before, after
+
+
+def put_table(page: Path, text: str, bounds: tuple[str, str] = markers(TABLE)) -> None:
+    """Replace the block between the page's markers `bounds`, leaving the prose around it."""
+    before, after = page_parts(page, bounds)
+    write_file(page, f"{before}{bounds[0]}\n{text}{bounds[1]}{after}")
 
 
 def write(args: argparse.Namespace) -> int:
@@ -216,9 +275,10 @@ def write(args: argparse.Namespace) -> int:
     if not summaries:
         print(f"error: {args.out}: no survey stores with deals", file=sys.stderr)
         return 2
-    heat_maps(summaries, args.docs / "hardness")
-    ratio_plot(summaries, args.docs / "hardness" / "by-ratio.png")
-    put_table(args.docs / "hardness.md", table(summaries))
+    page_parts(args.docs / "hardness.md", markers(TABLE, args.label))
+    heat_maps(summaries, args.docs / "hardness", args.label)
+    ratio_plot(summaries, args.docs / "hardness" / f"by-ratio{suffix(args.label)}.png")
+    put_table(args.docs / "hardness.md", table(summaries), markers(TABLE, args.label))
     deals = Counter(summary.deals for summary in summaries.values())
     decided = sum(summary.decided for summary in summaries.values())
     total = sum(summary.deals for summary in summaries.values())
@@ -294,19 +354,428 @@ def deeper(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- the threshold and its finite-size scaling -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Point:
+    """One shape's decided deals at its ratio suits / pile height."""
+
+    ranks: int
+    ratio: float
+    won: int
+    decided: int
+    cards: int = 0
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A rank count's 50%-won point: by a logistic fit in log(suits / height) and by the monotone
+    (isotonic) fit of the won shares interpolated, each with a 95% bootstrap interval over deals."""
+
+    ranks: int
+    shapes: int
+    deals: int
+    decided: int
+    logistic: float
+    logistic_interval: tuple[float, float]
+    width: float  # the logistic's scale in log(suits / height): 1 / slope
+    crossing: float
+    crossing_interval: tuple[float, float]
+    deviance: float
+    bracket: tuple[float, float]  # the logistic 50% point were every undecided deal lost, or won
+
+
+@dataclass(frozen=True)
+class Collapse:
+    """The finite-size-scaling fit, as for random 3-SAT, with the size L either the number of ranks
+    or the number of cards: won share = F((ln x - ln c(L)) * (L / L0)^(1/nu) / w), F logistic, x the
+    ratio suits / height, the threshold a power law c(L) = c0 (L / L0)^gamma and the width w
+    shrinking as L^(-1/nu); `exponent` is 1/nu (0: the transition does not sharpen)."""
+
+    size: str  # "ranks" or "cards"
+    exponent: float
+    exponent_interval: tuple[float, float]
+    reference: float  # L0, the geometric mean of the points' sizes
+    width: float  # w at L0, in ln x
+    c0: float
+    gamma: float
+    deviance: float
+    free_deviance: float  # the rank counts' separate logistic fits, two parameters each
+    points: int
+    parameters: int = 4
+
+    def centre(self, size: float) -> float:
+        return self.c0 * (size / self.reference) ** self.gamma
+
+    def rescaled(self, point: Point) -> float:
+        size = size_of(point, self.size)
+        return math.log(point.ratio / self.centre(size)) * (size / self.reference) ** self.exponent / self.width
+
+
+def size_of(point: Point, size: str) -> int:
+    return point.ranks if size == "ranks" else point.cards
+
+
+def points(summaries: dict[Shape, report.Summary]) -> list[Point]:
+    return [Point(shape[0], shape[1] / shape[2], summary.won, summary.decided, shape[0] * shape[1])
+            for shape, summary in sorted(summaries.items()) if summary.decided]
+
+
+def logistic(eta):
+    """The won share of the logistic model, and its derivative in the linear predictor."""
+    import numpy as np
+
+    share = 1 / (1 + np.exp(-np.clip(eta, -30, 30)))
+    return share, share * (1 - share)
+
+
+def fit_binomial(design, won, trials, link=logistic):
+    """The binomial fit of `won` of `trials` on the columns of `design` through `link` (iteratively
+    reweighted least squares, halving a step that raises the deviance), with half a deal won and half
+    lost added to each row so that a clean step (every deal lost below some ratio, every one won
+    above) still has a finite slope. (coefficients, deviance, their covariance)."""
+    import numpy as np
+
+    trials = np.asarray(trials, float) + 1
+    share = (np.asarray(won, float) + 0.5) / trials
+
+    def deviance(beta) -> float:
+        predicted = np.clip(link(design @ beta)[0], 1e-12, 1 - 1e-12)
+        return float(2 * np.sum(trials * (share * np.log(share / predicted)
+                                          + (1 - share) * np.log((1 - share) / (1 - predicted)))))
+
+    def information(beta):
+        predicted, slope = link(design @ beta)
+        predicted = np.clip(predicted, 1e-12, 1 - 1e-12)
+        weights = trials * slope ** 2 / (predicted * (1 - predicted))
+        return design.T @ (design * weights[:, None]) + 1e-9 * np.eye(len(beta)), predicted, slope
+
+    beta = np.zeros(design.shape[1])
+    current = deviance(beta)
+    for _ in range(200):
+        matrix, predicted, slope = information(beta)
+        score = design.T @ (trials * slope * (share - predicted) / (predicted * (1 - predicted)))
+        step = np.linalg.solve(matrix, score)
+        for _ in range(30):
+            trial = deviance(beta + step)
+            if trial <= current + 1e-12:
+                break
+            step = step / 2
+        beta, improvement, current = beta + step, current - trial, trial
+        if np.max(np.abs(step)) < 1e-10 or 0 <= improvement < 1e-12:
+            break
+    return beta, current, np.linalg.inv(information(beta)[0])
+
+
+def fit_logistic(design, won, trials):
+    """`fit_binomial` with the logistic link: (coefficients, deviance)."""
+    beta, deviance, _ = fit_binomial(design, won, trials)
+    return beta, deviance
+
+
+def logistic_centre(found: list[Point]) -> tuple[float, float, float]:
+    """The ratio where the logistic fit in log ratio crosses one half, its width, and the deviance
+    (nan and nan where the fit does not rise with the ratio or crosses outside the ratios measured)."""
+    import numpy as np
+
+    design = np.column_stack([np.ones(len(found)), np.log([p.ratio for p in found])])
+    (intercept, slope), deviance = fit_logistic(design, [p.won for p in found], [p.decided for p in found])
+    centre = math.exp(-intercept / slope) if slope > 0 else math.nan
+    if not min(p.ratio for p in found) <= centre <= max(p.ratio for p in found):
+        return math.nan, math.nan, deviance  # falls, or crosses outside the grid: not a measured point
+    return centre, 1 / slope, deviance
+
+
+def isotonic_crossing(found: list[Point]) -> float:
+    """The ratio where the won share, pooled over the shapes of one ratio and made non-decreasing by
+    pooling adjacent violators, crosses one half, interpolated linearly in log ratio between the two
+    ratios around it; nan if it does not cross inside the grid."""
+    pooled: dict[float, list[int]] = {}
+    for point in found:
+        pooled.setdefault(point.ratio, [0, 0])
+        pooled[point.ratio][0] += point.won
+        pooled[point.ratio][1] += point.decided
+    ratios = sorted(pooled)
+    blocks: list[list[float]] = []  # [share, weight, how many ratios]
+    for ratio in ratios:
+        blocks.append([pooled[ratio][0] / pooled[ratio][1], pooled[ratio][1], 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            (share, weight, count), (share2, weight2, count2) = blocks.pop(), blocks.pop()
+            blocks.append([(share * weight + share2 * weight2) / (weight + weight2), weight + weight2, count + count2])
+    fitted = [share for share, _, count in blocks for _ in range(int(count))]
+    for index in range(1, len(ratios)):
+        if fitted[index - 1] < 0.5 <= fitted[index]:
+            low, high = math.log(ratios[index - 1]), math.log(ratios[index])
+            part = (0.5 - fitted[index - 1]) / (fitted[index] - fitted[index - 1])
+            return math.exp(low + part * (high - low))
+    return math.nan
+
+
+def resampled(summaries: dict[Shape, report.Summary], rng) -> list[Point]:
+    """The points of one bootstrap sample: each shape's deals drawn again with replacement, so that
+    its decided count varies as well as its won share."""
+    found = []
+    for shape, summary in sorted(summaries.items()):
+        shares = [summary.won / summary.deals, summary.lost / summary.deals, len(summary.undecided) / summary.deals]
+        won, lost, _ = rng.multinomial(summary.deals, shares)
+        if won + lost:
+            found.append(Point(shape[0], shape[1] / shape[2], int(won), int(won + lost), shape[0] * shape[1]))
+    return found
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """The central 95% of the finite values (nan, nan if under half are finite)."""
+    import numpy as np
+
+    finite = [value for value in values if math.isfinite(value)]
+    if len(finite) < len(values) / 2:
+        return math.nan, math.nan
+    return float(np.percentile(finite, 2.5)), float(np.percentile(finite, 97.5))
+
+
+def thresholds(summaries: dict[Shape, report.Summary], samples: int, seed: int = 1) -> list[Threshold]:
+    """Every rank count's 50%-won point, with bootstrap intervals over `samples` resamplings."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    found = []
+    for ranks in sorted({shape[0] for shape in summaries}):
+        mine = {shape: summary for shape, summary in summaries.items() if shape[0] == ranks}
+        observed = points(mine)
+        if len({point.ratio for point in observed}) < 2:
+            continue
+        centre, width, deviance = logistic_centre(observed)
+        draws = [resampled(mine, rng) for _ in range(samples)]
+        extremes = tuple(logistic_centre([Point(r, s / h, m.won + (len(m.undecided) if won else 0), m.deals)
+                                          for (r, s, h), m in sorted(mine.items())])[0] for won in (False, True))
+        found.append(Threshold(
+            ranks, len(mine), sum(s.deals for s in mine.values()), sum(p.decided for p in observed),
+            centre, interval([logistic_centre(draw)[0] for draw in draws]), width,
+            isotonic_crossing(observed), interval([isotonic_crossing(draw) for draw in draws]), deviance,
+            extremes))
+    return found
+
+
+def collapse(found: list[Point], size: str = "ranks", exponents=None) -> Collapse:
+    """The `Collapse` fit: for each exponent 1/nu on a grid, a logistic fit whose columns are
+    (L/L0)^(1/nu) times ln x, 1 and ln(L/L0); the exponent of least deviance, and those within 3.84
+    of it (a 95% profile-likelihood interval)."""
+    import numpy as np
+
+    exponents = np.linspace(-1, 2, 301) if exponents is None else exponents
+    sizes = np.array([size_of(point, size) for point in found], float)
+    reference = float(np.exp(np.mean(np.log(sizes))))
+    scaled, logs = sizes / reference, np.log([point.ratio for point in found])
+    won, trials = [point.won for point in found], [point.decided for point in found]
+    fits = []
+    for exponent in exponents:
+        factor = scaled ** exponent
+        beta, deviance = fit_logistic(np.column_stack([factor * logs, factor, factor * np.log(scaled)]), won, trials)
+        fits.append((deviance, float(exponent), beta))
+    best_deviance, best, (slope, offset, drift) = min(fits, key=lambda fit: fit[0])
+    near = [exponent for deviance, exponent, _ in fits if deviance <= best_deviance + 3.84]
+    free = sum(logistic_centre([p for p in found if p.ranks == r])[2] for r in {p.ranks for p in found})
+    return Collapse(size, best, (min(near), max(near)), reference, 1 / slope, math.exp(-offset / slope),
+                    -drift / slope, best_deviance, free, len(found))
+
+
+def power_law(found: list[Threshold]) -> tuple[float, float]:
+    """(a, g) of the least-squares line ln c(R) = ln a + g ln R through the logistic 50% points: how
+    the threshold moves with the number of ranks (nan, nan with fewer than two points)."""
+    import numpy as np
+
+    known = [t for t in found if math.isfinite(t.logistic)]
+    if len(known) < 2:
+        return math.nan, math.nan
+    slope, intercept = np.polyfit(np.log([t.ranks for t in known]), np.log([t.logistic for t in known]), 1)
+    return math.exp(intercept), float(slope)
+
+
+def threshold_table(found: list[Threshold]) -> str:
+    lines = ["| ranks | shapes | deals | decided | 50% point, logistic (95% bootstrap) | width in ln x "
+             "| 50% point, isotonic (95% bootstrap) | were the undecided lost / won |",
+             "|---:|---:|---:|---:|---|---:|---|---|"]
+    for t in found:
+        lines.append(f"| {t.ranks} | {t.shapes} | {t.deals:,} | {t.decided:,} "
+                     f"| {t.logistic:.2f} ({t.logistic_interval[0]:.2f}-{t.logistic_interval[1]:.2f}) "
+                     f"| {t.width:.2f} | {t.crossing:.2f} ({t.crossing_interval[0]:.2f}-{t.crossing_interval[1]:.2f}) "
+                     f"| {t.bracket[0]:.2f} / {t.bracket[1]:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+SCENARIOS = ("decided deals", "undecided counted lost", "undecided counted won")
+
+
+def scenario_points(summaries: dict[Shape, report.Summary], scenario: str) -> list[Point]:
+    """The points of the decided deals, or of every deal with the undecided ones counted lost or won:
+    how far the answer rests on what the search left open."""
+    if scenario == SCENARIOS[0]:
+        return points(summaries)
+    return [Point(r, s / h, m.won + (len(m.undecided) if scenario == SCENARIOS[2] else 0), m.deals, r * s)
+            for (r, s, h), m in sorted(summaries.items())]
+
+
+def collapse_table(fits: dict[tuple[str, str], Collapse]) -> str:
+    lines = ["| deals | size L | 1/nu (95% profile) | threshold c(L) | width in ln x at L0 | deviance (dof) |",
+             "|---|---|---|---|---:|---|"]
+    for (scenario, size), fit in fits.items():
+        unit = "R" if size == "ranks" else "N"
+        lines.append(f"| {scenario} | {size} | {fit.exponent:.2f} ({fit.exponent_interval[0]:.2f} to "
+                     f"{fit.exponent_interval[1]:.2f}) | {fit.c0:.2f} ({unit} / {fit.reference:.0f})^{fit.gamma:.3f} "
+                     f"| {fit.width:.3f} | {fit.deviance:.1f} ({fit.points - fit.parameters}) |")
+    return "\n".join(lines) + "\n"
+
+
+def scaling_plot(summaries: dict[Shape, report.Summary], found: list[Threshold], fits: list[Collapse],
+                 path: Path) -> None:
+    """Four panels: won share against suits / height, one colour per rank count, with each count's
+    logistic fit; the 50% points against the ranks; and the won share against each collapse's
+    rescaled ratio, where the shapes fall on one curve if the scaling holds."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    figure, panels = plt.subplots(2, 2, figsize=(13, 9.5))
+    (raw, moving), collapsed = panels[0], panels[1]
+    every = points(summaries)
+    ranks_seen = sorted({p.ranks for p in every})
+    colours = dict(zip(ranks_seen, plt.get_cmap("viridis")(np.linspace(0, 0.9, len(ranks_seen))), strict=True))
+    logistic_of = {t.ranks: t for t in found}
+    for ranks, colour in colours.items():
+        mine = [p for p in every if p.ranks == ranks]
+        shares = np.array([p.won / p.decided for p in mine])
+        errors = np.abs(np.array([report.wilson(p.won, p.decided) for p in mine]).T - shares)
+        ratios = np.array([p.ratio for p in mine])
+        raw.errorbar(ratios, shares, yerr=errors, fmt="o", ms=3, alpha=0.6, color=colour, label=f"{ranks} ranks")
+        threshold = logistic_of.get(ranks)
+        if threshold and math.isfinite(threshold.logistic):
+            curve = np.geomspace(ratios.min(), ratios.max(), 200)
+            raw.plot(curve, 1 / (1 + np.exp(-np.log(curve / threshold.logistic) / threshold.width)), color=colour)
+        for axes, fit in zip(collapsed, fits, strict=True):
+            axes.plot([fit.rescaled(p) for p in mine], shares, "o", ms=4, alpha=0.6, color=colour,
+                      label=f"{ranks} ranks")
+    axis = np.linspace(-8, 8, 200)
+    for axes, fit in zip(collapsed, fits, strict=True):
+        unit = "R" if fit.size == "ranks" else "N"
+        axes.plot(axis, 1 / (1 + np.exp(-axis)), "k-", alpha=0.6, label="logistic")
+        axes.set_xlim(-8, 8)
+        axes.set_xlabel(f"ln(x / c({unit})) ({unit} / {fit.reference:.0f})^{fit.exponent:.2f} / {fit.width:.2f}")
+        axes.set_ylabel("share won of decided deals")
+        axes.set_title(f"collapse by {fit.size}: 1/nu = {fit.exponent:.2f} ({fit.exponent_interval[0]:.2f} to "
+                       f"{fit.exponent_interval[1]:.2f}), deviance {fit.deviance:.0f}")
+    raw.set_xscale("log")
+    raw.set_xlabel("x = suits / pile height")
+    raw.set_ylabel("share won of decided deals")
+    raw.set_title("won share, with each rank count's logistic fit")
+    shown = [t for t in found if math.isfinite(t.logistic) and not math.isnan(t.logistic_interval[0])]
+    if shown:
+        moving.errorbar([t.ranks for t in shown], [t.logistic for t in shown],
+                        yerr=np.abs(np.array([t.logistic_interval for t in shown]).T - [t.logistic for t in shown]),
+                        fmt="o", capsize=3, label="50% point, logistic (95% bootstrap)")
+    shown = [t for t in found if math.isfinite(t.crossing) and not math.isnan(t.crossing_interval[0])]
+    if shown:
+        moving.errorbar([1.03 * t.ranks for t in shown], [t.crossing for t in shown],
+                        yerr=np.abs(np.array([t.crossing_interval for t in shown]).T - [t.crossing for t in shown]),
+                        fmt="s", capsize=3, label="50% point, isotonic (95% bootstrap)")
+    for index, label in ((0, "were every undecided deal lost"), (1, "were every undecided deal won")):
+        moving.plot([t.ranks for t in found], [t.bracket[index] for t in found], "v^"[index], color="grey",
+                    alpha=0.7, label=label)
+    by_ranks = next((fit for fit in fits if fit.size == "ranks"), None)
+    if by_ranks:
+        line = np.geomspace(min(ranks_seen), max(ranks_seen), 50)
+        moving.plot(line, [by_ranks.centre(r) for r in line], "k--", alpha=0.5, label="collapse by ranks: c(R)")
+    moving.set_xscale("log")
+    moving.set_yscale("log")
+    moving.set_xlabel("ranks")
+    moving.set_ylabel("x at 50% won")
+    moving.set_title("the threshold against the number of ranks")
+    for axes in (raw, moving, *collapsed):
+        axes.grid(alpha=0.3)
+        axes.legend(fontsize=7)
+    figure.suptitle("Generalised Black Hole, random deals: the won share across the threshold")
+    figure.tight_layout()
+    save_figure(figure, path, dpi=80)
+    plt.close(figure)
+
+
+def undecided_plot(summaries: dict[Shape, report.Summary], band: tuple[float, float], fit: Collapse,
+                   path: Path) -> None:
+    """The undecided share of each shape in the band against its number of cards, coloured by how far
+    its ratio lies from the threshold of its size (the collapse `fit`'s c): how the wall grows with
+    the deal, and where."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7.5, 4.5))
+    mine = [(shape, s) for shape, s in sorted(summaries.items()) if band[0] <= shape[1] / shape[2] <= band[1]]
+    sizes = [shape[0] if fit.size == "ranks" else shape[0] * shape[1] for shape, _ in mine]
+    image = axes.scatter([shape[0] * shape[1] for shape, _ in mine],
+                         [100 * len(s.undecided) / s.deals for _, s in mine],
+                         c=[math.log(shape[1] / shape[2] / fit.centre(size)) for (shape, _), size in zip(mine, sizes,
+                                                                                                        strict=True)],
+                         cmap="coolwarm_r", vmin=-1, vmax=1, alpha=0.8, edgecolors="grey", linewidths=0.5)
+    figure.colorbar(image, ax=axes, label="ln(x / c): lost side (red) to won side (blue)")
+    axes.set_xscale("log")
+    axes.set_xlabel("cards")
+    axes.set_ylabel("undecided share (%)")
+    axes.set_title(f"shapes with {band[0]:g} <= x = suits / pile height <= {band[1]:g}")
+    axes.grid(alpha=0.3)
+    save_figure(figure, path, dpi=90, bbox_inches="tight")
+    plt.close(figure)
+
+
+def scaling(args: argparse.Namespace) -> int:
+    """The 50%-won point of each rank count with intervals, the finite-size-scaling collapse, their
+    figures and their table in docs/hardness.md."""
+    summaries = measure(args.out, *args.also)
+    found = thresholds(summaries, args.bootstrap)
+    if not found:
+        print(f"error: {args.out}: no rank count with decided deals at two ratios", file=sys.stderr)
+        return 2
+    every = {(scenario, size): collapse(scenario_points(summaries, scenario), size)
+             for scenario in SCENARIOS for size in ("ranks", "cards")}
+    fits = [every[SCENARIOS[0], size] for size in ("ranks", "cards")]
+    page_parts(args.docs / "hardness.md", markers("hardness threshold", args.label))
+    heat = args.docs / "hardness"
+    heat.mkdir(parents=True, exist_ok=True)
+    scaling_plot(summaries, found, fits, heat / f"scaling{suffix(args.label)}.png")
+    undecided_plot(summaries, args.band or (1.0, 4.0), fits[1], heat / f"undecided-band{suffix(args.label)}.png")
+    factor, power = power_law(found)
+    text = (threshold_table(found) + f"\nThe logistic 50% points against the ranks: c(R) = {factor:.3f} R^{power:.3f} "
+            f"by least squares in logs. The collapses, 4 parameters each ({fits[0].points} shapes with decided deals; "
+            f"the rank counts' separate logistic fits, {2 * len(found)} parameters, have deviance "
+            f"{fits[0].free_deviance:.1f}):\n\n")
+    text += collapse_table(every)
+    put_table(args.docs / "hardness.md", text, markers("hardness threshold", args.label))
+    print(text, end="")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("run", "write", "compare", "deeper"))
+    parser.add_argument("action", choices=("run", "write", "compare", "deeper", "scaling"))
     parser.add_argument("--out", type=Path, default=Path("hardness-grid"), help="folder of the stores, one per shape")
     parser.add_argument("--ranks", type=numbers, default=RANKS, help="ranks of the grid (13,26,52,100)")
     parser.add_argument("--suits", type=numbers, default=SUITS, help="suits of the grid (2,4,8,16,32)")
     parser.add_argument("--heights", type=numbers, default=HEIGHTS, help="pile heights of the grid (2,3,4,5,6)")
+    parser.add_argument("--band", type=band, help="run: only the shapes with LOW <= suits / height <= HIGH "
+                        "(LOW,HIGH; all); scaling: the shapes of the undecided share's figure (1,4)")
     parser.add_argument("--deals", type=int, default=100, help="deals per shape, seeds 1..DEALS (100)")
     parser.add_argument("--round", type=int, default=10, help="deals per shape per round (10)")
     parser.add_argument("--nodes", type=int, default=1_000_000, help="node limit per deal (1000000)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal, a guard only (60)")
     parser.add_argument("--minutes", type=float, help="start no shape's round after this many minutes")
     parser.add_argument("--docs", type=Path, default=DOCS, help="where write finds hardness.md and puts hardness/")
+    parser.add_argument("--label", default="", help="write, scaling: a suffix for the figures' names and the "
+                        "page's markers, so that two runs' tables and figures stand side by side (none)")
+    parser.add_argument("--also", type=Path, action="append", default=[],
+                        help="scaling: another grid's folder to pool with --out, seed by seed (repeatable)")
+    parser.add_argument("--bootstrap", type=int, default=1000, help="scaling: bootstrap samples (1000)")
     parser.add_argument("--before", type=Path, help="compare: the other grid's folder")
     parser.add_argument("--per-shape", type=int, default=10, help="deeper: undecided deals per shape (10)")
     parser.add_argument("--budgets", type=lambda text: tuple(int(float(part)) for part in text.split(",")),
@@ -319,6 +788,10 @@ def main() -> int:
             return compare(args)
         if args.action == "deeper":
             return deeper(args)
+        if args.action == "scaling":
+            if args.bootstrap < 1:
+                raise UsageError(f"--bootstrap {args.bootstrap}: want at least one sample")
+            return scaling(args)
         return run(args) if args.action == "run" else write(args)
     except (InputError, UsageError) as error:
         print(f"error: {error}", file=sys.stderr)
