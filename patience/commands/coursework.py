@@ -14,7 +14,7 @@ from patience.families.write import Target
 from patience.grading import coursework
 from patience.grading import student as games
 from patience.lbs.deal import MAX_CARDS
-from patience.limits import seconds
+from patience.limits import jobs, seconds
 from patience.names import GAMES, GENERALISED, LBS, family_of, game_option
 from patience.numeric import whole_argument
 from patience.outputs import check_apart, check_folder, new_folder
@@ -52,7 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="draws the pool's game numbers and the sample (default 0)")
     parser.add_argument("--pool", type=whole_argument(1, MAX_POOL), default=100,
                         help="deals to label and choose from (default 100)")
-    parser.add_argument("--deals", metavar="SPEC", help="choose from these deals instead (a deal spec of `gen --deals`)")
+    parser.add_argument("--deals", metavar="SPEC",
+                        help="choose from these deals instead (a deal spec, as `gen --deals` takes)")
     parser.add_argument("--cards", type=whole_argument(1, MAX_CARDS), default=20,
                         help=f"{LBS}: cards in a row (default 20)")
     parser.add_argument("--shape", metavar="RANKS,SUITS,HEIGHT",
@@ -65,6 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="seconds a model has per instance when graded, as the sheet says (default 60)")
     parser.add_argument("--label-timeout", type=seconds, default=60.0,
                         help="the native search's limit per pool deal; undecided deals are never chosen (default 60)")
+    parser.add_argument("--jobs", type=jobs, default=1, help="worker processes labelling the pool (default 1)")
     parser.add_argument("--out", "-o", type=Path, default=Path("exercise"),
                         help="the students' folder: sheet, instances/, deals/ (default exercise)")
     parser.add_argument("--answers", type=Path, default=Path("answers"),
@@ -91,7 +93,7 @@ def exercise_of(args: argparse.Namespace) -> coursework.Exercise:
             raise UsageError(f"--game {game} but the mapping is for {mapping.game}")
     return coursework.Exercise(game, args.language, args.count, args.hardness, args.unsolvable, args.seed, args.pool,
                                args.deals, args.cards, shape or (7, 4, 3), mapping, args.sheet, args.timeout,
-                               args.label_timeout)
+                               args.label_timeout, args.jobs)
 
 
 def run(args: argparse.Namespace) -> int:

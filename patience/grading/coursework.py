@@ -20,7 +20,7 @@ import json
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,6 @@ from patience.games import get_game
 from patience.grading.student import SOLVERS, GameMapping
 from patience.lbs import deal as lbs_deal
 from patience.names import (
-    ALL_IN_A_ROW,
     BINARY_STAR,
     BLACK_HOLE,
     GAME_TITLES,
@@ -47,6 +46,7 @@ from patience.result import Status
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.runs import specs
+from patience.runs.pool import runner
 from patience.runs.process import Limits
 
 LANGUAGES = {"mzn": ".mzn", "eprime": ".eprime", "asp": ".lp"}  # gen's language names -> a model's suffix
@@ -106,6 +106,7 @@ class Exercise:
     sheet: str = "md"
     timeout: float = 60.0  # seconds a student's model has per instance (said on the sheet)
     label_timeout: float = 60.0  # the native search's limit per pool deal
+    jobs: int = 1  # worker processes labelling the pool
 
 
 @dataclass(frozen=True)
@@ -138,8 +139,8 @@ def pool(exercise: Exercise) -> list[specs.NamedDeal]:
     if game == GENERALISED:
         return specs.resolve(f"random:{','.join(map(str, exercise.shape))}:{listed}")
     if game == LBS:
-        return [specs.NamedDeal(f"lbs:{exercise.cards}:{seed}", get_game(LBS), lbs_deal.random_deal(exercise.cards, seed))
-                for seed in seeds]
+        return [specs.NamedDeal(f"lbs:{exercise.cards}:{seed}", get_game(LBS),
+                                lbs_deal.random_deal(exercise.cards, seed)) for seed in seeds]
     raise UsageError(f"{game} has no numbered or seeded deals: give --deals SPEC (a folder of its deals)")
 
 
@@ -150,6 +151,19 @@ def label(named: specs.NamedDeal, seconds: float) -> Instance:
     moves = None if result.sequence is None else tuple(map(str, game.move_names(named.deal, result.sequence)))
     return Instance("", named.name, named.deal, result.status, result.nodes, round(result.wall, 4), moves,
                     result.sequence)
+
+
+def label_all(deals: Sequence[specs.NamedDeal], seconds: float, jobs: int) -> list[Instance]:
+    """Every pool deal labelled, on the one worker pool (`jobs` workers), in the pool's order."""
+    found: dict[int, Instance] = {}
+    runner(jobs)(_label_at, [(index, named, seconds) for index, named in enumerate(deals)],
+                 lambda result: found.__setitem__(*result))
+    return [found[index] for index in range(len(deals))]
+
+
+def _label_at(work: tuple[int, specs.NamedDeal, float]) -> tuple[int, Instance]:
+    index, named, seconds = work
+    return index, replace(label(named, seconds), name=named.name)
 
 
 def choose(labelled: Sequence[Instance], exercise: Exercise) -> list[Instance]:
@@ -164,13 +178,21 @@ def choose(labelled: Sequence[Instance], exercise: Exercise) -> list[Instance]:
     chosen: list[Instance] = []
     for candidates, count in wanted:
         if count > len(candidates):
-            kind = "" if exercise.unsolvable is None else f" {'unsolvable' if count == exercise.unsolvable else 'solved'}"
+            kind = "" if exercise.unsolvable is None else " unsolvable" if candidates is wanted[0][0] else " solved"
             raise UsageError(f"the pool of {len(labelled)} deals has {len(candidates)}{kind} deals decided within "
                              f"{exercise.label_timeout:g} s, not {count}: give a larger --pool or fewer instances")
         chosen += [candidates[index] for index in pick(candidates, count, exercise.hardness, exercise.seed)]
     chosen.sort(key=lambda item: (item.nodes or 0, labelled.index(item)))  # the easiest first
     width = max(2, len(str(len(chosen))))
-    return [replace(item, name=f"{exercise.game}-{number:0{width}d}") for number, item in enumerate(chosen, 1)]
+    return [named(item, f"{exercise.game}-{number:0{width}d}") for number, item in enumerate(chosen, 1)]
+
+
+def named(item: Instance, name: str) -> Instance:
+    """The instance under its name on the sheet; a deal that carries a name (LBS's) carries it too."""
+    deal = item.deal
+    if "name" in {field_.name for field_ in fields(deal)}:
+        deal = replace(deal, name=name)
+    return replace(item, name=name, deal=deal)
 
 
 def pick(candidates: Sequence[Instance], count: int, hardness: str, seed: int) -> list[int]:
@@ -217,7 +239,8 @@ def deal_file(item: Instance, family: str) -> dict[str, str]:
 
 def answer_files(instances: Sequence[Instance], exercise: Exercise, students: Mapping[str, str]) -> dict[str, str]:
     """The teacher's folder: each win (`NAME.solution`, one move a line, as `patience validate`
-    reads it) with its replay page, and every verdict in `answers.csv` and `answers.json`."""
+    reads it) with its replay page, and every verdict in `answers.csv` and `answers.json` (no times:
+    the same exercise gives the same bytes)."""
     files: dict[str, str] = {}
     rows = []
     for item in instances:
@@ -228,7 +251,7 @@ def answer_files(instances: Sequence[Instance], exercise: Exercise, students: Ma
                                                 f"Reference answer: {item.name}", [f"source: {item.source}"])
         rows.append({"instance": item.name, "source": item.source, "cards": len(item.deal.cards),
                      "status": item.status.value, "moves": None if item.moves is None else len(item.moves),
-                     "nodes": item.nodes, "native_seconds": item.seconds, "files": own,
+                     "nodes": item.nodes, "files": own,
                      "sha256": [hashlib.sha256(students[name].encode()).hexdigest() for name in own]})
     table = io.StringIO()
     writer = csv.DictWriter(table, list(rows[0]), lineterminator="\n")
@@ -247,7 +270,7 @@ def build_exercise(exercise: Exercise) -> tuple[list[Instance], dict[str, str], 
     """Label the pool, choose the instances, and every file of both folders (nothing written yet)."""
     if exercise.unsolvable is not None and exercise.unsolvable > exercise.count:
         raise UsageError(f"--unsolvable {exercise.unsolvable} is more than the {exercise.count} instances")
-    labelled = [replace(label(named, exercise.label_timeout), name=named.name) for named in pool(exercise)]
+    labelled = label_all(pool(exercise), exercise.label_timeout, exercise.jobs)
     instances = choose(labelled, exercise)
     students, model_text = instance_files(instances, exercise)
     students[f"sheet.{exercise.sheet}"] = sheet(instances, exercise, students, model_text)
@@ -288,11 +311,12 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
     suffix, title = LANGUAGES[language], LANGUAGE_TITLES[language]
     names = OUTPUT_NAMES[family]
     given, found = declarations(model_text, language, names)
-    files = {item.name: sorted(name for name in students if Path(name).stem == item.name) for item in instances}
-    example = min(instances, key=lambda item: len(item.deal.cards))
-    data_name = files[example.name][0] if files[example.name][0].startswith("instances/") else files[example.name][1]
+    files = {item.name: [next(name for name in students if name.startswith(folder) and Path(name).stem == item.name)
+                         for folder in ("instances/", "deals/")] for item in instances}  # data, deal
+    data_name = files[min(instances, key=lambda item: len(item.deal.cards)).name][0]
     data = students[data_name].splitlines()
-    shown = "\n".join(data[:DATA_LINES] + ([f"... ({len(data) - DATA_LINES} more lines)"] if len(data) > DATA_LINES else []))
+    more = [f"... ({len(data) - DATA_LINES} more lines)"] if len(data) > DATA_LINES else []
+    shown = "\n".join(data[:DATA_LINES] + more)
     renames = {name: exercise.mapping.variables[name] for name in names if name in exercise.mapping.variables}
     grade = [f"patience grade model{suffix} --game {exercise.game} --instances deals/ --timeout {exercise.timeout:g}"
              + (" --mapping MAPPING.yaml" if exercise.mapping.options or exercise.mapping.variables else "")]
@@ -303,12 +327,11 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
         ("h2", "The game"),
         *(("p", text) for text in RULES[family]),
         ("h2", "The instances"),
-        ("p", f"Each instance is in instances/ as the data your model reads, and in deals/ as the deal itself "
-              f"(`patience show deals/NAME` draws it, `patience grade` reads it). They are numbered from the "
-              f"easiest. Some may have no solution."),
+        ("p", "Each instance is in instances/ as the data your model reads, and in deals/ as the deal itself "
+              "(`patience show deals/NAME` draws it, `patience grade` reads it). They are numbered from the "
+              "easiest. Some may have no solution."),
         ("table", (("instance", "cards", "data", "deal"),
-                   [(item.name, str(len(item.deal.cards)), *files[item.name][:2][::-1 if files[item.name][0]
-                     .startswith("deals/") else 1]) for item in instances])),
+                   [(item.name, str(len(item.deal.cards)), *files[item.name]) for item in instances])),
         ("h2", "The data format"),
         ("p", f"Every instance file gives the same parameters{'' if given else ' (see the example)'}:"),
         *((("code", "\n".join(given)),) if given else ()),
