@@ -105,7 +105,8 @@ def test_a_hunt_catches_a_missing_pile_order_and_shrinks_the_deal(tmp_path, caps
     assert "<html" in (tmp_path / "found" / "counterexample.html").read_text().lower()
     status, again, _ = grade(capsys, model, "--game", "black-hole", "--hunt", "30", "--seed", "0", "--jobs", "3",
                              "--out", str(tmp_path / "again"), "--timeout", "20")
-    assert (status, again[1].replace("again", "found")) == (1, lines[1])  # deals run three at once: the same first wrong deal, shrunk alike
+    # deals run three at once: the same first wrong deal, shrunk alike
+    assert (status, again[1].replace("again", "found")) == (1, lines[1])
     assert (tmp_path / "again" / "counterexample.dzn").read_text() == data
 
 
