@@ -133,3 +133,19 @@ def test_a_mapping_writes_the_data_the_public_model_reads(tmp_path, capsys):
     assert status == 0
     data = (tmp_path / "exercise" / "instances" / "black_hole-01.dzn").read_text()
     assert "layout" in data and "--mapping MAPPING.yaml" in (tmp_path / "exercise" / "sheet.md").read_text()
+
+
+def test_the_python_api_writes_the_same_exercise_as_the_command(tmp_path, capsys):
+    import patience
+
+    chosen = patience.coursework("black-hole", tmp_path / "api", tmp_path / "api-answers", count=3, pool=8, seed=6)
+    assert coursework(capsys, tmp_path, "--game", "black_hole", "--count", "3", "--pool", "8", "--seed", "6")[0] == 0
+    assert files_of(tmp_path / "api") == files_of(tmp_path / "exercise")
+    assert [item["instance"] for item in chosen] == ["black_hole-01", "black_hole-02", "black_hole-03"]
+    for item in chosen:
+        assert (item["moves"] is None) == (item["status"] == "unsolvable")
+    with pytest.raises(patience.UsageError, match="hardness one of"):
+        patience.coursework("black_hole", tmp_path / "x", tmp_path / "y", hardness="medium")
+    with pytest.raises(patience.UsageError, match="at least one instance"):
+        patience.coursework("black_hole", tmp_path / "x", tmp_path / "y", count=0)
+    assert not (tmp_path / "x").exists()

@@ -10,15 +10,12 @@ from patience.caps import MAX_SEED
 from patience.commands.gen_family import _inputs
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
-from patience.families.write import Target
 from patience.grading import coursework
 from patience.grading import student as games
 from patience.lbs.deal import MAX_CARDS
 from patience.limits import jobs, seconds
 from patience.names import GAMES, GENERALISED, LBS, family_of, game_option
 from patience.numeric import whole_argument
-from patience.outputs import check_apart, check_folder, new_folder
-from patience.runs.process import stop_signals_unwind
 from patience.survey.run import game_and_shape
 
 MAX_COUNT = 1_000  # instances one exercise may have
@@ -81,8 +78,6 @@ def exercise_of(args: argparse.Namespace) -> coursework.Exercise:
     if args.shape is not None and (game != GENERALISED or args.deals is not None):
         raise UsageError(f"--shape sets the pool of --game {GENERALISED} (without --deals)")
     shape = game_and_shape(GENERALISED, args.shape or "7,4,3")[1] if game == GENERALISED else None
-    if args.deals is None and args.pool < args.count:
-        raise UsageError(f"--pool {args.pool} is smaller than --count {args.count}")
     mapping = games.GameMapping(game)
     if args.mapping is not None:
         data, source = games.mapping_data(args.mapping)
@@ -98,24 +93,10 @@ def exercise_of(args: argparse.Namespace) -> coursework.Exercise:
 
 def run(args: argparse.Namespace) -> int:
     exercise = exercise_of(args)
-    out, answers = args.out, args.answers
-    check_apart(out, [answers])  # the answers never inside the students' folder, nor the reverse
-    for folder in (out, answers):
-        check_folder(folder)
-        check_apart(folder, _inputs(args.deals, None) if args.deals else [])
-        refused = Target(folder, args.force).check()
-        if refused:
-            raise UsageError(refused)
-    instances, students, teacher = coursework.build_exercise(exercise)
-    with stop_signals_unwind(), new_folder(out, replace=args.force) as private_out, \
-            new_folder(answers, replace=args.force) as private_answers:
-        for folder, files in ((private_out, students), (private_answers, teacher)):
-            for name, text in files.items():
-                (folder / name).parent.mkdir(parents=True, exist_ok=True)
-                (folder / name).write_text(text)
-    unsolvable = sum(item.status.value == "unsolvable" for item in instances)
-    print(f"{out}: {len(instances)} {exercise.language} instances of {exercise.game} ({unsolvable} unsolvable), "
+    instances = coursework.write_exercise(exercise, args.out, args.answers, args.force,
+                                          _inputs(args.deals, None) if args.deals else [])
+    unsolvable = sum(item.moves is None for item in instances)
+    print(f"{args.out}: {len(instances)} {exercise.language} instances of {exercise.game} ({unsolvable} unsolvable), "
           f"sheet.{exercise.sheet}")
-    print(f"{answers}: {len(instances) - unsolvable} solutions, answers.csv, answers.json")
+    print(f"{args.answers}: {len(instances) - unsolvable} solutions, answers.csv, answers.json")
     return ExitCode.SOLVED
-

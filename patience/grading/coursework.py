@@ -27,6 +27,7 @@ from typing import Any
 from patience.errors import UsageError
 from patience.families import select
 from patience.families.labels import Label, native_nodes
+from patience.families.write import Target
 from patience.games import get_game
 from patience.grading.student import SOLVERS, GameMapping
 from patience.lbs import deal as lbs_deal
@@ -41,13 +42,14 @@ from patience.names import (
     is_deal_of,
 )
 from patience.options import check_options
+from patience.outputs import check_apart, check_folder, new_folder
 from patience.pages.replay import game_page, render
 from patience.result import Status
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.runs import specs
 from patience.runs.pool import runner
-from patience.runs.process import Limits
+from patience.runs.process import Limits, stop_signals_unwind
 
 LANGUAGES = {"mzn": ".mzn", "eprime": ".eprime", "asp": ".lp"}  # gen's language names -> a model's suffix
 LANGUAGE_TITLES = {"mzn": "MiniZinc", "eprime": "Essence Prime (Savile Row)", "asp": "ASP (clingo)"}
@@ -268,8 +270,12 @@ def answer_files(instances: Sequence[Instance], exercise: Exercise, students: Ma
 
 def build_exercise(exercise: Exercise) -> tuple[list[Instance], dict[str, str], dict[str, str]]:
     """Label the pool, choose the instances, and every file of both folders (nothing written yet)."""
+    if exercise.count < 1 or exercise.pool < 1 or exercise.jobs < 1:
+        raise UsageError("an exercise has at least one instance, a pool of one deal and one job")
     if exercise.unsolvable is not None and exercise.unsolvable > exercise.count:
         raise UsageError(f"--unsolvable {exercise.unsolvable} is more than the {exercise.count} instances")
+    if exercise.deals is None and exercise.pool < exercise.count:
+        raise UsageError(f"--pool {exercise.pool} is smaller than --count {exercise.count}")
     labelled = label_all(pool(exercise), exercise.label_timeout, exercise.jobs)
     instances = choose(labelled, exercise)
     students, model_text = instance_files(instances, exercise)
@@ -402,3 +408,24 @@ def page(blocks: Sequence[tuple[str, Any]], title: str) -> str:
                        + "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
                                  for row in rows) + "</tbody></table>")
     return "\n".join([*out, "</body>", "</html>"]) + "\n"
+
+
+def write_exercise(exercise: Exercise, out: Path, answers: Path, force: bool = False,
+                   inputs: Sequence[str | Path] = ()) -> list[Instance]:
+    """Both folders checked before any search (apart from each other and from the deals read; a
+    non-empty one only with `force`), then built and written whole or not at all. The instances."""
+    check_apart(out, [answers])  # the answers never inside the students' folder, nor the reverse
+    for folder in (out, answers):
+        check_folder(folder)
+        check_apart(folder, inputs)
+        refused = Target(folder, force).check()
+        if refused:
+            raise UsageError(refused)
+    instances, students, teacher = build_exercise(exercise)
+    with stop_signals_unwind(), new_folder(out, replace=force) as private_out, \
+            new_folder(answers, replace=force) as private_answers:
+        for folder, files in ((private_out, students), (private_answers, teacher)):
+            for name, text in files.items():
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                (folder / name).write_text(text)
+    return instances
