@@ -184,7 +184,8 @@ def choose(labelled: Sequence[Instance], exercise: Exercise) -> list[Instance]:
             raise UsageError(f"the pool of {len(labelled)} deals has {len(candidates)}{kind} deals decided within "
                              f"{exercise.label_timeout:g} s, not {count}: give a larger --pool or fewer instances")
         chosen += [candidates[index] for index in pick(candidates, count, exercise.hardness, exercise.seed)]
-    chosen.sort(key=lambda item: (item.nodes or 0, labelled.index(item)))  # the easiest first
+    place = {id(item): index for index, item in enumerate(labelled)}
+    chosen.sort(key=lambda item: (item.nodes or 0, place[id(item)]))  # the easiest first, ties in the pool's order
     width = max(2, len(str(len(chosen))))
     return [named(item, f"{exercise.game}-{number:0{width}d}") for number, item in enumerate(chosen, 1)]
 
