@@ -18,6 +18,7 @@ from patience.api import (
     SurveySummary,
     UsageError,
     compare,
+    coursework,
     deal,
     generate,
     parse_deal,
@@ -33,5 +34,5 @@ from patience.api import (
 del _deal_module, _survey_module
 
 __all__ = ["InputError", "Model", "Replay", "Result", "Status", "SurveySummary", "UsageError", "__version__", "compare",
-           "deal", "generate", "parse_deal", "random_deal", "read_deal", "solve", "solvers", "survey", "validate",
-           "write_deal"]
+           "coursework", "deal", "generate", "parse_deal", "random_deal", "read_deal", "solve", "solvers", "survey",
+           "validate", "write_deal"]

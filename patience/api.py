@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from patience.deal import Deal
     from patience.games import AnyDeal, Game
 
-__all__ = ["InputError", "Model", "Replay", "Result", "Status", "SurveySummary", "UsageError", "compare", "deal",
+__all__ = ["InputError", "Model", "Replay", "Result", "Status", "SurveySummary", "UsageError", "compare", "coursework",
+           "deal",
            "generate", "parse_deal", "random_deal", "read_deal", "solve", "solvers", "survey", "validate",
            "write_deal"]
 
@@ -286,6 +287,46 @@ def compare(deals: str | Iterable[str | os.PathLike[str]], solvers: str | Iterab
         warnings.warn(f"{len(sitting.contradictions)} deals have contradicting verdicts: "
                       f"{', '.join(str(item['deal']) for item in sitting.contradictions[:5])}", stacklevel=2)
     return frame
+
+
+def coursework(game: str, out: str | os.PathLike[str] = "exercise", answers: str | os.PathLike[str] = "answers", *,
+               language: str = "mzn", count: int = 10, hardness: str = "spread", unsolvable: int | None = None,
+               seed: int = 0, pool: int = 100, deals: str | None = None, sheet: str = "md", timeout: float = 60.0,
+               label_timeout: float = 60.0, jobs: int = 1, force: bool = False) -> list[dict[str, object]]:
+    """Write an exercise as `patience coursework` does: the instances and the sheet into `out`, the
+    reference answers into `answers`, both whole or not at all.
+
+    Args:
+        game: the exercise's game (any game; hyphens accepted).
+        language: the students' model language, which sets the instances' format: mzn, eprime, asp.
+        count: instances; hardness: easiest, hardest, sample or spread (by native nodes);
+            unsolvable: exactly this many unsolvable instances (None: whatever the choice gives).
+        seed: draws the pool's game numbers and the sample; pool: deals labelled to choose from;
+            deals: a deal spec to choose from instead.
+        sheet: md or html; timeout: seconds per instance the sheet promises; label_timeout: the
+            native search's limit per pool deal; jobs: worker processes labelling the pool.
+        force: replace non-empty folders.
+
+    Returns:
+        One dict per instance, from the easiest: `instance`, `source` (the pool's name of the deal),
+        `status` (solved or unsolvable), `nodes` and `moves` (the validated win's move names, or None).
+
+    Raises:
+        UsageError: a bad choice, too few deals of the asked kind in the pool, a folder refused.
+    """
+    from patience.grading import coursework as exercises
+    from patience.names import game_name
+
+    if language not in exercises.LANGUAGES or hardness not in exercises.HARDNESS or sheet not in exercises.SHEETS:
+        raise UsageError(f"language is one of {', '.join(exercises.LANGUAGES)}, hardness one of "
+                         f"{', '.join(exercises.HARDNESS)}, sheet one of {', '.join(exercises.SHEETS)}")
+    exactly = None if unsolvable is None else _whole(unsolvable, "unsolvable")
+    exercise = exercises.Exercise(game_name(game), language, _whole(count, "count"), hardness, exactly,
+                                  _whole(seed, "seed"), _whole(pool, "pool"), deals, sheet=sheet,
+                                  timeout=float(timeout), label_timeout=float(label_timeout), jobs=_whole(jobs, "jobs"))
+    chosen = exercises.write_exercise(exercise, Path(out), Path(answers), force)
+    return [{"instance": item.name, "source": item.source, "status": item.status.value, "nodes": item.nodes,
+             "moves": None if item.moves is None else list(item.moves)} for item in chosen]
 
 
 def survey(game: str | None = None, seeds: str = "1-1000", *, shape: str | Sequence[int] | None = None,

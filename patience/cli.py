@@ -21,8 +21,8 @@ from patience.errors import InputError, UsageError, clip_words, one_line, shown_
 from patience.exit_codes import ExitCode
 from patience.runs.process import stop_signals_unwind
 
-COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "reduce", "decode",
-            "lbs", "show", "survey")
+COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "coursework",
+            "reduce", "decode", "lbs", "show", "survey")
 DEBUG_VARIABLE = "PATIENCE_DEBUG"
 _MESSAGE_LIMIT = 300  # characters of an exception's message kept on the one line
 

@@ -4,6 +4,7 @@ deal a broken model gets wrong (and pass an unbroken one), bad command lines ref
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import re
@@ -103,6 +104,11 @@ def test_a_hunt_catches_a_missing_pile_order_and_shrinks_the_deal(tmp_path, caps
     data = (tmp_path / "found" / "counterexample.dzn").read_text()
     assert f"n = {cards + 1};" in data  # the project model's data: the deal's cards and the start card
     assert "<html" in (tmp_path / "found" / "counterexample.html").read_text().lower()
+    status, again, _ = grade(capsys, model, "--game", "black-hole", "--hunt", "30", "--seed", "0", "--jobs", "3",
+                             "--out", str(tmp_path / "again"), "--timeout", "20")
+    # deals run three at once: the same first wrong deal, shrunk alike
+    assert (status, again[1].replace("again", "found")) == (1, lines[1])
+    assert (tmp_path / "again" / "counterexample.dzn").read_text() == data
 
 
 @needs_minizinc
@@ -296,3 +302,24 @@ def test_an_asp_mapping_names_the_play_atoms(tmp_path, capsys):
 def test_savile_row_lettings_are_renamed_by_whole_name_only():
     text = "language ESSENCE' 1.0\nletting order be [0, 2]\nletting orderly be 3\n"
     assert renamed(text, {"x": "order"}).splitlines()[1:] == ["letting x be [0, 2]", "letting orderly be 3"]
+
+
+@pytest.mark.slow
+@needs_minizinc
+@needs_solver("clingo")
+def test_a_class_of_every_kind_of_model_is_marked_by_one_command(tmp_path):
+    """benchmarks/class_of_models.py's class, one model of each kind (its 30-model run: docs/commands.md):
+    a row for every model and instance, each kind graded as it should be."""
+    spec = importlib.util.spec_from_file_location("class_of_models", ROOT / "benchmarks" / "class_of_models.py")
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    expected = builder.make_class(tmp_path / "class", 10)
+    builder.make_instances(tmp_path / "instances", 3)
+    assert main(["grade", "--class", str(tmp_path / "class"), "--instances", str(tmp_path / "instances"),
+                 "--game", "generalised", "--timeout", "5", "--out", str(tmp_path / "marks")]) == 0
+    marks = json.loads((tmp_path / "marks" / "marks.json").read_text())
+    assert len(marks) == 10 * 3
+    for student, grade in expected.items():
+        grades = [mark["grade"] for mark in marks if mark["student"] == student]
+        assert len(grades) == 3
+        assert "WRONG" in grades if grade == "mixed" else set(grades) == {grade}, (student, grades)

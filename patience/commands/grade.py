@@ -4,6 +4,7 @@ game mapping), a folder of its Savile Row results, or hunt for the deal the mode
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -49,7 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--class", dest="klass", type=Path, metavar="FOLDER",
                         help="mark a class: one model file or subfolder per student, each graded on --instances; "
                              "writes marks.csv, marks.json, marks.html and gradescope/STUDENT/results.json into --out")
-    parser.add_argument("--jobs", default="2", help="students marked at once with --class (default 2)")
+    parser.add_argument("--jobs", default=None,
+                        help="students marked at once with --class (default 2), or deals run at once with --hunt "
+                             "(default 1; the same deals and the same counterexample for any number)")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for the hunt's counterexample (default: the current folder) or the class's "
                              "marks (default: marks)")
@@ -129,8 +132,9 @@ def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
             raise UsageError("give --instances DIR or --hunt N, not both")
         count, seed = _count(args.hunt, "--hunt", 1), _count(args.seed, "--seed", 0)
         student = games.StudentModel(args.model, mapping, args.backend)
+        jobs = _count(args.jobs or "1", "--jobs", 1)
         return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out or Path("."),
-                          print)
+                          print, min(jobs, 64), progress=sys.stderr.isatty())
     if args.instances is None:
         raise UsageError("give MODEL --instances DIR, or MODEL --hunt N")
     student = games.StudentModel(args.model, mapping, args.backend)
@@ -144,7 +148,7 @@ def run_class(args: argparse.Namespace, mapping: games.GameMapping) -> int:
     (the marks are the result: a wrong student is no failure of the command)."""
     if args.model is not None or args.results is not None or args.hunt is not None or args.instances is None:
         raise UsageError("give --class FOLDER --instances DIR (no MODEL, --results or --hunt)")
-    jobs = _count(args.jobs, "--jobs", 1)
+    jobs = _count(args.jobs or "2", "--jobs", 1)
     out = args.out or Path("marks")
     marks = mark_class(args.klass, args.instances, mapping, args.backend, games.NativeTruth(args.native_timeout),
                        args.timeout, min(jobs, 64), out)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -30,8 +32,10 @@ from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE_FAMILY, LBS, fa
 from patience.outputs import write_files
 from patience.pages.replay import game_page, render
 from patience.result import Status
+from patience.runs.progress import Progress
 
 Piled = TypeVar("Piled", bound=Deal | BinaryStarDeal)  # a deal laid out in piles
+OUTCOMES = {CORRECT: "agree", WRONG: "wrong"}  # a posed deal's row, as the progress bar counts it
 SHRINK_SECONDS = 120.0  # the shrinker stops trying after this long and keeps the smallest deal found
 
 
@@ -88,19 +92,31 @@ class Hunt:
         self.student, self.native, self.timeout = student, native, timeout
         self.undecided = 0  # deals posed that neither side decided in time: agreement, but not evidence
 
-    def search(self, game: str, count: int, seed: int) -> Counterexample | None:
+    def search(self, game: str, count: int, seed: int, jobs: int = 1,
+               progress: Progress | None = None) -> Counterexample | None:
+        """The first of `count` posed deals the model gets wrong, `jobs` deals run at once (the first
+        wrong one in the hunt's order, so that any `jobs` finds the same deal)."""
         deals = posed_deals(game, fixed_shape(self.student), seed)
-        for posed in range(1, count + 1):
-            deal = next(deals)
-            row = self.wrong(deal)
-            if row is not None:
-                return Counterexample(deal, row, posed)
+        posed = 0
+        with ThreadPoolExecutor(max_workers=jobs) as pool:  # each run is its own solver process
+            while posed < count:
+                batch = [next(deals) for _ in range(min(jobs, count - posed))]
+                for deal, row in zip(batch, pool.map(self.row, batch), strict=True):
+                    posed += 1
+                    self.undecided += row.grade not in (WRONG, CORRECT)
+                    if progress is not None:
+                        progress.update(OUTCOMES.get(row.grade, "undecided"))
+                    if row.grade == WRONG:
+                        return Counterexample(deal, row, posed)
         return None
+
+    def row(self, deal: AnyDeal) -> Graded:
+        return grade_result(getattr(deal, "name", "") or "deal", deal, self.student.run(deal, self.timeout),
+                            self.native)
 
     def wrong(self, deal: AnyDeal) -> Graded | None:
         """The model's row on `deal` if it is graded wrong, else None (timeouts are never wrong)."""
-        row = grade_result(getattr(deal, "name", "") or "deal", deal, self.student.run(deal, self.timeout),
-                           self.native)
+        row = self.row(deal)
         self.undecided += row.grade != WRONG and row.grade != CORRECT
         return row if row.grade == WRONG else None
 
@@ -207,10 +223,13 @@ def write_counterexample(hunt: Hunt, found: Counterexample, folder: Path, game: 
 
 
 def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int, seed: int, timeout: float,
-               folder: Path, report: Callable[[str], None]) -> int:
-    """Run the hunt; 0 when all `count` deals agree, 1 with `counterexample: FILE` and the reason."""
+               folder: Path, report: Callable[[str], None], jobs: int = 1, progress: bool = False) -> int:
+    """Run the hunt; 0 when all `count` deals agree, 1 with `counterexample: FILE` and the reason.
+    With `progress`, a bar on stderr counts the deals posed (a hunt of 200 hard deals takes half an hour)."""
     hunt = Hunt(student, native, timeout)
-    found = hunt.search(game, count, seed)
+    bar = Progress(count, Counter(), enabled=progress, shown=("agree", "undecided"), title="hunt")
+    found = hunt.search(game, count, seed, jobs, bar)
+    bar.finish()
     if found is None:
         report(f"all {count} deals agree (seed {seed}; {hunt.undecided} not decided within the time limit)")
         return 0

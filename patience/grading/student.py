@@ -118,6 +118,30 @@ def student_files(model: ModelFiles, text: str, suffix: str, variables: Mapping[
                    decode=lambda values, source, *rest: decode(renamed(values, variables), source, *rest))
 
 
+# Where a model names another file: MiniZinc's `include "F";`, clingo's `#include "F".` or `<F>`; and
+# clingo's `#script`, whose Python or Lua may read anything. Comments are taken out first.
+_INCLUDES = {".mzn": re.compile(r'\binclude\s*"([^"\n]*)"'),
+             ".lp": re.compile(r'#include\s*(?:"([^"\n]*)"|<([^>\n]*)>)|#script\b')}
+_COMMENTS = {".mzn": re.compile(r"/\*.*?\*/|%[^\n]*", re.DOTALL), ".lp": re.compile(r"%\*.*?\*%|%[^\n]*", re.DOTALL)}
+
+
+def outside_reads(text: str, suffix: str) -> tuple[int, str] | None:
+    """(line, why) for the first place where a model would read a file outside its folder (an
+    absolute path, a `..`, a clingo script); None when it reads none. The model is then not run."""
+    if suffix not in _INCLUDES:
+        return None
+    bare = _COMMENTS[suffix].sub(lambda match: "\n" * match.group().count("\n"), text)
+    for match in _INCLUDES[suffix].finditer(bare):
+        name = next((group for group in match.groups() if group is not None), None)
+        line = bare.count("\n", 0, match.start()) + 1
+        if name is None:
+            return line, "runs a #script (it could read any file): refused, not run"
+        parts = Path(name).parts
+        if Path(name).is_absolute() or ".." in parts or name.startswith("~"):
+            return line, f"includes {name!r}, outside its folder: refused, not run"
+    return None
+
+
 def student_solver(model: Path, text: str, mapping: GameMapping) -> ProcessSolver:
     """The runner of the model's language, building the student's model instead of the toolkit's."""
     if model.suffix not in SOLVERS:
@@ -156,7 +180,11 @@ class StudentModel:
     def __post_init__(self) -> None:
         if not self.path.is_file():
             raise InputError(str(self.path), None, "no such model file")
-        self.solver = student_solver(self.path, read_text(self.path), self.mapping)
+        text = read_text(self.path)
+        outside = outside_reads(text, self.path.suffix)
+        if outside is not None:
+            raise InputError(str(self.path), *outside)
+        self.solver = student_solver(self.path, text, self.mapping)
         if not self.solver.available():
             raise UsageError(f"{SOLVERS[self.path.suffix]} is needed: {self.solver.install_hint()}")
         given = dict(self.mapping.options)

@@ -12,6 +12,7 @@ from patience.errors import InputError, UsageError, quote
 from patience.formats import read_text
 from patience.generators.mzn.lbs import data, decode
 from patience.generators.mzn.solution import stat_count, stat_seconds
+from patience.grading.student import outside_reads
 from patience.lbs.deal import LBSDeal, read_dzn, read_param
 from patience.lbs.grader import (
     ERROR,
@@ -49,6 +50,9 @@ def grade_minizinc(model: Path, folder: Path, mapping: Mapping | None, native: N
     if not model.is_file():
         raise InputError(str(model), None, "no such model file")
     model_text = read_text(model)
+    outside = outside_reads(model_text, ".mzn")
+    if outside is not None:
+        raise InputError(str(model), *outside)
     rows = []
     for path in instances(folder, (".dzn", ".param")):
         deal = load_instance(path)
