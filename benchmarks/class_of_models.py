@@ -39,7 +39,7 @@ def kinds() -> dict[str, tuple[str, str, str]]:
         "no-pile-order": ("model.mzn", mzn.replace(PILE_ORDER, ""), "mixed"),
         "syntax-error": ("model.mzn", mzn.replace("satisfy;", "satisfy"), "WRONG"),
         "looping": ("model.mzn", mzn + LOOP, "-"),
-        "garbage": ("model.mzn", garbage(mzn), "WRONG"),
+        "garbage": ("model.mzn", garbage(mzn), "mixed"),  # right on the unsolvable trap: nothing to show
         "outside-include": ("model.mzn", 'include "/etc/hostname";\n' + mzn, "WRONG"),
         "crashing": ("model.mzn", mzn + '\nconstraint assert(false, "the student gave up");\n', "WRONG"),
         "asp-no-pile-order": ("model.lp", asp.replace(ASP_ORDER, "").replace(":- play(C, T), depth(C, K), T <= K.\n",

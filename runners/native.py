@@ -18,7 +18,7 @@ from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
 from patience.lbs.deal import LBSDeal
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, GENERALISED, LBS
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.reference import Outcome
@@ -57,11 +57,10 @@ class Native(Solver):
                                "two (repeatable; the survey's second search of a Binary Star deal left open)"),
         Switch("max-cards", "off", "Wolter's analysis mode: report the most cards that can be played"),
         Count("nodes", None, "node limit; reaching it gives status unknown"),
-        Option("direction", "auto", "forward: the search from the first play; backward: from the last play (the "
-                                    "deal's piles turned over, the play ending next to the foundation card); both: "
-                                    "the two in turn with growing node budgets until one decides; auto: both for a "
-                                    "generalised deal in decision mode, forward otherwise",
-               ("auto", "forward", "backward", "both")),
+        Option("direction", "forward", "forward: the search from the first play; backward: from the last play (the "
+                                       "deal's piles turned over, the play ending next to the foundation card; "
+                                       "decision mode); both: the two in turn with growing node budgets until one "
+                                       "decides", ("forward", "backward", "both")),
     )
 
     def version(self) -> str | None:
@@ -76,7 +75,7 @@ class Native(Solver):
         if isinstance(deal, BinaryStarDeal):
             board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
             return _solve_board(board, deal.name, binary_star_plays, limits, options)
-        directions = _directions(deal, options)
+        directions = _directions(options)
         if directions == ("forward",):
             return _solve_board(Board.of(deal), deal.name, _cards, limits, options)
         return _solve_both(deal, directions, limits, options)
@@ -85,12 +84,9 @@ class Native(Solver):
 FIRST_SLICE = 250_000  # both directions: the first node budget of each, four times more each turn after
 
 
-def _directions(deal: Deal, options: Mapping[str, Any]) -> tuple[str, ...]:
+def _directions(options: Mapping[str, Any]) -> tuple[str, ...]:
     """The searches the `direction` option asks for, in the order they take turns."""
     direction = options["direction"]
-    if direction == "auto":
-        direction = ("both" if deal.game == GENERALISED and not options["max-cards"]
-                     and engine.choose(Board.of(deal), options["engine"]) == "c" else "forward")
     if direction != "forward" and options["max-cards"]:
         raise UsageError("direction backward or both decides a deal; max-cards needs direction forward")
     return ("forward", "backward") if direction == "both" else (direction,)

@@ -316,7 +316,7 @@ def test_a_class_of_every_kind_of_model_is_marked_by_one_command(tmp_path):
     expected = builder.make_class(tmp_path / "class", 10)
     builder.make_instances(tmp_path / "instances", 3)
     assert main(["grade", "--class", str(tmp_path / "class"), "--instances", str(tmp_path / "instances"),
-                 "--game", "generalised", "--timeout", "5", "--out", str(tmp_path / "marks")]) == 0
+                 "--game", "generalised", "--timeout", "30", "--out", str(tmp_path / "marks")]) == 0
     marks = json.loads((tmp_path / "marks" / "marks.json").read_text())
     assert len(marks) == 10 * 3
     for student, grade in expected.items():

@@ -80,7 +80,8 @@ def test_paper_objective_still_gives_a_valid_sequence(solver):
     assert result.status is Status.SOLVED and replay(deal, result.sequence).valid
 
 
-@pytest.mark.parametrize("solver", SOLVERS)
+# CBC takes 4.6 s of CPU for it (HiGHS 1.4): slow; CBC proves unsolvable-5x4 in the default set
+@pytest.mark.parametrize("solver", ["highs", pytest.param("cbc", marks=pytest.mark.slow)])
 def test_52_card_deal_dead_at_the_root_is_proved_unsolvable(solver):
     deal = root_dead_deal()
     assert native_verdict(deal) is Status.UNSOLVABLE

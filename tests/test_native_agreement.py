@@ -74,9 +74,10 @@ def test_max_cards_matches_exhaustive_search():
 
 
 def test_same_search_as_reference_on_pysol_deals():
-    """Both engines run the same search, so verdicts and node counts agree exactly."""
+    """Both engines run the same search, so verdicts and node counts agree exactly (deals 1-150 of
+    both games, to the end, in the slow test below)."""
     compared = 0
-    for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 41)):
+    for game, seed in itertools.product(("black_hole", "all_in_a_row"), range(1, 21)):
         deal = pysol_deal(game, seed)  # a limit past the first restart
         python = reference.search(Board.of(deal), Rules(),
                                   node_limit=3000)
@@ -86,7 +87,7 @@ def test_same_search_as_reference_on_pysol_deals():
         assert (outcome.status, outcome.nodes) == (python.status, python.nodes), (game, seed)
         check_win(deal, outcome)
         compared += 1
-    assert compared >= 30
+    assert compared >= 20
 
 
 @pytest.mark.slow
