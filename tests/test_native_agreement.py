@@ -13,7 +13,7 @@ from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.native import engine, reference
-from patience.native.board import Board, ranks_reachable, reachable_ranks, unplayable_excess
+from patience.native.board import Board, live_cards, ranks_reachable, reachable_ranks, unplayable_excess
 from patience.native.rules import Rules
 from patience.result import Status
 from patience.validator import replay
@@ -229,6 +229,40 @@ def test_balance_bound_never_cuts_a_play_on_every_state_of_small_deals():
                 cut += excess > 0
                 tight += excess > 0 and truth == bound
     assert cut > 1000 and tight > 100
+
+
+def test_live_card_bound_never_cuts_a_play_on_every_state_of_small_deals():
+    """One foundation: on every state of small deals (any cards taken from each pile, any top rank
+    or none), the live cards are never fewer than the longest play from there, and never more than
+    the cards of the reachable ranks; and the bound is below reachability's and tight somewhere."""
+    below, tight = 0, 0
+    for deal in small_deals(40):
+        board = Board.of(deal)
+        longest = longest_plays(board)
+        for taken in itertools.product(*(range(size + 1) for size in board.pile_size)):
+            played, counts = 0, [0] * board.ranks
+            for start, size, gone in zip(board.pile_start, board.pile_size, taken, strict=True):
+                played |= (1 << (start + gone)) - (1 << start)
+                for card in range(start + gone, start + size):
+                    counts[board.rank[card]] += 1
+            for top in range(-1, board.ranks):
+                live = live_cards(board, played, top)
+                reach = sum(counts[rank] for rank in reachable_ranks((top,), counts, board.ranks))
+                truth = longest(taken, top)
+                assert truth <= live <= reach, (deal, taken, top)
+                below += live < reach
+                tight += live < reach and truth == live
+    assert below > 1000 and tight > 100
+
+
+def test_live_card_bound_counts_cards_stuck_under_cards_that_cannot_go():
+    """A 10 on a 9, the top on an 8, no other 9, 10 or J: reachability counts both, yet the 10
+    needs the 9 (or a J) first and the 9 lies under it: neither can go."""
+    stuck = Board.of(Deal(((Card(9, 0), Card(8, 0)), (Card(2, 0),)), Card(7, 0), 13))
+    assert live_cards(stuck, 0, 7) == 0
+    assert live_cards(stuck, 0, 10) == 2  # on a J: the 10, then the 9
+    assert live_cards(stuck, 0b1, 7) == 1  # the 10 gone: the 9 goes on the 8
+    assert live_cards(stuck, 0, -1) == 3  # an empty foundation takes any card first
 
 
 def test_balance_bound_counts_what_cannot_follow():

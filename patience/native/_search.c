@@ -95,6 +95,7 @@ typedef struct {
     uint64_t *high;   /* by_masks: per height, the piles with that many cards left (bits by slot) */
     uint64_t *key, *scratch;
     int *path, *path_foundation, *best, *best_foundation, best_length;
+    int *live_floor;  /* one_balance and by_masks: per depth, a floor of the state's live cards (live_cut) */
     uint64_t nodes, stamp;
     RankMarks *marks;
     Move *moves;
@@ -431,6 +432,69 @@ static inline int balance_cut(Search *s, int depth, uint64_t within, int cards)
     return s->memo_value[i] >= spare;
 }
 
+/* One foundation, piles and ranks in masks: how many cards can still be played at all after move m,
+ * counted up to `need`. A card can be played only after every card above it in its pile, and right
+ * after a card of a neighbouring rank (or onto the top) that is not beneath it; the cards that pass
+ * are the least fixpoint of that rule, grown from the ranks next to the top with a worklist of ranks
+ * (each card looked at once). Every card of a play from here is among them, so their count bounds
+ * the play: a card under a card that can never go, or whose neighbours' cards all lie under such
+ * cards, is not counted. */
+static inline int live_cards(const Search *s, const Move *m, int need)
+{
+    int r = s->ranks, top = s->tops[0], count = 0, pos[64];
+    uint64_t all = s->all_ranks, waiting[64], touched = 0; /* waiting: per rank, the piles stopped at it (slots) */
+    memcpy(waiting, s->topped, sizeof(uint64_t) * (size_t)r);
+    uint64_t moved = 1ULL << s->slot[m->pile];
+    waiting[s->rank[m->card]] &= ~moved;
+    if (m->height > 1) waiting[s->rank[m->card + 1]] |= moved;
+    uint64_t frontier = top < 0 ? all : (1ULL << s->up[top]) | (1ULL << s->down[top]), pending = frontier;
+    while (pending) {
+        int q = __builtin_ctzll(pending);
+        pending &= pending - 1;
+        uint64_t piles = waiting[q];
+        waiting[q] = 0;
+        for (; piles; piles &= piles - 1) {
+            int slot = __builtin_ctzll(piles), p = s->order[slot];
+            int i = touched >> slot & 1 ? pos[slot] : s->pile_start[p] + s->taken[p] + (p == m->pile);
+            int end = s->pile_start[p] + s->pile_size[p];
+            touched |= 1ULL << slot;
+            for (;;) {
+                uint64_t bit = 1ULL << s->rank[i];
+                if (++count >= need) return count;
+                uint64_t grow = ((bit << 1) | (bit >> (r - 1)) | (bit >> 1) | (bit << (r - 1))) & all & ~frontier;
+                frontier |= grow;
+                pending |= grow;
+                if (++i == end) break;
+                if (!(frontier >> s->rank[i] & 1)) { waiting[s->rank[i]] |= 1ULL << slot; break; }
+            }
+            pos[slot] = i;
+        }
+    }
+    return count;
+}
+
+/* The live-card bound on move m (one foundation, masks): whether it cuts the move, and the child's
+ * floor of live cards for its own children. Most children need no count: when a card of the old top's
+ * rank t is in sight after the move (m put a card of rank t+1 or t-1 on t), the child can play that
+ * card first and so every card the parent could, but m's: the parent's live cards less one, which
+ * live_floor[depth] bounds from below. Only the others are counted. */
+static inline int live_cut(Search *s, const Move *m, int depth, int top)
+{
+    int need = s->max_cards ? s->best_length - depth : s->n - depth - 1; /* live cards that avoid the cut */
+    if (need <= 0) {
+        s->live_floor[depth + 1] = 0;
+        return 0;
+    }
+    if (top >= 0 && s->live_floor[depth] - 1 >= need
+        && (s->topped[top] || (m->height > 1 && s->rank[m->card + 1] == top))) {
+        s->live_floor[depth + 1] = s->live_floor[depth] - 1;
+        return 0;
+    }
+    int live = live_cards(s, m, need);
+    s->live_floor[depth + 1] = live;
+    return live < need;
+}
+
 /* Put the moves of the ranks with the most cards left first, keeping the order within a rank (a
  * stable insertion sort: the lists are short). Playing from an abundant rank keeps the scarce ones
  * as bridges: a rank played out cuts the cycle of ranks, and two cuts strand every card beyond them.
@@ -652,6 +716,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             }
         }
         if (BALANCE && !pruned) pruned = !balanced(s);
+        if (!pruned && s->one_balance && s->by_masks) pruned = live_cut(s, &m, depth, top);
         if (!pruned && s->cache) {
             s->tops[m.foundation] = top;
             child_key(s, &m, rank, child, words);
@@ -710,7 +775,7 @@ static void search_free(Search *s)
     if (!s) return;
     free(s->rank); free(s->pile_start); free(s->pile_size); free(s->unit); free(s->up); free(s->down);
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
-    free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation);
+    free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation); free(s->live_floor);
     free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus); free(s->slot);
     free(s->memo_key); free(s->memo_value);
     free(s);
@@ -794,11 +859,12 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->path_foundation = malloc(cards * sizeof(int));
     s->best = malloc(cards * sizeof(int));
     s->best_foundation = malloc(cards * sizeof(int));
+    s->live_floor = calloc(cards + 1, sizeof(int)); /* 0 at the start: nothing known */
     s->marks = calloc(rank_count, sizeof(RankMarks));
     s->moves_size = 64;
     s->moves = malloc(s->moves_size * sizeof(Move));
     if (!s->pile_start || !s->unit || !s->up || !s->down || !s->pile_word || !s->pile_step || !s->taken
-        || !s->counts || !s->path || !s->path_foundation || !s->best || !s->best_foundation || !s->marks || !s->moves) {
+        || !s->counts || !s->path || !s->path_foundation || !s->best || !s->best_foundation || !s->live_floor || !s->marks || !s->moves) {
         PyErr_NoMemory();
         goto fail;
     }

@@ -154,3 +154,32 @@ def ranks_reachable(hole: int, counts: list[int], ranks: int) -> bool:
     """Whether every rank with cards left is reachable from the hole (one foundation): a gap (no 3s
     and no 7s left while 5s and 10s remain) strands the cards beyond it."""
     return len(reachable_ranks((hole,), counts, ranks)) == sum(1 for count in counts if count)
+
+
+def live_cards(board: Board, played: int, top: int) -> int:
+    """One foundation: how many of the cards left (`played` is the set of cards gone, as bits) can
+    still be played at all. A card can go only after every card above it in its pile, and right after
+    a card of a neighbouring rank (or onto the top, any card onto an empty foundation) that is not
+    beneath it: the cards that pass are the least fixpoint of that rule, grown from the top. Every card
+    of a play from here is among them (by induction along the play), so their count bounds the play: a
+    10 on a 9 with the top on an 8 and no other 9s, 10s or 11s leaves no live card, where reachability
+    counts both. The compiled search's `live_cards` counts the same."""
+    ranks = board.ranks
+    frontier = set(range(ranks)) if top < 0 else {(top + 1) % ranks, (top - 1) % ranks}
+    piles = []
+    for start, size in zip(board.pile_start, board.pile_size, strict=True):
+        card = start
+        while card < start + size and played >> card & 1:
+            card += 1
+        piles.append([card, start + size])
+    count, grown = 0, True
+    while grown:
+        grown = False
+        for pile in piles:
+            while pile[0] < pile[1] and board.rank[pile[0]] in frontier:
+                rank = board.rank[pile[0]]
+                frontier |= {(rank + 1) % ranks, (rank - 1) % ranks}
+                pile[0] += 1
+                count += 1
+                grown = True
+    return count

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from patience.cards import Card
-from patience.native.board import Board, balanced, reachable_ranks, unplayable_excess
+from patience.native.board import Board, balanced, live_cards, reachable_ranks, unplayable_excess
 from patience.native.rules import Rules
 from patience.result import Status
 
@@ -51,7 +51,8 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     """Decide `board` under `rules` (the plain search with the failure cache by default). With
     `max_cards` the search never stops at a win it cannot find: it keeps the longest play, and the
     `reach` rule then cuts only the plays whose reachable cards cannot make it longer (less the cards
-    the balance bound of `unplayable_excess` shows can never be played, with one foundation). On a
+    the balance bound of `unplayable_excess` shows can never be played, with one foundation), and
+    with one foundation the plays whose live cards (`live_cards`) cannot make it longer. On a
     time limit the status is TIMEOUT, on a node limit UNKNOWN (the rule of patience.result), never
     a guess. `symmetry` and `wolter` switch on the same interchangeability rules as the compiled
     search (see `interchangeable`). With `restarts` a round gives up after a budget of nodes and the
@@ -74,6 +75,7 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     piles = len(board.pile_size)
     rounds = Rounds(piles, len(board.foundations))
     one_balance = len(board.foundations) == 1 and 3 <= board.ranks <= 64  # as the compiled search
+    live = one_balance and piles <= 64 and max(board.pile_size) <= 64  # its live-card bound: piles in masks
 
     def pruned(card: int, foundation: int) -> bool:
         """Whether the play leads to a failed state or, with `reach`, cannot help."""
@@ -92,6 +94,10 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
             counts[rank] += 1
             if hopeless:
                 return True
+            if live:
+                need = len(best) - len(path) if max_cards else size - len(path) - 1
+                if live_cards(board, played | 1 << card, rank) < need:
+                    return True
         return cache and (played | 1 << card, tuple(sorted(after))) in failed
 
     def moves() -> list[Move]:
