@@ -60,6 +60,12 @@ def grid(tmp_path: Path) -> Path:
     return folder
 
 
+def script(hardness, monkeypatch, *argv: str | Path) -> int:
+    """The script's exit status on the command line `hardness.py ARGV`."""
+    monkeypatch.setattr(sys, "argv", ["hardness.py", *map(str, argv)])
+    return hardness.main()
+
+
 def page(folder: Path) -> Path:
     folder.mkdir()
     path = folder / "hardness.md"
@@ -120,9 +126,7 @@ def test_the_scaling_fit_recovers_the_exponent_and_the_threshold_law(hardness, e
 def test_scaling_writes_the_figures_and_the_pages_block(hardness, grid, tmp_path, monkeypatch, capsys):
     docs = tmp_path / "docs"
     path = page(docs)
-    monkeypatch.setattr(sys, "argv", ["hardness.py", "scaling", "--out", str(grid), "--docs", str(docs),
-                                      "--bootstrap", "20"])
-    assert hardness.main() == 0
+    assert script(hardness, monkeypatch, "scaling", "--out", grid, "--docs", docs, "--bootstrap", "20") == 0
     text = path.read_text()
     assert text.startswith("# prose before\n") and text.endswith("prose after\n") and "\nold\n" not in text
     assert "| 13 | 7 | 1,400 | 1,330 | 1.0" in text and "| undecided counted won | cards | " in text
@@ -134,9 +138,7 @@ def test_scaling_writes_the_figures_and_the_pages_block(hardness, grid, tmp_path
 def test_write_with_a_label_keeps_the_other_runs_table_and_figures(hardness, grid, tmp_path, monkeypatch):
     docs = tmp_path / "docs"
     path = page(docs)
-    monkeypatch.setattr(sys, "argv", ["hardness.py", "write", "--out", str(grid), "--docs", str(docs),
-                                      "--label", "1m"])
-    assert hardness.main() == 0
+    assert script(hardness, monkeypatch, "write", "--out", grid, "--docs", docs, "--label", "1m") == 0
     text = path.read_text()
     assert "<!-- hardness table 1m -->\n| ranks | suits |" in text and "\nold\n" in text
     assert "| 52 | 12 | 2 | 624 | 200 |" in text
@@ -148,9 +150,7 @@ def test_a_page_without_the_markers_is_refused_in_one_line(hardness, grid, tmp_p
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "hardness.md").write_text("no markers here\n")
-    monkeypatch.setattr(sys, "argv", ["hardness.py", "scaling", "--out", str(grid), "--docs", str(docs),
-                                      "--bootstrap", "5"])
-    assert hardness.main() == 2
+    assert script(hardness, monkeypatch, "scaling", "--out", grid, "--docs", docs, "--bootstrap", "5") == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "lacks the markers <!-- hardness threshold -->" in error
     assert (docs / "hardness.md").read_text() == "no markers here\n"
@@ -159,9 +159,8 @@ def test_a_page_without_the_markers_is_refused_in_one_line(hardness, grid, tmp_p
 def test_grids_of_two_node_limits_do_not_mix(hardness, tmp_path, monkeypatch, capsys):
     make_store(tmp_path / "a", (13, 2, 2), 5, 5, 0, nodes=1000)
     make_store(tmp_path / "b", (13, 4, 2), 5, 5, 0, nodes=2000)
-    monkeypatch.setattr(sys, "argv", ["hardness.py", "scaling", "--out", str(tmp_path / "a"),
-                                      "--also", str(tmp_path / "b"), "--docs", str(tmp_path)])
-    assert hardness.main() == 2
+    assert script(hardness, monkeypatch, "scaling", "--out", tmp_path / "a", "--also", tmp_path / "b",
+                  "--docs", tmp_path) == 2
     assert "the verdicts do not mix" in capsys.readouterr().err
 
 
@@ -182,7 +181,6 @@ def test_the_band_keeps_the_shapes_of_its_ratios(hardness):
 @pytest.mark.parametrize("extra", [["--also", "missing"], ["--bootstrap", "0"]])
 def test_a_missing_folder_or_no_bootstrap_is_one_clear_line(hardness, grid, tmp_path, monkeypatch, capsys, extra):
     extra = [str(tmp_path / part) if part == "missing" else part for part in extra]
-    monkeypatch.setattr(sys, "argv", ["hardness.py", "scaling", "--out", str(grid), "--docs", str(tmp_path), *extra])
-    assert hardness.main() == 2
+    assert script(hardness, monkeypatch, "scaling", "--out", grid, "--docs", tmp_path, *extra) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and ("no such folder" in error or "at least one sample" in error)
