@@ -5,7 +5,9 @@ Solitaire a search over rows with a failure cache. The Python searches run in a 
 the runner core's limits (patience.runners.python_search); the result names the engine that ran.
 
 Every pruning rule can be switched off so its effect can be measured; limits end the search with
-timeout (the clock) or unknown (the node limit), never a verdict the search did not prove.
+timeout (the clock) or unknown (the node limit), never a verdict the search did not prove. The
+wall-clock limit and the CPU limit are two clocks, whichever ends first: on a loaded machine
+`--cpu 60` still gives the search 60 s of CPU (the wall-clock limit, if any, may end it sooner).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from patience.games import AnyDeal
 
 LIMIT_REACHED = {Status.TIMEOUT: "time limit reached", Status.UNKNOWN: "node limit reached"}
+CPU_LIMIT_REACHED = "CPU time limit reached"  # a timeout at the CPU limit, as runners/sat_embedded.py says it
 
 
 class Native(Solver):
@@ -106,17 +109,21 @@ def _solve_both(deal: Deal, directions: tuple[str, ...], limits: Limits, options
     twice. The answer names the direction that decided (`route`) and counts every node."""
     boards = {"forward": Board.of(deal), "backward": Board.reversed_of(deal)}
     moves = {"forward": _cards, "backward": _backward_cards}
-    limit, seconds = options["nodes"], _seconds(limits)
+    limit, seconds, cpu_seconds = options["nodes"], limits.timeout, limits.cpu_limit
     started, cpu_started, nodes, budget = time.monotonic(), time.process_time(), 0, FIRST_SLICE
+    search_cpu_started = time.thread_time()  # the clock of the search's CPU budget (it runs in this thread)
     spent: dict[str, int] = {}
     while True:
         for direction in directions:
             left = None if seconds is None else seconds - (time.monotonic() - started)
+            cpu_left = None if cpu_seconds is None else cpu_seconds - (time.thread_time() - search_cpu_started)
             if left is not None and left <= 0:
                 return _undecided(Status.TIMEOUT, started, cpu_started, nodes, spent)
+            if cpu_left is not None and cpu_left <= 0:
+                return _undecided(Status.TIMEOUT, started, cpu_started, nodes, spent, CPU_LIMIT_REACHED)
             slice_limit = budget if limit is None else min(budget, limit)
             outcome, used = engine.run_board(boards[direction], options["engine"], Rules.of(options), False,
-                                             slice_limit, left, limits.memory_mb)
+                                             slice_limit, left, limits.memory_mb, cpu_left)
             nodes += outcome.nodes
             spent[direction] = outcome.nodes
             if outcome.status in (Status.SOLVED, Status.UNSOLVABLE):
@@ -126,21 +133,22 @@ def _solve_both(deal: Deal, directions: tuple[str, ...], limits: Limits, options
                 play = moves[direction](outcome) if outcome.status is Status.SOLVED else None
                 return Answer(outcome.status, play, wall, cpu, nodes, stats)
             if outcome.status is Status.TIMEOUT:
-                return _undecided(Status.TIMEOUT, started, cpu_started, nodes, spent)
+                return _undecided(Status.TIMEOUT, started, cpu_started, nodes, spent, _limit_message(outcome))
         if limit is not None and budget >= limit:
             return _undecided(Status.UNKNOWN, started, cpu_started, nodes, spent)
         budget *= 4
 
 
-def _undecided(status: Status, started: float, cpu_started: float, nodes: int, spent: dict[str, int]) -> Answer:
+def _undecided(status: Status, started: float, cpu_started: float, nodes: int, spent: dict[str, int],
+               message: str | None = None) -> Answer:
     stats: dict[str, float | int | str] = {f"{direction}_nodes": count for direction, count in spent.items()}
     return Answer(status, None, time.monotonic() - started, time.process_time() - cpu_started, nodes, stats,
-                  message=LIMIT_REACHED[status])
+                  message=message or LIMIT_REACHED[status])
 
 
-def _seconds(limits: Limits) -> float | None:
-    """The time the search gives itself: the tighter of the wall-clock and CPU limits."""
-    return min((limit for limit in (limits.timeout, limits.cpu_limit) if limit is not None), default=None)
+def _limit_message(outcome: Outcome) -> str:
+    """Why a search ended undecided: the node limit, the wall clock or the CPU limit."""
+    return CPU_LIMIT_REACHED if outcome.cpu_limited else LIMIT_REACHED[outcome.status]
 
 
 def _cards(outcome: Outcome) -> tuple[Any, ...]:
@@ -163,11 +171,11 @@ def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outc
     used = engine.choose(board, options["engine"])
     if used == "c":
         started, cpu_started = time.monotonic(), time.process_time()
-        outcome = engine.run_compiled(board, rules, options["max-cards"], node_limit, _seconds(limits),
-                                      limits.memory_mb)
+        outcome = engine.run_compiled(board, rules, options["max-cards"], node_limit, limits.timeout,
+                                      limits.memory_mb, limits.cpu_limit)
         wall, cpu, command = time.monotonic() - started, time.process_time() - cpu_started, ""
     else:
-        run = python_search.run_board(board, rules, options["max-cards"], node_limit, _seconds(limits), limits)
+        run = python_search.run_board(board, rules, options["max-cards"], node_limit, limits)
         wall, cpu, command = run.wall, run.cpu, run.command_line
         if run.timed_out or run.memout:
             return _failed(run, {"engine": used})
@@ -187,8 +195,7 @@ def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outc
         if outcome.sequence:
             stats["longest_play"] = " ".join(name(card) for card in outcome.sequence)
         return Answer(Status.UNSOLVABLE, None, wall, cpu, outcome.nodes, stats, command)
-    return Answer(outcome.status, None, wall, cpu, outcome.nodes, stats, command,
-                  message=LIMIT_REACHED[outcome.status])
+    return Answer(outcome.status, None, wall, cpu, outcome.nodes, stats, command, message=_limit_message(outcome))
 
 
 def _failed(run: ProcessRun, stats: dict[str, float | int | str], error: InputError | None = None) -> Answer:
@@ -202,7 +209,7 @@ def _failed(run: ProcessRun, stats: dict[str, float | int | str], error: InputEr
 
 
 def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None) -> Answer:
-    run = python_search.run_lbs(deal, _seconds(limits), node_limit, limits)
+    run = python_search.run_lbs(deal, node_limit, limits)
     stats: dict[str, float | int | str] = {"engine": "python"}
     if run.timed_out or run.memout:
         return _failed(run, stats)
@@ -214,6 +221,9 @@ def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None) -> Answer:
         return Answer(Status.SOLVED, search.moves, run.wall, run.cpu, search.nodes, stats, run.command_line)
     if search.complete:
         return Answer(Status.UNSOLVABLE, None, run.wall, run.cpu, search.nodes, stats, run.command_line)
+    if search.cpu_limited:
+        return Answer(Status.TIMEOUT, None, run.wall, run.cpu, search.nodes, stats, run.command_line,
+                      message=CPU_LIMIT_REACHED)
     status = Status.UNKNOWN if node_limit is not None and search.nodes >= node_limit else Status.TIMEOUT
     return Answer(status, None, run.wall, run.cpu, search.nodes, stats, run.command_line,
                   message=LIMIT_REACHED[status])

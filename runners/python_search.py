@@ -5,7 +5,8 @@ memory or ignores its clock cannot take the command with it).
 
 The parent sends the task pickled (it is this program's own data, in its private folder) on standard
 input; the child prints the result as JSON, read back with every field checked. The search stops
-itself at the time limit; the hard kill comes a grace period later.
+itself at the wall-clock or the CPU limit, whichever comes first (the CPU counted from the child's
+start, as the runner core counts it); the hard kill comes a grace period later.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import base64
 import json
 import pickle
 import sys
+import time
 from typing import Any
 
 from patience.cards import Card
@@ -31,15 +33,16 @@ _SOURCE = "Python search output"
 _SEARCH_STATUSES = (Status.SOLVED, Status.UNSOLVABLE, Status.TIMEOUT, Status.UNKNOWN)  # what the search says
 
 
-def run_board(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
-              seconds: float | None, limits: Limits) -> ProcessRun:
-    """The reference search on `board` in a child process; `read_outcome` reads what it found."""
-    return _run(("board", board, rules, max_cards, node_limit, seconds), limits)
+def run_board(board: Board, rules: Rules, max_cards: bool, node_limit: int | None, limits: Limits) -> ProcessRun:
+    """The reference search on `board` in a child process, stopping itself at the wall-clock or the
+    CPU limit of `limits`; `read_outcome` reads what it found."""
+    return _run(("board", board, rules, max_cards, node_limit), limits)
 
 
-def run_lbs(deal: LBSDeal, seconds: float | None, node_limit: int | None, limits: Limits) -> ProcessRun:
-    """The LBS search on `deal` in a child process; `read_search` reads its verdict."""
-    return _run(("lbs", deal, seconds, node_limit), limits)
+def run_lbs(deal: LBSDeal, node_limit: int | None, limits: Limits) -> ProcessRun:
+    """The LBS search on `deal` in a child process, stopping itself as `run_board`'s; `read_search`
+    reads its verdict."""
+    return _run(("lbs", deal, node_limit), limits)
 
 
 def read_outcome(run: ProcessRun) -> Outcome:
@@ -54,7 +57,7 @@ def read_search(run: ProcessRun) -> Search:
 
 def _run(task: tuple[Any, ...], limits: Limits) -> ProcessRun:
     hard = limits.with_grace(GRACE_SECONDS)
-    payload = base64.b64encode(pickle.dumps(task)).decode("ascii")
+    payload = base64.b64encode(pickle.dumps((*task, limits.timeout, limits.cpu_limit))).decode("ascii")
     return run_process([sys.executable, "-m", "patience.runners.python_search"], hard, env=caller_environment(),
                        stdin_text=payload)
 
@@ -106,40 +109,51 @@ def _outcome(result: dict[str, Any]) -> Outcome:
     cards = None if sequence is None else tuple(Card(rank, suit) for rank, suit in _numbers(sequence, 2, "sequence"))
     return Outcome(status, cards, _field(result, "nodes", int), _field(result, "max_cards", int),
                    _field(result, "cached", int), _optional_ints(result, "foundations"),
-                   _optional_ints(result, "piles"))
+                   _optional_ints(result, "piles"), _field(result, "cpu_limited", bool))
 
 
 def _search(result: dict[str, Any]) -> Search:
     moves = result.get("moves")
     pairs = None if moves is None else tuple((origin, target) for origin, target in _numbers(moves, 2, "moves"))
     return Search(pairs, _field(result, "complete", bool),
-                  _field(result, "nodes", int), float(_field(result, "seconds", (int, float))))
+                  _field(result, "nodes", int), float(_field(result, "seconds", (int, float))),
+                  _field(result, "cpu_limited", bool))
 
 
 def main() -> int:
     """The child: run the pickled task from standard input, print its result as one JSON line."""
     end_with_caller()
     task = pickle.loads(base64.b64decode(sys.stdin.read()))
+    *task, seconds, cpu_limit = task
+    cpu_seconds = _cpu_left(cpu_limit)
     result: dict[str, object]
     if task[0] == "board":
         from patience.native import reference
 
-        _, board, rules, max_cards, node_limit, seconds = task
-        outcome = reference.search(board, rules, max_cards, node_limit, seconds)
+        _, board, rules, max_cards, node_limit = task
+        outcome = reference.search(board, rules, max_cards, node_limit, seconds, cpu_seconds)
         played = outcome.sequence
         result = {"status": outcome.status.value, "nodes": outcome.nodes, "max_cards": outcome.max_cards,
                   "cached": outcome.cached,
                   "sequence": None if played is None else [[card.rank, card.suit] for card in played],
-                  "foundations": outcome.foundations, "piles": outcome.piles}
+                  "foundations": outcome.foundations, "piles": outcome.piles, "cpu_limited": outcome.cpu_limited}
     else:
         from patience.lbs import solver
 
-        _, deal, seconds, node_limit = task
-        found = solver.solve(deal, seconds, node_limit)
+        _, deal, node_limit = task
+        found = solver.solve(deal, seconds, node_limit, cpu_seconds)
         result = {"moves": None if found.moves is None else [list(move) for move in found.moves],
-                  "complete": found.complete, "nodes": found.nodes, "seconds": found.seconds}
+                  "complete": found.complete, "nodes": found.nodes, "seconds": found.seconds,
+                  "cpu_limited": found.cpu_limited}
     print(json.dumps(result))
     return 0
+
+
+def _cpu_left(cpu_limit: float | None) -> float | None:
+    """The CPU the search may still spend: the runner core counts this process's CPU from its start
+    (the imports included), so the search's budget is what is left of the limit, at least a moment
+    (the search then stops at its first look at the clock)."""
+    return None if cpu_limit is None else max(cpu_limit - time.process_time(), 1e-6)
 
 
 if __name__ == "__main__":

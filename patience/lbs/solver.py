@@ -23,6 +23,7 @@ class Search:
     complete: bool
     nodes: int
     seconds: float
+    cpu_limited: bool = False  # stopped at the CPU budget (not the wall clock or the node limit)
 
     @property
     def verdict(self) -> Status:
@@ -50,9 +51,12 @@ def stranded(row: tuple[int, ...], bits: dict[int, int], partners: dict[int, int
     return any(not partners[card] & present for card in row)
 
 
-def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = None) -> Search:
-    """Decide the deal; stop with verdict unknown at `timeout` seconds or `node_limit` rows."""
+def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = None,
+          cpu_seconds: float | None = None) -> Search:
+    """Decide the deal; stop with verdict unknown at `timeout` seconds of wall clock, `cpu_seconds`
+    of this thread's CPU or `node_limit` rows, whichever comes first."""
     started = time.monotonic()
+    cpu_deadline = None if cpu_seconds is None else time.thread_time() + cpu_seconds
     failed: set[tuple[int, ...]] = set()
     path: list[Move] = []
     nodes = 0
@@ -69,6 +73,8 @@ def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = 
         if (node_limit is not None and nodes > node_limit) or (
                 timeout is not None and nodes % 1024 == 0 and time.monotonic() - started > timeout):
             raise _Limit
+        if cpu_deadline is not None and nodes % 1024 == 0 and time.thread_time() > cpu_deadline:
+            raise _Limit(True)
         for source in range(len(row), 1, -1):  # the moves of rules.legal_moves, on bit masks
             moved = row[source - 1]
             for step in STEPS:
@@ -84,6 +90,6 @@ def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = 
 
     try:
         won = search(deal.cards)
-    except _Limit:
-        return Search(None, False, nodes, time.monotonic() - started)
+    except _Limit as limit:
+        return Search(None, False, nodes, time.monotonic() - started, bool(limit.args))
     return Search(tuple(path) if won else None, True, nodes, time.monotonic() - started)

@@ -40,7 +40,8 @@
 #define MEMO_BITS 13           /* the balance bound's memo: 2^this many entries */
 #define BALANCE_SETS 6         /* one foundation: the balance bound tries sets of up to this many ranks */
 
-enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4 };
+/* LIMIT: the node limit or the wall-clock deadline; CPU_LIMIT: the CPU budget */
+enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4, CPU_LIMIT = -5 };
 
 typedef struct { int card, pile, foundation, height; uint64_t hash; } Move;
 
@@ -84,7 +85,8 @@ typedef struct {
     uint64_t packed, *memo_key;
     int *memo_value, count_bits, memo_top_shift;
     uint64_t node_limit;
-    double deadline;
+    double deadline;     /* CLOCK_MONOTONIC, 0: none */
+    double cpu_deadline; /* this thread's CPU clock, 0: none */
     PyThreadState *thread; /* saved while the search runs without the GIL */
     /* the state */
     int *taken; /* cards played from each pile */
@@ -124,6 +126,15 @@ static int interrupted(Search *s)
     int failed = PyErr_CheckSignals();
     s->thread = PyEval_SaveThread();
     return failed;
+}
+
+/* Checked every CLOCK_EVERY nodes: the wall-clock deadline, the CPU budget (this thread's own CPU
+ * time, which a loaded machine does not eat into as it does the wall clock), then Ctrl-C. */
+static int clock_stop(Search *s)
+{
+    if (s->deadline > 0 && now() > s->deadline) return LIMIT;
+    if (s->cpu_deadline > 0 && cpu_now() > s->cpu_deadline) return CPU_LIMIT;
+    return interrupted(s) ? INTERRUPTED : 0;
 }
 
 static inline uint64_t mix(uint64_t x)
@@ -727,7 +738,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         if (!pruned) {
             int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : s->budget && s->nodes >= s->budget ? RESTART : 0;
             if (!stop && s->nodes % CLOCK_EVERY == 0)
-                stop = s->deadline > 0 && now() > s->deadline ? LIMIT : interrupted(s) ? INTERRUPTED : 0;
+                stop = clock_stop(s);
             if (stop) result = stop;
         }
         if (pruned || result != FAILED) {
@@ -986,12 +997,14 @@ static uint64_t next_round(Search *s, int round, uint64_t *random)
     return (one ? ONE_LUBY_UNIT : LUBY_UNIT) * luby((uint64_t)round + 1);
 }
 
-/* Run a search already set up, the GIL released by the caller. */
-static int run(Search *s, Cache *table, uint64_t node_limit, double seconds)
+/* Run a search already set up, the GIL released by the caller; `seconds` of wall clock and
+ * `cpu_seconds` of this thread's CPU (each 0: none), whichever ends first. */
+static int run(Search *s, Cache *table, uint64_t node_limit, double seconds, double cpu_seconds)
 {
     s->table = table;
     s->node_limit = node_limit;
     s->deadline = seconds > 0 ? now() + seconds : 0;
+    s->cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
     uint64_t random = 0;
     for (int round = 0;; round++) {
         uint64_t budget = next_round(s, round, &random);
@@ -1004,7 +1017,7 @@ static int run(Search *s, Cache *table, uint64_t node_limit, double seconds)
 
 static const char *status_name(int result)
 {
-    return result == SOLVED ? "solved" : result == LIMIT ? "limit" : "unsolvable";
+    return result == SOLVED ? "solved" : result == LIMIT ? "limit" : result == CPU_LIMIT ? "cpu" : "unsolvable";
 }
 
 static int table_bits(unsigned long long bytes, int words)
@@ -1022,12 +1035,12 @@ static PyObject *search(PyObject *self, PyObject *args)
     int ranks;
     Rules rules;
     unsigned long long node_limit, cache_bytes;
-    double seconds;
+    double seconds, cpu_seconds;
     int end = -1;
-    if (!PyArg_ParseTuple(args, "OOiOpppppppKdK|i", &ranks_of, &sizes_of, &ranks, &tops_of, &rules.cache,
+    if (!PyArg_ParseTuple(args, "OOiOpppppppKddK|i", &ranks_of, &sizes_of, &ranks, &tops_of, &rules.cache,
                           &rules.symmetry, &rules.wolter, &rules.reach, &rules.restarts, &rules.noise, &rules.max_cards,
                           &node_limit,
-                          &seconds, &cache_bytes, &end))
+                          &seconds, &cpu_seconds, &cache_bytes, &end))
         return NULL;
     Search *s = search_new(ranks_of, sizes_of, ranks, tops_of, rules);
     if (!s) return NULL;
@@ -1043,7 +1056,7 @@ static PyObject *search(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     }
     s->thread = PyEval_SaveThread();
-    int result = run(s, &table, node_limit, seconds);
+    int result = run(s, &table, node_limit, seconds, cpu_seconds);
     PyEval_RestoreThread(s->thread);
     PyObject *answer = NULL;
     if (result == NO_MEMORY) PyErr_NoMemory();
@@ -1080,9 +1093,10 @@ static PyObject *batch(PyObject *self, PyObject *args)
     PyObject *deals;
     Rules rules;
     unsigned long long node_limit, cache_bytes;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "OpppppppKdK", &deals, &rules.cache, &rules.symmetry, &rules.wolter, &rules.reach,
-                          &rules.restarts, &rules.noise, &rules.max_cards, &node_limit, &seconds, &cache_bytes))
+    double seconds, cpu_seconds;
+    if (!PyArg_ParseTuple(args, "OpppppppKddK", &deals, &rules.cache, &rules.symmetry, &rules.wolter, &rules.reach,
+                          &rules.restarts, &rules.noise, &rules.max_cards, &node_limit, &seconds, &cpu_seconds,
+                          &cache_bytes))
         return NULL;
     PyObject *fast = PySequence_Fast(deals, "deals");
     if (!fast) return NULL;
@@ -1104,7 +1118,7 @@ static PyObject *batch(PyObject *self, PyObject *args)
         }
         s->thread = PyEval_SaveThread();
         double started = cpu_now();
-        int result = run(s, &table, node_limit, seconds);
+        int result = run(s, &table, node_limit, seconds, cpu_seconds);
         double spent = cpu_now() - started;
         PyEval_RestoreThread(s->thread);
         int length = result == SOLVED ? s->n : s->best_length;
@@ -1131,12 +1145,12 @@ static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(ranks, pile_sizes, rank_count, foundation_tops, cache, symmetry, wolter, reach, restarts, noise, "
      "max_cards, "
-     "node_limit, seconds, cache_bytes[, end]) -> (status, cards or None, foundations or None, nodes, longest play, "
+     "node_limit, seconds, cpu_seconds, cache_bytes[, end]) -> (status, cards or None, foundations or None, nodes, longest play, "
      "cached states); end: the rank the last card must be next to (-1: any)"},
     {"batch", batch, METH_VARARGS,
      "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, restarts, "
      "noise, max_cards, "
-     "node_limit, seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
+     "node_limit, seconds, cpu_seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,12 +7,13 @@ _Board = tuple[Sequence[int], Sequence[int], int, Sequence[int]]
 
 def search(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, foundation_tops: Sequence[int],
            cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, max_cards: bool,
-           node_limit: int, seconds: float, cache_bytes: int, end: int = -1, /
+           node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, end: int = -1, /
            ) -> tuple[str, list[int] | None, list[int] | None, int, int, int]:
     """(status, cards in play order or None, their foundations or None, nodes, longest play, cached states);
-    `end`: the rank the last card must be next to (-1: any)"""
+    `seconds` of wall clock and `cpu_seconds` of the thread's CPU (0: none), whichever ends first: status
+    `limit` (node limit or wall clock) or `cpu`; `end`: the rank the last card must be next to (-1: any)"""
 
 def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool,
-          noise: bool, max_cards: bool, node_limit: int, seconds: float, cache_bytes: int, /
+          noise: bool, max_cards: bool, node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, /
           ) -> list[tuple[str, int, int, float]]:
     """Per board: (status, most cards played, nodes, CPU seconds)."""

@@ -50,20 +50,23 @@ def fits(board: Board) -> bool:
 
 
 def run(deal: Deal, choice: str | None, rules: Rules, max_cards: bool,
-        node_limit: int | None, seconds: float | None, memory_mb: int | None = None) -> tuple[Outcome, str]:
+        node_limit: int | None, seconds: float | None, memory_mb: int | None = None,
+        cpu_seconds: float | None = None) -> tuple[Outcome, str]:
     """Search `deal`; returns the outcome and the engine that ran (`c` or `python`)."""
-    return run_board(Board.of(deal), choice, rules, max_cards, node_limit, seconds, memory_mb)
+    return run_board(Board.of(deal), choice, rules, max_cards, node_limit, seconds, memory_mb, cpu_seconds)
 
 
 def run_board(board: Board, choice: str | None, rules: Rules, max_cards: bool,
-              node_limit: int | None, seconds: float | None, memory_mb: int | None = None) -> tuple[Outcome, str]:
-    """Search `board` in this process; the compiled cache stops growing at about half of `memory_mb`
-    (a full cache only slows the search). The `native` solver runs the Python search in a child
-    process instead (patience.runners.python_search), under the runner core's limits."""
+              node_limit: int | None, seconds: float | None, memory_mb: int | None = None,
+              cpu_seconds: float | None = None) -> tuple[Outcome, str]:
+    """Search `board` in this process for at most `seconds` of wall clock and `cpu_seconds` of CPU
+    (whichever ends first; None: no limit); the compiled cache stops growing at about half of
+    `memory_mb` (a full cache only slows the search). The `native` solver runs the Python search in a
+    child process instead (patience.runners.python_search), under the runner core's limits."""
     used = choose(board, choice)
     if used == "c":
-        return run_compiled(board, rules, max_cards, node_limit, seconds, memory_mb), "c"
-    outcome = reference.search(board, rules, max_cards, node_limit, seconds)
+        return run_compiled(board, rules, max_cards, node_limit, seconds, memory_mb, cpu_seconds), "c"
+    outcome = reference.search(board, rules, max_cards, node_limit, seconds, cpu_seconds)
     return outcome, "python"
 
 
@@ -82,32 +85,36 @@ def choose(board: Board, choice: str | None) -> str:
 
 
 def run_compiled(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
-                 seconds: float | None, memory_mb: int | None = None) -> Outcome:
-    """The compiled search on a board it takes (see `choose`)."""
-    return _compiled(board, rules, max_cards, node_limit, seconds, cache_bytes(memory_mb))
+                 seconds: float | None, memory_mb: int | None = None, cpu_seconds: float | None = None) -> Outcome:
+    """The compiled search on a board it takes (see `choose`); it stops at `seconds` of wall clock or
+    `cpu_seconds` of its thread's CPU, whichever comes first."""
+    return _compiled(board, rules, max_cards, node_limit, seconds, cpu_seconds, cache_bytes(memory_mb))
 
 
 def decide_many(boards: Iterable[Board], rules: Rules, max_cards: bool,
                 node_limit: int | None = None, seconds: float | None = None,
-                memory_mb: int | None = None) -> list[Decision]:
+                memory_mb: int | None = None, cpu_seconds: float | None = None) -> list[Decision]:
     """Search every board in one compiled call (no Python between deals; the cache's table is
-    reused); limits apply to each board. Needs the compiled search."""
+    reused); limits (wall clock and CPU seconds too) apply to each board. Needs the compiled search."""
     boards = list(boards)
     if not compiled():
         raise UsageError("the compiled search is not built (pip install -e .)")
     if not all(fits(board) and board.end < 0 for board in boards):
         raise UsageError("a board the compiled search does not take (or with an end rank)")
     rows = _search.batch([_arrays(board) for board in boards], *rules.switches(), max_cards, node_limit or 0,
-                         seconds or 0.0, cache_bytes(memory_mb))
+                         seconds or 0.0, cpu_seconds or 0.0, cache_bytes(memory_mb))
     return [Decision(compiled_status(word, nodes, node_limit), most, nodes, spent) for word, most, nodes, spent in rows]
 
 
 def compiled_status(word: str, nodes: int, node_limit: int | None) -> Status:
-    """The compiled search's word as a Status, the one place it is read. Its `limit` is either
-    limit; it checks the node limit first, so it stopped there exactly when it searched that many
-    nodes (unknown, by the rule of patience.result), else at its clock (timeout)."""
+    """The compiled search's word as a Status, the one place it is read. Its `limit` is the node
+    limit or the wall-clock deadline; it checks the node limit first, so it stopped there exactly
+    when it searched that many nodes (unknown, by the rule of patience.result), else at its clock
+    (timeout); its `cpu` is the CPU budget (a clock too: timeout)."""
     if word == "limit":
         return Status.UNKNOWN if node_limit and nodes >= node_limit else Status.TIMEOUT
+    if word == "cpu":
+        return Status.TIMEOUT
     return Status(word)
 
 
@@ -123,11 +130,12 @@ def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[
 
 
 def _compiled(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
-              seconds: float | None, table_bytes: int) -> Outcome:
+              seconds: float | None, cpu_seconds: float | None, table_bytes: int) -> Outcome:
     word, order, onto, nodes, longest, cached = _search.search(
-        *_arrays(board), *rules.switches(), max_cards, node_limit or 0, seconds or 0.0, table_bytes, board.end)
+        *_arrays(board), *rules.switches(), max_cards, node_limit or 0, seconds or 0.0, cpu_seconds or 0.0,
+        table_bytes, board.end)
     status = compiled_status(word, nodes, node_limit)
     if order is None or onto is None:  # the two are None together
-        return Outcome(status, None, nodes, longest, cached)
+        return Outcome(status, None, nodes, longest, cached, cpu_limited=word == "cpu")
     return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto),
                    tuple(board.pile[card] for card in order))

@@ -41,20 +41,22 @@ class Outcome:
     cached: int
     foundations: tuple[int, ...] | None = None
     piles: tuple[int, ...] | None = None
+    cpu_limited: bool = False  # a timeout at the CPU budget, not the wall-clock deadline
 
 
 Move = tuple[int, int, int]  # (minus the pile's height, card, foundation)
 
 
 def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_limit: int | None = None,
-           seconds: float | None = None) -> Outcome:
+           seconds: float | None = None, cpu_seconds: float | None = None) -> Outcome:
     """Decide `board` under `rules` (the plain search with the failure cache by default). With
     `max_cards` the search never stops at a win it cannot find: it keeps the longest play, and the
     `reach` rule then cuts only the plays whose reachable cards cannot make it longer (less the cards
     the balance bound of `unplayable_excess` shows can never be played, with one foundation), and
-    with one foundation the plays whose live cards (`live_cards`) cannot make it longer. On a
-    time limit the status is TIMEOUT, on a node limit UNKNOWN (the rule of patience.result), never
-    a guess. `symmetry` and `wolter` switch on the same interchangeability rules as the compiled
+    with one foundation the plays whose live cards (`live_cards`) cannot make it longer. It stops at
+    `seconds` of wall clock or `cpu_seconds` of this thread's CPU, whichever comes first (as the
+    compiled search): the status is then TIMEOUT, at a node limit UNKNOWN (the rule of
+    patience.result), never a guess. `symmetry` and `wolter` switch on the same interchangeability rules as the compiled
     search (see `interchangeable`). With `restarts` a round gives up after a budget of nodes and the
     next one orders the piles another way (see `Rounds`), and with `noise` too puts a random move first
     at some nodes (see `shake`); failed states stay known."""
@@ -65,6 +67,7 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     size = len(board)
     every = (1 << size) - 1
     deadline = None if seconds is None else time.monotonic() + seconds
+    cpu_deadline = None if cpu_seconds is None else time.thread_time() + cpu_seconds
     counts = [0] * board.ranks
     for rank in board.rank:
         counts[rank] += 1
@@ -137,8 +140,11 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
             if options:
                 if node_limit is not None and nodes >= node_limit:
                     return Outcome(Status.UNKNOWN, None, nodes, len(best), len(failed))
-                if deadline is not None and nodes % _CLOCK_EVERY == 0 and time.monotonic() > deadline:
-                    return Outcome(Status.TIMEOUT, None, nodes, len(best), len(failed))
+                if nodes % _CLOCK_EVERY == 0 and (deadline is not None or cpu_deadline is not None):
+                    if deadline is not None and time.monotonic() > deadline:
+                        return Outcome(Status.TIMEOUT, None, nodes, len(best), len(failed))
+                    if cpu_deadline is not None and time.thread_time() > cpu_deadline:
+                        return Outcome(Status.TIMEOUT, None, nodes, len(best), len(failed), cpu_limited=True)
                 if stop_at is not None and nodes >= stop_at:
                     break
                 _, card, foundation = options.pop(0)
