@@ -132,7 +132,9 @@ def test_a_mapping_writes_the_data_the_public_model_reads(tmp_path, capsys):
                               "--mapping", "minizinc-benchmarks")
     assert status == 0
     data = (tmp_path / "exercise" / "instances" / "black_hole-01.dzn").read_text()
-    assert "layout" in data and "--mapping MAPPING.yaml" in (tmp_path / "exercise" / "sheet.md").read_text()
+    sheet_text = (tmp_path / "exercise" / "sheet.md").read_text()
+    assert "layout" in data
+    assert "--game black_hole --instances deals/ --timeout 60 --mapping minizinc-benchmarks\n" in sheet_text
 
 
 def test_the_python_api_writes_the_same_exercise_as_the_command(tmp_path, capsys):

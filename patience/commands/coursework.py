@@ -88,7 +88,8 @@ def exercise_of(args: argparse.Namespace) -> coursework.Exercise:
             raise UsageError(f"--game {game} but the mapping is for {mapping.game}")
     return coursework.Exercise(game, args.language, args.count, args.hardness, args.unsolvable, args.seed, args.pool,
                                args.deals, args.cards, shape or (7, 4, 3), mapping, args.sheet, args.timeout,
-                               args.label_timeout, args.jobs)
+                               args.label_timeout, args.jobs,
+                               mapping_name="" if args.mapping is None else args.mapping.name)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -109,6 +109,7 @@ class Exercise:
     timeout: float = 60.0  # seconds a student's model has per instance (said on the sheet)
     label_timeout: float = 60.0  # the native search's limit per pool deal
     jobs: int = 1  # worker processes labelling the pool
+    mapping_name: str = ""  # how the sheet names the mapping (a shipped name, or the file's name)
 
 
 @dataclass(frozen=True)
@@ -324,9 +325,15 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
     data = students[data_name].splitlines()
     more = [f"... ({len(data) - DATA_LINES} more lines)"] if len(data) > DATA_LINES else []
     shown = "\n".join(data[:DATA_LINES] + more)
-    renames = {name: exercise.mapping.variables[name] for name in names if name in exercise.mapping.variables}
+    renames = {name: exercise.mapping.variables[name] for name in names
+               if exercise.mapping.variables.get(name, name) != name}
+    if language == "mzn":  # only what the instances give: a model's own tables are not data
+        assigned = set(re.findall(r"^\s*(\w+)\s*=", students[data_name], flags=re.MULTILINE))
+        given = [line for line in given if re.search(r":\s*(\w+)", line) and
+                 re.search(r":\s*(\w+)", line).group(1) in assigned]
     grade = [f"patience grade model{suffix} --game {exercise.game} --instances deals/ --timeout {exercise.timeout:g}"
-             + (" --mapping MAPPING.yaml" if exercise.mapping.options or exercise.mapping.variables else "")]
+             + (f" --mapping {exercise.mapping_name or 'MAPPING.yaml'}" if exercise.mapping.options
+                or exercise.mapping.variables else "")]
     blocks: list[tuple[str, Any]] = [
         ("h1", f"{GAME_TITLES[exercise.game]} in {title}"),
         ("p", f"Write a {title} model that plays {GAME_TITLES[exercise.game]}: given a deal, it finds a winning "

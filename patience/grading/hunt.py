@@ -98,10 +98,13 @@ class Hunt:
         wrong one in the hunt's order, so that any `jobs` finds the same deal)."""
         deals = posed_deals(game, fixed_shape(self.student), seed)
         posed = 0
+        # one job runs in this thread, so that a stop (Ctrl-C, SIGTERM) unwinds the solver's run at once;
+        # with more, a stop waits for the deals running (each at most the time limit)
         with ThreadPoolExecutor(max_workers=jobs) as pool:  # each run is its own solver process
+            run = map if jobs == 1 else pool.map
             while posed < count:
                 batch = [next(deals) for _ in range(min(jobs, count - posed))]
-                for deal, row in zip(batch, pool.map(self.row, batch), strict=True):
+                for deal, row in zip(batch, run(self.row, batch), strict=True):
                     posed += 1
                     self.undecided += row.grade not in (WRONG, CORRECT)
                     if progress is not None:
