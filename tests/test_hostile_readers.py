@@ -16,8 +16,7 @@ import pytest
 import yaml
 
 from patience.binary_star import forms as binary_star_forms
-from patience.binary_star.deal import pysolfc_deal
-from tests.helpers import INSTANCES, ROOT
+from tests.helpers import INSTANCES, ROOT, pysolfc_deal
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "readers"
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"

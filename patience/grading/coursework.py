@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from patience.errors import UsageError
 from patience.families import select
@@ -45,6 +45,7 @@ from patience.options import check_options
 from patience.outputs import check_apart, check_folder, new_folder
 from patience.pages.replay import game_page, render
 from patience.result import Status
+from patience.runners.base import build_model
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.runs import specs
@@ -195,7 +196,7 @@ def named(item: Instance, name: str) -> Instance:
     """The instance under its name on the sheet; a deal that carries a name (LBS's) carries it too."""
     deal = item.deal
     if "name" in {field_.name for field_ in fields(deal)}:
-        deal = replace(deal, name=name)
+        deal = replace(cast(Any, deal), name=name)
     return replace(item, name=name, deal=deal)
 
 
@@ -222,7 +223,7 @@ def instance_files(instances: Sequence[Instance], exercise: Exercise) -> tuple[d
     model_text = ""
     for item in instances:
         try:
-            model = solver.build(item.deal, options)
+            model = build_model(exercise.language, item.deal, options)
         except (UsageError, ValueError) as error:
             raise UsageError(f"{item.source}: the {exercise.language} data cannot hold this deal: {error}") from None
         files[f"instances/{item.name}{Path(model.primary).suffix}"] = model.files[model.primary]
@@ -246,7 +247,7 @@ def answer_files(instances: Sequence[Instance], exercise: Exercise, students: Ma
     reads it) with its replay page, and every verdict in `answers.csv` and `answers.json` (no times:
     the same exercise gives the same bytes)."""
     files: dict[str, str] = {}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for item in instances:
         own = sorted(name for name in students if Path(name).stem == item.name)
         if item.moves is not None:
@@ -329,8 +330,8 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
                if exercise.mapping.variables.get(name, name) != name}
     if language == "mzn":  # only what the instances give: a model's own tables are not data
         assigned = set(re.findall(r"^\s*(\w+)\s*=", students[data_name], flags=re.MULTILINE))
-        given = [line for line in given if re.search(r":\s*(\w+)", line) and
-                 re.search(r":\s*(\w+)", line).group(1) in assigned]
+        given = [line for line in given
+                 if (given_name := re.search(r":\s*(\w+)", line)) is not None and given_name.group(1) in assigned]
     grade = [f"patience grade model{suffix} --game {exercise.game} --instances deals/ --timeout {exercise.timeout:g}"
              + (f" --mapping {exercise.mapping_name or 'MAPPING.yaml'}" if exercise.mapping.options
                 or exercise.mapping.variables else "")]
