@@ -12,8 +12,16 @@ _LONG_WORD = re.compile(rf"\S{{{QUOTE_CHARS + 1},}}")
 
 
 def quote(text: str, limit: int = QUOTE_CHARS) -> str:
-    """`text` quoted for an error line, cut to `limit` characters."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+    """`text` quoted for an error line, cut so that the quote (its escapes included: one astral
+    character is written in ten) stays within `limit` characters and its two quote marks."""
+    shown = repr(text[:limit])
+    if len(text) <= limit and len(shown) <= limit + 2:
+        return shown
+    cut = text[:limit]
+    while len(shown) > limit + 2:  # each escape is at most ten characters: at most `limit` rounds
+        cut = cut[:-1]
+        shown = repr(cut)
+    return shown + "..."
 
 
 def shown_name(name: str) -> str:

@@ -99,6 +99,10 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                 finally:
                     if process is not None:
                         _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
+                        if process.returncode is None:  # stopped mid-run: reap the killed child before going on,
+                            # or on a busy machine it still runs until the scheduler lets it die
+                            with contextlib.suppress(subprocess.TimeoutExpired):
+                                process.wait(timeout=_GRACE_SECONDS * 5)
             wall = time.monotonic() - started
         return ProcessRun(tuple(command), returncode, read_output(out_path), read_output(err_path), wall, child_cpu,
                           timed_out, memout)
