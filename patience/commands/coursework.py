@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from patience.caps import MAX_SEED
-from patience.commands.gen_family import _inputs
+from patience.commands.gen_family import input_paths
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.grading import coursework
@@ -95,7 +95,7 @@ def exercise_of(args: argparse.Namespace) -> coursework.Exercise:
 def run(args: argparse.Namespace) -> int:
     exercise = exercise_of(args)
     instances = coursework.write_exercise(exercise, args.out, args.answers, args.force,
-                                          _inputs(args.deals, None) if args.deals else [])
+                                          input_paths(args.deals, None) if args.deals else [])
     unsolvable = sum(item.moves is None for item in instances)
     print(f"{args.out}: {len(instances)} {exercise.language} instances of {exercise.game} ({unsolvable} unsolvable), "
           f"sheet.{exercise.sheet}")

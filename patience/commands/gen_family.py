@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, given: Mapping[str, object]) -> int:
     selection = None if args.select is None else select.parse_selection(args.select)
     if args.measure is not None and selection is None:
         raise UsageError("--measure ranks deals for --select; give --select hardest:N or easiest:N")
-    check_apart(args.output_dir, _inputs(args.deals, args.measure))  # before suggesting --force
+    check_apart(args.output_dir, input_paths(args.deals, args.measure))  # before suggesting --force
     target = Target(args.output_dir, args.force)
     refused = target.check()
     if refused:
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace, given: Mapping[str, object]) -> int:
     return ExitCode.SOLVED
 
 
-def _inputs(spec: str, measure: str | None) -> list[str]:
+def input_paths(spec: str, measure: str | None) -> list[str]:
     """The files and folders a family reads: those its spec names, and the --measure store."""
     named = [part.strip() for part in spec.split("+")] + ([measure.rpartition(":")[0]] if measure else [])
     return [name for name in named if name and Path(name).exists()]
