@@ -8,11 +8,13 @@ templates, the fixed models, whatever a later module reads with importlib.resour
 
 The extension is optional: where it cannot be compiled the native solver runs its Python engine."""
 
+import hashlib
 from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
 
 ROOT = Path(__file__).parent
+SEARCH_SOURCE = "patience/native/_search.c"
 MAPPED_FOLDERS = ("generators", "runners", "templates", "models")
 NOT_DATA = {".py", ".pyc", ".pyo", ".so", ".pyd", ".c"}  # sources and build products, not data
 
@@ -41,10 +43,16 @@ def package_data(folders: dict[str, str]) -> dict[str, list[str]]:
     return data
 
 
+def source_digest(path: str) -> str:
+    """The digest the compiled search carries of its source (patience.native.engine compares them)."""
+    return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()[:16]
+
+
 FOLDERS = package_folders()
 setup(packages=sorted(FOLDERS),
       package_dir=ROOTS,
       package_data=package_data(FOLDERS),
       exclude_package_data={"patience.native": ["*.c"]},  # the extension's source goes in the sdist only
-      ext_modules=[Extension("patience.native._search", ["patience/native/_search.c"],
+      ext_modules=[Extension("patience.native._search", [SEARCH_SOURCE],
+                             define_macros=[("PATIENCE_SEARCH_SOURCE", f'"{source_digest(SEARCH_SOURCE)}"')],
                              extra_compile_args=["-O3", "-std=c99"], optional=True)])

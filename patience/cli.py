@@ -14,6 +14,7 @@ import importlib
 import os
 import sys
 import traceback
+import warnings
 from typing import NoReturn
 
 from patience import __version__
@@ -64,10 +65,17 @@ def _add_debug(parser: argparse.ArgumentParser) -> None:
                 _add_debug(subparser)
 
 
+def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  line: str | None = None) -> str:
+    """A warning as the command's other messages are: one line, no source file or code."""
+    return f"warning: {one_line(str(message))}\n"
+
+
 def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
     """Run one command; `parser` stands in for `patience`'s own (plain `gen` has one of its own)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
     args = None
+    warnings.formatwarning = _warning_line  # before the command's modules are imported: theirs are one line too
     output = sys.stdout
     try:
         args = (parser or build_parser(named_command(arguments))).parse_args(arguments)

@@ -126,3 +126,31 @@ def test_cli_node_limit_and_bad_option(tmp_path):
     bad = patience("solve", str(board), "--solver", "native", "--set", "reach=sometimes")
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("error:")
     assert "Traceback" not in bad.stderr
+
+
+def test_the_compiled_search_is_built_from_the_source_beside_it():
+    """A checkout's build carries its source's digest: a build older than _search.c is caught."""
+    source = engine.Path(engine.__file__).with_name("_search.c")
+    if not engine.compiled() or not source.is_file():
+        pytest.skip("no compiled search with its source here (an installed wheel ships no source)")
+    assert not engine.stale_build()
+    assert len(engine._search.SOURCE) == 16
+
+
+def test_a_build_from_another_source_is_stale_and_said_so(monkeypatch):
+    if not engine.Path(engine.__file__).with_name("_search.c").is_file():
+        pytest.skip("an installed wheel ships no source to compare")
+    monkeypatch.setattr(engine, "_search", type("Built", (), {"SOURCE": "0123456789abcdef"}))
+    assert engine.stale_build()
+    monkeypatch.setattr(engine, "_search", None)
+    monkeypatch.setattr(engine, "_stale", True)
+    with pytest.raises(UsageError, match="out of date"):
+        engine.choose(pysol_board("black_hole", 1), "c")
+
+
+def test_a_warning_is_one_line():
+    from patience.cli import _warning_line
+
+    line = _warning_line(RuntimeWarning("the compiled search is out of date\nsecond"), RuntimeWarning, "x.py", 3)
+    assert line.startswith("warning: the compiled search is out of date") and line.count("\n") == 1
+    assert line.endswith("second\n") and "x.py" not in line

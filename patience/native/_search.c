@@ -1157,4 +1157,17 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search", "Compiled Black Hole search.", -1, methods,
                                      NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&module); }
+#ifndef PATIENCE_SEARCH_SOURCE
+#define PATIENCE_SEARCH_SOURCE "unknown"
+#endif
+
+/* SOURCE: the digest of the _search.c this module was built from (setup.py passes it), so that an
+   editable checkout whose source moved on since its last build is caught, not called wrongly. */
+PyMODINIT_FUNC PyInit__search(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddStringConstant(m, "SOURCE", PATIENCE_SEARCH_SOURCE) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -4,8 +4,11 @@ more foundations), `decide_many` a batch of boards in one compiled call."""
 
 from __future__ import annotations
 
+import hashlib
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from patience.deal import Deal
 from patience.errors import UsageError, quote
@@ -22,6 +25,25 @@ try:
     from patience.native import _search
 except ImportError:  # not built: the package still works through the reference
     _search = None  # type: ignore[assignment]  # mypy has no "module or None" type (python/mypy#1106)
+
+
+def stale_build() -> bool:
+    """Whether the compiled search was built from another `_search.c` than the one beside it: an
+    editable checkout pulled or edited since its last build, whose functions may take other arguments.
+    (A wheel ships no source: nothing to compare, so it is taken as built.)"""
+    source = Path(__file__).with_name("_search.c")
+    if _search is None or not source.is_file():
+        return False
+    return getattr(_search, "SOURCE", "") != hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+
+
+STALE = "is out of date (built from another patience/native/_search.c: `pip install -e .` rebuilds it)"
+if stale_build():
+    warnings.warn(f"the compiled search {STALE}; the Python search runs instead", RuntimeWarning, stacklevel=1)
+    _search = None  # type: ignore[assignment]
+    _stale = True
+else:
+    _stale = False
 
 COMPILED_MAX_CARDS = 8192  # the recursion takes a few hundred bytes of stack per card: well within 8 MiB
 COMPILED_MAX_FOUNDATIONS = 4
@@ -41,6 +63,11 @@ class Decision:
 
 def compiled() -> bool:
     return _search is not None
+
+
+def _missing() -> str:
+    """Why there is no compiled search to call."""
+    return STALE if _stale else "is not built (pip install -e .)"
 
 
 def fits(board: Board) -> bool:
@@ -77,7 +104,7 @@ def choose(board: Board, choice: str | None) -> str:
         raise UsageError(f"option engine must be c or python, not {quote(choice)}")
     takes = compiled() and fits(board)
     if choice == "c" and not takes:
-        why = ("is not built (pip install -e .)" if not compiled() else
+        why = (_missing() if not compiled() else
                f"takes 1 to {COMPILED_MAX_CARDS} cards, 1 to {COMPILED_MAX_FOUNDATIONS} foundations and at "
                f"most {COMPILED_MAX_RANKS} ranks")
         raise UsageError(f"the compiled search {why}")
@@ -98,7 +125,7 @@ def decide_many(boards: Iterable[Board], rules: Rules, max_cards: bool,
     reused); limits (wall clock and CPU seconds too) apply to each board. Needs the compiled search."""
     boards = list(boards)
     if not compiled():
-        raise UsageError("the compiled search is not built (pip install -e .)")
+        raise UsageError(f"the compiled search {_missing()}")
     if not all(fits(board) and board.end < 0 for board in boards):
         raise UsageError("a board the compiled search does not take (or with an end rank)")
     rows = _search.batch([_arrays(board) for board in boards], *rules.switches(), max_cards, node_limit or 0,
