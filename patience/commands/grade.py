@@ -13,8 +13,9 @@ from patience.exit_codes import GRADED_WRONG, ExitCode
 from patience.grading import student as games
 from patience.grading.classroom import mark_class, summary_lines
 from patience.grading.hunt import hunt_model
-from patience.lbs.grader import SAVILE_ROW_COLUMNS, WRONG, NativeVerdicts, grade_model, grade_results, table
-from patience.lbs.grader_mzn import COLUMNS, grade_minizinc
+from patience.grading.lbs_minizinc import COLUMNS, grade_minizinc
+from patience.grading.lbs_savilerow import NativeVerdicts, grade_model, grade_results
+from patience.grading.table import SAVILE_ROW_COLUMNS, WRONG, table
 from patience.lbs.solution import read_mapping
 from patience.limits import seconds
 from patience.names import LBS, family_of, game_name

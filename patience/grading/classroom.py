@@ -26,7 +26,7 @@ from patience.grading.student import (
     deal_files,
     grade_result,
 )
-from patience.lbs.grader import CORRECT, ERROR, UNGRADED, WRONG, Graded
+from patience.grading.table import CORRECT, ERROR, UNGRADED, WRONG, Graded
 from patience.outputs import check_folder, write_files
 from patience.pages.replay import environment
 

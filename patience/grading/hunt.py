@@ -26,8 +26,8 @@ from patience.errors import UsageError
 from patience.games import AnyDeal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.grading.student import NativeTruth, StudentModel, grade_result
+from patience.grading.table import CORRECT, WRONG, Graded
 from patience.lbs import deal as lbs_deal
-from patience.lbs.grader import CORRECT, WRONG, Graded
 from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE_FAMILY, LBS, family_of
 from patience.outputs import write_files
 from patience.pages.replay import game_page, render

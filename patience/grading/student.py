@@ -20,7 +20,7 @@ from typing import Any
 from patience.errors import InputError, UsageError
 from patience.games import AnyDeal, game_of, get_game, read_game_deal
 from patience.generators.files import ModelFiles
-from patience.lbs.grader import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded, Stats
+from patience.grading.table import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded, Stats
 from patience.names import game_name
 from patience.options import check_options
 from patience.reading import load_yaml, read_text

@@ -12,20 +12,10 @@ from patience.errors import InputError, UsageError, quote
 from patience.formats import read_text
 from patience.generators.mzn.lbs import data, decode
 from patience.generators.mzn.solution import stat_count, stat_seconds
+from patience.grading.lbs_savilerow import NativeVerdicts, grade_no_solution, grade_solution, instances
 from patience.grading.student import outside_reads
+from patience.grading.table import ERROR, TIMEOUT, UNGRADED, WRONG, Graded, Stats
 from patience.lbs.deal import LBSDeal, read_dzn, read_param
-from patience.lbs.grader import (
-    ERROR,
-    TIMEOUT,
-    UNGRADED,
-    WRONG,
-    Graded,
-    NativeVerdicts,
-    Stats,
-    grade_no_solution,
-    grade_solution,
-    instances,
-)
 from patience.lbs.solution import Mapping
 from patience.runners.minizinc import GRACE_SECONDS, MiniZinc, configured_backends, minizinc_command, verdict_of
 from patience.runs.process import Limits, ProcessRun, run_process
