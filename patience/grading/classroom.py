@@ -7,10 +7,10 @@ a summary page (`marks.html`)."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from patience.grading.student import (
 from patience.grading.table import CORRECT, ERROR, UNGRADED, WRONG, Graded
 from patience.outputs import check_folder, write_files
 from patience.pages.replay import environment
+from patience.runs.pool import in_order
 
 FIELDS = ("student", "instance", "cards", "verdict", "grade", "nodes", "seconds", "note")
 
@@ -107,8 +108,8 @@ def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str
         student, model, why = entry
         return mark_student(student, model, why, deals, mapping, backend, native, timeout)
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        per_student = list(pool.map(mark_one, students))
+    with contextlib.closing(in_order(mark_one, students, jobs)) as marked:  # a stop ends every model's run at once
+        per_student = [rows for _, rows in marked]
     marks = [mark for rows in per_student for mark in rows]
     table = io.StringIO()
     writer = csv.DictWriter(table, FIELDS, lineterminator="\n")

@@ -28,7 +28,7 @@ from patience.result import Answer, SolverResult, Status, judge
 from patience.runners.base import ProcessSolver
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
-from patience.runs.process import Limits
+from patience.runs.process import Limits, raise_if_stopped
 
 SOLVERS = {".mzn": "minizinc", ".eprime": "savilerow-minion", ".lp": "clingo"}  # a model's language by suffix
 COLUMNS = ("nodes", "seconds", "cpu")
@@ -164,6 +164,7 @@ class NativeTruth:
         self._known: dict[object, SolverResult] = {}
 
     def __call__(self, deal: AnyDeal) -> SolverResult:
+        raise_if_stopped()  # a stopped thread starts no search (the compiled one runs in the thread, unstoppable)
         if deal not in self._known:
             self._known[deal] = solve(deal, "native", Limits(timeout=self.timeout))
         return self._known[deal]
