@@ -11,6 +11,7 @@ import contextlib
 import csv
 import io
 import json
+import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -25,10 +26,12 @@ from patience.grading.student import (
     clipped,
     deal_files,
     grade_result,
+    includes,
 )
 from patience.grading.table import CORRECT, ERROR, UNGRADED, WRONG, Graded
 from patience.outputs import check_folder, write_files
 from patience.pages.replay import environment
+from patience.reading import read_text
 from patience.runs.pool import in_order
 
 FIELDS = ("student", "instance", "cards", "verdict", "grade", "nodes", "seconds", "note")
@@ -59,7 +62,8 @@ def student_models(folder: Path) -> list[tuple[str, Path | None, str]]:
         if entry.is_file() and entry.suffix in SOLVERS:
             found.append((entry.stem, entry, ""))
         elif entry.is_dir():
-            models = sorted(path for path in entry.rglob("*") if path.suffix in SOLVERS and path.is_file())
+            files = sorted(path for path in entry.rglob("*") if path.suffix in SOLVERS and path.is_file())
+            models = [path for path in files if path not in included(files)]  # a helper is no model
             why = "" if len(models) == 1 else f"{len(models)} model files ({', '.join(SOLVERS)}) in the folder"
             found.append((entry.name, models[0] if len(models) == 1 else None, why))
     if not found:
@@ -67,13 +71,27 @@ def student_models(folder: Path) -> list[tuple[str, Path | None, str]]:
     return found
 
 
+def included(files: list[Path]) -> set[Path]:
+    """The files among `files` that one of them includes (a student's helper files, beside the model)."""
+    found = set()
+    for path in files:
+        try:
+            text = read_text(path)
+        except InputError:  # a file that cannot be read includes nothing; as a model it is graded wrong
+            continue
+        found.update(Path(os.path.normpath(path.parent / name)) for _, name in includes(text, path.suffix)
+                     if name is not None)
+    return found
+
+
 def mark_student(student: str, model: Path | None, why: str, deals: list[tuple[str, Any]], mapping: GameMapping,
-                 backend: str | None, native: NativeTruth, timeout: float) -> list[Mark]:
-    """Every instance's row for one student; a model that cannot be run at all is an error on each."""
+                 backend: str | None, native: NativeTruth, timeout: float, own_folder: bool = True) -> list[Mark]:
+    """Every instance's row for one student; a model that cannot be run at all is an error on each.
+    `own_folder`: the model lies in the student's own subfolder (not beside the others' models)."""
     try:
         if model is None:
             raise UsageError(why)
-        runner = StudentModel(model, mapping, backend)
+        runner = StudentModel(model, mapping, backend, own_folder)
         rows = [grade_result(name, deal, runner.run(deal, timeout), native) for name, deal in deals]
     except (InputError, UsageError, OSError) as error:
         note = clipped(str(error))
@@ -106,7 +124,8 @@ def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str
 
     def mark_one(entry: tuple[str, Path | None, str]) -> list[Mark]:
         student, model, why = entry
-        return mark_student(student, model, why, deals, mapping, backend, native, timeout)
+        return mark_student(student, model, why, deals, mapping, backend, native, timeout,
+                            own_folder=model is not None and model.parent != folder)
 
     with contextlib.closing(in_order(mark_one, students, jobs)) as marked:  # a stop ends every model's run at once
         per_student = [rows for _, rows in marked]
