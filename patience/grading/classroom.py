@@ -73,7 +73,7 @@ def student_models(folder: Path) -> list[tuple[str, Path | None, str]]:
 
 def included(files: list[Path]) -> set[Path]:
     """The files among `files` that one of them includes (a student's helper files, beside the model)."""
-    found = set()
+    found: set[Path] = set()
     for path in files:
         try:
             text = read_text(path)

@@ -31,7 +31,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
 from concurrent.futures import process as futures_process
 from functools import partial
@@ -250,7 +250,7 @@ def run_dask(scheduler: str) -> Runner:
 
 
 def in_order(function: Callable[[Work], Result], work: Iterable[Work], jobs: int,
-             last: Callable[[Result], bool] = lambda result: False) -> Iterator[tuple[Work, Result]]:
+             last: Callable[[Result], bool] = lambda result: False) -> Generator[tuple[Work, Result], None, None]:
     """(item, result) for each item of `work` in its order, `jobs` items running at once on threads (one
     job: in this thread, where Ctrl-C stops a run at once), the items taken from `work` only as threads
     free up. The first result for which `last` holds is the last one yielded: the items before it still
