@@ -17,16 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from patience.errors import InputError, UsageError
-from patience.games import game_of, get_game, read_game_deal
 from patience.grading.student import (
     SOLVERS,
     GameMapping,
     NativeTruth,
     StudentModel,
     clipped,
-    deal_files,
     grade_result,
     includes,
+    read_deals,
 )
 from patience.grading.table import CORRECT, ERROR, UNGRADED, WRONG, Graded
 from patience.outputs import check_folder, write_files
@@ -112,12 +111,7 @@ def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str
                timeout: float, jobs: int, out: Path) -> list[Mark]:
     """Mark every student, write the CSV, JSON and Gradescope files into `out`; the rows, students in order."""
     students = student_models(folder)
-    deals = []
-    for path in deal_files(instances):  # the teacher's deals: all read (and checked) before any run
-        deal = read_game_deal(path, None)[1]
-        if mapping.game is not None and get_game(mapping.game) is not game_of(deal):
-            raise InputError(str(path), None, f"this deal is {game_of(deal).variant(deal)}, not a {mapping.game} deal")
-        deals.append((path.stem, deal))
+    deals = [(path.stem, deal) for path, deal in read_deals(instances, mapping.game)]  # all read before any run
     check_folder(out)  # checked before any model runs; written whole at the end
     for _, deal in deals:  # the ground truth once, before the students run in parallel
         native(deal)

@@ -122,7 +122,8 @@ def instances(folder: Path, suffixes: tuple[str, ...] = (".param",)) -> list[Pat
     found = sorted((path for path in folder.rglob("*") if path.suffix in suffixes and path.is_file()),
                    key=instance_order)
     if not found:
-        raise InputError(str(folder), None, f"no {' or '.join(suffixes)} files in the folder")
+        raise InputError(str(folder), None, f"no {' or '.join(suffixes)} files in the folder (LBS instances: a model "
+                                            "of another game is graded with --game GAME)")
     return found
 
 

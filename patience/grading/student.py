@@ -320,13 +320,30 @@ def deal_files(folder: Path) -> list[Path]:
     return found
 
 
+def read_deals(folder: Path, game: str | None) -> list[tuple[Path, AnyDeal]]:
+    """Every deal under `folder` (in any form the toolkit reads), all read, and checked to be deals of
+    `game`, before any model runs."""
+    deals = []
+    for path in deal_files(folder):
+        try:
+            deal = read_game_deal(path, None)[1]
+        except InputError:
+            deals_beside = path.parent.parent / "deals"
+            if path.parent.name != "instances" or not deals_beside.is_dir():
+                raise
+            raise InputError(str(path), None, f"not a deal but a model's data? --instances takes the deals, which "
+                                              f"a coursework writes into {deals_beside}") from None
+        if game is not None and get_game(game) is not game_of(deal):
+            variant = game_of(deal).variant(deal)
+            raise InputError(str(path), None, f"this deal is {variant}, not a {game} deal (give --game {variant})")
+        deals.append((path, deal))
+    return deals
+
+
 def grade_instances(student: StudentModel, folder: Path, native: NativeTruth, timeout: float) -> list[Graded]:
     """Grade the model on every deal under `folder` (deals in any form the toolkit reads)."""
-    game = student.mapping.game
-    deals = [(path, read_game_deal(path, None)[1]) for path in deal_files(folder)]  # all read before any run
+    deals = read_deals(folder, student.mapping.game)
     for path, deal in deals:
-        if game is not None and get_game(game) is not game_of(deal):
-            raise InputError(str(path), None, f"this deal is {game_of(deal).variant(deal)}, not a {game} deal")
         try:  # a deal the model's data cannot hold is the teacher's slip, not the student's error
             student.solver.build(deal, student.options)
         except (UsageError, ValueError) as error:
