@@ -137,9 +137,9 @@ def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
         if args.instances is not None:
             raise UsageError("give --instances DIR or --hunt N, not both")
         count, seed = _count(args.hunt, "--hunt", 1), _count(args.seed, "--seed", 0)
-        student = games.StudentModel(args.model, mapping, args.backend)
         jobs = _count(args.jobs or "1", "--jobs", 1)
         shrink = _count(str(SHRINK_RUNS) if args.shrink is None else args.shrink, "--shrink", 0)
+        student = games.StudentModel(args.model, mapping, args.backend)
         return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out or Path("."),
                           print, min(jobs, 64), progress=sys.stderr.isatty(), shrink_runs=shrink)
     if args.instances is None:
