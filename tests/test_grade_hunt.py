@@ -8,6 +8,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import shlex
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -19,12 +21,14 @@ import pytest
 
 from patience.cli import main
 from patience.generators.deals import random_deal
+from patience.generators.mzn import black_hole
 from patience.grading.hunt import Counterexample, Hunt, posed_deals
 from patience.grading.student import GameMapping
 from patience.grading.table import CORRECT, WRONG, Graded
 from patience.result import Answer, SolverResult, Status, judge
 from patience.runs.pool import in_order
-from patience.runs.process import Limits, Stopped, run_process, stopping
+from patience.runs.process import Limits, Stopped, descendants, run_process, stopping
+from tests.helpers import needs_solver
 
 
 def fake_hunt(row) -> Hunt:
@@ -203,3 +207,40 @@ def test_in_order_yields_in_the_works_order_up_to_the_first_last_result(jobs):
         assert list(results) == [(number, number * number) for number in range(9)]  # 8 * 8 > 50: the last
     with contextlib.closing(in_order(slow_square, iter(range(6)), jobs)) as results:
         assert [square for _, square in results] == [0, 1, 4, 9, 16, 25]
+
+
+LOOP = ("\nfunction int: f(int: k) = if k <= 0 then 1 else f(k - 1) + f(k - 1) endif;\n"
+        "constraint x[0] = f(80) mod 2;\n")  # MiniZinc evaluates 2^80 calls: it never ends by itself
+
+
+def alive(pids) -> list[int]:
+    """Those of `pids` still running (not gone, not a zombie)."""
+    found = []
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX":
+                found.append(pid)
+    return found
+
+
+@needs_solver("minizinc")
+def test_sigterm_to_a_hunt_of_two_jobs_ends_both_solvers_at_once(tmp_path):
+    model = tmp_path / "loop.mzn"
+    model.write_text(black_hole.model_text() + LOOP)
+    command = [sys.executable, "-m", "patience", "grade", str(model), "--game", "black_hole", "--hunt", "10",
+               "--jobs", "2", "--timeout", "120", "--out", str(tmp_path / "found")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as hunt:
+        deadline, solvers = time.monotonic() + 60, {}
+        while len(set(solvers.values())) < 2 and time.monotonic() < deadline:  # two solvers' process groups
+            solvers = descendants([hunt.pid])
+            time.sleep(0.1)
+        assert len(set(solvers.values())) == 2, solvers
+        started = time.monotonic()
+        hunt.send_signal(signal.SIGTERM)
+        out, err = hunt.communicate(timeout=30)
+    assert time.monotonic() - started < 15 and hunt.returncode == 128 + signal.SIGTERM
+    assert "Traceback" not in err and out == ""
+    deadline = time.monotonic() + 5
+    while alive(solvers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert alive(solvers) == []
