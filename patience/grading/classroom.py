@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import os
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,9 @@ def student_models(folder: Path) -> list[tuple[str, Path | None, str]]:
             found.append((entry.name, models[0] if len(models) == 1 else None, why))
     if not found:
         raise InputError(str(folder), None, f"no student models ({' '.join(SOLVERS)} files or subfolders)")
-    return found
+    named = Counter(student for student, _, _ in found)  # ann.mzn beside ann.lp or ann/: each named in full
+    return [(model.name if named[student] > 1 and model is not None and model.parent == folder else student, model, why)
+            for student, model, why in found]
 
 
 def included(files: list[Path]) -> set[Path]:
