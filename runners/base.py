@@ -65,6 +65,8 @@ class ProcessSolver(Solver):
 
     language: ClassVar[str]  # the model language it reads (a key of generators.MODEL_LANGUAGES)
     grace: ClassVar[float] = 0.0  # seconds between the limit a solver keeps itself and the hard kill
+    beside: ClassVar[Mapping[str, str]] = {}  # files written beside the model's, by their path in its folder
+    # (the files a student's model includes), never named on the command line
 
     def build(self, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:
         """The model files of `deal` and their decode map, from the game's generator of the language."""
@@ -91,8 +93,7 @@ class ProcessSolver(Solver):
         model = self.build(deal, options)
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
             folder = Path(scratch)
-            for name, text in model.files.items():
-                (folder / name).write_text(text)
+            write_scratch(folder, {**self.beside, **model.files})
             run = run_process(self.command(model, limits, options), self.run_limits(limits), cwd=folder,
                               env=self.environment(options))
             try:
@@ -101,6 +102,13 @@ class ProcessSolver(Solver):
                 status = Status.UNKNOWN if run.timed_out or run.memout else Status.ERROR
                 answer = answer_from_run(run, status, message=f"unreadable solver output: {error}")
         return replace(answer, stats={**model.stats, **answer.stats})
+
+
+def write_scratch(folder: Path, files: Mapping[str, str]) -> None:
+    """Files into a private folder, by their paths in it (a student's helper may sit in a subfolder)."""
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
 
 
 def build_model(language: str, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:

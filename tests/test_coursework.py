@@ -77,6 +77,7 @@ def test_the_sheet_names_every_instance_and_how_it_is_graded():
     for number in range(1, 4):
         assert f"| lbs-{number:02d} | 8 | instances/lbs-{number:02d}.dzn | deals/lbs-{number:02d}.param |" in text
     assert "patience grade model.mzn --game lbs --instances deals/ --timeout 30" in text
+    assert 'it may include files it keeps beside it in that folder: `include "helper.mzn";`' in text
     assert "actionFrom" in text and "one place or three places to its left" in text
     assert text.startswith("# Late Binding Solitaire in MiniZinc")
 
@@ -151,3 +152,23 @@ def test_the_python_api_writes_the_same_exercise_as_the_command(tmp_path, capsys
     with pytest.raises(patience.UsageError, match="at least one instance"):
         patience.coursework("black_hole", tmp_path / "x", tmp_path / "y", count=0)
     assert not (tmp_path / "x").exists()
+
+
+def test_a_teachers_slips_with_an_exercise_say_what_to_give_instead(tmp_path, capsys):
+    """The grading after `coursework` as a teacher may first type it: the students' data folder for
+    --instances, --game forgotten for a class or for one model. Each is one line saying what to give."""
+    assert coursework(capsys, tmp_path, "--game", "black_hole", "--count", "2", "--pool", "6")[0] == 0
+    klass = tmp_path / "class"
+    (klass / "ann").mkdir(parents=True)
+    (klass / "ann" / "model.mzn").write_text("solve satisfy;\n")
+    exercise = tmp_path / "exercise"
+    for argv, message in (
+            (["--class", str(klass), "--instances", str(exercise / "instances"), "--game", "black_hole"],
+             f"--instances takes the deals, which a coursework writes into {exercise / 'deals'}"),
+            (["--class", str(klass), "--instances", str(exercise / "deals")], "give --game black_hole"),
+            ([str(klass / "ann" / "model.mzn"), "--instances", str(exercise / "deals")],
+             "a model of another game is graded with --game GAME")):
+        assert main(["grade", *argv, "--out", str(tmp_path / "marks")]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1 and message in captured.err
+    assert not (tmp_path / "marks").exists()

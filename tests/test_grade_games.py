@@ -18,6 +18,7 @@ from patience.deal import Deal
 from patience.formats import write_deal
 from patience.generators.deals import random_deal
 from patience.generators.mzn import binary_star, black_hole, lbs
+from patience.grading.classroom import student_models
 from patience.grading.hunt import posed_deals, smaller
 from patience.grading.student import renamed
 from patience.reading import read_text
@@ -207,7 +208,7 @@ def test_a_hunt_catches_the_public_model_without_its_king_ace_wrap(tmp_path, cap
     model = tmp_path / "nowrap.mzn"
     model.write_text(without_wrap(read_text(PUBLIC)))
     status, lines, _ = grade(capsys, model, "--mapping", "minizinc-benchmarks", "--hunt", "200", "--seed", "5",
-                             "--out", str(tmp_path), "--timeout", "10")
+                             "--out", str(tmp_path), "--timeout", "10", "--shrink", "10")  # 51 cards: a few orders
     assert status == 1 and lines[0] == f"counterexample: {tmp_path / 'counterexample.dzn'}"
     assert "lost solutions: native wins with" in lines[1]
     assert "layout" in (tmp_path / "counterexample.dzn").read_text()
@@ -332,3 +333,17 @@ def test_a_class_of_every_kind_of_model_is_marked_by_one_command(tmp_path):
         grades = [mark["grade"] for mark in marks if mark["student"] == student]
         assert len(grades) == 3
         assert "WRONG" in grades if grade == "mixed" else set(grades) == {grade}, (student, grades)
+
+
+def test_students_of_one_name_are_told_apart_and_a_helper_is_no_second_model(tmp_path):
+    klass = tmp_path / "class"
+    (klass / "ann" / "lib").mkdir(parents=True)
+    (klass / "ann" / "model.mzn").write_text('include "lib/order.mzn";\n')
+    (klass / "ann" / "lib" / "order.mzn").write_text("% the pile order\n")
+    (klass / "ann.mzn").write_text("solve satisfy;\n")
+    (klass / "ann.lp").write_text("p.\n")
+    (klass / "bob.lp").write_text("p.\n")
+    found = {student: (model and model.relative_to(klass).as_posix(), why)
+             for student, model, why in student_models(klass)}
+    assert found == {"ann": ("ann/model.mzn", ""), "ann.lp": ("ann.lp", ""), "ann.mzn": ("ann.mzn", ""),
+                     "bob": ("bob.lp", "")}

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from patience.cli import main
-from patience.lbs.grader import CORRECT, ERROR, WRONG
+from patience.grading.table import CORRECT, ERROR, WRONG
 from runners import minizinc
 from tests.helpers import COURSE
 
@@ -29,7 +29,7 @@ def fake_minizinc(tmp_path, monkeypatch):
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("MINIZINC_PATH", str(script))
     monkeypatch.setattr(minizinc, "configured_backends", lambda: BACKENDS)
-    monkeypatch.setattr("patience.lbs.grader_mzn.configured_backends", lambda: BACKENDS)
+    monkeypatch.setattr("patience.grading.lbs_minizinc.configured_backends", lambda: BACKENDS)
     return lambda text: (folder / "said").write_text(text)
 
 

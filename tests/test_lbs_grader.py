@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from patience.cli import main
-from patience.lbs.grader import CORRECT, WRONG, NativeVerdicts, grade_results
+from patience.grading.lbs_savilerow import NativeVerdicts, grade_results
+from patience.grading.table import CORRECT, WRONG
 from patience.lbs.solution import Mapping
 from tests.helpers import COURSE, ROOT, TRANSCRIPTS, needs_solver
 

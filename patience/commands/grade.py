@@ -12,9 +12,10 @@ from patience.errors import UsageError
 from patience.exit_codes import GRADED_WRONG, ExitCode
 from patience.grading import student as games
 from patience.grading.classroom import mark_class, summary_lines
-from patience.grading.hunt import hunt_model
-from patience.lbs.grader import SAVILE_ROW_COLUMNS, WRONG, NativeVerdicts, grade_model, grade_results, table
-from patience.lbs.grader_mzn import COLUMNS, grade_minizinc
+from patience.grading.hunt import SHRINK_RUNS, hunt_model
+from patience.grading.lbs_minizinc import COLUMNS, grade_minizinc
+from patience.grading.lbs_savilerow import NativeVerdicts, grade_model, grade_results
+from patience.grading.table import SAVILE_ROW_COLUMNS, WRONG, table
 from patience.lbs.solution import read_mapping
 from patience.limits import seconds
 from patience.names import LBS, family_of, game_name
@@ -47,6 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", help="the game the model plays (default: lbs, or the mapping's game)")
     parser.add_argument("--hunt", metavar="N", help="pose N random deals and stop at the first wrong answer")
     parser.add_argument("--seed", default="0", help="the hunt's seed: same seed, same deals (default 0)")
+    parser.add_argument("--shrink", metavar="RUNS", default=None,
+                        help=f"the most runs of the model the hunt's shrinker makes (default {SHRINK_RUNS}; a "
+                             "count, not a clock: the same counterexample on any machine; 0 keeps the deal found)")
     parser.add_argument("--class", dest="klass", type=Path, metavar="FOLDER",
                         help="mark a class: one model file or subfolder per student, each graded on --instances; "
                              "writes marks.csv, marks.json, marks.html and gradescope/STUDENT/results.json into --out")
@@ -92,12 +96,14 @@ def game_mapping(args: argparse.Namespace) -> games.GameMapping | None:
 
 def _count(text: str, option: str, low: int) -> int:
     value = small_int(text)
-    if value is None or value < low or option == "--hunt" and value > MAX_HUNT:
+    if value is None or value < low or option in ("--hunt", "--shrink") and value > MAX_HUNT:
         raise UsageError(f"{option} takes a whole number from {low}, not {text[:60]!r}")
     return value
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.shrink is not None and args.hunt is None:
+        raise UsageError("--shrink RUNS bounds the shrinker of a --hunt: give --hunt N too")
     mapping = game_mapping(args)
     if mapping is not None:
         return run_game(args, mapping)
@@ -131,10 +137,11 @@ def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
         if args.instances is not None:
             raise UsageError("give --instances DIR or --hunt N, not both")
         count, seed = _count(args.hunt, "--hunt", 1), _count(args.seed, "--seed", 0)
-        student = games.StudentModel(args.model, mapping, args.backend)
         jobs = _count(args.jobs or "1", "--jobs", 1)
+        shrink = _count(str(SHRINK_RUNS) if args.shrink is None else args.shrink, "--shrink", 0)
+        student = games.StudentModel(args.model, mapping, args.backend)
         return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out or Path("."),
-                          print, min(jobs, 64), progress=sys.stderr.isatty())
+                          print, min(jobs, 64), progress=sys.stderr.isatty(), shrink_runs=shrink)
     if args.instances is None:
         raise UsageError("give MODEL --instances DIR, or MODEL --hunt N")
     student = games.StudentModel(args.model, mapping, args.backend)

@@ -7,28 +7,32 @@ a summary page (`marks.html`)."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
-from concurrent.futures import ThreadPoolExecutor
+import os
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from patience.errors import InputError, UsageError
-from patience.games import game_of, get_game, read_game_deal
 from patience.grading.student import (
     SOLVERS,
     GameMapping,
     NativeTruth,
     StudentModel,
     clipped,
-    deal_files,
     grade_result,
+    includes,
+    read_deals,
 )
-from patience.lbs.grader import CORRECT, ERROR, UNGRADED, WRONG, Graded
+from patience.grading.table import CORRECT, ERROR, UNGRADED, WRONG, Graded
 from patience.outputs import check_folder, write_files
 from patience.pages.replay import environment
+from patience.reading import read_text
+from patience.runs.pool import in_order
 
 FIELDS = ("student", "instance", "cards", "verdict", "grade", "nodes", "seconds", "note")
 
@@ -58,21 +62,38 @@ def student_models(folder: Path) -> list[tuple[str, Path | None, str]]:
         if entry.is_file() and entry.suffix in SOLVERS:
             found.append((entry.stem, entry, ""))
         elif entry.is_dir():
-            models = sorted(path for path in entry.rglob("*") if path.suffix in SOLVERS and path.is_file())
+            files = sorted(path for path in entry.rglob("*") if path.suffix in SOLVERS and path.is_file())
+            models = [path for path in files if path not in included(files)]  # a helper is no model
             why = "" if len(models) == 1 else f"{len(models)} model files ({', '.join(SOLVERS)}) in the folder"
             found.append((entry.name, models[0] if len(models) == 1 else None, why))
     if not found:
         raise InputError(str(folder), None, f"no student models ({' '.join(SOLVERS)} files or subfolders)")
+    named = Counter(student for student, _, _ in found)  # ann.mzn beside ann.lp or ann/: each named in full
+    return [(model.name if named[student] > 1 and model is not None and model.parent == folder else student, model, why)
+            for student, model, why in found]
+
+
+def included(files: list[Path]) -> set[Path]:
+    """The files among `files` that one of them includes (a student's helper files, beside the model)."""
+    found: set[Path] = set()
+    for path in files:
+        try:
+            text = read_text(path)
+        except InputError:  # a file that cannot be read includes nothing; as a model it is graded wrong
+            continue
+        found.update(Path(os.path.normpath(path.parent / name)) for _, name in includes(text, path.suffix)
+                     if name is not None)
     return found
 
 
 def mark_student(student: str, model: Path | None, why: str, deals: list[tuple[str, Any]], mapping: GameMapping,
-                 backend: str | None, native: NativeTruth, timeout: float) -> list[Mark]:
-    """Every instance's row for one student; a model that cannot be run at all is an error on each."""
+                 backend: str | None, native: NativeTruth, timeout: float, own_folder: bool = True) -> list[Mark]:
+    """Every instance's row for one student; a model that cannot be run at all is an error on each.
+    `own_folder`: the model lies in the student's own subfolder (not beside the others' models)."""
     try:
         if model is None:
             raise UsageError(why)
-        runner = StudentModel(model, mapping, backend)
+        runner = StudentModel(model, mapping, backend, own_folder)
         rows = [grade_result(name, deal, runner.run(deal, timeout), native) for name, deal in deals]
     except (InputError, UsageError, OSError) as error:
         note = clipped(str(error))
@@ -93,22 +114,18 @@ def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str
                timeout: float, jobs: int, out: Path) -> list[Mark]:
     """Mark every student, write the CSV, JSON and Gradescope files into `out`; the rows, students in order."""
     students = student_models(folder)
-    deals = []
-    for path in deal_files(instances):  # the teacher's deals: all read (and checked) before any run
-        deal = read_game_deal(path, None)[1]
-        if mapping.game is not None and get_game(mapping.game) is not game_of(deal):
-            raise InputError(str(path), None, f"this deal is {game_of(deal).variant(deal)}, not a {mapping.game} deal")
-        deals.append((path.stem, deal))
+    deals = [(path.stem, deal) for path, deal in read_deals(instances, mapping.game)]  # all read before any run
     check_folder(out)  # checked before any model runs; written whole at the end
     for _, deal in deals:  # the ground truth once, before the students run in parallel
         native(deal)
 
     def mark_one(entry: tuple[str, Path | None, str]) -> list[Mark]:
         student, model, why = entry
-        return mark_student(student, model, why, deals, mapping, backend, native, timeout)
+        return mark_student(student, model, why, deals, mapping, backend, native, timeout,
+                            own_folder=model is not None and model.parent != folder)
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        per_student = list(pool.map(mark_one, students))
+    with contextlib.closing(in_order(mark_one, students, jobs)) as marked:  # a stop ends every model's run at once
+        per_student = [rows for _, rows in marked]
     marks = [mark for rows in per_student for mark in rows]
     table = io.StringIO()
     writer = csv.DictWriter(table, FIELDS, lineterminator="\n")

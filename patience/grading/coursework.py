@@ -313,6 +313,9 @@ def _leading_comments(lines: Sequence[str]) -> list[str]:
     return header
 
 
+INCLUDE_EXAMPLES = {".mzn": 'include "helper.mzn";', ".lp": '#include "rules.lp".'}  # Essence Prime has none
+
+
 def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[str, str], model_text: str) -> str:
     """The assignment sheet: the game's rules, the instances, their data format, what to hand in
     and how it is graded; Markdown or a self-contained HTML page."""
@@ -353,11 +356,14 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
         ("p", f"For example, {data_name}:"),
         ("code", shown),
         ("h2", "What to hand in"),
-        ("p", f"One file, model{suffix}, alone in a folder named after you. It reads one instance file and "
-              f"shows the play in the variables below (the grader reads them and replays the play card by card; "
-              f"any other output is yours). When an instance has no solution, the model must say so: "
-              f"unsatisfiable, with no solution shown. The model may not include or read any file outside "
-              f"its folder: such a model is not run."),
+        ("p", f"One model, model{suffix}, in a folder named after you"
+              + (f" (it may include files it keeps beside it in that folder: `{INCLUDE_EXAMPLES[suffix]}`)"
+                 if suffix in INCLUDE_EXAMPLES else ", alone") +
+              ". It reads one instance file and "
+              "shows the play in the variables below (the grader reads them and replays the play card by card; "
+              "any other output is yours). When an instance has no solution, the model must say so: "
+              "unsatisfiable, with no solution shown. The model may not include or read any file outside "
+              "its folder: such a model is not run."),
         *((("code", "\n".join(found)),) if found else (("p", ASP_SHOWN[family] + " (`#show` it)."),)),
         *((("p", "Your model may name them " + ", ".join(f"{theirs} (for {ours})" for ours, theirs in renames.items())
                  + ", as the mapping says."),) if renames else ()),

@@ -9,12 +9,12 @@ cards, fewer ranks, then a simpler order, keeping any candidate on which the mod
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import itertools
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -26,17 +26,20 @@ from patience.errors import UsageError
 from patience.games import AnyDeal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.grading.student import NativeTruth, StudentModel, grade_result
+from patience.grading.table import CORRECT, WRONG, Graded
 from patience.lbs import deal as lbs_deal
-from patience.lbs.grader import CORRECT, WRONG, Graded
 from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE_FAMILY, LBS, family_of
 from patience.outputs import write_files
 from patience.pages.replay import game_page, render
 from patience.result import Status
+from patience.runs.pool import in_order
 from patience.runs.progress import Progress
 
 Piled = TypeVar("Piled", bound=Deal | BinaryStarDeal)  # a deal laid out in piles
 OUTCOMES = {CORRECT: "agree", WRONG: "wrong"}  # a posed deal's row, as the progress bar counts it
-SHRINK_SECONDS = 120.0  # the shrinker stops trying after this long and keeps the smallest deal found
+# the model runs the shrinker may make, then it keeps the smallest deal found: a count, not a clock, so that
+# the same hunt shrinks to the same deal on any machine under any load
+SHRINK_RUNS = 200
 
 
 @dataclass(frozen=True)
@@ -91,26 +94,21 @@ class Hunt:
     def __init__(self, student: StudentModel, native: NativeTruth, timeout: float) -> None:
         self.student, self.native, self.timeout = student, native, timeout
         self.undecided = 0  # deals posed that neither side decided in time: agreement, but not evidence
+        self.shrink_runs = 0  # the model runs the last shrink made
 
     def search(self, game: str, count: int, seed: int, jobs: int = 1,
                progress: Progress | None = None) -> Counterexample | None:
-        """The first of `count` posed deals the model gets wrong, `jobs` deals run at once (the first
-        wrong one in the hunt's order, so that any `jobs` finds the same deal)."""
-        deals = posed_deals(game, fixed_shape(self.student), seed)
-        posed = 0
-        # one job runs in this thread, so that a stop (Ctrl-C, SIGTERM) unwinds the solver's run at once;
-        # with more, a stop waits for the deals running (each at most the time limit)
-        with ThreadPoolExecutor(max_workers=jobs) as pool:  # each run is its own solver process
-            run = map if jobs == 1 else pool.map
-            while posed < count:
-                batch = [next(deals) for _ in range(min(jobs, count - posed))]
-                for deal, row in zip(batch, run(self.row, batch), strict=True):
-                    posed += 1
-                    self.undecided += row.grade not in (WRONG, CORRECT)
-                    if progress is not None:
-                        progress.update(OUTCOMES.get(row.grade, "undecided"))
-                    if row.grade == WRONG:
-                        return Counterexample(deal, row, posed)
+        """The first of `count` posed deals the model gets wrong, `jobs` deals run at once: the first
+        wrong one in the hunt's order, so that any `jobs` finds the same deal. The deals before it run
+        to their end; those after it, still running, are stopped at once (so is every run at a stop)."""
+        deals = itertools.islice(posed_deals(game, fixed_shape(self.student), seed), count)
+        with contextlib.closing(in_order(self.row, deals, jobs, last=lambda row: row.grade == WRONG)) as rows:
+            for posed, (deal, row) in enumerate(rows, 1):
+                self.undecided += row.grade not in (WRONG, CORRECT)
+                if progress is not None:
+                    progress.update(OUTCOMES.get(row.grade, "undecided"))
+                if row.grade == WRONG:
+                    return Counterexample(deal, row, posed)
         return None
 
     def row(self, deal: AnyDeal) -> Graded:
@@ -123,15 +121,17 @@ class Hunt:
         self.undecided += row.grade != WRONG and row.grade != CORRECT
         return row if row.grade == WRONG else None
 
-    def shrink(self, found: Counterexample, seconds: float = SHRINK_SECONDS) -> Counterexample:
-        """The smallest deal the passes reach on which the model is still wrong (greedy, first fit)."""
-        best, deadline = found, time.monotonic() + seconds
+    def shrink(self, found: Counterexample, runs: int = SHRINK_RUNS) -> Counterexample:
+        """The smallest deal the passes reach on which the model is still wrong (greedy, first fit), in
+        at most `runs` runs of the model (`self.shrink_runs` says how many it made)."""
+        best, self.shrink_runs = found, 0
         improved = True
-        while improved and time.monotonic() < deadline:
+        while improved:
             improved = False
             for candidate in smaller(best.deal, fixed_shape(self.student)):
-                if time.monotonic() >= deadline:
-                    break
+                if self.shrink_runs >= runs:
+                    return best
+                self.shrink_runs += 1
                 row = self.wrong(candidate)
                 if row is not None:
                     best, improved = Counterexample(candidate, row, found.posed), True
@@ -226,7 +226,8 @@ def write_counterexample(hunt: Hunt, found: Counterexample, folder: Path, game: 
 
 
 def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int, seed: int, timeout: float,
-               folder: Path, report: Callable[[str], None], jobs: int = 1, progress: bool = False) -> int:
+               folder: Path, report: Callable[[str], None], jobs: int = 1, progress: bool = False,
+               shrink_runs: int = SHRINK_RUNS) -> int:
     """Run the hunt; 0 when all `count` deals agree, 1 with `counterexample: FILE` and the reason.
     With `progress`, a bar on stderr counts the deals posed (a hunt of 200 hard deals takes half an hour)."""
     hunt = Hunt(student, native, timeout)
@@ -236,10 +237,10 @@ def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int
     if found is None:
         report(f"all {count} deals agree (seed {seed}; {hunt.undecided} not decided within the time limit)")
         return 0
-    small = hunt.shrink(found)
+    small = hunt.shrink(found, shrink_runs)
     target, page = write_counterexample(hunt, small, folder, game)
     report(f"counterexample: {target}")
     cards = getattr(small.deal, "cards", ())
-    report(f"deal {found.posed} of the hunt, shrunk to {len(cards)} cards: the model's answer is "
-           f"{small.row.verdict}, {small.row.note} (replay of the right answer: {page})")
+    report(f"deal {found.posed} of the hunt, shrunk to {len(cards)} cards in {hunt.shrink_runs} runs: the model's "
+           f"answer is {small.row.verdict}, {small.row.note} (replay of the right answer: {page})")
     return 1

@@ -10,17 +10,20 @@ the game's validator replays the answer, and the native search checks every "no 
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from patience.errors import InputError, UsageError
+from patience import caps
+from patience.errors import InputError, UsageError, quote
 from patience.games import AnyDeal, game_of, get_game, read_game_deal
 from patience.generators.files import ModelFiles
-from patience.lbs.grader import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded, Stats
+from patience.grading.table import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded, Stats
 from patience.names import game_name
 from patience.options import check_options
 from patience.reading import load_yaml, read_text
@@ -28,7 +31,7 @@ from patience.result import Answer, SolverResult, Status, judge
 from patience.runners.base import ProcessSolver
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
-from patience.runs.process import Limits
+from patience.runs.process import Limits, raise_if_stopped
 
 SOLVERS = {".mzn": "minizinc", ".eprime": "savilerow-minion", ".lp": "clingo"}  # a model's language by suffix
 COLUMNS = ("nodes", "seconds", "cpu")
@@ -125,34 +128,111 @@ _INCLUDES = {".mzn": re.compile(r'\binclude\s*"([^"\n]*)"'),
 _COMMENTS = {".mzn": re.compile(r"/\*.*?\*/|%[^\n]*", re.DOTALL), ".lp": re.compile(r"%\*.*?\*%|%[^\n]*", re.DOTALL)}
 
 
+def includes(text: str, suffix: str) -> Iterator[tuple[int, str | None]]:
+    """(line, name) for every file the model's text names (None: a clingo `#script`), comments taken out."""
+    if suffix not in _INCLUDES:
+        return
+    bare = _COMMENTS[suffix].sub(lambda match: "\n" * match.group().count("\n"), text)
+    for match in _INCLUDES[suffix].finditer(bare):
+        yield (bare.count("\n", 0, match.start()) + 1,
+               next((group for group in match.groups() if group is not None), None))
+
+
 def outside_reads(text: str, suffix: str) -> tuple[int, str] | None:
     """(line, why) for the first place where a model would read a file outside its folder (an
     absolute path, a `..`, a clingo script); None when it reads none. The model is then not run."""
-    if suffix not in _INCLUDES:
-        return None
-    bare = _COMMENTS[suffix].sub(lambda match: "\n" * match.group().count("\n"), text)
-    for match in _INCLUDES[suffix].finditer(bare):
-        name = next((group for group in match.groups() if group is not None), None)
-        line = bare.count("\n", 0, match.start()) + 1
+    for line, name in includes(text, suffix):
         if name is None:
             return line, "runs a #script (it could read any file): refused, not run"
-        parts = Path(name).parts
-        if Path(name).is_absolute() or ".." in parts or name.startswith("~"):
+        if Path(name).is_absolute() or ".." in Path(name).parts or name.startswith("~"):
             return line, f"includes {name!r}, outside its folder: refused, not run"
     return None
 
 
-def student_solver(model: Path, text: str, mapping: GameMapping) -> ProcessSolver:
-    """The runner of the model's language, building the student's model instead of the toolkit's."""
+MAX_HELPERS = 64  # files of its own folder one model may include
+MAX_HELPER_BYTES = caps.MAX_FILE_BYTES  # all of them together
+
+
+def helper_files(model: Path, text: str, own_folder: bool = True) -> dict[str, str]:
+    """The files of the model's own folder that it includes (and that those include, and so on), by
+    their path in the folder: written beside the model where it runs, so that a student's model may
+    keep part of itself in `helper.mzn` or `rules.lp`. A name that is no file there is left to the
+    solver (a library file, or its own error). InputError (the file, the line, why) for an include
+    that reaches outside the folder (an absolute or `..` path, a `#script`, a link that leads out),
+    a helper that is no text file, or too many or too large ones; and, without `own_folder` (a class's
+    student who handed in one file, beside the others'), for any file of the folder at all."""
+    folder = os.path.realpath(model.parent)
+    found: dict[str, str] = {}
+    todo: list[tuple[str, str, str]] = [("", text, str(model))]  # (its folder in the model's, text, source)
+    while todo:
+        where, body, source = todo.pop()
+        outside = outside_reads(body, model.suffix)
+        if outside is not None:
+            raise InputError(source, *outside)
+        for line, name in includes(body, model.suffix):
+            assert name is not None  # a #script is an outside read
+            beside = posixpath.normpath(posixpath.join(where, name))  # no `..` in it: a place in the folder
+            # MiniZinc looks beside the including file; clingo there and in the folder it runs in
+            for relative in dict.fromkeys((beside, posixpath.normpath(name)) if model.suffix == ".lp" else (beside,)):
+                helper = _helper(model.parent, folder, relative, source, line)
+                if helper is None or relative in found:
+                    continue
+                if not own_folder:
+                    raise InputError(source, line, f"includes {quote(relative)}, a file beside it in the class's "
+                                                   "folder, not in a folder of its own: refused, not run")
+                if len(found) == MAX_HELPERS:
+                    raise InputError(str(model), None, f"includes more than {MAX_HELPERS} files of its folder")
+                found[relative] = _helper_text(helper)
+                if sum(map(len, found.values())) > MAX_HELPER_BYTES:
+                    raise InputError(str(model), None, f"includes more than {MAX_HELPER_BYTES // 2 ** 20} MiB "
+                                                       "of files of its folder")
+                todo.append((posixpath.dirname(relative), found[relative], str(helper)))
+    return found
+
+
+def _helper_text(path: Path) -> str:
+    """A helper's text: an empty one too (MiniZinc and clingo take it), which `read_text` refuses."""
+    if path.stat().st_size <= 4096 and not path.read_bytes().strip():
+        return ""
+    return read_text(path)
+
+
+def _helper(base: Path, folder: str, relative: str, source: str, line: int) -> Path | None:
+    """The file `relative` names in the model's folder, None if there is none; InputError if it is a
+    link that leads outside the folder."""
+    if "\0" in relative:
+        raise InputError(source, line, f"includes {quote(relative)}: not a file name")
+    path = base / relative
+    try:
+        if not path.is_file():
+            return None
+        real = os.path.realpath(path)
+    except (OSError, ValueError):  # a name too long for the system: no file of the folder
+        return None
+    if os.path.commonpath((folder, real)) != folder:
+        raise InputError(source, line, f"includes {quote(relative)}, a link to a file outside its folder: "
+                                       "refused, not run")
+    return path
+
+
+def student_solver(model: Path, text: str, mapping: GameMapping, helpers: Mapping[str, str]) -> ProcessSolver:
+    """The runner of the model's language, building the student's model instead of the toolkit's, with
+    the `helpers` it includes written beside it."""
     if model.suffix not in SOLVERS:
         raise UsageError(f"{model}: a model is one of {', '.join(SOLVERS)} (MiniZinc, Essence Prime, ASP)")
     base = type(get_solver(SOLVERS[model.suffix]))
 
     class Student(base):  # type: ignore[valid-type, misc]
         def build(self, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:
-            return student_files(super().build(deal, options), text, model.suffix, mapping.variables)
+            files = student_files(super().build(deal, options), text, model.suffix, mapping.variables)
+            clash = next((name for name in files.files if name in helpers), None)
+            if clash is not None:
+                raise InputError(str(model), None, f"includes {quote(clash)} of its folder, the name of a file "
+                                                   "the grader writes (the model or the deal's data): rename it")
+            return files
 
     Student.name = f"{base.name} (student)"
+    Student.beside = dict(helpers)
     return Student()
 
 
@@ -164,6 +244,7 @@ class NativeTruth:
         self._known: dict[object, SolverResult] = {}
 
     def __call__(self, deal: AnyDeal) -> SolverResult:
+        raise_if_stopped()  # a stopped thread starts no search (the compiled one runs in the thread, unstoppable)
         if deal not in self._known:
             self._known[deal] = solve(deal, "native", Limits(timeout=self.timeout))
         return self._known[deal]
@@ -176,15 +257,13 @@ class StudentModel:
     path: Path
     mapping: GameMapping
     backend: str | None = None
+    own_folder: bool = True  # the folder it lies in is the student's own (its includes are copied from there)
 
     def __post_init__(self) -> None:
         if not self.path.is_file():
             raise InputError(str(self.path), None, "no such model file")
         text = read_text(self.path)
-        outside = outside_reads(text, self.path.suffix)
-        if outside is not None:
-            raise InputError(str(self.path), *outside)
-        self.solver = student_solver(self.path, text, self.mapping)
+        self.solver = student_solver(self.path, text, self.mapping, helper_files(self.path, text, self.own_folder))
         if not self.solver.available():
             raise UsageError(f"{SOLVERS[self.path.suffix]} is needed: {self.solver.install_hint()}")
         given = dict(self.mapping.options)
@@ -241,13 +320,30 @@ def deal_files(folder: Path) -> list[Path]:
     return found
 
 
+def read_deals(folder: Path, game: str | None) -> list[tuple[Path, AnyDeal]]:
+    """Every deal under `folder` (in any form the toolkit reads), all read, and checked to be deals of
+    `game`, before any model runs."""
+    deals = []
+    for path in deal_files(folder):
+        try:
+            deal = read_game_deal(path, None)[1]
+        except InputError:
+            deals_beside = path.parent.parent / "deals"
+            if path.parent.name != "instances" or not deals_beside.is_dir():
+                raise
+            raise InputError(str(path), None, f"not a deal but a model's data? --instances takes the deals, which "
+                                              f"a coursework writes into {deals_beside}") from None
+        if game is not None and get_game(game) is not game_of(deal):
+            variant = game_of(deal).variant(deal)
+            raise InputError(str(path), None, f"this deal is {variant}, not a {game} deal (give --game {variant})")
+        deals.append((path, deal))
+    return deals
+
+
 def grade_instances(student: StudentModel, folder: Path, native: NativeTruth, timeout: float) -> list[Graded]:
     """Grade the model on every deal under `folder` (deals in any form the toolkit reads)."""
-    game = student.mapping.game
-    deals = [(path, read_game_deal(path, None)[1]) for path in deal_files(folder)]  # all read before any run
+    deals = read_deals(folder, student.mapping.game)
     for path, deal in deals:
-        if game is not None and get_game(game) is not game_of(deal):
-            raise InputError(str(path), None, f"this deal is {game_of(deal).variant(deal)}, not a {game} deal")
         try:  # a deal the model's data cannot hold is the teacher's slip, not the student's error
             student.solver.build(deal, student.options)
         except (UsageError, ValueError) as error:

@@ -17,6 +17,11 @@ The policy, the same for every user:
   meanwhile is honoured the moment `keep` returns.
 - A worker whose parent has died (even by kill -9) stops its run the same way and exits.
 - Never more workers than items, nor more than JOBS_PER_CPU per CPU this process may use.
+
+`in_order` runs work on threads instead (a student's model is a class made at run time, which no
+worker process can be sent) under the same policy: a stop of this process, or the end of the work
+(the first of a hunt's deals that a model gets wrong), ends the runs of the other threads at once
+(each run's process group killed, its files removed: `patience.runs.process.stopping`).
 """
 
 from __future__ import annotations
@@ -26,8 +31,8 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
 from concurrent.futures import process as futures_process
 from functools import partial
 from multiprocessing import get_context, resource_tracker
@@ -35,7 +40,14 @@ from typing import Any, TypeVar
 
 from patience.errors import UsageError, quote
 from patience.numeric import whole
-from patience.runs.process import descendants, end_processes, stop_signals_unwind, stops_deferred, watch_parent
+from patience.runs.process import (
+    descendants,
+    end_processes,
+    stop_signals_unwind,
+    stopping,
+    stops_deferred,
+    watch_parent,
+)
 
 Work = TypeVar("Work")
 Result = TypeVar("Result")
@@ -235,3 +247,68 @@ def run_dask(scheduler: str) -> Runner:
         finally:
             client.close()
     return run
+
+
+def in_order(function: Callable[[Work], Result], work: Iterable[Work], jobs: int,
+             last: Callable[[Result], bool] = lambda result: False) -> Generator[tuple[Work, Result], None, None]:
+    """(item, result) for each item of `work` in its order, `jobs` items running at once on threads (one
+    job: in this thread, where Ctrl-C stops a run at once), the items taken from `work` only as threads
+    free up. The first result for which `last` holds is the last one yielded: the items before it still
+    run to their end, those after it are stopped at once (their solvers' process groups killed) and no
+    more are started; so any `jobs` yields the same items and results as one job. A stop of this thread
+    (Ctrl-C, SIGTERM, an error, the generator closed) stops every run still going before it goes on.
+    Close the generator when done with it (`contextlib.closing`)."""
+    if jobs == 1:
+        for item in work:
+            result = function(item)
+            yield item, result
+            if last(result):
+                return
+        return
+    items = iter(work)
+    running: dict[int, tuple[Work, Future[Result], threading.Event]] = {}  # by the item's place in `work`
+    finished: dict[int, tuple[Work, Result]] = {}
+    first_last: int | None = None  # the place of the first item whose result is `last`, once known
+    taken = turn = 0
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        try:
+            while True:
+                while first_last is None and len(running) < jobs:
+                    item = next(items, _END)
+                    if item is _END:
+                        break
+                    event = threading.Event()
+                    running[taken] = (item, pool.submit(_stoppable, event, function, item), event)
+                    taken += 1
+                while turn in finished:
+                    yield finished.pop(turn)
+                    if turn == first_last:
+                        return
+                    turn += 1
+                if not running:
+                    return
+                done, _ = wait([future for _, future, _ in running.values()], return_when=FIRST_COMPLETED)
+                for place in sorted(place for place, (_, future, _) in running.items() if future in done):
+                    item, future, _ = running.pop(place)
+                    finished[place] = (item, future.result())
+                    if last(finished[place][1]) and (first_last is None or place < first_last):
+                        first_last = place
+                for place in [place for place in running if first_last is not None and place > first_last]:
+                    _stop_thread(*running.pop(place)[1:])
+        finally:
+            for _, future, event in running.values():
+                _stop_thread(future, event)
+
+
+_END: Any = object()  # the end of `in_order`'s work
+
+
+def _stoppable(event: threading.Event, function: Callable[[Work], Result], item: Work) -> Result:
+    with stopping(event):
+        return function(item)
+
+
+def _stop_thread(future: Future, event: threading.Event) -> None:
+    """Stop one item of `in_order`: not started, it never starts; running, its run ends at once."""
+    event.set()
+    future.cancel()

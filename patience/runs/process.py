@@ -5,7 +5,8 @@ resident memory through /proc and kills the WHOLE session (JVMs and helper proce
 children that a solver puts into process groups of their own, as MiniZinc does with its FlatZinc
 solver) at the wall-clock, CPU or memory limit: SIGTERM, a grace second, then SIGKILL. Output goes to files
 in a private temporary folder that is removed afterwards; nothing is left running, even when this
-process is stopped by Ctrl-C, SIGTERM (`timeout`, `kill`, a batch system) or SIGHUP.
+process is stopped by Ctrl-C, SIGTERM (`timeout`, `kill`, a batch system) or SIGHUP, or when the
+thread's caller stops the run (`stopping`: a hunt's deal after the first wrong one, a class at Ctrl-C).
 """
 
 from __future__ import annotations
@@ -30,6 +31,34 @@ _GRACE_SECONDS = 1.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 CALLER_VARIABLE = "PATIENCE_CALLER"  # a child of ours (the Python searches) learns here who started it
 _WATCH_SECONDS = 0.5
+
+
+class Stopped(BaseException):
+    """A run ended by its caller (`stopping`), not by a limit: it has no verdict. A BaseException, as
+    Ctrl-C's is, so that no `except Exception` takes it for the solver's own error."""
+
+
+_stop = threading.local()  # this thread's stop event, while `stopping` holds one
+
+
+@contextlib.contextmanager
+def stopping(event: threading.Event) -> Iterator[None]:
+    """While this holds, a run started in this thread ends the moment `event` is set, as at a limit
+    (its process group sent SIGTERM, killed a grace second later, its files removed) and raises
+    `Stopped`; once it is set, no run starts. For the threads a stop of the main thread cannot reach."""
+    previous = getattr(_stop, "event", None)
+    _stop.event = event
+    try:
+        yield
+    finally:
+        _stop.event = previous
+
+
+def raise_if_stopped() -> None:
+    """`Stopped` if this thread's caller has stopped it (`stopping`); else nothing."""
+    event = getattr(_stop, "event", None)
+    if event is not None and event.is_set():
+        raise Stopped
 
 
 @dataclass(frozen=True)
@@ -80,7 +109,11 @@ class ProcessRun:
 
 def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None = None,
                 env: Mapping[str, str] | None = None, stdin_text: str | None = None) -> ProcessRun:
-    """Run `command` to completion or to a limit; never leaves a process of its group alive."""
+    """Run `command` to completion or to a limit; never leaves a process of its group alive. `Stopped`
+    if the thread's caller stops it (`stopping`)."""
+    raise_if_stopped()
+    stop: threading.Event | None = getattr(_stop, "event", None)
+    stopped = False
     with tempfile.TemporaryDirectory(prefix="patience-run-") as scratch:
         out_path, err_path, in_path = (Path(scratch, name) for name in ("stdout", "stderr", "stdin"))
         in_path.write_text(stdin_text or "")
@@ -95,7 +128,7 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                             env=None if env is None else {**os.environ, **env}, start_new_session=True,
                         )
                     share_nice(process.pid)
-                    returncode, child_cpu, timed_out, memout = _monitor(process, limits, started)
+                    returncode, child_cpu, timed_out, memout, stopped = _monitor(process, limits, started, stop)
                 finally:
                     if process is not None:
                         _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
@@ -104,6 +137,8 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                             with contextlib.suppress(subprocess.TimeoutExpired):
                                 process.wait(timeout=_GRACE_SECONDS * 5)
             wall = time.monotonic() - started
+        if stopped:
+            raise Stopped
         return ProcessRun(tuple(command), returncode, read_output(out_path), read_output(err_path), wall, child_cpu,
                           timed_out, memout)
 
@@ -193,9 +228,11 @@ def _exit_on_signal(number: int, frame: object) -> None:
     raise SystemExit(128 + number)
 
 
-def _monitor(process: subprocess.Popen, limits: Limits, started: float) -> tuple[int | None, float, bool, bool]:
-    """Poll until the child exits; enforce limits. Returns (exit code, CPU seconds, timeout, memout)."""
-    timed_out = memout = False
+def _monitor(process: subprocess.Popen, limits: Limits, started: float,
+             stop: threading.Event | None = None) -> tuple[int | None, float, bool, bool, bool]:
+    """Poll until the child exits; enforce limits, and end it as at a limit once `stop` is set.
+    Returns (exit code, CPU seconds, timeout, memout, stopped)."""
+    timed_out = memout = stopped = False
     peak_cpu = 0.0
     interval = 0.005
     kill_at: float | None = None
@@ -204,7 +241,7 @@ def _monitor(process: subprocess.Popen, limits: Limits, started: float) -> tuple
         if pid:
             process.returncode = os.waitstatus_to_exitcode(status)
             cpu = usage.ru_utime + usage.ru_stime
-            return process.returncode, max(cpu, peak_cpu), timed_out, memout
+            return process.returncode, max(cpu, peak_cpu), timed_out, memout, stopped
         now = time.monotonic()
         if kill_at is None:
             cpu, rss_mb = _group_usage(process.pid)
@@ -213,7 +250,8 @@ def _monitor(process: subprocess.Popen, limits: Limits, started: float) -> tuple
             timed_out = (limits.timeout is not None and now - started > limits.timeout) or (
                 cpu_limit is not None and cpu > cpu_limit)
             memout = not timed_out and limits.memory_mb is not None and rss_mb > limits.memory_mb
-            if timed_out or memout:
+            stopped = stop is not None and stop.is_set()
+            if timed_out or memout or stopped:
                 _signal_group(process.pid, signal.SIGTERM)
                 kill_at = now + _GRACE_SECONDS
         elif now > kill_at:

@@ -12,21 +12,12 @@ from patience.errors import InputError, UsageError, quote
 from patience.formats import read_text
 from patience.generators.mzn.lbs import data, decode
 from patience.generators.mzn.solution import stat_count, stat_seconds
-from patience.grading.student import outside_reads
+from patience.grading.lbs_savilerow import NativeVerdicts, grade_no_solution, grade_solution, instances
+from patience.grading.student import helper_files
+from patience.grading.table import ERROR, TIMEOUT, UNGRADED, WRONG, Graded, Stats
 from patience.lbs.deal import LBSDeal, read_dzn, read_param
-from patience.lbs.grader import (
-    ERROR,
-    TIMEOUT,
-    UNGRADED,
-    WRONG,
-    Graded,
-    NativeVerdicts,
-    Stats,
-    grade_no_solution,
-    grade_solution,
-    instances,
-)
 from patience.lbs.solution import Mapping
+from patience.runners.base import write_scratch
 from patience.runners.minizinc import GRACE_SECONDS, MiniZinc, configured_backends, minizinc_command, verdict_of
 from patience.runs.process import Limits, ProcessRun, run_process
 
@@ -50,15 +41,16 @@ def grade_minizinc(model: Path, folder: Path, mapping: Mapping | None, native: N
     if not model.is_file():
         raise InputError(str(model), None, "no such model file")
     model_text = read_text(model)
-    outside = outside_reads(model_text, ".mzn")
-    if outside is not None:
-        raise InputError(str(model), *outside)
+    helpers = helper_files(model, model_text)
+    clash = next((name for name in ("model.mzn", "instance.dzn") if name in helpers), None)
+    if clash is not None:
+        raise InputError(str(model), None, f"includes {clash!r} of its folder, the name of a file the grader "
+                                           "writes (the model or the deal's data): rename it")
     rows = []
     for path in instances(folder, (".dzn", ".param")):
         deal = load_instance(path)
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
-            Path(scratch, "model.mzn").write_text(model_text)
-            Path(scratch, "instance.dzn").write_text(data(deal))
+            write_scratch(Path(scratch), {**helpers, "model.mzn": model_text, "instance.dzn": data(deal)})
             run = run_process(minizinc_command(executable, backend, timeout, ["model.mzn", "instance.dzn"]),
                               Limits(timeout).with_grace(GRACE_SECONDS), cwd=scratch)
         rows.append(grade_run(deal, run, str(path), mapping or Mapping(), native))

@@ -12,12 +12,22 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TypedDict
 
 from patience.errors import InputError
 from patience.generators.eprime.solution import read_info
+from patience.grading.table import (
+    CORRECT,
+    ERROR,
+    NO_SOLUTION,
+    SOLVED,
+    TIMEOUT,
+    UNGRADED,
+    WRONG,
+    Graded,
+    Stats,
+)
 from patience.lbs import solver
 from patience.lbs.deal import LBSDeal, read_param
 from patience.lbs.rules import replay
@@ -26,31 +36,6 @@ from patience.reading import read_output, read_text
 from patience.result import Status
 from patience.runners.savilerow import minion_path, savilerow_command, savilerow_limits, savilerow_run
 from patience.runs.process import run_process
-
-SOLVED, NO_SOLUTION, TIMEOUT, ERROR = "solved", "no solution", "timeout", "error"
-CORRECT, WRONG, UNGRADED = "correct", "WRONG", "-"
-
-
-@dataclass(frozen=True)
-class Graded:
-    """One instance's line of the table."""
-
-    instance: str
-    cards: int
-    verdict: str
-    grade: str
-    note: str = ""
-    nodes: int | None = None
-    solve_time: float | None = None
-    savilerow_time: float | None = None
-
-
-class Stats(TypedDict):
-    """A run's statistics as a `Graded` line shows them (None: not reported, or not believable)."""
-
-    nodes: int | None
-    solve_time: float | None
-    savilerow_time: float | None
 
 
 class NativeVerdicts:
@@ -137,7 +122,8 @@ def instances(folder: Path, suffixes: tuple[str, ...] = (".param",)) -> list[Pat
     found = sorted((path for path in folder.rglob("*") if path.suffix in suffixes and path.is_file()),
                    key=instance_order)
     if not found:
-        raise InputError(str(folder), None, f"no {' or '.join(suffixes)} files in the folder")
+        raise InputError(str(folder), None, f"no {' or '.join(suffixes)} files in the folder (LBS instances: a model "
+                                            "of another game is graded with --game GAME)")
     return found
 
 
@@ -183,33 +169,3 @@ def grade_model(model: Path, folder: Path, mapping: Mapping | None, native: Nati
             rows.append(grade_answer(deal, info, _optional_text(Path(scratch, "instance.param.solution")),
                                      str(param), mapping, native, note))
     return rows
-
-
-def _number(value: float | int | None, digits: int = 3) -> str:
-    if value is None:
-        return "-"
-    return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
-
-
-SAVILE_ROW_COLUMNS = ("SolverNodes", "SolverSolveTime", "SavileRowTotalTime")
-
-
-def table(rows: list[Graded], columns: tuple[str, str, str] = SAVILE_ROW_COLUMNS) -> str:
-    """The per-instance table and the summary line; `columns` names the nodes and two times."""
-    header = ("instance", "n", "verdict", "grade", *columns, "note")
-    cells = [header] + [(row.instance, str(row.cards), row.verdict, row.grade, _number(row.nodes),
-                         _number(row.solve_time), _number(row.savilerow_time), row.note) for row in rows]
-    widths = [max(len(line[column]) for line in cells) for column in range(len(header) - 1)]
-    lines = ["  ".join(cell.ljust(width) if column < 4 else cell.rjust(width)
-                       for column, (cell, width) in enumerate(zip(line, widths, strict=False))) + "  " + line[-1]
-             for line in cells]
-    return "\n".join(line.rstrip() for line in lines) + "\n" + summary(rows) + "\n"
-
-
-def summary(rows: list[Graded]) -> str:
-    count = {key: sum(row.verdict == key for row in rows) for key in (SOLVED, NO_SOLUTION, TIMEOUT, ERROR)}
-    wrong = sum(row.grade == WRONG for row in rows)
-    correct = sum(row.grade == CORRECT for row in rows)
-    return (f"{len(rows)} instances: {count[SOLVED]} solved, {count[NO_SOLUTION]} no solution, "
-            f"{count[TIMEOUT]} timeout, {count[ERROR]} error; {correct} correct, {wrong} wrong, "
-            f"{len(rows) - correct - wrong} not graded")

@@ -1,0 +1,62 @@
+"""A graded instance's row and the table `patience grade` prints: the same for every game, language
+and road (a model run here, Savile Row's files read, a class marked)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypedDict
+
+SOLVED, NO_SOLUTION, TIMEOUT, ERROR = "solved", "no solution", "timeout", "error"
+CORRECT, WRONG, UNGRADED = "correct", "WRONG", "-"
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One instance's line of the table."""
+
+    instance: str
+    cards: int
+    verdict: str
+    grade: str
+    note: str = ""
+    nodes: int | None = None
+    solve_time: float | None = None
+    savilerow_time: float | None = None
+
+
+class Stats(TypedDict):
+    """A run's statistics as a `Graded` line shows them (None: not reported, or not believable)."""
+
+    nodes: int | None
+    solve_time: float | None
+    savilerow_time: float | None
+
+
+def _number(value: float | int | None, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
+
+
+SAVILE_ROW_COLUMNS = ("SolverNodes", "SolverSolveTime", "SavileRowTotalTime")
+
+
+def table(rows: list[Graded], columns: tuple[str, str, str] = SAVILE_ROW_COLUMNS) -> str:
+    """The per-instance table and the summary line; `columns` names the nodes and two times."""
+    header = ("instance", "n", "verdict", "grade", *columns, "note")
+    cells = [header] + [(row.instance, str(row.cards), row.verdict, row.grade, _number(row.nodes),
+                         _number(row.solve_time), _number(row.savilerow_time), row.note) for row in rows]
+    widths = [max(len(line[column]) for line in cells) for column in range(len(header) - 1)]
+    lines = ["  ".join(cell.ljust(width) if column < 4 else cell.rjust(width)
+                       for column, (cell, width) in enumerate(zip(line, widths, strict=False))) + "  " + line[-1]
+             for line in cells]
+    return "\n".join(line.rstrip() for line in lines) + "\n" + summary(rows) + "\n"
+
+
+def summary(rows: list[Graded]) -> str:
+    count = {key: sum(row.verdict == key for row in rows) for key in (SOLVED, NO_SOLUTION, TIMEOUT, ERROR)}
+    wrong = sum(row.grade == WRONG for row in rows)
+    correct = sum(row.grade == CORRECT for row in rows)
+    return (f"{len(rows)} instances: {count[SOLVED]} solved, {count[NO_SOLUTION]} no solution, "
+            f"{count[TIMEOUT]} timeout, {count[ERROR]} error; {correct} correct, {wrong} wrong, "
+            f"{len(rows) - correct - wrong} not graded")
