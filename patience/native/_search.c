@@ -454,7 +454,7 @@ static inline int live_cards(const Search *s, const Move *m, int need)
 {
     int r = s->ranks, top = s->tops[0], count = 0, pos[64];
     uint64_t all = s->all_ranks, waiting[64], touched = 0; /* waiting: per rank, the piles stopped at it (slots) */
-    memcpy(waiting, s->topped, sizeof(uint64_t) * (size_t)r);
+    for (int k = 0; k < r; k++) waiting[k] = s->topped[k];
     uint64_t moved = 1ULL << s->slot[m->pile];
     waiting[s->rank[m->card]] &= ~moved;
     if (m->height > 1) waiting[s->rank[m->card + 1]] |= moved;
@@ -577,31 +577,49 @@ static int moves_now(Search *s, Move *out)
     return kept;
 }
 
-/* The same for one foundation, from the masks of piles by top rank and by height. */
-static int moves_by_masks(Search *s, Move *out)
+/* The moves from the piles `playable` (bits by slot), tallest first as the round counts them, ties in
+ * slot order, appended to out[count...]; marks the ranks with a general card and with a tall pile. */
+static inline int moves_by_height(const Search *s, uint64_t playable, Move *out, int count, uint64_t *general,
+                                  uint64_t *tall)
 {
-    int top = s->tops[0], count = 0;
-    uint64_t playable = 0;
-    if (top < 0) {
-        for (int r = 0; r < s->ranks; r++) playable |= s->topped[r];
-    } else if (s->up[top] >= 0) {
-        playable = s->topped[s->up[top]] | s->topped[s->down[top]];
-    }
-    uint64_t general = 0, tall = 0;
     for (int h = s->tallest + 1; playable && h >= 1; h--) { /* the heights the move order sees */
         uint64_t level = (s->high[h] & ~s->bonus_bits) | (s->high[h - 1] & s->bonus_bits);
         for (uint64_t piles = playable & level; piles; piles &= piles - 1) {
             int p = s->order[__builtin_ctzll(piles)], card = s->pile_start[p] + s->taken[p];
             int height = s->pile_size[p] - s->taken[p];
             uint64_t bit = 1ULL << s->rank[card];
-            if (!s->unit[card]) general |= bit;
-            if (height > 1) tall |= bit;
+            if (!s->unit[card]) *general |= bit;
+            if (height > 1) *tall |= bit;
             Move m = { card, p, 0, height, 0 };
             out[count++] = m;
         }
         playable &= ~level;
     }
-    abundant_first(s, out, count);
+    return count;
+}
+
+/* The same for one foundation, from the masks of piles by top rank and by height. With a top only
+ * the two ranks next to it can be played, so abundant_first's order is the abundant rank's moves
+ * and then the other's (in one pass when the two have as many cards left), with no sort. */
+static int moves_by_masks(Search *s, Move *out)
+{
+    int top = s->tops[0], count = 0;
+    uint64_t general = 0, tall = 0;
+    if (top < 0) {
+        uint64_t playable = 0;
+        for (int r = 0; r < s->ranks; r++) playable |= s->topped[r];
+        count = moves_by_height(s, playable, out, 0, &general, &tall);
+        abundant_first(s, out, count);
+    } else if (s->up[top] >= 0) {
+        int up = s->up[top], down = s->down[top];
+        if (s->counts[up] == s->counts[down]) {
+            count = moves_by_height(s, s->topped[up] | s->topped[down], out, 0, &general, &tall);
+        } else {
+            int first = s->counts[up] > s->counts[down] ? up : down, second = first == up ? down : up;
+            count = moves_by_height(s, s->topped[first], out, 0, &general, &tall);
+            count = moves_by_height(s, s->topped[second], out, count, &general, &tall);
+        }
+    }
     if (!s->symmetry && !s->wolter) return count;
     uint64_t unit_seen = 0, single_seen = 0;
     int kept = 0;
