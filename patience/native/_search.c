@@ -98,6 +98,9 @@ typedef struct {
     uint64_t *key, *scratch;
     int *path, *path_foundation, *best, *best_foundation, best_length;
     int *live_floor;  /* one_balance and by_masks: per depth, a floor of the state's live cards (live_cut) */
+    /* by_masks and at most 64 cards: cards as bits (card i, bit i), for live_cards_by_bits */
+    int card_bits;
+    uint64_t cards_left, top_cards, *rank_cards, *card_near, pile_parity[2];
     uint64_t nodes, stamp;
     RankMarks *marks;
     Move *moves;
@@ -484,6 +487,37 @@ static inline int live_cards(const Search *s, const Move *m, int need)
     return count;
 }
 
+/* live_cards for at most 64 cards, the same count with the cards as bits of a word (pile by pile, top
+ * first) and no worklist: given the ranks that may be played (the frontier), a pile's live cards are
+ * the run of cards of those ranks from its top, and an addition finds every pile's run at once (a
+ * carry runs through the run and stops at its first other card; the piles of even and of odd number
+ * are added apart, so that a run stops at its pile's end). The live cards' neighbouring ranks join
+ * the frontier, until it grows no more: the least fixpoint of live_cards, so the same count (up to
+ * `need`). */
+static inline int live_cards_by_bits(const Search *s, const Move *m, int need)
+{
+    int top = s->tops[0];
+    uint64_t card = 1ULL << m->card, left = s->cards_left & ~card;
+    uint64_t tops = (s->top_cards & ~card) | (m->height > 1 ? card << 1 : 0);
+    uint64_t frontier = top < 0 ? s->all_ranks : (1ULL << s->up[top]) | (1ULL << s->down[top]);
+    uint64_t added = 0, playable = 0, live = 0;
+    const uint64_t even = s->pile_parity[0], odd = s->pile_parity[1];
+    for (;;) {
+        for (uint64_t ranks = frontier & ~added; ranks; ranks &= ranks - 1)
+            playable |= s->rank_cards[__builtin_ctzll(ranks)];
+        added = frontier;
+        uint64_t candidates = playable & left, starts = tops & candidates;
+        uint64_t e = candidates & even, o = candidates & odd;
+        uint64_t runs = (e & ~(e + (starts & even))) | (o & ~(o + (starts & odd)));
+        uint64_t fresh = runs & ~live;
+        live = runs;
+        int count = __builtin_popcountll(live);
+        if (count >= need) return need;
+        for (; fresh; fresh &= fresh - 1) frontier |= s->card_near[__builtin_ctzll(fresh)];
+        if (!(frontier & ~added)) return count;
+    }
+}
+
 /* The live-card bound on move m (one foundation, masks): whether it cuts the move, and the child's
  * floor of live cards for its own children. Most children need no count: when a card of the old top's
  * rank t is in sight after the move (m put a card of rank t+1 or t-1 on t), the child can play that
@@ -501,7 +535,7 @@ static inline int live_cut(Search *s, const Move *m, int depth, int top)
         s->live_floor[depth + 1] = s->live_floor[depth] - 1;
         return 0;
     }
-    int live = live_cards(s, m, need);
+    int live = s->card_bits ? live_cards_by_bits(s, m, need) : live_cards(s, m, need);
     s->live_floor[depth + 1] = live;
     return live < need;
 }
@@ -645,6 +679,11 @@ static inline void uncover(Search *s, int p, int card, int height)
         s->topped[s->rank[card + 1]] |= bit;
         s->high[height - 1] |= bit;
     }
+    if (s->card_bits) {
+        uint64_t gone = 1ULL << (card & 63);
+        s->cards_left &= ~gone;
+        s->top_cards = (s->top_cards & ~gone) | (height > 1 ? gone << 1 : 0);
+    }
 }
 
 static inline void cover(Search *s, int p, int card, int height)
@@ -656,6 +695,11 @@ static inline void cover(Search *s, int p, int card, int height)
     }
     s->topped[s->rank[card]] |= bit;
     s->high[height] |= bit;
+    if (s->card_bits) {
+        uint64_t back = 1ULL << (card & 63);
+        s->cards_left |= back;
+        s->top_cards = (s->top_cards & ~(height > 1 ? back << 1 : 0)) | back;
+    }
 }
 
 /* Noise, in the rounds after the first: at one node in NOISE_ONE_IN (chosen by a hash of the node's
@@ -806,7 +850,7 @@ static void search_free(Search *s)
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation); free(s->live_floor);
     free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus); free(s->slot);
-    free(s->memo_key); free(s->memo_value);
+    free(s->memo_key); free(s->memo_value); free(s->rank_cards); free(s->card_near);
     free(s);
 }
 
@@ -924,6 +968,21 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->words = word + 1;
     for (int p = 0; p < s->piles; p++) s->tallest = s->pile_size[p] > s->tallest ? s->pile_size[p] : s->tallest;
     s->by_masks = s->foundations == 1 && s->piles <= 64 && s->small_ranks && s->tallest <= 64;
+    s->card_bits = s->by_masks && s->n <= 64;
+    if (s->card_bits) { /* the cards as bits: live_cards_by_bits */
+        s->rank_cards = calloc(rank_count, sizeof(uint64_t));
+        s->card_near = calloc(cards, sizeof(uint64_t));
+        if (!s->rank_cards || !s->card_near) { PyErr_NoMemory(); goto fail; }
+        for (int p = 0; p < s->piles; p++) {
+            s->top_cards |= 1ULL << s->pile_start[p];
+            for (int i = s->pile_start[p]; i < s->pile_start[p] + s->pile_size[p]; i++) {
+                s->pile_parity[p & 1] |= 1ULL << i;
+                s->rank_cards[s->rank[i]] |= 1ULL << i;
+                if (ranks > 1) s->card_near[i] = (1ULL << s->up[s->rank[i]]) | (1ULL << s->down[s->rank[i]]);
+            }
+        }
+        s->cards_left = s->n == 64 ? ~0ULL : (1ULL << s->n) - 1;
+    }
     s->order = calloc(pile_count, sizeof(int));
     s->bonus = calloc(pile_count, sizeof(int));
     if (!s->order || !s->bonus) { PyErr_NoMemory(); goto fail; }
