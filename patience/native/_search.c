@@ -147,6 +147,19 @@ static inline uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* The bits set in a word, without a library call where the compiler may not use the instruction. */
+static inline int bit_count(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 static inline uint64_t hash_key(const uint64_t *key, int words)
 {
     uint64_t h = key[0];
@@ -219,7 +232,7 @@ static void cache_put_raw(uint64_t *slots, uint64_t mask, const uint64_t *key, u
 {
     uint64_t i = hash & mask;
     while (slots[i * (uint64_t)words] != 0) i = (i + 1) & mask;
-    memcpy(slots + i * (uint64_t)words, key, sizeof(uint64_t) * (size_t)words);
+    for (int w = 0; w < words; w++) slots[i * (uint64_t)words + (uint64_t)w] = key[w];
 }
 
 /* Record a failed state. Once the table may not grow any more, a new state takes the place of
@@ -511,7 +524,7 @@ static inline int live_cards_by_bits(const Search *s, const Move *m, int need)
         uint64_t runs = (e & ~(e + (starts & even))) | (o & ~(o + (starts & odd)));
         uint64_t fresh = runs & ~live;
         live = runs;
-        int count = __builtin_popcountll(live);
+        int count = bit_count(live);
         if (count >= need) return need;
         for (; fresh; fresh &= fresh - 1) frontier |= s->card_near[__builtin_ctzll(fresh)];
         if (!(frontier & ~added)) return count;
@@ -744,7 +757,8 @@ static inline void give_back(Search *s, int rank)
 /* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search);
  * `BALANCE` is whether the balance test runs (a constant, so Black Hole's search does not test it). */
 static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, const int WORDS,
-                                                          const int BALANCE, int (*recurse)(Search *, int))
+                                                          const int BALANCE, uint64_t hash,
+                                                          int (*recurse)(Search *, int, uint64_t))
 {
     const int words = WORDS ? WORDS : s->words;
     if (depth == s->n && (s->end < 0 || follows(s, s->end, s->rank[s->path[depth - 1]]))) return SOLVED;
@@ -768,6 +782,13 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             child_key(s, m, s->rank[m->card], child, words);
             m->hash = hash_key(child, words);
             prefetch_slot(s->table, m->hash, words);
+            if (s->memo_key) {
+                int rank = s->rank[m->card];
+                uint64_t key = (s->packed - (1ULL << (rank * s->count_bits & 63))) | (uint64_t)(rank + 1) << s->memo_top_shift | 1ULL << 63;
+                uint64_t i = mix(key) & ((1ULL << MEMO_BITS) - 1);
+                __builtin_prefetch(s->memo_key + i);
+                __builtin_prefetch(s->memo_value + i);
+            }
         }
     int result = FAILED;
     for (int k = 0; k < count; k++) {
@@ -823,7 +844,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             memcpy(s->best, s->path, sizeof(int) * (size_t)(depth + 1));
             memcpy(s->best_foundation, s->path_foundation, sizeof(int) * (size_t)(depth + 1));
         }
-        result = recurse(s, depth + 1);
+        result = recurse(s, depth + 1, m.hash);
         if (s->by_masks) cover(s, m.pile, m.card, m.height);
         s->taken[m.pile]--;
         *word -= s->pile_step[m.pile];
@@ -833,13 +854,14 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         if (result != FAILED) break;
     }
     s->moves_used = base;
-    if (result == FAILED && s->cache) cache_add(s->table, s->key, hash_key(s->key, words), words);
+    if (result == FAILED && s->cache) cache_add(s->table, s->key, hash, words);
     return result;
 }
 
-static int dfs_one_word(Search *s, int depth) { return dfs_body(s, depth, 1, 0, dfs_one_word); }
-static int dfs_any_width(Search *s, int depth) { return dfs_body(s, depth, 0, 0, dfs_any_width); }
-static int dfs_balanced(Search *s, int depth) { return dfs_body(s, depth, 0, 1, dfs_balanced); }
+/* `hash`: the state's key's hash, which its parent computed for the cache's probe */
+static int dfs_one_word(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 1, 0, hash, dfs_one_word); }
+static int dfs_any_width(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 0, 0, hash, dfs_any_width); }
+static int dfs_balanced(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 0, 1, hash, dfs_balanced); }
 
 /* ---- setting a search up ---- */
 
@@ -1087,7 +1109,9 @@ static int run(Search *s, Cache *table, uint64_t node_limit, double seconds, dou
         uint64_t budget = next_round(s, round, &random);
         s->round = round;
         s->budget = s->restarts ? s->nodes + budget : 0;
-        int result = s->balance ? dfs_balanced(s, 0) : s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
+        uint64_t hash = hash_key(s->key, s->words);
+        int result = s->balance ? dfs_balanced(s, 0, hash) : s->words == 1 ? dfs_one_word(s, 0, hash)
+                   : dfs_any_width(s, 0, hash);
         if (result != RESTART) return result;
     }
 }
