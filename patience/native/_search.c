@@ -100,7 +100,8 @@ typedef struct {
     int *live_floor;  /* one_balance and by_masks: per depth, a floor of the state's live cards (live_cut) */
     /* by_masks and at most 64 cards: cards as bits (card i, bit i), for live_cards_by_bits */
     int card_bits;
-    uint64_t cards_left, top_cards, *rank_cards, *card_near, pile_parity[2];
+    uint64_t cards_left, top_cards, *rank_cards, *near_cards, pile_parity[2];
+    uint64_t *ranks_cards; /* at most 16 ranks: the cards of any set of ranks, by its two bytes (2 x 256) */
     uint64_t nodes, stamp;
     RankMarks *marks;
     Move *moves;
@@ -510,25 +511,35 @@ static inline int live_cards(const Search *s, const Move *m, int need)
 static inline int live_cards_by_bits(const Search *s, const Move *m, int need)
 {
     int top = s->tops[0];
-    uint64_t card = 1ULL << m->card, left = s->cards_left & ~card;
+    uint64_t card = 1ULL << m->card, left = s->cards_left & ~card, live = 0;
     uint64_t tops = (s->top_cards & ~card) | (m->height > 1 ? card << 1 : 0);
     uint64_t frontier = top < 0 ? s->all_ranks : (1ULL << s->up[top]) | (1ULL << s->down[top]);
-    uint64_t added = 0, playable = 0, live = 0;
     const uint64_t even = s->pile_parity[0], odd = s->pile_parity[1];
     for (;;) {
-        for (uint64_t ranks = frontier & ~added; ranks; ranks &= ranks - 1)
-            playable |= s->rank_cards[__builtin_ctzll(ranks)];
-        added = frontier;
+        uint64_t playable = 0;
+        if (s->ranks_cards) {
+            playable = s->ranks_cards[frontier & 255] | s->ranks_cards[256 + (frontier >> 8 & 255)];
+        } else {
+            for (uint64_t ranks = frontier; ranks; ranks &= ranks - 1) playable |= s->rank_cards[__builtin_ctzll(ranks)];
+        }
         uint64_t candidates = playable & left, starts = tops & candidates;
         uint64_t e = candidates & even, o = candidates & odd;
         uint64_t runs = (e & ~(e + (starts & even))) | (o & ~(o + (starts & odd)));
-        uint64_t fresh = runs & ~live;
+        if (runs == live || runs == left) { /* no new card, or every card: the fixpoint */
+            live = runs;
+            break;
+        }
         live = runs;
-        int count = bit_count(live);
-        if (count >= need) return need;
-        for (; fresh; fresh &= fresh - 1) frontier |= s->card_near[__builtin_ctzll(fresh)];
-        if (!(frontier & ~added)) return count;
+        uint64_t grown = 0; /* the ranks with cards left, not yet in the frontier, next to a live card */
+        for (uint64_t ranks = s->present & ~frontier; ranks; ranks &= ranks - 1) {
+            int q = __builtin_ctzll(ranks);
+            if (live & s->near_cards[q]) grown |= 1ULL << q;
+        }
+        if (!grown) break;
+        frontier |= grown;
     }
+    int count = bit_count(live);
+    return count < need ? count : need;
 }
 
 /* The live-card bound on move m (one foundation, masks): whether it cuts the move, and the child's
@@ -872,7 +883,7 @@ static void search_free(Search *s)
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation); free(s->live_floor);
     free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus); free(s->slot);
-    free(s->memo_key); free(s->memo_value); free(s->rank_cards); free(s->card_near);
+    free(s->memo_key); free(s->memo_value); free(s->rank_cards); free(s->near_cards); free(s->ranks_cards);
     free(s);
 }
 
@@ -993,15 +1004,25 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->card_bits = s->by_masks && s->n <= 64;
     if (s->card_bits) { /* the cards as bits: live_cards_by_bits */
         s->rank_cards = calloc(rank_count, sizeof(uint64_t));
-        s->card_near = calloc(cards, sizeof(uint64_t));
-        if (!s->rank_cards || !s->card_near) { PyErr_NoMemory(); goto fail; }
+        s->near_cards = calloc(rank_count, sizeof(uint64_t));
+        if (!s->rank_cards || !s->near_cards) { PyErr_NoMemory(); goto fail; }
         for (int p = 0; p < s->piles; p++) {
             s->top_cards |= 1ULL << s->pile_start[p];
             for (int i = s->pile_start[p]; i < s->pile_start[p] + s->pile_size[p]; i++) {
                 s->pile_parity[p & 1] |= 1ULL << i;
                 s->rank_cards[s->rank[i]] |= 1ULL << i;
-                if (ranks > 1) s->card_near[i] = (1ULL << s->up[s->rank[i]]) | (1ULL << s->down[s->rank[i]]);
             }
+        }
+        for (int k = 0; k < ranks && ranks > 1; k++) s->near_cards[k] = s->rank_cards[s->up[k]] | s->rank_cards[s->down[k]];
+        if (ranks <= 16) {
+            s->ranks_cards = calloc(512, sizeof(uint64_t));
+            if (!s->ranks_cards) { PyErr_NoMemory(); goto fail; }
+            for (int half = 0; half < 2; half++)
+                for (int set = 1; set < 256; set++) {
+                    int k = 8 * half + __builtin_ctz((unsigned)set);
+                    s->ranks_cards[256 * half + set] = s->ranks_cards[256 * half + (set & (set - 1))]
+                                                     | (k < ranks ? s->rank_cards[k] : 0);
+                }
         }
         s->cards_left = s->n == 64 ? ~0ULL : (1ULL << s->n) - 1;
     }
