@@ -98,6 +98,10 @@ typedef struct {
     uint64_t *key, *scratch;
     int *path, *path_foundation, *best, *best_foundation, best_length;
     int *live_floor;  /* one_balance and by_masks: per depth, a floor of the state's live cards (live_cut) */
+    /* by_masks and at most 64 cards: cards as bits (card i, bit i), for live_cards_by_bits */
+    int card_bits;
+    uint64_t cards_left, top_cards, *rank_cards, *near_cards, pile_parity[2];
+    uint64_t *ranks_cards; /* at most 16 ranks: the cards of any set of ranks, by its two bytes (2 x 256) */
     uint64_t nodes, stamp;
     RankMarks *marks;
     Move *moves;
@@ -142,6 +146,19 @@ static inline uint64_t mix(uint64_t x)
     x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ULL;
     x ^= x >> 27; x *= 0x94D049BB133111EBULL;
     return x ^ (x >> 31);
+}
+
+/* The bits set in a word, without a library call where the compiler may not use the instruction. */
+static inline int bit_count(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
 }
 
 static inline uint64_t hash_key(const uint64_t *key, int words)
@@ -216,7 +233,7 @@ static void cache_put_raw(uint64_t *slots, uint64_t mask, const uint64_t *key, u
 {
     uint64_t i = hash & mask;
     while (slots[i * (uint64_t)words] != 0) i = (i + 1) & mask;
-    memcpy(slots + i * (uint64_t)words, key, sizeof(uint64_t) * (size_t)words);
+    for (int w = 0; w < words; w++) slots[i * (uint64_t)words + (uint64_t)w] = key[w];
 }
 
 /* Record a failed state. Once the table may not grow any more, a new state takes the place of
@@ -454,7 +471,7 @@ static inline int live_cards(const Search *s, const Move *m, int need)
 {
     int r = s->ranks, top = s->tops[0], count = 0, pos[64];
     uint64_t all = s->all_ranks, waiting[64], touched = 0; /* waiting: per rank, the piles stopped at it (slots) */
-    memcpy(waiting, s->topped, sizeof(uint64_t) * (size_t)r);
+    for (int k = 0; k < r; k++) waiting[k] = s->topped[k];
     uint64_t moved = 1ULL << s->slot[m->pile];
     waiting[s->rank[m->card]] &= ~moved;
     if (m->height > 1) waiting[s->rank[m->card + 1]] |= moved;
@@ -484,6 +501,47 @@ static inline int live_cards(const Search *s, const Move *m, int need)
     return count;
 }
 
+/* live_cards for at most 64 cards, the same count with the cards as bits of a word (pile by pile, top
+ * first) and no worklist: given the ranks that may be played (the frontier), a pile's live cards are
+ * the run of cards of those ranks from its top, and an addition finds every pile's run at once (a
+ * carry runs through the run and stops at its first other card; the piles of even and of odd number
+ * are added apart, so that a run stops at its pile's end). The live cards' neighbouring ranks join
+ * the frontier, until it grows no more: the least fixpoint of live_cards, so the same count (up to
+ * `need`). */
+static inline int live_cards_by_bits(const Search *s, const Move *m, int need)
+{
+    int top = s->tops[0];
+    uint64_t card = 1ULL << m->card, left = s->cards_left & ~card, live = 0;
+    uint64_t tops = (s->top_cards & ~card) | (m->height > 1 ? card << 1 : 0);
+    uint64_t frontier = top < 0 ? s->all_ranks : (1ULL << s->up[top]) | (1ULL << s->down[top]);
+    const uint64_t even = s->pile_parity[0], odd = s->pile_parity[1];
+    for (;;) {
+        uint64_t playable = 0;
+        if (s->ranks_cards) {
+            playable = s->ranks_cards[frontier & 255] | s->ranks_cards[256 + (frontier >> 8 & 255)];
+        } else {
+            for (uint64_t ranks = frontier; ranks; ranks &= ranks - 1) playable |= s->rank_cards[__builtin_ctzll(ranks)];
+        }
+        uint64_t candidates = playable & left, starts = tops & candidates;
+        uint64_t e = candidates & even, o = candidates & odd;
+        uint64_t runs = (e & ~(e + (starts & even))) | (o & ~(o + (starts & odd)));
+        if (runs == live || runs == left) { /* no new card, or every card: the fixpoint */
+            live = runs;
+            break;
+        }
+        live = runs;
+        uint64_t grown = 0; /* the ranks with cards left, not yet in the frontier, next to a live card */
+        for (uint64_t ranks = s->present & ~frontier; ranks; ranks &= ranks - 1) {
+            int q = __builtin_ctzll(ranks);
+            if (live & s->near_cards[q]) grown |= 1ULL << q;
+        }
+        if (!grown) break;
+        frontier |= grown;
+    }
+    int count = bit_count(live);
+    return count < need ? count : need;
+}
+
 /* The live-card bound on move m (one foundation, masks): whether it cuts the move, and the child's
  * floor of live cards for its own children. Most children need no count: when a card of the old top's
  * rank t is in sight after the move (m put a card of rank t+1 or t-1 on t), the child can play that
@@ -501,7 +559,7 @@ static inline int live_cut(Search *s, const Move *m, int depth, int top)
         s->live_floor[depth + 1] = s->live_floor[depth] - 1;
         return 0;
     }
-    int live = live_cards(s, m, need);
+    int live = s->card_bits ? live_cards_by_bits(s, m, need) : live_cards(s, m, need);
     s->live_floor[depth + 1] = live;
     return live < need;
 }
@@ -577,31 +635,49 @@ static int moves_now(Search *s, Move *out)
     return kept;
 }
 
-/* The same for one foundation, from the masks of piles by top rank and by height. */
-static int moves_by_masks(Search *s, Move *out)
+/* The moves from the piles `playable` (bits by slot), tallest first as the round counts them, ties in
+ * slot order, appended to out[count...]; marks the ranks with a general card and with a tall pile. */
+static inline int moves_by_height(const Search *s, uint64_t playable, Move *out, int count, uint64_t *general,
+                                  uint64_t *tall)
 {
-    int top = s->tops[0], count = 0;
-    uint64_t playable = 0;
-    if (top < 0) {
-        for (int r = 0; r < s->ranks; r++) playable |= s->topped[r];
-    } else if (s->up[top] >= 0) {
-        playable = s->topped[s->up[top]] | s->topped[s->down[top]];
-    }
-    uint64_t general = 0, tall = 0;
     for (int h = s->tallest + 1; playable && h >= 1; h--) { /* the heights the move order sees */
         uint64_t level = (s->high[h] & ~s->bonus_bits) | (s->high[h - 1] & s->bonus_bits);
         for (uint64_t piles = playable & level; piles; piles &= piles - 1) {
             int p = s->order[__builtin_ctzll(piles)], card = s->pile_start[p] + s->taken[p];
             int height = s->pile_size[p] - s->taken[p];
             uint64_t bit = 1ULL << s->rank[card];
-            if (!s->unit[card]) general |= bit;
-            if (height > 1) tall |= bit;
+            if (!s->unit[card]) *general |= bit;
+            if (height > 1) *tall |= bit;
             Move m = { card, p, 0, height, 0 };
             out[count++] = m;
         }
         playable &= ~level;
     }
-    abundant_first(s, out, count);
+    return count;
+}
+
+/* The same for one foundation, from the masks of piles by top rank and by height. With a top only
+ * the two ranks next to it can be played, so abundant_first's order is the abundant rank's moves
+ * and then the other's (in one pass when the two have as many cards left), with no sort. */
+static int moves_by_masks(Search *s, Move *out)
+{
+    int top = s->tops[0], count = 0;
+    uint64_t general = 0, tall = 0;
+    if (top < 0) {
+        uint64_t playable = 0;
+        for (int r = 0; r < s->ranks; r++) playable |= s->topped[r];
+        count = moves_by_height(s, playable, out, 0, &general, &tall);
+        abundant_first(s, out, count);
+    } else if (s->up[top] >= 0) {
+        int up = s->up[top], down = s->down[top];
+        if (s->counts[up] == s->counts[down]) {
+            count = moves_by_height(s, s->topped[up] | s->topped[down], out, 0, &general, &tall);
+        } else {
+            int first = s->counts[up] > s->counts[down] ? up : down, second = first == up ? down : up;
+            count = moves_by_height(s, s->topped[first], out, 0, &general, &tall);
+            count = moves_by_height(s, s->topped[second], out, count, &general, &tall);
+        }
+    }
     if (!s->symmetry && !s->wolter) return count;
     uint64_t unit_seen = 0, single_seen = 0;
     int kept = 0;
@@ -627,6 +703,11 @@ static inline void uncover(Search *s, int p, int card, int height)
         s->topped[s->rank[card + 1]] |= bit;
         s->high[height - 1] |= bit;
     }
+    if (s->card_bits) {
+        uint64_t gone = 1ULL << (card & 63);
+        s->cards_left &= ~gone;
+        s->top_cards = (s->top_cards & ~gone) | (height > 1 ? gone << 1 : 0);
+    }
 }
 
 static inline void cover(Search *s, int p, int card, int height)
@@ -638,6 +719,11 @@ static inline void cover(Search *s, int p, int card, int height)
     }
     s->topped[s->rank[card]] |= bit;
     s->high[height] |= bit;
+    if (s->card_bits) {
+        uint64_t back = 1ULL << (card & 63);
+        s->cards_left |= back;
+        s->top_cards = (s->top_cards & ~(height > 1 ? back << 1 : 0)) | back;
+    }
 }
 
 /* Noise, in the rounds after the first: at one node in NOISE_ONE_IN (chosen by a hash of the node's
@@ -682,7 +768,8 @@ static inline void give_back(Search *s, int rank)
 /* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search);
  * `BALANCE` is whether the balance test runs (a constant, so Black Hole's search does not test it). */
 static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, const int WORDS,
-                                                          const int BALANCE, int (*recurse)(Search *, int))
+                                                          const int BALANCE, uint64_t hash,
+                                                          int (*recurse)(Search *, int, uint64_t))
 {
     const int words = WORDS ? WORDS : s->words;
     if (depth == s->n && (s->end < 0 || follows(s, s->end, s->rank[s->path[depth - 1]]))) return SOLVED;
@@ -706,6 +793,13 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             child_key(s, m, s->rank[m->card], child, words);
             m->hash = hash_key(child, words);
             prefetch_slot(s->table, m->hash, words);
+            if (s->memo_key) {
+                int rank = s->rank[m->card];
+                uint64_t key = (s->packed - (1ULL << (rank * s->count_bits & 63))) | (uint64_t)(rank + 1) << s->memo_top_shift | 1ULL << 63;
+                uint64_t i = mix(key) & ((1ULL << MEMO_BITS) - 1);
+                __builtin_prefetch(s->memo_key + i);
+                __builtin_prefetch(s->memo_value + i);
+            }
         }
     int result = FAILED;
     for (int k = 0; k < count; k++) {
@@ -761,7 +855,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             memcpy(s->best, s->path, sizeof(int) * (size_t)(depth + 1));
             memcpy(s->best_foundation, s->path_foundation, sizeof(int) * (size_t)(depth + 1));
         }
-        result = recurse(s, depth + 1);
+        result = recurse(s, depth + 1, m.hash);
         if (s->by_masks) cover(s, m.pile, m.card, m.height);
         s->taken[m.pile]--;
         *word -= s->pile_step[m.pile];
@@ -771,13 +865,14 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         if (result != FAILED) break;
     }
     s->moves_used = base;
-    if (result == FAILED && s->cache) cache_add(s->table, s->key, hash_key(s->key, words), words);
+    if (result == FAILED && s->cache) cache_add(s->table, s->key, hash, words);
     return result;
 }
 
-static int dfs_one_word(Search *s, int depth) { return dfs_body(s, depth, 1, 0, dfs_one_word); }
-static int dfs_any_width(Search *s, int depth) { return dfs_body(s, depth, 0, 0, dfs_any_width); }
-static int dfs_balanced(Search *s, int depth) { return dfs_body(s, depth, 0, 1, dfs_balanced); }
+/* `hash`: the state's key's hash, which its parent computed for the cache's probe */
+static int dfs_one_word(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 1, 0, hash, dfs_one_word); }
+static int dfs_any_width(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 0, 0, hash, dfs_any_width); }
+static int dfs_balanced(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 0, 1, hash, dfs_balanced); }
 
 /* ---- setting a search up ---- */
 
@@ -788,7 +883,7 @@ static void search_free(Search *s)
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation); free(s->live_floor);
     free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus); free(s->slot);
-    free(s->memo_key); free(s->memo_value);
+    free(s->memo_key); free(s->memo_value); free(s->rank_cards); free(s->near_cards); free(s->ranks_cards);
     free(s);
 }
 
@@ -906,6 +1001,31 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->words = word + 1;
     for (int p = 0; p < s->piles; p++) s->tallest = s->pile_size[p] > s->tallest ? s->pile_size[p] : s->tallest;
     s->by_masks = s->foundations == 1 && s->piles <= 64 && s->small_ranks && s->tallest <= 64;
+    s->card_bits = s->by_masks && s->n <= 64;
+    if (s->card_bits) { /* the cards as bits: live_cards_by_bits */
+        s->rank_cards = calloc(rank_count, sizeof(uint64_t));
+        s->near_cards = calloc(rank_count, sizeof(uint64_t));
+        if (!s->rank_cards || !s->near_cards) { PyErr_NoMemory(); goto fail; }
+        for (int p = 0; p < s->piles; p++) {
+            s->top_cards |= 1ULL << s->pile_start[p];
+            for (int i = s->pile_start[p]; i < s->pile_start[p] + s->pile_size[p]; i++) {
+                s->pile_parity[p & 1] |= 1ULL << i;
+                s->rank_cards[s->rank[i]] |= 1ULL << i;
+            }
+        }
+        for (int k = 0; k < ranks && ranks > 1; k++) s->near_cards[k] = s->rank_cards[s->up[k]] | s->rank_cards[s->down[k]];
+        if (ranks <= 16) {
+            s->ranks_cards = calloc(512, sizeof(uint64_t));
+            if (!s->ranks_cards) { PyErr_NoMemory(); goto fail; }
+            for (int half = 0; half < 2; half++)
+                for (int set = 1; set < 256; set++) {
+                    int k = 8 * half + __builtin_ctz((unsigned)set);
+                    s->ranks_cards[256 * half + set] = s->ranks_cards[256 * half + (set & (set - 1))]
+                                                     | (k < ranks ? s->rank_cards[k] : 0);
+                }
+        }
+        s->cards_left = s->n == 64 ? ~0ULL : (1ULL << s->n) - 1;
+    }
     s->order = calloc(pile_count, sizeof(int));
     s->bonus = calloc(pile_count, sizeof(int));
     if (!s->order || !s->bonus) { PyErr_NoMemory(); goto fail; }
@@ -1010,7 +1130,9 @@ static int run(Search *s, Cache *table, uint64_t node_limit, double seconds, dou
         uint64_t budget = next_round(s, round, &random);
         s->round = round;
         s->budget = s->restarts ? s->nodes + budget : 0;
-        int result = s->balance ? dfs_balanced(s, 0) : s->words == 1 ? dfs_one_word(s, 0) : dfs_any_width(s, 0);
+        uint64_t hash = hash_key(s->key, s->words);
+        int result = s->balance ? dfs_balanced(s, 0, hash) : s->words == 1 ? dfs_one_word(s, 0, hash)
+                   : dfs_any_width(s, 0, hash);
         if (result != RESTART) return result;
     }
 }
