@@ -130,15 +130,16 @@ def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[
 
 
 def search_ranks(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foundations: Sequence[int], rules: Rules,
-                 max_cards: bool, node_limit: int | None,
-                 seconds: float | None) -> tuple[Status, list[int] | None, int, int]:
+                 max_cards: bool, node_limit: int | None, seconds: float | None,
+                 end: int = -1) -> tuple[Status, list[int] | None, int, int]:
     """The compiled search on a deal given only as its cards' ranks (pile by pile, each top card
     first), its piles' sizes and its foundations' top ranks, without the Board and cards that `run`
     makes: (status, the play found as indices into `rank` or None, nodes, the most cards played).
-    For a survey's million deals, whose play is replayed by the caller; needs the compiled search,
-    on a deal it takes (`fits`)."""
+    In max-cards mode the play is the longest one met even when the search is cut short (a lower
+    bound then; `run` reports none). For a survey's million deals, whose play is replayed by the
+    caller; needs the compiled search, on a deal it takes (`fits`); `end` as Board.end."""
     word, order, _, nodes, longest, _ = _call(rank, pile_size, ranks, foundations, rules, max_cards, node_limit,
-                                              seconds, None, DEFAULT_CACHE_BYTES)
+                                              seconds, None, DEFAULT_CACHE_BYTES, end)
     return compiled_status(word, nodes, node_limit), order, nodes, longest
 
 
@@ -154,7 +155,7 @@ def _compiled(board: Board, rules: Rules, max_cards: bool, node_limit: int | Non
     word, order, onto, nodes, longest, cached = _call(*_arrays(board), rules, max_cards, node_limit, seconds,
                                                       cpu_seconds, table_bytes, board.end)
     status = compiled_status(word, nodes, node_limit)
-    if order is None or onto is None:  # the two are None together
+    if order is None or onto is None or word not in ("solved", "unsolvable"):  # no play of a search cut short
         return Outcome(status, None, nodes, longest, cached, cpu_limited=word == "cpu")
     return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto),
                    tuple(board.pile[card] for card in order))
