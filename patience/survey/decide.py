@@ -36,7 +36,8 @@ RULES = Rules()  # every pruning on, as the native solver's defaults
 NOISY = replace(RULES, noise=True)  # Binary Star's second search, of a deal the first leaves open
 Shape = tuple[int, int, int]  # ranks, suits, pile height of a random generalised deal
 FOUNDATION_NUMBER = {BLACK_HOLE: ACE_OF_SPADES_NUMBER, ALL_IN_A_ROW: None}  # the games decide_numbered takes
-FIRST_SLICE = 50_000  # decide_numbered's first search from the front, in max-cards mode
+FIRST_SLICE = 100_000  # decide_numbered's first search from the front, in max-cards mode
+TURN_GROWTH = 4  # and each turn's budget, from the back and the front, this many times the last
 
 
 @dataclass(frozen=True)
@@ -84,15 +85,16 @@ def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None,
     """`decide` of deal `seed` of Black Hole or All in a Row (FOUNDATION_NUMBER), with no card
     object, Deal or Board: dealt as card numbers (`numbered_piles`), searched from their ranks, and
     every play a search reports replayed on the dealt piles (`replay_numbers`). Needs the compiled
-    search. In decision mode, and in max-cards mode for a deal decided within FIRST_SLICE nodes (97%
-    of them), this is `decide`'s one search: the same row. A deal the first slice leaves open is
-    searched from the back too (Board.reversed_of, decision mode), in turns with the search from the
-    front, each with a budget four times the last: a win from the back, reversed, is the deal's win
-    (replayed); a loss from the back proves the deal lost, and then the longest play the front met
-    (replayed), if it leaves one card, is the most cards; else the front searches to the end. The
-    same verdict and most cards as `decide`; the nodes are those of every search. The two searches
-    spend their nodes on different deals (the back's end comes first): on Black Hole's deals of
-    over 100,000 nodes, which take most of a survey's time, the turns take 0.57 of the time."""
+    search. In decision mode, and in max-cards mode for a deal decided within FIRST_SLICE nodes (99.3%
+    of Black Hole's), this is `decide`'s one search: the same row. A deal the first slice leaves open
+    is searched from the back too (Board.reversed_of, decision mode), in turns with the search from
+    the front, each with a budget TURN_GROWTH times the last: a win from the back, reversed, is the
+    deal's win (replayed); a loss from the back proves the deal lost, and then the longest play the
+    front met (replayed), if it leaves one card, is the most cards; else the front searches to the
+    end. The same verdict and most cards as `decide`; the nodes are those of every search. The two
+    searches spend their nodes on different deals (the back meets the end of a play first): on a
+    sixth of Black Hole 1..100,000's deals of over 10,000 nodes, the turns took 38.7M nodes, one
+    search from the front 58.1M (docs/survey.md, "Throughput")."""
     piles = numbered_piles(game, seed, numbering)
     cards = [card for pile in piles for card in pile]
     foundation = FOUNDATION_NUMBER[game]
@@ -120,7 +122,7 @@ def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None,
     turned_ranks = [card % STANDARD_RANKS for card in turned_cards]
     budget = FIRST_SLICE
     while True:
-        limit = budget if nodes is None else min(budget, nodes)
+        limit: int | None = budget if nodes is None else min(budget, nodes)
         back, order, used, _ = engine.search_ranks(turned_ranks, sizes, STANDARD_RANKS, (-1,), RULES, False, limit,
                                                    left(), top)
         spent += used
@@ -132,8 +134,11 @@ def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None,
             return Status.UNSOLVABLE, longest, spent
         if back is Status.TIMEOUT:
             return UNDECIDED, longest, spent
-        budget = nodes if back is Status.UNSOLVABLE else budget * 4  # lost: the front alone finds the most cards
-        limit = budget if nodes is None else min(budget, nodes)
+        if back is Status.UNSOLVABLE:  # lost: the front alone finds the most cards
+            limit = nodes
+        else:
+            budget *= TURN_GROWTH
+            limit = budget if nodes is None else min(budget, nodes)
         status, longest, used = front(limit)
         spent += used
         if status.decided or status is Status.TIMEOUT or limit == nodes:
