@@ -90,21 +90,84 @@ def pysol_board(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> str
 _SUIT_OF_PYSOL = tuple(SUIT_LETTERS.index(letter) for letter in "CSHD")
 _ACE_OF_SPADES = Card(0, SUIT_LETTERS.index("S"))
 
+# pysol_cards' deck as numbers: card `suit * 13 + rank - 1` (its createCards), the ace of spades 13.
+# A dealt card is numbered here `suit * 13 + rank` in patience's suits (CARD_NUMBERS' order).
+_DECK_SIZE = 52
+_PYSOL_ACE_OF_SPADES = 13
+_MS_ORDER = tuple(rank + suit for rank in range(13) for suit in (0, 39, 26, 13))  # ms_rearrange
+_NUMBER_OF_PYSOL = tuple(_SUIT_OF_PYSOL[card // 13] * STANDARD_RANKS + card % 13 for card in range(_DECK_SIZE))
+CARD_NUMBERS = tuple(Card(number % STANDARD_RANKS, number // STANDARD_RANKS) for number in range(_DECK_SIZE))
+ACE_OF_SPADES_NUMBER = CARD_NUMBERS.index(_ACE_OF_SPADES)
+_LCG31_MASK = (1 << 33) - 1  # pysol_cards' LCRandom31 keeps 33 bits
+_LCG64_MASK = (1 << 64) - 1
+_PILES = {BLACK_HOLE: 17, ALL_IN_A_ROW: 13}
+
+
+def _shuffled_deck(seed: int, numbering: str) -> list[int]:
+    """pysol_cards' 52 card numbers as `_Dealer.deal` leaves them for deal `seed`, without its card
+    objects: put in FreeCell's order when the LCG shuffles, shuffled by `shuffle_generator`'s
+    generator the way pysol_cards' RandomBase.shuffle draws (from the last place down, a place j in
+    0..n for each n), then reversed. Each generator's draw is written out as pysol_cards computes
+    it (pysol_cards.random); the tests hold the deals to pysol_cards' on thousands of numbers."""
+    if numbering == MS or 0 <= seed < MS_DEALS_END:
+        deck = list(_MS_ORDER)
+        if seed < 1 << 32:  # LCRandom31._rand, its 16th bit set for numbers from 2^31
+            state, high = seed, 0x8000 if seed >= 1 << 31 else 0
+            for n in range(_DECK_SIZE - 1, 0, -1):
+                state = (state * 214013 + 2531011) & _LCG31_MASK
+                j = ((state >> 16) & 0x7FFF | high) % (n + 1)
+                deck[n], deck[j] = deck[j], deck[n]
+        else:  # LCRandom31._randp + 1, from the seed less 2^32
+            state = seed - (1 << 32)
+            for n in range(_DECK_SIZE - 1, 0, -1):
+                state = (state * 214013 + 2531011) & _LCG31_MASK
+                j = (((state >> 16) & 0xFFFF) + 1) % (n + 1)
+                deck[n], deck[j] = deck[j], deck[n]
+    elif numbering == PYSOL:  # LCRandom64.random, drawn through RandomBase.randint
+        deck = list(range(_DECK_SIZE))
+        state = seed
+        for n in range(_DECK_SIZE - 1, 0, -1):
+            state = (state * 6364136223846793005 + 1) & _LCG64_MASK
+            j = int(((state >> 21) & 0x7FFFFFFF) / 2147483648.0 * (n + 1))
+            deck[n], deck[j] = deck[j], deck[n]
+    else:  # MTRandom: Python's Mersenne Twister seeded with the number, through RandomBase.randint
+        deck = list(range(_DECK_SIZE))
+        draw = random.Random(seed).random
+        for n in range(_DECK_SIZE - 1, 0, -1):
+            j = int(draw() * (n + 1))
+            deck[n], deck[j] = deck[j], deck[n]
+    deck.reverse()
+    return deck
+
+
+def numbered_piles(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> list[list[int]]:
+    """Black Hole's or All in a Row's deal `seed` as card numbers (CARD_NUMBERS), piles top card
+    first: the deal of `pysol_deal` without a card object, for a survey's million deals (about a
+    tenth of pysol_cards' time). pysol_cards' layouts: Black Hole moves the ace of spades to the
+    front (the foundation) and deals the other 51 round 17 piles; All in a Row moves it to the back
+    and deals all 52 round 13 piles; a card dealt later lies on top."""
+    _check(game, seed, numbering)
+    if game not in _PILES:
+        raise ValueError(f"{quote(game)} is not dealt as piles of one deck")
+    deck = _shuffled_deck(seed, numbering)
+    deck.remove(_PYSOL_ACE_OF_SPADES)
+    if game == ALL_IN_A_ROW:
+        deck.append(_PYSOL_ACE_OF_SPADES)
+    numbers = [_NUMBER_OF_PYSOL[card] for card in deck]
+    piles = _PILES[game]
+    return [numbers[pile::piles][::-1] for pile in range(piles)]
+
 
 def pysol_deal(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> Deal | BinaryStarDeal:
     """The deal (a Deal, or a BinaryStarDeal); errors name it `NUMBERING:GAME:SEED`. A Binary Star deal
     is PySolFC's: the two decks shuffled, the first deck's A♠ and K♥ moved to the bottom of the talon
     (dealt last, onto the foundations), then six rows of 17 cards from its top. Black Hole and
-    All in a Row are taken from pysol_cards' layout directly, without writing and reading its board
-    text (a survey deals a million of them); the tests hold it to the text's deal."""
+    All in a Row are dealt by `numbered_piles`, without pysol_cards' card objects or board text
+    (a survey deals a million of them); the tests hold it to the text's deal."""
     if game == BINARY_STAR:
         return binary_star_forms.read_board(pysol_board(game, seed, numbering), f"{numbering}:{game}:{seed}")
     _check(game, seed, numbering)
-    dealer = _Dealer(game, seed, numbering)
-    dealer.deal()
-    getattr(dealer, dealer.game_class)()
-    piles = tuple(tuple(Card(card.rank - 1, _SUIT_OF_PYSOL[card.suit]) for card in reversed(column))
-                  for column in dealer.board.columns.cols)
+    piles = tuple(tuple(CARD_NUMBERS[number] for number in pile) for pile in numbered_piles(game, seed, numbering))
     return Deal(piles, _ACE_OF_SPADES if game == BLACK_HOLE else None, STANDARD_RANKS)
 
 

@@ -1187,7 +1187,7 @@ static PyObject *search(PyObject *self, PyObject *args)
     int length = result == SOLVED ? s->n : s->best_length;
     int *cards = result == SOLVED ? s->path : s->best;
     int *foundations = result == SOLVED ? s->path_foundation : s->best_foundation;
-    if (result == SOLVED || (result == FAILED && s->max_cards)) {
+    if (result == SOLVED || s->max_cards) { /* max-cards mode: its longest play, also when cut short */
         order = PyList_New(length);
         onto = PyList_New(length);
         if (!order || !onto) { Py_XDECREF(order); Py_XDECREF(onto); goto done; }

@@ -11,7 +11,8 @@ def search(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, fou
            ) -> tuple[str, list[int] | None, list[int] | None, int, int, int]:
     """(status, cards in play order or None, their foundations or None, nodes, longest play, cached states);
     `seconds` of wall clock and `cpu_seconds` of the thread's CPU (0: none), whichever ends first: status
-    `limit` (node limit or wall clock) or `cpu`; `end`: the rank the last card must be next to (-1: any)"""
+    `limit` (node limit or wall clock) or `cpu`; `end`: the rank the last card must be next to (-1: any).
+    In max-cards mode the cards are the longest play met, also when the search is cut short."""
 
 def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool,
           noise: bool, max_cards: bool, node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, /

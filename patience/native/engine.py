@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from patience.native.rules import Rules
 from patience.result import Status
 
 __all__ = ["Decision", "Rules", "choose", "compiled", "decide_many", "run",
-           "run_board", "run_compiled"]
+           "run_board", "run_compiled", "search_ranks"]
 
 try:
     from patience.native import _search
@@ -156,13 +156,33 @@ def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[
     return board.rank, board.pile_size, board.ranks, board.foundations
 
 
+def search_ranks(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foundations: Sequence[int], rules: Rules,
+                 max_cards: bool, node_limit: int | None, seconds: float | None,
+                 end: int = -1) -> tuple[Status, list[int] | None, int, int]:
+    """The compiled search on a deal given only as its cards' ranks (pile by pile, each top card
+    first), its piles' sizes and its foundations' top ranks, without the Board and cards that `run`
+    makes: (status, the play found as indices into `rank` or None, nodes, the most cards played).
+    In max-cards mode the play is the longest one met even when the search is cut short (a lower
+    bound then; `run` reports none). For a survey's million deals, whose play is replayed by the
+    caller; needs the compiled search, on a deal it takes (`fits`); `end` as Board.end."""
+    word, order, _, nodes, longest, _ = _call(rank, pile_size, ranks, foundations, rules, max_cards, node_limit,
+                                              seconds, None, DEFAULT_CACHE_BYTES, end)
+    return compiled_status(word, nodes, node_limit), order, nodes, longest
+
+
+def _call(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foundations: Sequence[int], rules: Rules,
+          max_cards: bool, node_limit: int | None, seconds: float | None, cpu_seconds: float | None,
+          table_bytes: int, end: int = -1) -> tuple[str, list[int] | None, list[int] | None, int, int, int]:
+    return _search.search(rank, pile_size, ranks, foundations, *rules.switches(), max_cards, node_limit or 0,
+                          seconds or 0.0, cpu_seconds or 0.0, table_bytes, end)
+
+
 def _compiled(board: Board, rules: Rules, max_cards: bool, node_limit: int | None,
               seconds: float | None, cpu_seconds: float | None, table_bytes: int) -> Outcome:
-    word, order, onto, nodes, longest, cached = _search.search(
-        *_arrays(board), *rules.switches(), max_cards, node_limit or 0, seconds or 0.0, cpu_seconds or 0.0,
-        table_bytes, board.end)
+    word, order, onto, nodes, longest, cached = _call(*_arrays(board), rules, max_cards, node_limit, seconds,
+                                                      cpu_seconds, table_bytes, board.end)
     status = compiled_status(word, nodes, node_limit)
-    if order is None or onto is None:  # the two are None together
+    if order is None or onto is None or word not in ("solved", "unsolvable"):  # no play of a search cut short
         return Outcome(status, None, nodes, longest, cached, cpu_limited=word == "cpu")
     return Outcome(status, tuple(board.cards[card] for card in order), nodes, longest, cached, tuple(onto),
                    tuple(board.pile[card] for card in order))
