@@ -368,6 +368,9 @@ HELD_OUT: dict[Shape, tuple[int, ...]] = {
 }
 
 
+HELD_OUT_ORDER = {shape: place for place, shape in enumerate(HELD_OUT)}
+
+
 def deal_name(shape: Shape, seed: int) -> str:
     return f"r{shape[0]}-s{shape[1]}-h{shape[2]}-seed{seed}"
 
@@ -422,6 +425,9 @@ def heldout(args: argparse.Namespace) -> int:
     from concurrent.futures import ThreadPoolExecutor
 
     args.out.mkdir(parents=True, exist_ok=True)
+    for cut_off in args.out.glob("*.out"):  # a deal begun by a run that was stopped: begun again (one run a folder)
+        if not cut_off.with_suffix(".json").exists():
+            cut_off.unlink()
     todo = [(shape, seed) for shape, seed in held_out(args.only)
             if not (args.out / f"{deal_name(shape, seed)}.json").exists()]
     print(f"{len(todo)} deals to solve in {args.out}", flush=True)
@@ -434,9 +440,36 @@ def heldout(args: argparse.Namespace) -> int:
             print(f"{deal_name(tuple(record['shape']), record['seed'])}: {record['status']} "
                   f"route {record.get('stats', {}).get('route', '-')} cpu {record.get('cpu')} "
                   f"child cpu {record['child_cpu_s']} nodes {record.get('nodes')} wall {record['wall_s']}", flush=True)
-    found = Counter(json.loads(path.read_text())["status"] for path in args.out.glob("*.json"))
-    print(dict(found))
+    print(heldout_table([json.loads(path.read_text()) for path in args.out.glob("*.json")]))
     return 0
+
+
+def heldout_table(records: list[dict]) -> str:
+    """The held-out records as docs/hardness.md's tables: a row per shape (decided, won, lost, CPU) and
+    a row per deal (verdict, the route that decided, CPU of the search and of the whole child, nodes)."""
+    by_shape: dict[tuple[int, ...], list[dict]] = {}
+    for record in sorted(records, key=lambda record: (HELD_OUT_ORDER.get(tuple(record["shape"]), 99), record["seed"])):
+        by_shape.setdefault(tuple(record["shape"]), []).append(record)
+    verdict = {"solved": "won", "unsolvable": "lost"}
+    lines = ["| shape | deals | won | lost | open | CPU s of the searches |", "|---|---:|---:|---:|---:|---:|"]
+    for shape, rows in by_shape.items():
+        counts = Counter(verdict.get(row["status"], "open") for row in rows)
+        lines.append(f"| {'x'.join(map(str, shape))} | {len(rows)} | {counts['won']} | {counts['lost']} "
+                     f"| {counts['open']} | {sum(row.get('cpu') or 0 for row in rows):,.0f} |")
+    lines += ["", "| deal | verdict | route | CPU s (search) | CPU s (child) | nodes | load |",
+              "|---|---|---|---:|---:|---:|---:|"]
+    for shape, rows in by_shape.items():
+        for row in rows:
+            stats = row.get("stats") or {}
+            decided = row["status"] in verdict
+            route = stats.get("route", "forward" if decided and row.get("solver") == "native" else
+                              (row.get("solver") or "-") if decided else "-")
+            nodes = f"{row['nodes']:,}" if row.get("nodes") is not None else "-"
+            outcome = verdict.get(row["status"], f"open ({row['status']})")
+            lines.append(f"| {'x'.join(map(str, shape))} seed {row['seed']} | {outcome} "
+                         f"| {route} | {row.get('cpu') or 0:.1f} | {row.get('child_cpu_s') or 0:.1f} | {nodes} "
+                         f"| {row.get('load_before', 0):.1f} |")
+    return "\n".join(lines)
 
 
 # --- the threshold and its finite-size scaling -------------------------------------------------------
