@@ -382,10 +382,11 @@ def held_out(only: str | None) -> list[tuple[Shape, int]]:
             for seed in seeds]
 
 
-def solve_one(out: Path, shape: Shape, seed: int, args: argparse.Namespace) -> dict:
-    """`patience solve` on one held-out deal in a child process: its JSON record, with the child's CPU
-    (user + system, from wait4) and the load average before and after; written whole to
-    out/NAME.json, which a rerun skips."""
+def solve_one(out: Path, shape: Shape, seed: int, args: argparse.Namespace, extra: tuple[str, ...] = (),
+              suffix: str = "") -> dict:
+    """`patience solve` on one held-out deal in a child process (`extra` its further arguments): its
+    JSON record, with the child's CPU (user + system, from wait4) and the load average before and
+    after; written whole to out/NAME{suffix}.json, which a rerun skips."""
     import json
     import os
     import subprocess
@@ -400,7 +401,8 @@ def solve_one(out: Path, shape: Shape, seed: int, args: argparse.Namespace) -> d
         write_file(deal, text)
     command = [*patience, "solve", str(deal), "--cpu", f"{args.cpu:g}", "--timeout", f"{args.timeout:g}", "--json",
                *(part for option in args.set for part in ("--set", option)),
-               *(("--solver", args.solver) if args.solver else ())]
+               *(("--solver", args.solver) if args.solver else ()), *extra]
+    name += suffix
     load, started = os.getloadavg()[0], time.monotonic()
     with open(out / f"{name}.out", "w") as stdout, open(out / f"{name}.err", "w") as stderr:
         child = subprocess.Popen(command, stdout=stdout, stderr=stderr)
@@ -414,6 +416,41 @@ def solve_one(out: Path, shape: Shape, seed: int, args: argparse.Namespace) -> d
                   load_after=os.getloadavg()[0], command=" ".join(command[2:]), sequence=record.get("sequence"))
     write_file(out / f"{name}.json", json.dumps(record, indent=1) + "\n")
     return record
+
+
+# The second methods a loss is checked by, in turn until one decides: the search from the back, then
+# CP-SAT with its presolve off (its presolve calls some won deals infeasible).
+CHECKS = ((".check", ("--set", "direction=backward")),
+          (".cpsat", ("--solver", "cpsat", "--set", "presolve=off")))
+
+
+def cross_check(args: argparse.Namespace, records: list[dict]) -> int:
+    """Every loss of `records` decided again by a second sound method (CHECKS, in turn, at the same
+    CPU); a win there is a contradiction, reported, and makes the exit status 1. Wins need no second
+    method: `patience solve` replayed each before calling it solved."""
+    import json
+
+    clashes, lines = [], []
+    for record in records:
+        if record["status"] != "unsolvable":
+            continue
+        shape, seed = tuple(record["shape"]), record["seed"]
+        found = []
+        for suffix, extra in CHECKS:
+            path = args.out / f"{deal_name(shape, seed)}{suffix}.json"
+            check = json.loads(path.read_text()) if path.exists() else solve_one(
+                args.out, shape, seed, args, extra, suffix)
+            found.append(f"{' '.join(extra)}: {check['status']} ({check.get('cpu') or 0:.1f} s, "
+                         f"{check.get('nodes') or 0:,} nodes)")
+            if check["status"] == "solved":
+                clashes.append(deal_name(shape, seed))
+            if check["status"] in ("solved", "unsolvable"):
+                break
+        lines.append(f"{deal_name(shape, seed)}: lost; " + "; ".join(found))
+    print("\n".join(lines) or "no loss to check")
+    if clashes:
+        print(f"error: won from the back but lost from the front: {', '.join(clashes)}")
+    return 1 if clashes else 0
 
 
 
@@ -440,8 +477,9 @@ def heldout(args: argparse.Namespace) -> int:
             print(f"{deal_name(tuple(record['shape']), record['seed'])}: {record['status']} "
                   f"route {record.get('stats', {}).get('route', '-')} cpu {record.get('cpu')} "
                   f"child cpu {record['child_cpu_s']} nodes {record.get('nodes')} wall {record['wall_s']}", flush=True)
-    print(heldout_table([json.loads(path.read_text()) for path in args.out.glob("*.json")]))
-    return 0
+    records = [json.loads(path.read_text()) for path in args.out.glob("*.json") if ".check" not in path.name]
+    print(heldout_table(records))
+    return cross_check(args, records) if args.check else 0
 
 
 def heldout_table(records: list[dict]) -> str:
@@ -900,6 +938,7 @@ def main() -> int:
                         default=(1_000_000, 4_000_000, 16_000_000), help="deeper: node budgets (1e6,4e6,16e6)")
     parser.add_argument("--cpu", type=float, default=60.0, help="heldout: CPU seconds a deal (60)")
     parser.add_argument("--jobs", type=int, default=1, help="heldout: deals solved at a time (1)")
+    parser.add_argument("--check", action="store_true", help="heldout: then search every loss again from the back")
     parser.add_argument("--only", help="heldout: only these shapes, RxSxH,... (all six)")
     parser.add_argument("--solver", help="heldout: `patience solve --solver` (its default)")
     parser.add_argument("--set", action="append", default=[], help="heldout: `patience solve --set` (repeatable)")
