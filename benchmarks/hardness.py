@@ -26,7 +26,10 @@ depend on the machine's load; `--timeout` only guards against a stalled search.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -387,10 +390,6 @@ def solve_one(out: Path, shape: Shape, seed: int, args: argparse.Namespace, extr
     """`patience solve` on one held-out deal in a child process (`extra` its further arguments): its
     JSON record, with the child's CPU (user + system, from wait4) and the load average before and
     after; written whole to out/NAME{suffix}.json, which a rerun skips."""
-    import json
-    import os
-    import subprocess
-
     name = deal_name(shape, seed)
     deal = out / f"{name}.txt"
     patience = [sys.executable, "-m", "patience"]
@@ -428,8 +427,6 @@ def cross_check(args: argparse.Namespace, records: list[dict]) -> int:
     """Every loss of `records` decided again by a second sound method (CHECKS, in turn, at the same
     CPU); a win there is a contradiction, reported, and makes the exit status 1. Wins need no second
     method: `patience solve` replayed each before calling it solved."""
-    import json
-
     clashes, lines = [], []
     for record in records:
         if record["status"] != "unsolvable":
@@ -438,7 +435,7 @@ def cross_check(args: argparse.Namespace, records: list[dict]) -> int:
         found = []
         for suffix, extra in CHECKS:
             path = args.out / f"{deal_name(shape, seed)}{suffix}.json"
-            check = json.loads(path.read_text()) if path.exists() else solve_one(
+            check = json_record(path) if path.exists() else solve_one(
                 args.out, shape, seed, args, extra, suffix)
             found.append(f"{' '.join(extra)}: {check['status']} ({check.get('cpu') or 0:.1f} s, "
                          f"{check.get('nodes') or 0:,} nodes)")
@@ -449,7 +446,7 @@ def cross_check(args: argparse.Namespace, records: list[dict]) -> int:
         lines.append(f"{deal_name(shape, seed)}: lost; " + "; ".join(found))
     print("\n".join(lines) or "no loss to check")
     if clashes:
-        print(f"error: won from the back but lost from the front: {', '.join(clashes)}")
+        print(f"error: lost by the search, won by a second method: {', '.join(clashes)}")
     return 1 if clashes else 0
 
 
@@ -457,8 +454,7 @@ def cross_check(args: argparse.Namespace, records: list[dict]) -> int:
 def heldout(args: argparse.Namespace) -> int:
     """The held-out sample through `patience solve --cpu CPU` (its default route unless `--solver` or
     `--set` say otherwise), `--jobs` deals at a time, one JSON record a deal under `--out`; a rerun
-    resumes. Prints a line a deal and the counts."""
-    import json
+    resumes. Prints the held-out table (heldout_table) and, with `--check`, checks the losses."""
     from concurrent.futures import ThreadPoolExecutor
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -477,9 +473,13 @@ def heldout(args: argparse.Namespace) -> int:
             print(f"{deal_name(tuple(record['shape']), record['seed'])}: {record['status']} "
                   f"route {record.get('stats', {}).get('route', '-')} cpu {record.get('cpu')} "
                   f"child cpu {record['child_cpu_s']} nodes {record.get('nodes')} wall {record['wall_s']}", flush=True)
-    records = [json.loads(path.read_text()) for path in args.out.glob("*.json") if ".check" not in path.name]
+    records = [json_record(path) for path in args.out.glob("*.json") if path.name.count(".") == 1]
     print(heldout_table(records))
     return cross_check(args, records) if args.check else 0
+
+
+def json_record(path: Path) -> dict:
+    return json.loads(path.read_text())
 
 
 def heldout_table(records: list[dict]) -> str:
