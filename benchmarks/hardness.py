@@ -26,7 +26,10 @@ depend on the machine's load; `--timeout` only guards against a stalled search.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -352,6 +355,159 @@ def deeper(args: argparse.Namespace) -> int:
               f"of {len(todo)}; {time.process_time() - started:.0f} s of CPU", flush=True)
         todo = still
     return 0
+
+
+# --- the held-out sample through `patience solve` ---------------------------------------------------
+
+# The first 10 seeds of each of the six worst shapes that 250,000 nodes leave undecided (docs/hardness.md,
+# "The 99% goal at 60 s a deal"): 60 deals, none decided at 250,000 nodes.
+HELD_OUT: dict[Shape, tuple[int, ...]] = {
+    (52, 16, 6): tuple(range(1, 11)),
+    (100, 8, 3): tuple(range(1, 11)),
+    (52, 16, 5): (1, 2, 3, 4, 5, 6, 7, 8, 10, 11),
+    (52, 8, 4): (1, 3, 4, 5, 6, 7, 8, 9, 10, 12),
+    (100, 8, 4): (1, 2, 3, 4, 7, 9, 11, 12, 13, 14),
+    (100, 4, 2): (2, 3, 4, 8, 9, 10, 12, 13, 14, 15),
+}
+
+
+HELD_OUT_ORDER = {shape: place for place, shape in enumerate(HELD_OUT)}
+
+
+def deal_name(shape: Shape, seed: int) -> str:
+    return f"r{shape[0]}-s{shape[1]}-h{shape[2]}-seed{seed}"
+
+
+def held_out(only: str | None) -> list[tuple[Shape, int]]:
+    """The held-out deals, or those of the shapes named in `only` (52x16x5,100x8x3)."""
+    wanted = None if not only else {tuple(int(n) for n in name.split("x")) for name in only.split(",")}
+    return [(shape, seed) for shape, seeds in HELD_OUT.items() if wanted is None or shape in wanted
+            for seed in seeds]
+
+
+def solve_one(out: Path, shape: Shape, seed: int, args: argparse.Namespace, extra: tuple[str, ...] = (),
+              suffix: str = "") -> dict:
+    """`patience solve` on one held-out deal in a child process (`extra` its further arguments): its
+    JSON record, with the child's CPU (user + system, from wait4) and the load average before and
+    after; written whole to out/NAME{suffix}.json, which a rerun skips."""
+    name = deal_name(shape, seed)
+    deal = out / f"{name}.txt"
+    patience = [sys.executable, "-m", "patience"]
+    if not deal.exists():
+        text = subprocess.run([*patience, "deal", "--ranks", str(shape[0]), "--suits", str(shape[1]),
+                               "--pile-height", str(shape[2]), "--seed", str(seed)],
+                              check=True, capture_output=True, text=True).stdout
+        write_file(deal, text)
+    command = [*patience, "solve", str(deal), "--cpu", f"{args.cpu:g}", "--timeout", f"{args.timeout:g}", "--json",
+               *(part for option in args.set for part in ("--set", option)),
+               *(("--solver", args.solver) if args.solver else ()), *extra]
+    name += suffix
+    load, started = os.getloadavg()[0], time.monotonic()
+    with open(out / f"{name}.out", "w") as stdout, open(out / f"{name}.err", "w") as stderr:
+        child = subprocess.Popen(command, stdout=stdout, stderr=stderr)
+        _, status, usage = os.wait4(child.pid, 0)  # the child's own CPU, which RUSAGE_CHILDREN mixes across jobs
+        child.returncode = os.waitstatus_to_exitcode(status)
+    text = (out / f"{name}.out").read_text()
+    record = json.loads(text) if text.strip().startswith("{") else {
+        "status": "error", "stderr": (out / f"{name}.err").read_text()[-500:]}
+    record.update(shape=list(shape), seed=seed, exit=child.returncode, wall_s=round(time.monotonic() - started, 1),
+                  child_cpu_s=round(usage.ru_utime + usage.ru_stime, 2), load_before=load,
+                  load_after=os.getloadavg()[0], command=" ".join(command[2:]), sequence=record.get("sequence"))
+    write_file(out / f"{name}.json", json.dumps(record, indent=1) + "\n")
+    return record
+
+
+# The second methods a loss is checked by, in turn until one decides: the search from the back, then
+# CP-SAT with its presolve off (its presolve calls some won deals infeasible).
+CHECKS = ((".check", ("--set", "direction=backward")),
+          (".cpsat", ("--solver", "cpsat", "--set", "presolve=off")))
+
+
+def cross_check(args: argparse.Namespace, records: list[dict]) -> int:
+    """Every loss of `records` decided again by a second sound method (CHECKS, in turn, at the same
+    CPU); a win there is a contradiction, reported, and makes the exit status 1. Wins need no second
+    method: `patience solve` replayed each before calling it solved."""
+    clashes, lines = [], []
+    for record in records:
+        if record["status"] != "unsolvable":
+            continue
+        shape, seed = tuple(record["shape"]), record["seed"]
+        found = []
+        for suffix, extra in CHECKS:
+            path = args.out / f"{deal_name(shape, seed)}{suffix}.json"
+            check = json_record(path) if path.exists() else solve_one(
+                args.out, shape, seed, args, extra, suffix)
+            found.append(f"{' '.join(extra)}: {check['status']} ({check.get('cpu') or 0:.1f} s, "
+                         f"{check.get('nodes') or 0:,} nodes)")
+            if check["status"] == "solved":
+                clashes.append(deal_name(shape, seed))
+            if check["status"] in ("solved", "unsolvable"):
+                break
+        lines.append(f"{deal_name(shape, seed)}: lost; " + "; ".join(found))
+    print("\n".join(lines) or "no loss to check")
+    if clashes:
+        print(f"error: lost by the search, won by a second method: {', '.join(clashes)}")
+    return 1 if clashes else 0
+
+
+
+def heldout(args: argparse.Namespace) -> int:
+    """The held-out sample through `patience solve --cpu CPU` (its default route unless `--solver` or
+    `--set` say otherwise), `--jobs` deals at a time, one JSON record a deal under `--out`; a rerun
+    resumes. Prints the held-out table (heldout_table) and, with `--check`, checks the losses."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    for cut_off in args.out.glob("*.out"):  # a deal begun by a run that was stopped: begun again (one run a folder)
+        if not cut_off.with_suffix(".json").exists():
+            cut_off.unlink()
+    todo = [(shape, seed) for shape, seed in held_out(args.only)
+            if not (args.out / f"{deal_name(shape, seed)}.json").exists()]
+    print(f"{len(todo)} deals to solve in {args.out}", flush=True)
+
+    def one(item: tuple[Shape, int]) -> dict:
+        return solve_one(args.out, item[0], item[1], args)
+
+    with ThreadPoolExecutor(args.jobs) as pool:
+        for record in pool.map(one, todo):
+            print(f"{deal_name(tuple(record['shape']), record['seed'])}: {record['status']} "
+                  f"route {record.get('stats', {}).get('route', '-')} cpu {record.get('cpu')} "
+                  f"child cpu {record['child_cpu_s']} nodes {record.get('nodes')} wall {record['wall_s']}", flush=True)
+    records = [json_record(path) for path in args.out.glob("*.json") if path.name.count(".") == 1]
+    print(heldout_table(records))
+    return cross_check(args, records) if args.check else 0
+
+
+def json_record(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def heldout_table(records: list[dict]) -> str:
+    """The held-out records as docs/hardness.md's tables: a row per shape (decided, won, lost, CPU) and
+    a row per deal (verdict, the route that decided, CPU of the search and of the whole child, nodes)."""
+    by_shape: dict[tuple[int, ...], list[dict]] = {}
+    for record in sorted(records, key=lambda record: (HELD_OUT_ORDER.get(tuple(record["shape"]), 99), record["seed"])):
+        by_shape.setdefault(tuple(record["shape"]), []).append(record)
+    verdict = {"solved": "won", "unsolvable": "lost"}
+    lines = ["| shape | deals | won | lost | open | CPU s of the searches |", "|---|---:|---:|---:|---:|---:|"]
+    for shape, rows in by_shape.items():
+        counts = Counter(verdict.get(row["status"], "open") for row in rows)
+        lines.append(f"| {'x'.join(map(str, shape))} | {len(rows)} | {counts['won']} | {counts['lost']} "
+                     f"| {counts['open']} | {sum(row.get('cpu') or 0 for row in rows):,.0f} |")
+    lines += ["", "| deal | verdict | route | CPU s (search) | CPU s (child) | nodes | load |",
+              "|---|---|---|---:|---:|---:|---:|"]
+    for shape, rows in by_shape.items():
+        for row in rows:
+            stats = row.get("stats") or {}
+            decided = row["status"] in verdict
+            route = stats.get("route", "forward" if decided and row.get("solver") == "native" else
+                              (row.get("solver") or "-") if decided else "-")
+            nodes = f"{row['nodes']:,}" if row.get("nodes") is not None else "-"
+            outcome = verdict.get(row["status"], f"open ({row['status']})")
+            lines.append(f"| {'x'.join(map(str, shape))} seed {row['seed']} | {outcome} "
+                         f"| {route} | {row.get('cpu') or 0:.1f} | {row.get('child_cpu_s') or 0:.1f} | {nodes} "
+                         f"| {row.get('load_before', 0):.1f} |")
+    return "\n".join(lines)
 
 
 # --- the threshold and its finite-size scaling -------------------------------------------------------
@@ -758,7 +914,7 @@ def scaling(args: argparse.Namespace) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("run", "write", "compare", "deeper", "scaling"))
+    parser.add_argument("action", choices=("run", "write", "compare", "deeper", "scaling", "heldout"))
     parser.add_argument("--out", type=Path, default=Path("hardness-grid"), help="folder of the stores, one per shape")
     parser.add_argument("--ranks", type=numbers, default=RANKS, help="ranks of the grid (13,26,52,100)")
     parser.add_argument("--suits", type=numbers, default=SUITS, help="suits of the grid (2,4,8,16,32)")
@@ -780,8 +936,16 @@ def main() -> int:
     parser.add_argument("--per-shape", type=int, default=10, help="deeper: undecided deals per shape (10)")
     parser.add_argument("--budgets", type=lambda text: tuple(int(float(part)) for part in text.split(",")),
                         default=(1_000_000, 4_000_000, 16_000_000), help="deeper: node budgets (1e6,4e6,16e6)")
+    parser.add_argument("--cpu", type=float, default=60.0, help="heldout: CPU seconds a deal (60)")
+    parser.add_argument("--jobs", type=int, default=1, help="heldout: deals solved at a time (1)")
+    parser.add_argument("--check", action="store_true", help="heldout: then search every loss again from the back")
+    parser.add_argument("--only", help="heldout: only these shapes, RxSxH,... (all six)")
+    parser.add_argument("--solver", help="heldout: `patience solve --solver` (its default)")
+    parser.add_argument("--set", action="append", default=[], help="heldout: `patience solve --set` (repeatable)")
     args = parser.parse_args()
     try:
+        if args.action == "heldout":
+            return heldout(args)
         if args.action == "compare":
             if args.before is None:
                 raise UsageError("compare needs --before FOLDER (the other grid)")

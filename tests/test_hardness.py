@@ -184,3 +184,47 @@ def test_a_missing_folder_or_no_bootstrap_is_one_clear_line(hardness, grid, tmp_
     assert script(hardness, monkeypatch, "scaling", "--out", grid, "--docs", tmp_path, *extra) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and ("no such folder" in error or "at least one sample" in error)
+
+
+def test_the_held_out_sample_is_ten_deals_of_each_of_the_six_worst_shapes(hardness):
+    deals = hardness.held_out(None)
+    assert len(deals) == len(set(deals)) == 60 and len(hardness.HELD_OUT) == 6
+    assert all(len(seeds) == 10 for seeds in hardness.HELD_OUT.values())
+    assert hardness.held_out("52x16x5,100x4x2") == [((52, 16, 5), seed) for seed in hardness.HELD_OUT[52, 16, 5]] + [
+        ((100, 4, 2), seed) for seed in hardness.HELD_OUT[100, 4, 2]]
+
+
+def test_heldout_solves_each_deal_through_patience_solve_and_resumes(hardness, tmp_path, monkeypatch, capsys):
+    """Two small deals (one won, one lost) through the real `patience solve`; a rerun solves nothing."""
+    monkeypatch.setattr(hardness, "HELD_OUT", {(13, 4, 2): (1, 7), (13, 2, 4): (1,)})
+    out = tmp_path / "held"
+    assert script(hardness, monkeypatch, "heldout", "--out", out, "--cpu", "20", "--jobs", "2") == 0
+    table = capsys.readouterr().out
+    assert "3 deals to solve" in table
+    rows = [line for line in table.splitlines() if " seed " in line and line.startswith("| 13x")]
+    assert len(rows) == 3 and all("| won | forward |" in row or "| lost | forward |" in row for row in rows)
+    records = [hardness.json_record(path) for path in sorted(out.glob("*.json"))]
+    assert all(record["child_cpu_s"] >= record["cpu"] > 0 and record["nodes"] > 0 for record in records)
+    assert {record["status"] for record in records} <= {"solved", "unsolvable"}
+    assert script(hardness, monkeypatch, "heldout", "--out", out, "--cpu", "20") == 0
+    assert "0 deals to solve" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("second", "expected"), [("unsolvable", 0), ("timeout", 0), ("solved", 1)])
+def test_a_loss_a_second_method_wins_is_reported(hardness, tmp_path, monkeypatch, capsys, second, expected):
+    """A second method that wins a deal the search lost is a contradiction (exit 1); one that
+    agrees or does not finish is not; each method is tried until one decides."""
+    asked = []
+
+    def second_method(out, shape, seed, args, extra, suffix):
+        asked.append(suffix)
+        return {"status": second, "cpu": 1.0, "nodes": 10}
+
+    monkeypatch.setattr(hardness, "solve_one", second_method)
+    args = hardness.argparse.Namespace(out=tmp_path)
+    records = [{"shape": [13, 4, 2], "seed": 7, "status": "unsolvable"}, {"shape": [13, 4, 2], "seed": 1,
+                                                                         "status": "solved"}]
+    assert hardness.cross_check(args, records) == expected
+    printed = capsys.readouterr().out
+    assert asked == ([".check", ".cpsat"] if second == "timeout" else [".check"])
+    assert ("error: lost by the search, won by a second method: r13-s4-h2-seed7" in printed) == (expected == 1)

@@ -280,6 +280,7 @@ def test_shuffled_restarts_keep_the_verdicts(monkeypatch):
     interchangeability rules marked a rank only for a kept card, an order with a one-card pile ahead
     of a taller pile of one rank dropped both, and wins were lost."""
     monkeypatch.setattr(reference, "ONE_LUBY_UNIT", 2)
+    monkeypatch.setattr(reference, "ONE_LUBY_PER_CARD", 0)
     restarted = 0
     shapes = itertools.cycle([(4, 4, 2), (6, 3, 2)])  # piles of two: one-card piles beside unit piles
     for seed, shape in zip(range(400), shapes, strict=False):
@@ -299,3 +300,14 @@ def test_a_one_card_pile_first_never_drops_its_rank():
     tall, single = board.pile_start
     kept = reference.interchangeable(board, [(-1, single, 0), (-2, tall, 0)], symmetry=True, wolter=True)
     assert [card for _, card, _ in kept] == [tall]
+
+
+def test_restart_rounds_grow_with_a_large_deal_and_keep_black_holes():
+    """A round of one foundation gets ONE_LUBY_PER_CARD nodes a card when that beats ONE_LUBY_UNIT:
+    Black Hole's 51 cards keep 250, an 831-card deal gets 3,324; several foundations keep theirs."""
+    assert reference.luby_unit(1, 51) == reference.luby_unit(1, 62) == reference.ONE_LUBY_UNIT == 250
+    assert reference.luby_unit(1, 831) == 4 * 831
+    assert reference.luby_unit(2, 831) == reference.LUBY_UNIT
+    rounds = reference.Rounds(167, 1, 831)
+    budgets = [rounds.budget] + [(rounds.next(), rounds.budget)[1] for _ in range(6)]
+    assert budgets == [3324 * term for term in (1, 1, 2, 1, 1, 2, 4)]

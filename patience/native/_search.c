@@ -31,7 +31,8 @@
 #define CLOCK_EVERY 4096
 #define TABLE_START_BITS 12
 #define TABLE_MAX_BITS 32
-#define ONE_LUBY_UNIT 250      /* restarts, one foundation: rounds of Luby's sequence times this many nodes */
+#define ONE_LUBY_UNIT 250      /* restarts, one foundation: rounds of Luby's sequence times this many nodes, */
+#define ONE_LUBY_PER_CARD 4    /* or this many a card if more: a round must be able to play a large deal */
 #define ONE_BONUS_ONE_IN 2     /* restarts, one foundation: the share of piles counted one card taller */
 #define LUBY_UNIT 1000         /* restarts with several foundations: the same */
 #define BONUS_ONE_IN 4
@@ -1080,11 +1081,21 @@ static uint64_t luby(uint64_t i)
     }
 }
 
+/* The restarts' unit of nodes: with one foundation ONE_LUBY_UNIT, or ONE_LUBY_PER_CARD a card when
+ * that is more (from 63 cards on: Black Hole and All in a Row keep 250), since a round of 250 nodes
+ * cannot play an 831-card deal through; with several, LUBY_UNIT. */
+static uint64_t luby_unit(int foundations, int cards)
+{
+    if (foundations != 1) return LUBY_UNIT;
+    uint64_t per_card = (uint64_t)ONE_LUBY_PER_CARD * (uint64_t)cards;
+    return per_card > ONE_LUBY_UNIT ? per_card : ONE_LUBY_UNIT;
+}
+
 /* A round's move order and its budget of nodes, at the start of the search (nothing played). The
  * first round takes the tallest pile first, ties in pile order; every later one shuffles the tie
  * order and counts some piles (one in ONE_BONUS_ONE_IN, or BONUS_ONE_IN with several foundations)
  * one card taller than they are, both from a fixed pseudo-random stream so that a search is
- * repeatable. Budgets follow Luby's sequence (in ONE_LUBY_UNIT or LUBY_UNIT nodes): most rounds
+ * repeatable. Budgets follow Luby's sequence (in luby_unit's nodes): most rounds
  * short, a few ever longer, since wins are many but one early choice can bury them; the failed
  * states stay known from round to round. On PySolFC Black Hole deals 1..3000 this takes 40% fewer
  * nodes than rounds doubling from 2,000 nodes with the tie order rotated (docs/native.md). */
@@ -1114,7 +1125,7 @@ static uint64_t next_round(Search *s, int round, uint64_t *random)
             if (s->bonus[p]) s->bonus_bits |= 1ULL << i;
         }
     }
-    return (one ? ONE_LUBY_UNIT : LUBY_UNIT) * luby((uint64_t)round + 1);
+    return luby_unit(s->foundations, s->n) * luby((uint64_t)round + 1);
 }
 
 /* Run a search already set up, the GIL released by the caller; `seconds` of wall clock and

@@ -19,7 +19,8 @@ from patience.result import Status
 
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
 PLAIN = Rules.only("cache")  # the reference's default: the exhaustive search with its failure cache
-ONE_LUBY_UNIT = 250  # restarts, one foundation: rounds of Luby's sequence times this many nodes
+ONE_LUBY_UNIT = 250  # restarts, one foundation: rounds of Luby's sequence times this many nodes,
+ONE_LUBY_PER_CARD = 4  # or this many a card if more: a round must be able to play a large deal
 ONE_BONUS_ONE_IN = 2  # restarts, one foundation: the share of piles counted one card taller
 LUBY_UNIT = 1000  # restarts with several foundations: the same
 BONUS_ONE_IN = 4
@@ -76,7 +77,7 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     best: list[tuple[int, int, int]] = []
     played, tops, nodes = 0, list(board.foundations), 1
     piles = len(board.pile_size)
-    rounds = Rounds(piles, len(board.foundations))
+    rounds = Rounds(piles, len(board.foundations), len(board.rank))
     one_balance = len(board.foundations) == 1 and 3 <= board.ranks <= 64  # as the compiled search
     live = one_balance and piles <= 64 and max(board.pile_size) <= 64  # its live-card bound: piles in masks
 
@@ -184,15 +185,15 @@ def neighbours(rank: int, ranks: int) -> set[int]:
 class Rounds:
     """The restarts' rounds as the compiled search runs them: each round's node budget and the
     move order: the piles' positions in its tie-break order and the height each pile is counted
-    above its own. Budgets follow Luby's sequence (1 1 2 1 1 2 4 ...) times ONE_LUBY_UNIT (one
-    foundation) or LUBY_UNIT (several), and every round after the first shuffles the piles
-    (Fisher-Yates on a splitmix64 stream) and counts one pile in ONE_BONUS_ONE_IN (BONUS_ONE_IN)
-    one card taller (the same stream), since wins are many but one early choice can bury them deep."""
+    above its own. Budgets follow Luby's sequence (1 1 2 1 1 2 4 ...) times luby_unit's nodes, and
+    every round after the first shuffles the piles (Fisher-Yates on a splitmix64 stream) and counts
+    one pile in ONE_BONUS_ONE_IN (BONUS_ONE_IN) one card taller (the same stream), since wins are many
+    but one early choice can bury them deep."""
 
-    def __init__(self, piles: int, foundations: int) -> None:
+    def __init__(self, piles: int, foundations: int, cards: int) -> None:
         self.piles, self.round, self.random = piles, 0, 0
-        self.unit, self.bonus_one_in = (ONE_LUBY_UNIT, ONE_BONUS_ONE_IN) if foundations == 1 else (LUBY_UNIT,
-                                                                                                 BONUS_ONE_IN)
+        self.unit, self.bonus_one_in = luby_unit(foundations, cards), (ONE_BONUS_ONE_IN if foundations == 1
+                                                                       else BONUS_ONE_IN)
         self.budget = self.unit * luby(1)
         self.position = list(range(piles))
         self.bonus = [0] * piles
@@ -222,6 +223,13 @@ def shake(moves: list[Move], node: int) -> list[Move]:
         return moves
     first = (mixed >> 32) % len(moves)
     return [moves[first], *moves[:first], *moves[first + 1:]]
+
+
+def luby_unit(foundations: int, cards: int) -> int:
+    """The restarts' unit of nodes, as the compiled search's: with one foundation ONE_LUBY_UNIT, or
+    ONE_LUBY_PER_CARD a card when that is more (Black Hole and All in a Row keep 250), since a round
+    of 250 nodes cannot play an 831-card deal through; with several, LUBY_UNIT."""
+    return max(ONE_LUBY_UNIT, ONE_LUBY_PER_CARD * cards) if foundations == 1 else LUBY_UNIT
 
 
 def luby(term: int) -> int:
