@@ -180,6 +180,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 
 
 _stopping = False  # set in a worker once it has been told to stop (or its parent has gone)
+_in_run = False  # set in a worker while it runs an item (a stop then unwinds the run)
 
 
 def _start_worker(parent: int) -> None:
@@ -198,8 +199,15 @@ def _ignore(number: int, frame: object) -> None:
 
 
 def _stop(number: int, frame: object) -> None:
+    """SIGTERM in a worker. Within a run, unwind it (run_process kills its solver's group). Outside
+    one there is nothing to unwind, and unwinding could leave the pool's queues torn: a worker stopped
+    halfway through reading the next item from the queue it shares with the other workers releases
+    the queue's lock with half a message read, and the next reader unpickles the rest as a message of
+    its own (a traceback on stderr, `EOFError: Ran out of input`, seen after SIGHUP). So it just ends."""
     global _stopping
     _stopping = True
+    if not _in_run:
+        os._exit(128 + number)
     raise SystemExit(128 + number)
 
 
@@ -212,9 +220,12 @@ def _orphaned() -> None:
 def _run_in_worker(function: Callable[[Work], Result], item: Work) -> Result:
     """`function` in a pool worker. The pool would hand a stopped worker its next queued item, and a
     solver started then would outlive the worker; so once the run has unwound, the worker exits."""
+    global _in_run
+    _in_run = True
     try:
         return function(item)
     finally:
+        _in_run = False
         if _stopping:
             os._exit(1)
 
