@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from patience.cards import Card, ranks_adjacent
 from patience.deal import Deal
+
+T = TypeVar("T")  # a card: a Card object, or its number
 
 
 @dataclass(frozen=True)
@@ -36,32 +39,8 @@ def replay(deal: Deal, sequence: Sequence[Card], complete: bool = True) -> Repla
 
     Move k is the k-th card played after the foundation card.
     """
-    moves = without_start_card(deal, sequence)
-    depth_left = [0] * len(deal.piles)  # index of the current top card of each pile
-    played_at: dict[Card, int] = {}
-    hole = deal.foundation
-    position = deal.position
-    for number, card in enumerate(moves, 1):
-        where = position.get(card)
-        if where is None:
-            if card == deal.foundation:
-                return Replay(number - 1, f"move {number}: {deal.name(card)} is the foundation card")
-            return Replay(number - 1, f"move {number}: {deal.name(card)} is not in the deal")
-        if card in played_at:
-            return Replay(number - 1, f"move {number}: {deal.name(card)} was already played at move {played_at[card]}")
-        pile_index, depth = where
-        if depth != depth_left[pile_index]:
-            blocker = deal.piles[pile_index][depth_left[pile_index]]
-            return Replay(number - 1, f"move {number}: {deal.name(card)} is under {deal.name(blocker)}")
-        if hole is not None and not deal.adjacent(hole, card):
-            return Replay(number - 1, f"move {number}: {deal.name(card)} does not follow {deal.name(hole)}")
-        depth_left[pile_index] += 1
-        played_at[card] = number
-        hole = card
-    left = len(deal.cards) - len(moves)
-    if complete and left:
-        return Replay(len(moves), f"{left} card{'s' if left != 1 else ''} left")
-    return Replay(len(moves), None)
+    return _replay(deal.piles, deal.foundation, deal.position, len(deal.cards), deal.adjacent, deal.name,
+                   without_start_card(deal, sequence), complete)
 
 
 def replay_numbers(piles: Sequence[Sequence[int]], foundation: int | None, ranks: int, sequence: Sequence[int],
@@ -73,10 +52,20 @@ def replay_numbers(piles: Sequence[Sequence[int]], foundation: int | None, ranks
     def name(card: int) -> str:
         return Card(card % ranks, card // ranks).name(ranks)
 
+    def adjacent(first: int, second: int) -> bool:
+        return ranks_adjacent(first % ranks, second % ranks, ranks)
+
     moves = sequence[1:] if foundation is not None and sequence and sequence[0] == foundation else sequence
     position = {card: (index, depth) for index, pile in enumerate(piles) for depth, card in enumerate(pile)}
-    depth_left = [0] * len(piles)
-    played_at: dict[int, int] = {}
+    return _replay(piles, foundation, position, sum(map(len, piles)), adjacent, name, moves, complete)
+
+
+def _replay(piles: Sequence[Sequence[T]], foundation: T | None, position: Mapping[T, tuple[int, int]], total: int,
+            adjacent: Callable[[T, T], bool], name: Callable[[T], str], moves: Sequence[T],
+            complete: bool) -> Replay:
+    """The one replay, of cards of any kind: `replay` plays Card objects, `replay_numbers` numbers."""
+    depth_left = [0] * len(piles)  # index of the current top card of each pile
+    played_at: dict[T, int] = {}
     hole = foundation
     for number, card in enumerate(moves, 1):
         where = position.get(card)
@@ -89,12 +78,12 @@ def replay_numbers(piles: Sequence[Sequence[int]], foundation: int | None, ranks
         if depth != depth_left[pile_index]:
             blocker = piles[pile_index][depth_left[pile_index]]
             return Replay(number - 1, f"move {number}: {name(card)} is under {name(blocker)}")
-        if hole is not None and not ranks_adjacent(hole % ranks, card % ranks, ranks):
+        if hole is not None and not adjacent(hole, card):
             return Replay(number - 1, f"move {number}: {name(card)} does not follow {name(hole)}")
         depth_left[pile_index] += 1
         played_at[card] = number
         hole = card
-    left = sum(map(len, piles)) - len(moves)
+    left = total - len(moves)
     if complete and left:
         return Replay(len(moves), f"{left} card{'s' if left != 1 else ''} left")
     return Replay(len(moves), None)
