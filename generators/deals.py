@@ -45,10 +45,14 @@ _OWN_GENERATOR = {PYSOLFC: MTRandom, PYSOL: LCRandom64}
 LAST_SEED = {PYSOLFC: 10 ** 20, PYSOL: 2 ** 64 - 1, MS: 2 ** 33 - 1}
 
 
+def uses_lcg(seed: int, numbering: str) -> bool:
+    """Whether Microsoft's LCG shuffles deal `seed` of `numbering` (the rule above)."""
+    return numbering == MS or 0 <= seed < MS_DEALS_END
+
+
 def shuffle_generator(seed: int, numbering: str) -> Any:
     """The generator that shuffles deal `seed` of `numbering`, seeded."""
-    use_lcg = numbering == MS or 0 <= seed < MS_DEALS_END
-    generator = LCRandom31() if use_lcg else _OWN_GENERATOR[numbering]()
+    generator = LCRandom31() if uses_lcg(seed, numbering) else _OWN_GENERATOR[numbering]()
     generator.setSeed(seed)
     return generator
 
@@ -109,7 +113,7 @@ def _shuffled_deck(seed: int, numbering: str) -> list[int]:
     generator the way pysol_cards' RandomBase.shuffle draws (from the last place down, a place j in
     0..n for each n), then reversed. Each generator's draw is written out as pysol_cards computes
     it (pysol_cards.random); the tests hold the deals to pysol_cards' on thousands of numbers."""
-    if numbering == MS or 0 <= seed < MS_DEALS_END:
+    if uses_lcg(seed, numbering):
         deck = list(_MS_ORDER)
         if seed < 1 << 32:  # LCRandom31._rand, its 16th bit set for numbers from 2^31
             state, high = seed, 0x8000 if seed >= 1 << 31 else 0
