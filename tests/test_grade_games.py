@@ -8,6 +8,7 @@ import importlib.util
 import itertools
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from patience.generators.deals import random_deal
 from patience.generators.mzn import binary_star, black_hole, lbs
 from patience.grading.classroom import student_models
 from patience.grading.hunt import posed_deals, smaller
-from patience.grading.student import renamed
+from patience.grading.student import GameMapping, NativeTruth, StudentModel, grade_instances, renamed
 from patience.reading import read_text
 from tests.helpers import ROOT, needs_solver
 
@@ -88,6 +89,30 @@ def test_a_mapping_names_the_play_order_variable(tmp_path, capsys):
     status, lines, _ = grade(capsys, model, "--game", "generalised", "--instances", str(folder))
     assert status == 1 and all(line.split()[2:4] == ["error", "WRONG"] and "no array of integers x" in line
                                for line in lines[1:3])
+
+
+@needs_minizinc
+def test_instances_graded_at_once_run_together_and_keep_their_order(tmp_path, monkeypatch):
+    folder = tmp_path / "instances"
+    folder.mkdir()
+    for seed in range(3):  # small deals, some that a model without pile order gets wrong
+        (folder / f"g{seed}.yaml").write_text(write_deal(random_deal(4, 2, 3, seed), "yaml"))
+    model = tmp_path / "student.mzn"
+    model.write_text(black_hole.model_text().replace(PILE_ORDER, ""))
+    mapping, native = GameMapping("generalised"), NativeTruth(60)
+    one_at_a_time = grade_instances(StudentModel(model, mapping), folder, native, 30)
+    student = StudentModel(model, mapping)
+    meeting, run = threading.Barrier(3, timeout=120), student.run
+
+    def run_together(deal, timeout):
+        meeting.wait()  # no run goes on until all three have started: one at a time would break the barrier
+        return run(deal, timeout)
+
+    monkeypatch.setattr(student, "run", run_together)
+    at_once = grade_instances(student, folder, native, 30, jobs=3)
+    assert [(row.instance, row.verdict, row.grade) for row in at_once] == \
+        [(row.instance, row.verdict, row.grade) for row in one_at_a_time]
+    assert [row.instance for row in at_once] == ["g0", "g1", "g2"]
 
 
 @needs_minizinc

@@ -55,8 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="mark a class: one model file or subfolder per student, each graded on --instances; "
                              "writes marks.csv, marks.json, marks.html and gradescope/STUDENT/results.json into --out")
     parser.add_argument("--jobs", default=None,
-                        help="students marked at once with --class (default 2), or deals run at once with --hunt "
-                             "(default 1; the same deals and the same counterexample for any number)")
+                        help="students marked at once with --class (default 2), or deals run at once with --hunt or "
+                             "--instances (default 1; the same rows and the same counterexample for any number)")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for the hunt's counterexample (default: the current folder) or the class's "
                              "marks (default: marks)")
@@ -145,7 +145,8 @@ def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
     if args.instances is None:
         raise UsageError("give MODEL --instances DIR, or MODEL --hunt N")
     student = games.StudentModel(args.model, mapping, args.backend)
-    rows = games.grade_instances(student, args.instances, native, args.timeout)
+    jobs = _count(args.jobs or "1", "--jobs", 1)
+    rows = games.grade_instances(student, args.instances, native, args.timeout, min(jobs, 64))
     print(table(rows, games.COLUMNS), end="")
     return GRADED_WRONG if any(row.grade == WRONG for row in rows) else ExitCode.SOLVED
 

@@ -10,6 +10,7 @@ the game's validator replays the answer, and the native search checks every "no 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import re
@@ -31,6 +32,7 @@ from patience.result import Answer, SolverResult, Status, judge
 from patience.runners.base import ProcessSolver
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
+from patience.runs.pool import in_order
 from patience.runs.process import Limits, raise_if_stopped
 
 SOLVERS = {".mzn": "minizinc", ".eprime": "savilerow-minion", ".lp": "clingo"}  # a model's language by suffix
@@ -340,12 +342,20 @@ def read_deals(folder: Path, game: str | None) -> list[tuple[Path, AnyDeal]]:
     return deals
 
 
-def grade_instances(student: StudentModel, folder: Path, native: NativeTruth, timeout: float) -> list[Graded]:
-    """Grade the model on every deal under `folder` (deals in any form the toolkit reads)."""
+def grade_instances(student: StudentModel, folder: Path, native: NativeTruth, timeout: float,
+                    jobs: int = 1) -> list[Graded]:
+    """Grade the model on every deal under `folder` (deals in any form the toolkit reads), `jobs` deals
+    at once; the rows come in the deals' order whatever the number."""
     deals = read_deals(folder, student.mapping.game)
     for path, deal in deals:
         try:  # a deal the model's data cannot hold is the teacher's slip, not the student's error
             student.solver.build(deal, student.options)
         except (UsageError, ValueError) as error:
             raise InputError(str(path), None, f"the model's data cannot hold this deal: {error}") from None
-    return [grade_result(path.stem, deal, student.run(deal, timeout), native) for path, deal in deals]
+
+    def grade(entry: tuple[Path, AnyDeal]) -> Graded:
+        path, deal = entry
+        return grade_result(path.stem, deal, student.run(deal, timeout), native)
+
+    with contextlib.closing(in_order(grade, deals, jobs)) as graded:  # a stop ends every run at once
+        return [row for _, row in graded]
