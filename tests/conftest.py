@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from patience.formats import read_deal
@@ -11,3 +13,13 @@ from tests.helpers import INSTANCES
 @pytest.fixture
 def paper_deal():
     return read_deal(INSTANCES / "black_hole" / "paper-example.txt")
+
+
+@pytest.fixture
+def sigint_raises():
+    """Ctrl-C raises KeyboardInterrupt in this process for the test, as in a terminal, even when the
+    suite was started with SIGINT ignored (`pytest ... &` from a script: the shell ignores it in a
+    background job, and Python then leaves it ignored; a raised SIGINT would be lost and the test hang)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -87,6 +87,7 @@ def test_stdin_text_reaches_the_command():
 
 
 @pytest.mark.parametrize(("number", "raised"), [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, SystemExit)])
+@pytest.mark.usefixtures("sigint_raises")
 def test_a_stop_while_a_solver_starts_waits_until_it_is_known(number, raised):
     """The window where the handle of a just-forked solver is not yet stored: the stop must wait."""
     handlers = {held: signal.getsignal(held) for held in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}

@@ -124,6 +124,7 @@ def _nap(seconds: float) -> float:
 
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.usefixtures("sigint_raises")
 def test_a_stop_keeps_the_results_that_finished_meanwhile(monkeypatch, number):
     """A stop comes while one result is being kept and another has finished meanwhile: both are kept,
     the item still running is stopped, and nothing is left running. SIGTERM comes as the command turns
