@@ -111,9 +111,9 @@ def _seconds(reader: Callable[[str], object], text: str, repeats: int = 3) -> fl
     """The reader's least CPU time over `repeats` reads, with the garbage collector paused: a full
     collection walks every object of the test worker (thousands of tests' worth), which is no cost of
     the reader: beside a heap of 3 million objects it doubles the 10x read of `yaml one-card piles`,
-    and late in a full run under `nice -n 10` that read once took 40 times the 1x one."""
+    and late in a full run under `nice -n 10` that read once took 40 times the 1x one. (Paused, not
+    run first: a collection per timing, a dozen a test, took the file from 90 s to 680 s of a worker.)"""
     times = []
-    gc.collect()
     gc.disable()
     try:
         for _ in range(repeats):
