@@ -96,6 +96,7 @@ typedef struct {
     int tops[MAX_FOUNDATIONS];
     int *counts;      /* cards left per rank */
     uint64_t present; /* ranks with cards left, when ranks fit in a mask */
+    int ranks_out;    /* ranks with no cards left */
     uint64_t *topped; /* by_masks: per rank, the piles whose top card has it (bits by slot) */
     uint64_t *high;   /* by_masks: per height, the piles with that many cards left (bits by slot) */
     uint64_t *key, *scratch;
@@ -552,8 +553,11 @@ static inline int live_cards_by_bits(const Search *s, const Move *m, int need)
 
 /* live_cards on any board (rule wide: more than 64 piles or ranks, or a pile of more than 64 cards):
  * the same least fixpoint and the same count up to `need`, with the ranks that may be played marked
- * by a stamp and the piles waiting on a rank in a list, each card looked at once. */
-static int live_cards_any(Search *s, const Move *m, int need)
+ * by a stamp and the piles waiting on a rank in a list, each card looked at once. `enough`: the old
+ * top's rank when the parent's floor less one reaches `need` (else -1): a card of it found live
+ * makes the child's live cards the parent's less m's, as a card of it in sight does in live_cut, so
+ * the count stops there. */
+static int live_cards_any(Search *s, const Move *m, int need, int enough)
 {
     int top = s->tops[0], count = 0, pending = 0;
     uint64_t stamp = ++s->live_stamp;
@@ -583,7 +587,7 @@ static int live_cards_any(Search *s, const Move *m, int need)
             int next = s->live_next[p], i = s->live_pos[p], end = s->pile_start[p] + s->pile_size[p];
             for (;;) {
                 int rank = s->rank[i];
-                if (++count >= need) return count;
+                if (++count >= need || rank == enough) return need;
                 LIVE_GROW(s->up[rank]);
                 LIVE_GROW(s->down[rank]);
                 if (++i == end) break;
@@ -604,20 +608,21 @@ static int live_cards_any(Search *s, const Move *m, int need)
 }
 
 /* unplayable_excess on any number of ranks (rule wide, past 64): `within` is the ranks reachable_walk
- * marked with the stamp now current. The same sets, the same largest excess. */
-static int unplayable_excess_any(const Search *s, int enough)
+ * marked with the stamp now current, or every rank (`every`: each has cards left). The same sets, the
+ * same largest excess. */
+static int unplayable_excess_any(const Search *s, int every, int enough)
 {
     int r = s->ranks, top = s->tops[0], empty = top < 0, best = 0;
     uint64_t stamp = s->stamp;
     for (int start = 0; start < r; start++) {
         int low = s->down[start];
-        int cards = s->marks[start].general == stamp ? s->counts[start] : 0;
+        int cards = every || s->marks[start].general == stamp ? s->counts[start] : 0;
         int before_low = s->counts[low] + (low == top);
         if (cards <= before_low) continue; /* as in unplayable_excess */
         int excess = -before_low - empty;
         for (int k = 0, rank = start; k < BALANCE_SETS && 2 * k + 3 <= r; k++) {
             int high = s->up[rank];
-            int here = s->marks[rank].general == stamp ? s->counts[rank] : 0;
+            int here = every || s->marks[rank].general == stamp ? s->counts[rank] : 0;
             excess += here - s->counts[high] - (high == top);
             if (excess > best && (best = excess) >= enough) return best;
             rank = s->up[high];
@@ -645,7 +650,7 @@ static inline int live_cut(Search *s, const Move *m, int depth, int top)
         return 0;
     }
     int live = s->card_bits ? live_cards_by_bits(s, m, need) : s->by_masks ? live_cards(s, m, need)
-             : live_cards_any(s, m, need);
+             : live_cards_any(s, m, need, top >= 0 && s->live_floor[depth] - 1 >= need ? top : -1);
     s->live_floor[depth + 1] = live;
     return live < need;
 }
@@ -842,13 +847,19 @@ static inline void child_key(const Search *s, const Move *m, int rank, uint64_t 
 static inline void take(Search *s, int rank)
 {
     s->packed -= 1ULL << (rank * s->count_bits & 63);
-    if (--s->counts[rank] == 0) s->present &= ~(1ULL << (rank & 63));
+    if (--s->counts[rank] == 0) {
+        s->present &= ~(1ULL << (rank & 63));
+        s->ranks_out++;
+    }
 }
 
 static inline void give_back(Search *s, int rank)
 {
     s->packed += 1ULL << (rank * s->count_bits & 63);
-    if (s->counts[rank]++ == 0 && s->small_ranks) s->present |= 1ULL << rank;
+    if (s->counts[rank]++ == 0) {
+        if (s->small_ranks) s->present |= 1ULL << rank;
+        s->ranks_out--;
+    }
 }
 
 /* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search);
@@ -897,19 +908,19 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         uint64_t within = 0;
         if (s->one_balance) {
             pruned = one_foundation_reach(s, depth, &within, &reach_cards);
-        } else if (s->reach && (s->present != s->all_ranks || s->ranks == 1 || !s->small_ranks)) {
-            /* every rank left: all reachable (known only when the ranks fit in a mask) */
-            if (s->max_cards) {
-                int cards;
-                reach_test(s, s->n - depth - 1, &cards);
-                pruned = depth + 1 + cards <= s->best_length;
-                reach_cards = cards;
-            } else {
+        } else if (s->reach) {
+            /* every rank left: all reachable, no walk */
+            int every = s->ranks > 1 && (s->small_ranks ? s->present == s->all_ranks : s->ranks_out == 0);
+            reach_cards = s->n - depth - 1;
+            if (!every && s->max_cards) {
+                reach_test(s, s->n - depth - 1, &reach_cards);
+                pruned = depth + 1 + reach_cards <= s->best_length;
+            } else if (!every) {
                 pruned = !reach_test(s, s->n - depth - 1, NULL);
             }
             if (!pruned && s->wide_balance) { /* past 64 ranks: reach_test has marked the reachable ranks */
                 int spare = s->max_cards ? depth + 1 + reach_cards - s->best_length : 1;
-                pruned = unplayable_excess_any(s, spare) >= spare;
+                pruned = unplayable_excess_any(s, every, spare) >= spare;
             }
         }
         if (BALANCE && !pruned) pruned = !balanced(s);
@@ -1089,6 +1100,7 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     for (int i = 0; i < s->n; i++) s->counts[s->rank[i]]++;
     for (int k = 0; k < ranks && s->small_ranks; k++)
         if (s->counts[k]) s->present |= 1ULL << k;
+    for (int k = 0; k < ranks; k++) s->ranks_out += !s->counts[k];
     /* the key's layout: no field straddles two words */
     s->top_bits = bit_length((unsigned)ranks);
     int used = 1 + s->foundations * s->top_bits, word = 0;
