@@ -58,6 +58,8 @@ class Native(Solver):
                                  "cache"),
         Switch("noise", "off", "with restarts: every round after the first puts a random move first at one node in "
                                "two (repeatable; the survey's second search of a Binary Star deal left open)"),
+        Switch("wide", "on", "with reach and one foundation: the balance test and the live-card bound on boards "
+                             "past 64 piles or ranks too (the generalised game's large deals)"),
         Switch("max-cards", "off", "Wolter's analysis mode: report the most cards that can be played"),
         Count("nodes", None, "node limit; reaching it gives status unknown"),
         Option("direction", "forward", "forward: the search from the first play; backward: from the last play (the "

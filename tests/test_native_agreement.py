@@ -311,3 +311,61 @@ def test_restart_rounds_grow_with_a_large_deal_and_keep_black_holes():
     rounds = reference.Rounds(167, 1, 831)
     budgets = [rounds.budget] + [(rounds.next(), rounds.budget)[1] for _ in range(6)]
     assert budgets == [3324 * term for term in (1, 1, 2, 1, 1, 2, 4)]
+
+
+# Shapes past the 64-bit masks (more than 64 piles, or ranks) near the threshold, whose exact search
+# (the failure cache only) ends within a few thousand nodes on many seeds, won and lost: where the
+# rule `wide` puts the balance and live-card bounds.
+WIDE_SHAPES = [(22, 6, 2), (33, 5, 2), (44, 3, 2), (70, 3, 2), (65, 4, 3), (33, 4, 2)]
+
+
+def wide_deals(count: int):
+    shapes = itertools.cycle(WIDE_SHAPES)
+    for seed, shape in zip(range(count), shapes, strict=False):
+        yield random_deal(*shape, seed, empty_foundation=seed % 5 == 2)
+
+
+def test_wide_bounds_never_change_a_verdict_past_the_masks():
+    """Rule `wide` (the balance and live-card bounds on boards of more than 64 piles or ranks) against
+    the exact search, the failure cache alone: the same verdict wherever the exact search ends, won
+    and lost; and it cuts there (fewer nodes than with `wide` off, on most deals)."""
+    verdicts, fewer = Counter(), 0
+    for deal in wide_deals(60):
+        board = Board.of(deal)
+        assert len(board.pile_size) > 64 or board.ranks > 64
+        truth = engine.run_board(board, "c", Rules.only("cache"), False, 20000, None)[0]
+        wide = engine.run_board(board, "c", Rules(), False, 20000, None)[0]
+        narrow = engine.run_board(board, "c", Rules(wide=False), False, 20000, None)[0]
+        if truth.status.decided:
+            assert wide.status == truth.status, deal
+            verdicts[truth.status] += 1
+        check_win(deal, wide)
+        fewer += wide.nodes < narrow.nodes
+    assert verdicts[Status.SOLVED] >= 10 and verdicts[Status.UNSOLVABLE] >= 5 and fewer >= 25
+
+
+@pytest.mark.parametrize("wide", [True, False])
+def test_same_search_as_reference_past_the_masks(wide):
+    """The compiled live-card count and balance bound for any board (live_cards_any,
+    unplayable_excess_any) run the reference's search node for node, in both modes, with `wide` on
+    and off (off: the search before the rule)."""
+    rules = Rules(wide=wide)
+    for max_cards in (False, True):
+        for deal in wide_deals(6):
+            python = reference.search(Board.of(deal), rules, max_cards=max_cards, node_limit=1200)
+            outcome = compiled(deal, rules, max_cards=max_cards, nodes=1200)
+            assert (outcome.status, outcome.nodes, outcome.max_cards) == (python.status, python.nodes,
+                                                                          python.max_cards), (deal, max_cards)
+            check_win(deal, outcome)
+
+
+def test_reachability_runs_on_a_multiple_of_64_ranks():
+    """With 128 ranks the mask of every rank came out 0, the same as the mask of ranks present (kept
+    only up to 64), and the compiled search never ran reachability: 211 nodes against the
+    reference's 192 on seed 3."""
+    for seed in range(6):
+        deal = random_deal(128, 2, 2, seed)
+        for rules in (Rules(), Rules(wide=False)):
+            python = reference.search(Board.of(deal), rules, node_limit=2000)
+            outcome = compiled(deal, rules, nodes=2000)
+            assert (outcome.status, outcome.nodes) == (python.status, python.nodes), (seed, rules)

@@ -81,6 +81,8 @@ typedef struct {
     int round;            /* the restarts' round under way (0: the first) */
     int balance;          /* several foundations, decision mode, reach on: the balance test */
     int one_balance;      /* one foundation, 3 to 64 ranks, reach on: reachability and the balance bound */
+    int wide_balance;     /* the same past 64 ranks (rule wide): the balance bound by unplayable_excess_any */
+    int live_any;         /* one foundation, 3 or more ranks, reach and wide on, not by_masks: live_cards_any */
     /* one_balance: the balance bound's memo, by the cards left per rank (packed, count_bits a rank) and
      * the top, when they fit in a word (NULL otherwise) */
     uint64_t packed, *memo_key;
@@ -94,11 +96,17 @@ typedef struct {
     int tops[MAX_FOUNDATIONS];
     int *counts;      /* cards left per rank */
     uint64_t present; /* ranks with cards left, when ranks fit in a mask */
+    int ranks_out;    /* ranks with no cards left */
     uint64_t *topped; /* by_masks: per rank, the piles whose top card has it (bits by slot) */
     uint64_t *high;   /* by_masks: per height, the piles with that many cards left (bits by slot) */
     uint64_t *key, *scratch;
     int *path, *path_foundation, *best, *best_foundation, best_length;
-    int *live_floor;  /* one_balance and by_masks: per depth, a floor of the state's live cards (live_cut) */
+    int *live_floor;  /* one_balance and by_masks, or live_any: per depth, a floor of the state's live cards (live_cut) */
+    /* live_any: per rank the piles whose top card has it (a count), and live_cards_any's scratch: per rank
+     * whether it may be played (a stamp) and the piles waiting on it (a list through live_next, valid at
+     * its stamp), per pile the first card not yet live, and the ranks still to look at */
+    int *top_count, *live_head, *live_next, *live_pos, *live_stack;
+    uint64_t *live_seen, *live_head_stamp, live_stamp;
     /* by_masks and at most 64 cards: cards as bits (card i, bit i), for live_cards_by_bits */
     int card_bits;
     uint64_t cards_left, top_cards, *rank_cards, *near_cards, pile_parity[2];
@@ -543,6 +551,86 @@ static inline int live_cards_by_bits(const Search *s, const Move *m, int need)
     return count < need ? count : need;
 }
 
+/* live_cards on any board (rule wide: more than 64 piles or ranks, or a pile of more than 64 cards):
+ * the same least fixpoint and the same count up to `need`, with the ranks that may be played marked
+ * by a stamp and the piles waiting on a rank in a list, each card looked at once. `enough`: the old
+ * top's rank when the parent's floor less one reaches `need` (else -1): a card of it found live
+ * makes the child's live cards the parent's less m's, as a card of it in sight does in live_cut, so
+ * the count stops there. */
+static int live_cards_any(Search *s, const Move *m, int need, int enough)
+{
+    int top = s->tops[0], count = 0, pending = 0;
+    uint64_t stamp = ++s->live_stamp;
+#define LIVE_GROW(q) do { int q_ = (q); if (s->live_seen[q_] != stamp) { \
+        s->live_seen[q_] = stamp; s->live_stack[pending++] = q_; } } while (0)
+    if (top < 0) {
+        for (int k = 0; k < s->ranks; k++) LIVE_GROW(k);
+    } else {
+        LIVE_GROW(s->up[top]);
+        LIVE_GROW(s->down[top]);
+    }
+    for (int p = 0; p < s->piles; p++) { /* every pile waits on the rank of its top card */
+        int i = s->pile_start[p] + s->taken[p] + (p == m->pile);
+        if (i == s->pile_start[p] + s->pile_size[p]) continue;
+        int q = s->rank[i];
+        s->live_pos[p] = i;
+        s->live_next[p] = s->live_head_stamp[q] == stamp ? s->live_head[q] : -1;
+        s->live_head[q] = p;
+        s->live_head_stamp[q] = stamp;
+    }
+    while (pending) {
+        int q = s->live_stack[--pending];
+        if (s->live_head_stamp[q] != stamp) continue;
+        int p = s->live_head[q];
+        s->live_head_stamp[q] = 0; /* the list is taken */
+        while (p >= 0) {
+            int next = s->live_next[p], i = s->live_pos[p], end = s->pile_start[p] + s->pile_size[p];
+            for (;;) {
+                int rank = s->rank[i];
+                if (++count >= need || rank == enough) return need;
+                LIVE_GROW(s->up[rank]);
+                LIVE_GROW(s->down[rank]);
+                if (++i == end) break;
+                int below = s->rank[i];
+                if (s->live_seen[below] != stamp) { /* wait on it */
+                    s->live_pos[p] = i;
+                    s->live_next[p] = s->live_head_stamp[below] == stamp ? s->live_head[below] : -1;
+                    s->live_head[below] = p;
+                    s->live_head_stamp[below] = stamp;
+                    break;
+                }
+            }
+            p = next;
+        }
+    }
+#undef LIVE_GROW
+    return count;
+}
+
+/* unplayable_excess on any number of ranks (rule wide, past 64): `within` is the ranks reachable_walk
+ * marked with the stamp now current, or every rank (`every`: each has cards left). The same sets, the
+ * same largest excess. */
+static int unplayable_excess_any(const Search *s, int every, int enough)
+{
+    int r = s->ranks, top = s->tops[0], empty = top < 0, best = 0;
+    uint64_t stamp = s->stamp;
+    for (int start = 0; start < r; start++) {
+        int low = s->down[start];
+        int cards = every || s->marks[start].general == stamp ? s->counts[start] : 0;
+        int before_low = s->counts[low] + (low == top);
+        if (cards <= before_low) continue; /* as in unplayable_excess */
+        int excess = -before_low - empty;
+        for (int k = 0, rank = start; k < BALANCE_SETS && 2 * k + 3 <= r; k++) {
+            int high = s->up[rank];
+            int here = every || s->marks[rank].general == stamp ? s->counts[rank] : 0;
+            excess += here - s->counts[high] - (high == top);
+            if (excess > best && (best = excess) >= enough) return best;
+            rank = s->up[high];
+        }
+    }
+    return best;
+}
+
 /* The live-card bound on move m (one foundation, masks): whether it cuts the move, and the child's
  * floor of live cards for its own children. Most children need no count: when a card of the old top's
  * rank t is in sight after the move (m put a card of rank t+1 or t-1 on t), the child can play that
@@ -556,11 +644,13 @@ static inline int live_cut(Search *s, const Move *m, int depth, int top)
         return 0;
     }
     if (top >= 0 && s->live_floor[depth] - 1 >= need
-        && (s->topped[top] || (m->height > 1 && s->rank[m->card + 1] == top))) {
+        && ((s->by_masks ? s->topped[top] != 0 : s->top_count[top] > 0)
+            || (m->height > 1 && s->rank[m->card + 1] == top))) {
         s->live_floor[depth + 1] = s->live_floor[depth] - 1;
         return 0;
     }
-    int live = s->card_bits ? live_cards_by_bits(s, m, need) : live_cards(s, m, need);
+    int live = s->card_bits ? live_cards_by_bits(s, m, need) : s->by_masks ? live_cards(s, m, need)
+             : live_cards_any(s, m, need, top >= 0 && s->live_floor[depth] - 1 >= need ? top : -1);
     s->live_floor[depth + 1] = live;
     return live < need;
 }
@@ -757,13 +847,19 @@ static inline void child_key(const Search *s, const Move *m, int rank, uint64_t 
 static inline void take(Search *s, int rank)
 {
     s->packed -= 1ULL << (rank * s->count_bits & 63);
-    if (--s->counts[rank] == 0) s->present &= ~(1ULL << (rank & 63));
+    if (--s->counts[rank] == 0) {
+        s->present &= ~(1ULL << (rank & 63));
+        s->ranks_out++;
+    }
 }
 
 static inline void give_back(Search *s, int rank)
 {
     s->packed += 1ULL << (rank * s->count_bits & 63);
-    if (s->counts[rank]++ == 0 && s->small_ranks) s->present |= 1ULL << rank;
+    if (s->counts[rank]++ == 0) {
+        if (s->small_ranks) s->present |= 1ULL << rank;
+        s->ranks_out--;
+    }
 }
 
 /* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search);
@@ -812,17 +908,23 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         uint64_t within = 0;
         if (s->one_balance) {
             pruned = one_foundation_reach(s, depth, &within, &reach_cards);
-        } else if (s->reach && (s->present != s->all_ranks || s->ranks == 1)) { /* every rank left: all reachable */
-            if (s->max_cards) {
-                int cards;
-                reach_test(s, s->n - depth - 1, &cards);
-                pruned = depth + 1 + cards <= s->best_length;
-            } else {
+        } else if (s->reach) {
+            /* every rank left: all reachable, no walk */
+            int every = s->ranks > 1 && (s->small_ranks ? s->present == s->all_ranks : s->ranks_out == 0);
+            reach_cards = s->n - depth - 1;
+            if (!every && s->max_cards) {
+                reach_test(s, s->n - depth - 1, &reach_cards);
+                pruned = depth + 1 + reach_cards <= s->best_length;
+            } else if (!every) {
                 pruned = !reach_test(s, s->n - depth - 1, NULL);
+            }
+            if (!pruned && s->wide_balance) { /* past 64 ranks: reach_test has marked the reachable ranks */
+                int spare = s->max_cards ? depth + 1 + reach_cards - s->best_length : 1;
+                pruned = unplayable_excess_any(s, every, spare) >= spare;
             }
         }
         if (BALANCE && !pruned) pruned = !balanced(s);
-        if (!pruned && s->one_balance && s->by_masks) pruned = live_cut(s, &m, depth, top);
+        if (!pruned && ((s->one_balance && s->by_masks) || s->live_any)) pruned = live_cut(s, &m, depth, top);
         if (!pruned && s->cache) {
             s->tops[m.foundation] = top;
             child_key(s, &m, rank, child, words);
@@ -849,6 +951,10 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         s->key[0] = (s->key[0] & ~s->tops_mask) | tops_field(s, s->tops);
         s->taken[m.pile]++;
         if (s->by_masks) uncover(s, m.pile, m.card, m.height);
+        if (s->live_any) {
+            s->top_count[rank]--;
+            if (m.height > 1) s->top_count[s->rank[m.card + 1]]++;
+        }
         s->path[depth] = m.card;
         s->path_foundation[depth] = m.foundation;
         if (depth + 1 > s->best_length) {
@@ -858,6 +964,10 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         }
         result = recurse(s, depth + 1, m.hash);
         if (s->by_masks) cover(s, m.pile, m.card, m.height);
+        if (s->live_any) {
+            if (m.height > 1) s->top_count[s->rank[m.card + 1]]--;
+            s->top_count[rank]++;
+        }
         s->taken[m.pile]--;
         *word -= s->pile_step[m.pile];
         s->key[0] = (s->key[0] & ~s->tops_mask) | old_tops;
@@ -885,6 +995,8 @@ static void search_free(Search *s)
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation); free(s->live_floor);
     free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus); free(s->slot);
     free(s->memo_key); free(s->memo_value); free(s->rank_cards); free(s->near_cards); free(s->ranks_cards);
+    free(s->top_count); free(s->live_head); free(s->live_next); free(s->live_pos); free(s->live_stack);
+    free(s->live_seen); free(s->live_head_stamp);
     free(s);
 }
 
@@ -917,7 +1029,7 @@ static int bit_length(unsigned value)
     return bits;
 }
 
-typedef struct { int cache, symmetry, wolter, reach, max_cards, restarts, noise; } Rules;
+typedef struct { int cache, symmetry, wolter, reach, max_cards, restarts, noise, wide; } Rules;
 
 /* A search of one deal: card ranks pile by pile (top first), pile sizes, the rank count and the
  * foundations' top ranks (-1: empty). Sets a Python exception and returns NULL on bad input. */
@@ -988,6 +1100,7 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     for (int i = 0; i < s->n; i++) s->counts[s->rank[i]]++;
     for (int k = 0; k < ranks && s->small_ranks; k++)
         if (s->counts[k]) s->present |= 1ULL << k;
+    for (int k = 0; k < ranks; k++) s->ranks_out += !s->counts[k];
     /* the key's layout: no field straddles two words */
     s->top_bits = bit_length((unsigned)ranks);
     int used = 1 + s->foundations * s->top_bits, word = 0;
@@ -1046,6 +1159,20 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->reach = rules.reach;
     s->balance = rules.reach && !rules.max_cards && s->foundations > 1;
     s->one_balance = rules.reach && s->foundations == 1 && s->small_ranks && ranks >= 3;
+    s->wide_balance = rules.reach && rules.wide && s->foundations == 1 && !s->small_ranks;
+    s->live_any = rules.reach && rules.wide && s->foundations == 1 && ranks >= 3 && !s->by_masks;
+    if (s->live_any) {
+        s->top_count = calloc(rank_count, sizeof(int));
+        s->live_head = calloc(rank_count, sizeof(int));
+        s->live_stack = calloc(rank_count, sizeof(int));
+        s->live_seen = calloc(rank_count, sizeof(uint64_t));
+        s->live_head_stamp = calloc(rank_count, sizeof(uint64_t));
+        s->live_next = calloc(pile_count, sizeof(int));
+        s->live_pos = calloc(pile_count, sizeof(int));
+        if (!s->top_count || !s->live_head || !s->live_stack || !s->live_seen || !s->live_head_stamp
+            || !s->live_next || !s->live_pos) { PyErr_NoMemory(); goto fail; }
+        for (int p = 0; p < s->piles; p++) s->top_count[s->rank[s->pile_start[p]]]++;
+    }
     if (s->one_balance) {
         int most = 0;
         for (int k = 0; k < ranks; k++) most = s->counts[k] > most ? s->counts[k] : most;
@@ -1170,8 +1297,9 @@ static PyObject *search(PyObject *self, PyObject *args)
     unsigned long long node_limit, cache_bytes;
     double seconds, cpu_seconds;
     int end = -1;
-    if (!PyArg_ParseTuple(args, "OOiOpppppppKddK|i", &ranks_of, &sizes_of, &ranks, &tops_of, &rules.cache,
-                          &rules.symmetry, &rules.wolter, &rules.reach, &rules.restarts, &rules.noise, &rules.max_cards,
+    if (!PyArg_ParseTuple(args, "OOiOppppppppKddK|i", &ranks_of, &sizes_of, &ranks, &tops_of, &rules.cache,
+                          &rules.symmetry, &rules.wolter, &rules.reach, &rules.restarts, &rules.noise, &rules.wide,
+                          &rules.max_cards,
                           &node_limit,
                           &seconds, &cpu_seconds, &cache_bytes, &end))
         return NULL;
@@ -1227,8 +1355,8 @@ static PyObject *batch(PyObject *self, PyObject *args)
     Rules rules;
     unsigned long long node_limit, cache_bytes;
     double seconds, cpu_seconds;
-    if (!PyArg_ParseTuple(args, "OpppppppKddK", &deals, &rules.cache, &rules.symmetry, &rules.wolter, &rules.reach,
-                          &rules.restarts, &rules.noise, &rules.max_cards, &node_limit, &seconds, &cpu_seconds,
+    if (!PyArg_ParseTuple(args, "OppppppppKddK", &deals, &rules.cache, &rules.symmetry, &rules.wolter, &rules.reach,
+                          &rules.restarts, &rules.noise, &rules.wide, &rules.max_cards, &node_limit, &seconds, &cpu_seconds,
                           &cache_bytes))
         return NULL;
     PyObject *fast = PySequence_Fast(deals, "deals");
@@ -1277,12 +1405,12 @@ fail:
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(ranks, pile_sizes, rank_count, foundation_tops, cache, symmetry, wolter, reach, restarts, noise, "
-     "max_cards, "
+     "wide, max_cards, "
      "node_limit, seconds, cpu_seconds, cache_bytes[, end]) -> (status, cards or None, foundations or None, nodes, longest play, "
      "cached states); end: the rank the last card must be next to (-1: any)"},
     {"batch", batch, METH_VARARGS,
      "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, restarts, "
-     "noise, max_cards, "
+     "noise, wide, max_cards, "
      "node_limit, seconds, cpu_seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
     {NULL, NULL, 0, NULL},
 };

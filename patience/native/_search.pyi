@@ -6,7 +6,8 @@ from collections.abc import Sequence
 _Board = tuple[Sequence[int], Sequence[int], int, Sequence[int]]
 
 def search(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, foundation_tops: Sequence[int],
-           cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, max_cards: bool,
+           cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, wide: bool,
+           max_cards: bool,
            node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, end: int = -1, /
            ) -> tuple[str, list[int] | None, list[int] | None, int, int, int]:
     """(status, cards in play order or None, their foundations or None, nodes, longest play, cached states);
@@ -15,6 +16,7 @@ def search(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, fou
     In max-cards mode the cards are the longest play met, also when the search is cut short."""
 
 def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool,
-          noise: bool, max_cards: bool, node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, /
+          noise: bool, wide: bool, max_cards: bool, node_limit: int, seconds: float, cpu_seconds: float,
+          cache_bytes: int, /
           ) -> list[tuple[str, int, int, float]]:
     """Per board: (status, most cards played, nodes, CPU seconds)."""

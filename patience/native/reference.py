@@ -78,8 +78,11 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     played, tops, nodes = 0, list(board.foundations), 1
     piles = len(board.pile_size)
     rounds = Rounds(piles, len(board.foundations), len(board.rank))
-    one_balance = len(board.foundations) == 1 and 3 <= board.ranks <= 64  # as the compiled search
-    live = one_balance and piles <= 64 and max(board.pile_size) <= 64  # its live-card bound: piles in masks
+    # as the compiled search: the balance and live-card bounds with one foundation, in 64-bit masks
+    # (at most 64 ranks, piles and cards a pile) or, with `wide`, on any board
+    masks = board.ranks <= 64 and piles <= 64 and max(board.pile_size) <= 64
+    one_balance = len(board.foundations) == 1 and board.ranks >= 3 and (board.ranks <= 64 or rules.wide)
+    live = one_balance and (masks or rules.wide)
 
     def pruned(card: int, foundation: int) -> bool:
         """Whether the play leads to a failed state or, with `reach`, cannot help."""

@@ -21,6 +21,7 @@ class Rules:
     reach: bool = True  # cut plays that strand a rank out of reach (and the balance bound)
     restarts: bool = True  # rounds with a node budget (Luby), the piles reordered each round
     noise: bool = False  # with restarts: rounds after the first put a random move first at some nodes
+    wide: bool = True  # with reach: the live-card and balance bounds past 64 piles or ranks too (one foundation)
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -39,6 +40,6 @@ class Rules:
             raise ValueError(f"no such rule: {', '.join(sorted(unknown))}")
         return cls(**{name: name in names for name in cls.names()})
 
-    def switches(self) -> tuple[bool, bool, bool, bool, bool, bool]:
+    def switches(self) -> tuple[bool, bool, bool, bool, bool, bool, bool]:
         """The switches in the compiled search's order (the fields' order; _search.pyi types them)."""
-        return self.cache, self.symmetry, self.wolter, self.reach, self.restarts, self.noise
+        return self.cache, self.symmetry, self.wolter, self.reach, self.restarts, self.noise, self.wide
