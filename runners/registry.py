@@ -27,6 +27,7 @@ SOLVERS: dict[str, str] = {
     "sat-minisat": "patience.runners.sat_embedded:EmbeddedMinisat",
     "sat-maplesat": "patience.runners.sat_embedded:EmbeddedMaplesat",
     "sat-lingeling": "patience.runners.sat_embedded:EmbeddedLingeling",
+    "sat-successor": "patience.runners.sat_embedded:EmbeddedSuccessor",
     "cadical": "patience.runners.sat_cli:Cadical",
     "minisat": "patience.runners.sat_cli:Minisat",
     "picosat": "patience.runners.sat_cli:Picosat",

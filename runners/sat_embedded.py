@@ -25,6 +25,7 @@ from patience.games import AnyDeal, game_of
 from patience.generators import generator
 from patience.generators.cnf import black_hole as cnf
 from patience.generators.files import FormulaGenerator
+from patience.generators.successor import black_hole as successor
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.result import Answer, Status
@@ -49,6 +50,7 @@ class EmbeddedSat(Solver):
     games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = cnf.OPTIONS
     engine: ClassVar[str] = "cadical"
+    model: ClassVar[str] = "cnf"  # the `gen` language whose formula it solves
 
     def version(self) -> str | None:
         from pysat import __version__
@@ -56,7 +58,7 @@ class EmbeddedSat(Solver):
 
     def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         started = time.monotonic()
-        module = cast(FormulaGenerator[Any], generator("cnf", game_of(deal).name))
+        module = cast(FormulaGenerator[Any], generator(self.model, game_of(deal).name))
         encoding = module.formula(deal, **generator_keywords(module, options))
         encode_seconds = time.monotonic() - started
         outcome = run_engine(ENGINES[self.engine], encoding.cnf, limits)
@@ -64,7 +66,7 @@ class EmbeddedSat(Solver):
                  "encode_s": round(encode_seconds, 3), **outcome.get("stats", {})}
         wall = time.monotonic() - started
         cpu = encode_seconds + outcome.get("cpu", 0.0)
-        command = f"pysat {ENGINES[self.engine]} on gen cnf"
+        command = f"pysat {ENGINES[self.engine]} on gen {self.model}"
         verdict = outcome["verdict"]
         if verdict is True:
             return Answer(Status.SOLVED, encoding.decode(set(outcome["true"])), wall, cpu, None, stats, command)
@@ -170,3 +172,12 @@ class EmbeddedLingeling(EmbeddedSat):
     name = "sat-lingeling"
     engine = "lingeling"
     description = "the paper's CNF, Lingeling inside PySAT"
+
+
+class EmbeddedSuccessor(EmbeddedSat):
+    name = "sat-successor"
+    engine = "cadical"
+    model = "successor"
+    games = BLACK_HOLE_FAMILY
+    options: ClassVar[Schema] = successor.OPTIONS
+    description = "the successor CNF (a card's predecessor, its place in binary), CaDiCaL 1.9.5 inside PySAT"
