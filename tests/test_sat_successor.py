@@ -99,8 +99,8 @@ def test_agrees_with_the_native_search_on_random_deals_of_13_to_30_cards(seed):
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_agrees_with_the_native_search_on_random_deals_of_13_to_104_cards(seed):
-    agreed = cross_check(seed=seed, deals=100, most_cards=104, conflicts=200_000)
-    assert agreed[True] >= 10 and agreed[False] >= 10 and sum(agreed.values()) >= 60, agreed
+    agreed = cross_check(seed=seed, deals=60, most_cards=104, conflicts=30_000)
+    assert agreed[True] >= 5 and agreed[False] >= 3 and sum(agreed.values()) >= 25, agreed
 
 
 def test_only_cards_one_rank_apart_and_no_card_over_a_gap_in_its_pile_follow():
