@@ -11,11 +11,12 @@ import subprocess
 import pytest
 from pysat.solvers import Solver as PySatSolver
 
+from patience.cards import Card
 from patience.cli import main
 from patience.deal import Deal
 from patience.generators.cnf.black_hole import formula as paper_formula
 from patience.generators.deals import random_deal
-from patience.generators.successor.black_hole import formula, successors
+from patience.generators.successor.black_hole import formula, lazy_formula, successors
 from patience.native.engine import run
 from patience.native.rules import Rules
 from patience.result import Status
@@ -158,3 +159,54 @@ def test_gen_successor_is_dimacs_a_real_solver_reads(seed, expected, tmp_path, c
     if expected == SATISFIABLE:
         deal = random_deal(ranks, 2, 3, seed)
         assert replay(deal, formula(deal).decode(verdict.true_variables)).valid
+
+
+def lazy_cross_check(seed: int, deals: int, most_cards: int, cpu: float) -> dict[bool, int]:
+    """sat-lazy (the successor variables alone, cycles and pile order cut as models come) through
+    `solve`, which replays every win, against the native search; a deal it leaves open is not counted."""
+    rng = random.Random(seed)
+    agreed = {True: 0, False: 0}
+    for _ in range(deals):
+        ranks, suits, height, empty = random_shape(rng, most_cards)
+        deal = random_deal(ranks, suits, height, rng.randint(1, 10**6), empty)
+        result = solve(deal, "sat-lazy", Limits(timeout=60, cpu=cpu))
+        if not result.decided:
+            continue
+        if result.sequence is not None:
+            assert result.status is Status.SOLVED and replay(deal, result.sequence).valid
+        native = native_verdict(deal)
+        if native is not None:
+            assert (result.status is Status.SOLVED) == native, (ranks, suits, height, empty, deal)
+            agreed[native] += 1
+    return agreed
+
+
+@pytest.mark.parametrize("seed", range(51, 53))
+def test_the_lazy_route_agrees_with_the_native_search_on_random_deals_of_13_to_30_cards(seed):
+    agreed = lazy_cross_check(seed, deals=25, most_cards=30, cpu=1)
+    assert agreed[True] >= 3 and agreed[False] >= 3 and sum(agreed.values()) >= 15, agreed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(61, 65))
+def test_the_lazy_route_agrees_with_the_native_search_on_random_deals_of_13_to_104_cards(seed):
+    agreed = lazy_cross_check(seed, deals=50, most_cards=104, cpu=3)
+    assert agreed[True] >= 5 and agreed[False] >= 3 and sum(agreed.values()) >= 25, agreed
+
+
+@pytest.mark.parametrize("deal", TINY + EVEN, ids=lambda deal: f"{deal.ranks}r{len(deal.cards)}cards")
+def test_the_lazy_route_wins_exactly_the_won_tiny_deals(deal):
+    result = solve(deal, "sat-lazy", Limits(timeout=30))
+    assert result.status is (Status.SOLVED if winning_sequences(deal) else Status.UNSOLVABLE)
+
+
+def test_a_cycle_no_card_can_enter_is_cut_by_an_empty_clause_and_refutes():
+    deal = Deal(((Card(1, 0), Card(2, 0)), (Card(2, 1), Card(1, 1))), Card(0, 0), ranks=4)
+    encoding = lazy_formula(deal)
+    with PySatSolver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
+        while solver.solve():
+            cuts = encoding.refine({literal for literal in solver.get_model() if literal > 0})
+            assert cuts, "a model that stands must be a win, and this deal has none"
+            solver.append_formula(cuts)
+    assert native_verdict(deal) is False
+    assert solve(deal, "sat-lazy", Limits(timeout=30)).status is Status.UNSOLVABLE

@@ -257,3 +257,76 @@ def build(deal: Deal, parity: bool = True, windows: bool = True) -> ModelFiles:
     encoding = formula(deal, parity, windows)
     return cnf_files(dimacs_text(header(encoding), encoding.cnf), encoding.cnf, encoding.decode,
                      {"successor_variables": encoding.edges})
+
+
+@dataclass(frozen=True)
+class LazyEncoding:
+    """The successor variables alone (one card before each card, at most one after each), and the
+    cuts that `refine` adds while solving (`--solver sat-lazy`): not a formula of the deal by itself,
+    so it is never written as a file."""
+
+    deal: Deal
+    cnf: CNF
+    edge: dict[tuple[Node, Card], int]
+
+    def chain(self, true_variables: set[int]) -> tuple[list[Card], dict[Node, Card]]:
+        """The cards from the start on, following the chosen successors, and the successor map."""
+        after = {before: card for (before, card), variable in self.edge.items() if variable in true_variables}
+        cards: list[Card] = []
+        node: Node = START
+        while node in after and len(cards) < len(self.deal.cards):
+            node = after[node]
+            cards.append(node)
+        return cards, after
+
+    def decode(self, true_variables: set[int]) -> tuple[Card, ...]:
+        return tuple(self.chain(true_variables)[0])
+
+    def refine(self, true_variables: set[int]) -> list[list[int]]:
+        """Clauses cutting off this model unless it is a win: for each cycle the cards off the chain
+        form, some card of it follows a card outside it (true of every win, which is one chain from
+        the start); for the first card on the chain played while the card above it is not, the
+        chain up to it is forbidden (no win starts so)."""
+        cards, after = self.chain(true_variables)
+        cuts: list[list[int]] = []
+        on_chain = set(cards)
+        seen: set[Card] = set()
+        for card in self.deal.cards:
+            if card in on_chain or card in seen:
+                continue
+            cycle: set[Card] = set()
+            node = card
+            while node not in cycle:
+                cycle.add(node)
+                node = after[node]
+            seen |= cycle
+            cuts.append([variable for (before, into), variable in self.edge.items()
+                         if into in cycle and before not in cycle])
+        played: set[Card] = set()
+        prefix: list[int] = []
+        before: Node = START
+        for card in cards:
+            prefix.append(-self.edge[before, card])
+            above = self.deal.above(card)
+            if above is not None and above not in played:
+                cuts.append(prefix)
+                break
+            played.add(card)
+            before = card
+        return cuts
+
+
+def lazy_formula(deal: Deal) -> LazyEncoding:
+    """The successor variables and their cardinality constraints, the rest left to `refine`."""
+    build = _Builder()
+    follows = successors(deal)
+    edge = {(before, after): build.new() for before, afters in follows.items() for after in afters}
+    before_of: dict[Card, list[int]] = {card: [] for card in deal.cards}
+    for (_, after), variable in edge.items():
+        before_of[after].append(variable)
+    for card in deal.cards:
+        build.cardinality(before_of[card], exactly=True)
+    for node, afters in follows.items():
+        build.cardinality([edge[node, after] for after in afters], exactly=node == START and bool(deal.cards))
+    build.cnf.nv = build.pool.top
+    return LazyEncoding(deal, build.cnf, edge)
