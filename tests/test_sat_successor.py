@@ -200,8 +200,9 @@ def test_the_lazy_route_wins_exactly_the_won_tiny_deals(deal):
     assert result.status is (Status.SOLVED if winning_sequences(deal) else Status.UNSOLVABLE)
 
 
-def test_a_cycle_no_card_can_enter_is_cut_by_an_empty_clause_and_refutes():
-    deal = Deal(((Card(1, 0), Card(2, 0)), (Card(2, 1), Card(1, 1))), Card(0, 0), ranks=4)
+def test_cycles_no_card_can_enter_from_outside_are_cut_until_refuted():
+    # no card of rank 2 or 5 to lead into the 3s and 4s, which can only follow one another
+    deal = Deal(((Card(1, 0),), (Card(3, 0),), (Card(4, 0),), (Card(3, 1),), (Card(4, 1),)), Card(0, 0), ranks=6)
     encoding = lazy_formula(deal)
     with PySatSolver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
         while solver.solve():

@@ -194,14 +194,7 @@ def formula(deal: Deal, parity: bool = True, windows: bool = True) -> Encoding:
             bits[0] = (card.rank - deal.foundation.rank) % 2 == 1
         places[card] = tuple(bits)
     follows = successors(deal)
-    edge = {(before, after): build.new() for before, afters in follows.items() for after in afters}
-    before_of: dict[Card, list[int]] = {card: [] for card in cards}
-    for (_, after), variable in edge.items():
-        before_of[after].append(variable)
-    for card in cards:
-        build.cardinality(before_of[card], exactly=True)
-    for node, afters in follows.items():
-        build.cardinality([edge[node, after] for after in afters], exactly=node == START and n > 0)
+    edge = _successor_variables(build, deal, follows)
     for node, afters in follows.items():
         if not afters:
             continue
@@ -221,6 +214,20 @@ def formula(deal: Deal, parity: bool = True, windows: bool = True) -> Encoding:
             build.at_most(places[card], n - (len(pile) - 1 - depth) if windows else n)
     build.cnf.nv = build.pool.top
     return Encoding(deal, build.cnf, {card: places[card] for card in cards}, len(edge))
+
+
+def _successor_variables(build: _Builder, deal: Deal, follows: dict[Node, list[Card]]) -> dict[tuple[Node, Card], int]:
+    """A variable for each pair that may be played in a row: exactly one before each pile card, at
+    most one after each card (exactly one after the start)."""
+    edge = {(before, after): build.new() for before, afters in follows.items() for after in afters}
+    before_of: dict[Card, list[int]] = {card: [] for card in deal.cards}
+    for (_, after), variable in edge.items():
+        before_of[after].append(variable)
+    for card in deal.cards:
+        build.cardinality(before_of[card], exactly=True)
+    for node, afters in follows.items():
+        build.cardinality([edge[node, after] for after in afters], exactly=node == START and bool(deal.cards))
+    return edge
 
 
 def _increment(build: _Builder, number: tuple[Literal, ...]) -> tuple[Literal, ...]:
@@ -319,14 +326,6 @@ class LazyEncoding:
 def lazy_formula(deal: Deal) -> LazyEncoding:
     """The successor variables and their cardinality constraints, the rest left to `refine`."""
     build = _Builder()
-    follows = successors(deal)
-    edge = {(before, after): build.new() for before, afters in follows.items() for after in afters}
-    before_of: dict[Card, list[int]] = {card: [] for card in deal.cards}
-    for (_, after), variable in edge.items():
-        before_of[after].append(variable)
-    for card in deal.cards:
-        build.cardinality(before_of[card], exactly=True)
-    for node, afters in follows.items():
-        build.cardinality([edge[node, after] for after in afters], exactly=node == START and bool(deal.cards))
+    edge = _successor_variables(build, deal, successors(deal))
     build.cnf.nv = build.pool.top
     return LazyEncoding(deal, build.cnf, edge)
