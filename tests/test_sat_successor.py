@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
+from collections.abc import Callable
 
 import pytest
 from pysat.solvers import Solver as PySatSolver
@@ -65,30 +66,41 @@ def random_shape(rng: random.Random, most_cards: int) -> tuple[int, int, int, bo
             return ranks, suits, rng.randint(1, 5), rng.random() < 0.15
 
 
-def cross_check(seed: int, deals: int, most_cards: int, conflicts: int) -> dict[bool, int]:
-    """SAT against the native search on random deals; every model replayed. Returns the verdicts
-    both gave (a deal the SAT solver leaves open within its conflict budget is not counted)."""
+Decision = tuple[bool | None, tuple | None]  # won, lost or open; the play of a win
+
+
+def agreement(seed: int, deals: int, most_cards: int,
+              decide: Callable[[Deal, random.Random], Decision]) -> dict[bool, int]:
+    """A SAT route against the native search on random deals; every play it gives replayed. Returns
+    the verdicts both gave (a deal the route leaves open is not counted)."""
     rng = random.Random(seed)
     agreed = {True: 0, False: 0}
     for _ in range(deals):
         ranks, suits, height, empty = random_shape(rng, most_cards)
         deal = random_deal(ranks, suits, height, rng.randint(1, 10**6), empty)
-        parity, windows = rng.choice(SWITCHES)
-        encoding = formula(deal, parity, windows)
-        with PySatSolver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
-            solver.conf_budget(conflicts)
-            verdict = solver.solve_limited()
-            model = solver.get_model() if verdict else None
+        verdict, play = decide(deal, rng)
         if verdict is None:
             continue
-        if model is not None:
-            play = encoding.decode({literal for literal in model if literal > 0})
-            assert replay(deal, play).valid, (deal, replay(deal, play).describe())
+        if verdict:
+            assert play is not None and replay(deal, play).valid, (deal, play)
         native = native_verdict(deal)
         if native is not None:
             assert verdict == native, (ranks, suits, height, empty, deal)
             agreed[verdict] += 1
     return agreed
+
+
+def cross_check(seed: int, deals: int, most_cards: int, conflicts: int) -> dict[bool, int]:
+    """The successor CNF, its switches drawn at random, in PySAT's CaDiCaL within a conflict budget."""
+    def decide(deal: Deal, rng: random.Random) -> Decision:
+        encoding = formula(deal, *rng.choice(SWITCHES))
+        with PySatSolver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
+            solver.conf_budget(conflicts)
+            verdict = solver.solve_limited()
+            model = solver.get_model() if verdict else None
+        return verdict, None if model is None else encoding.decode({literal for literal in model if literal > 0})
+
+    return agreement(seed, deals, most_cards, decide)
 
 
 @pytest.mark.parametrize("seed", range(41, 45))
@@ -163,22 +175,13 @@ def test_gen_successor_is_dimacs_a_real_solver_reads(seed, expected, tmp_path, c
 
 def lazy_cross_check(seed: int, deals: int, most_cards: int, cpu: float) -> dict[bool, int]:
     """sat-lazy (the successor variables alone, cycles and pile order cut as models come) through
-    `solve`, which replays every win, against the native search; a deal it leaves open is not counted."""
-    rng = random.Random(seed)
-    agreed = {True: 0, False: 0}
-    for _ in range(deals):
-        ranks, suits, height, empty = random_shape(rng, most_cards)
-        deal = random_deal(ranks, suits, height, rng.randint(1, 10**6), empty)
+    `solve`, which replays every win before it says solved."""
+    def decide(deal: Deal, _: random.Random) -> Decision:
         result = solve(deal, "sat-lazy", Limits(timeout=60, cpu=cpu))
-        if not result.decided:
-            continue
-        if result.sequence is not None:
-            assert result.status is Status.SOLVED and replay(deal, result.sequence).valid
-        native = native_verdict(deal)
-        if native is not None:
-            assert (result.status is Status.SOLVED) == native, (ranks, suits, height, empty, deal)
-            agreed[native] += 1
-    return agreed
+        verdict = {Status.SOLVED: True, Status.UNSOLVABLE: False}.get(result.status)
+        return verdict, None if result.sequence is None else tuple(result.sequence)
+
+    return agreement(seed, deals, most_cards, decide)
 
 
 @pytest.mark.parametrize("seed", range(51, 53))
