@@ -32,6 +32,7 @@ MODEL_LANGUAGES: dict[str, dict[str, str]] = {
               BINARY_STAR: "patience.generators.xcsp3.binary_star"},
     "cnf": {BLACK_HOLE: "patience.generators.cnf.black_hole", LBS: "patience.generators.cnf.lbs",
             BINARY_STAR: "patience.generators.cnf.binary_star"},
+    "successor": {BLACK_HOLE: "patience.generators.successor.black_hole"},
     "lp": {BLACK_HOLE: "patience.generators.lp.black_hole", BINARY_STAR: "patience.generators.lp.binary_star"},
     "cpsat": {BLACK_HOLE: "patience.generators.cpsat.black_hole"},
     "mzn": {BLACK_HOLE: "patience.generators.mzn.black_hole", LBS: "patience.generators.mzn.lbs",

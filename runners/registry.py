@@ -27,6 +27,8 @@ SOLVERS: dict[str, str] = {
     "sat-minisat": "patience.runners.sat_embedded:EmbeddedMinisat",
     "sat-maplesat": "patience.runners.sat_embedded:EmbeddedMaplesat",
     "sat-lingeling": "patience.runners.sat_embedded:EmbeddedLingeling",
+    "sat-successor": "patience.runners.sat_embedded:EmbeddedSuccessor",
+    "sat-lazy": "patience.runners.sat_embedded:EmbeddedLazy",
     "cadical": "patience.runners.sat_cli:Cadical",
     "minisat": "patience.runners.sat_cli:Minisat",
     "picosat": "patience.runners.sat_cli:Picosat",

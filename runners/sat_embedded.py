@@ -15,16 +15,18 @@ import os
 import resource
 import signal
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, NoReturn, cast
 
 from pysat.formula import CNF
 from pysat.solvers import Solver as PySatSolver
 
+from patience.deal import Deal
 from patience.games import AnyDeal, game_of
 from patience.generators import generator
 from patience.generators.cnf import black_hole as cnf
 from patience.generators.files import FormulaGenerator
+from patience.generators.successor import black_hole as successor
 from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.result import Answer, Status
@@ -49,22 +51,27 @@ class EmbeddedSat(Solver):
     games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = cnf.OPTIONS
     engine: ClassVar[str] = "cadical"
+    model: ClassVar[str] = "cnf"  # the `gen` language whose formula it solves
 
     def version(self) -> str | None:
         from pysat import __version__
         return f"{ENGINES[self.engine]} (python-sat {__version__})"
 
+    def encode(self, deal: AnyDeal, options: Mapping[str, Any]) -> Any:
+        """The formula of `deal` (with its `decode`, and a `refine` if it adds clauses lazily)."""
+        module = cast(FormulaGenerator[Any], generator(self.model, game_of(deal).name))
+        return module.formula(deal, **generator_keywords(module, options))
+
     def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         started = time.monotonic()
-        module = cast(FormulaGenerator[Any], generator("cnf", game_of(deal).name))
-        encoding = module.formula(deal, **generator_keywords(module, options))
+        encoding = self.encode(deal, options)
         encode_seconds = time.monotonic() - started
-        outcome = run_engine(ENGINES[self.engine], encoding.cnf, limits)
+        outcome = run_engine(ENGINES[self.engine], encoding.cnf, limits, getattr(encoding, "refine", None))
         stats = {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses),
                  "encode_s": round(encode_seconds, 3), **outcome.get("stats", {})}
         wall = time.monotonic() - started
         cpu = encode_seconds + outcome.get("cpu", 0.0)
-        command = f"pysat {ENGINES[self.engine]} on gen cnf"
+        command = f"pysat {ENGINES[self.engine]} on gen {self.model}"
         verdict = outcome["verdict"]
         if verdict is True:
             return Answer(Status.SOLVED, encoding.decode(set(outcome["true"])), wall, cpu, None, stats, command)
@@ -74,8 +81,14 @@ class EmbeddedSat(Solver):
         return Answer(status, None, wall, cpu, None, stats, command, outcome.get("message", ""))
 
 
-def run_engine(engine: str, formula: CNF, limits: Limits) -> dict:
+Refine = Callable[[set[int]], list[list[int]]]
+
+
+def run_engine(engine: str, formula: CNF, limits: Limits, refine: Refine | None = None) -> dict:
     """Solve in a forked child under the limits: verdict True/False, or timeout/memout/error.
+    `refine`, given a model's true variables, returns clauses that cut it off (none: the model
+    stands); the child adds them and solves again, the solver kept warm, until a model stands or
+    the formula is refuted.
 
     The child is forked with os.fork, not multiprocessing.Process, which refuses children to a
     daemonic process, and a Dask worker process (`compare --scheduler`) is one."""
@@ -86,7 +99,7 @@ def run_engine(engine: str, formula: CNF, limits: Limits) -> dict:
             with stops_deferred():
                 child = os.fork()
                 if child == 0:
-                    _child_process(engine, formula, limits, receiver, sender)
+                    _child_process(engine, formula, limits, receiver, sender, refine)
             sender.close()
             if receiver.poll(limits.timeout):
                 try:
@@ -107,18 +120,18 @@ def run_engine(engine: str, formula: CNF, limits: Limits) -> dict:
             receiver.close()
 
 
-def _child_process(engine: str, formula: CNF, limits: Limits, receiver, sender) -> NoReturn:
+def _child_process(engine: str, formula: CNF, limits: Limits, receiver, sender, refine: Refine | None) -> NoReturn:
     """The forked child: solve, send the outcome, and end without running the parent's exit handlers."""
     status = 1
     try:
         receiver.close()
-        _child(engine, formula, limits, sender)
+        _child(engine, formula, limits, sender, refine)
         status = 0
     finally:
         os._exit(status)
 
 
-def _child(engine: str, formula: CNF, limits: Limits, sender) -> None:
+def _child(engine: str, formula: CNF, limits: Limits, sender, refine: Refine | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent too, which kills this child
     for number in STOP_SIGNALS:  # the parent's unwinding handlers are not the solver's: it just dies
         signal.signal(number, signal.SIG_DFL)
@@ -132,9 +145,16 @@ def _child(engine: str, formula: CNF, limits: Limits, sender) -> None:
     started = time.process_time()
     try:
         with PySatSolver(name=engine, bootstrap_with=formula.clauses) as solver:
-            verdict = solver.solve()
+            verdict, rounds = solver.solve(), 0
+            while verdict and refine is not None:
+                cuts = refine({literal for literal in solver.get_model() if literal > 0})
+                if not cuts:
+                    break
+                solver.append_formula(cuts)
+                rounds += 1
+                verdict = solver.solve()
             model = solver.get_model() if verdict else None
-            stats = solver.accum_stats()
+            stats = solver.accum_stats() | ({"refinements": rounds} if refine is not None else {})
         true = [literal for literal in model or () if literal > 0]
         sender.send({"verdict": verdict, "true": true, "stats": stats, "cpu": time.process_time() - started})
     except MemoryError:
@@ -170,3 +190,26 @@ class EmbeddedLingeling(EmbeddedSat):
     name = "sat-lingeling"
     engine = "lingeling"
     description = "the paper's CNF, Lingeling inside PySAT"
+
+
+class EmbeddedSuccessor(EmbeddedSat):
+    name = "sat-successor"
+    engine = "cadical"
+    model = "successor"
+    games = BLACK_HOLE_FAMILY
+    options: ClassVar[Schema] = successor.OPTIONS
+    description = "the successor CNF (a card's predecessor, its place in binary), CaDiCaL 1.9.5 inside PySAT"
+
+
+class EmbeddedLazy(EmbeddedSat):
+    name = "sat-lazy"
+    engine = "cadical"
+    model = "successor"
+    games = BLACK_HOLE_FAMILY
+    options: ClassVar[Schema] = ()
+    description = ("the successor variables alone, cycles and pile order cut lazily as models come (CEGAR), "
+                   "CaDiCaL 1.9.5 inside PySAT kept warm")
+
+    def encode(self, deal: AnyDeal, options: Mapping[str, Any]) -> Any:
+        assert isinstance(deal, Deal)  # the Black Hole family's deal type
+        return successor.lazy_formula(deal)

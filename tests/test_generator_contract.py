@@ -39,7 +39,8 @@ def test_every_registered_generator_keeps_the_contract(language, family, name):
 def test_the_cnf_generators_give_their_formula_and_no_other_does():
     for language, games in MODEL_LANGUAGES.items():
         for name in games.values():
-            assert isinstance(importlib.import_module(name), FormulaGenerator) == (language == "cnf"), name
+            formula_language = language in ("cnf", "successor")
+            assert isinstance(importlib.import_module(name), FormulaGenerator) == formula_language, name
 
 
 def test_fixed_file_keywords_drops_the_options_that_only_shape_the_data():

@@ -1,0 +1,1 @@
+"""The successor encoding: a compact CNF of the Black Hole family (one module per game family)."""
