@@ -54,6 +54,7 @@ class Syntax:
 # Every language the generators write, and the file system (a model's own file names).
 SYNTAXES: dict[str, Syntax] = {
     "cnf": Syntax("c"),
+    "successor": Syntax("c"),  # a DIMACS file too (gen successor: the compact CNF)
     "pddl": Syntax(";", unsafe=r"[^a-z0-9-]+", joiner="-", lower=True),  # PDDL names: letter, then letters, digits, -
     "eprime": Syntax("$"),
     "xcsp3": Syntax("<!--", " -->"),
