@@ -112,8 +112,8 @@ def test_grade_help_speaks_of_both_model_languages_it_grades():
 
 def test_the_package_description_names_every_game_and_model_language():
     description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
-    languages = {"pddl": "PDDL", "eprime": "Essence Prime", "xcsp3": "XCSP3", "cnf": "CNF", "successor": "CNF", "lp": "LP",
-                 "cpsat": "CP-SAT", "mzn": "MiniZinc", "asp": "ASP"}
+    languages = {"pddl": "PDDL", "eprime": "Essence Prime", "xcsp3": "XCSP3", "cnf": "CNF", "successor": "CNF",
+                 "lp": "LP", "cpsat": "CP-SAT", "mzn": "MiniZinc", "asp": "ASP"}
     assert set(languages) == set(MODEL_LANGUAGES)  # a new language is described before this passes
     for title in (*languages.values(), "Black Hole", "All in a Row", "generalised", "Binary Star",
                   "Late Binding Solitaire"):
