@@ -48,7 +48,7 @@ class EmbeddedSat(Solver):
 
     paradigm = "sat"
     language: ClassVar[str] = "cnf"  # the model it builds, in memory
-    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games: ClassVar[tuple[str, ...]] = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = cnf.OPTIONS
     engine: ClassVar[str] = "cadical"
     model: ClassVar[str] = "cnf"  # the `gen` language whose formula it solves
