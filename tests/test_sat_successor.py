@@ -110,9 +110,9 @@ def test_agrees_with_the_native_search_on_random_deals_of_13_to_30_cards(seed):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", sweep_seeds(full=4, ci=2))  # 60 deals a seed, about 80 s
 def test_agrees_with_the_native_search_on_random_deals_of_13_to_104_cards(seed):
-    agreed = cross_check(seed=seed, deals=60, most_cards=104, conflicts=30_000)
+    agreed = cross_check(seed=seed - 1, deals=60, most_cards=104, conflicts=30_000)
     assert agreed[True] >= 5 and agreed[False] >= 3 and sum(agreed.values()) >= 25, agreed
 
 
