@@ -6,9 +6,12 @@ import os
 import signal
 import sqlite3
 import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+from pysat.solvers import Solver as PySatSolver
 
 from patience.binary_star.deal import BINARY_STAR, BinaryStarDeal
 from patience.cli import main
@@ -117,3 +120,19 @@ def stored_rows(db: Path, table: str) -> int:
     except sqlite3.OperationalError:  # the schema is not there yet
         return 0
 
+
+Decoded = TypeVar("Decoded")
+
+
+def every_model(clauses: Sequence[Sequence[int]], projection: Iterable[int],
+                decode: Callable[[set[int]], Decoded]) -> set[Decoded]:
+    """Every model of a small formula, decoded from its true variables: each found is blocked on the
+    `projection` variables (those that decide the play) until none is left. Tiny formulas only."""
+    variables = sorted(set(projection))
+    found = set()
+    with PySatSolver(name="cadical195", bootstrap_with=clauses) as solver:
+        while solver.solve():
+            true = {literal for literal in solver.get_model() if literal > 0}
+            found.add(decode(true))
+            solver.add_clause([-variable if variable in true else variable for variable in variables])
+    return found

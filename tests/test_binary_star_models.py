@@ -8,7 +8,6 @@ import random
 from collections import Counter
 
 import pytest
-from pysat.solvers import Solver as PySatSolver
 
 from patience.binary_star.deal import BinaryStarDeal
 from patience.binary_star.forms import write_board, write_yaml
@@ -21,7 +20,7 @@ from patience.generators.lp import binary_star as binary_star_lp
 from patience.result import Status
 from patience.runners.solve import solve
 from patience.runs.process import Limits
-from tests.helpers import needs_solver, pysolfc_deal
+from tests.helpers import every_model, needs_solver, pysolfc_deal
 from tests.test_binary_star import exhaustive, small_deal
 
 LIMITS = Limits(timeout=60)
@@ -75,15 +74,10 @@ def keeps_the_rules(deal: BinaryStarDeal, steps: tuple[tuple[int, int], ...]) ->
 
 def model_plays(encoding: binary_star_cnf.BinaryStarEncoding) -> set[tuple[tuple[int, int], ...]]:
     """Every model of the formula, projected on what each step does (pile, foundation)."""
-    found = set()
-    decisions = list(encoding.takes) + list(encoding.ons)
-    with PySatSolver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
-        while solver.solve():
-            true = {literal for literal in solver.get_model() if literal > 0}
-            plays = encoding.decode(true)
-            found.add(tuple((play.pile, play.foundation) for play in plays))
-            solver.add_clause([-variable if variable in true else variable for variable in decisions])
-    return found
+    def steps(true: set[int]) -> tuple[tuple[int, int], ...]:
+        return tuple((play.pile, play.foundation) for play in encoding.decode(true))
+
+    return every_model(encoding.cnf.clauses, [*encoding.takes, *encoding.ons], steps)
 
 
 def test_the_formulas_models_are_exactly_the_winning_plays():

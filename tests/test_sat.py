@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from pysat.solvers import Solver as PySatSolver
 
 from patience.cards import Card
 from patience.deal import Deal
@@ -18,7 +17,7 @@ from patience.result import Status
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.validator import replay
-from tests.helpers import INSTANCES
+from tests.helpers import INSTANCES, every_model
 
 LIMITS = Limits(timeout=30)
 SMALL_DEALS = [random_deal(ranks, suits, height, seed, empty)
@@ -33,14 +32,7 @@ def winning_sequences(deal: Deal) -> set[tuple[Card, ...]]:
 def projected_models(deal: Deal, symmetry_breaking: bool, cardinality: str = "seqcounter") -> set[tuple[Card, ...]]:
     encoding = formula(deal, symmetry_breaking, cardinality)
     decode = encoding.decode_map()
-    positions = list(decode.cards_at)
-    found = set()
-    with PySatSolver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
-        while solver.solve():
-            true = {literal for literal in solver.get_model() if literal > 0}
-            found.add(decode.sequence(true))
-            solver.add_clause([-variable if variable in true else variable for variable in positions])
-    return found
+    return every_model(encoding.cnf.clauses, decode.cards_at, decode.sequence)
 
 TINY = [random_deal(3, 2, 2, seed) for seed in range(1, 7)] + [random_deal(3, 2, 3, seed, True) for seed in range(1, 5)]
 

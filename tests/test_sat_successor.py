@@ -25,7 +25,7 @@ from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, read_comp
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.validator import replay
-from tests.helpers import needs_solver, sweep_seeds
+from tests.helpers import every_model, needs_solver, sweep_seeds
 from tests.test_sat import TINY, winning_sequences
 
 SWITCHES = [(True, True), (False, True), (True, False), (False, False)]  # parity, windows
@@ -34,14 +34,8 @@ SWITCHES = [(True, True), (False, True), (True, False), (False, False)]  # parit
 def place_models(deal: Deal, parity: bool, windows: bool) -> set[tuple]:
     """Every play the formula allows, by blocking each model's place bits in turn."""
     encoding = formula(deal, parity, windows)
-    bits = sorted({bit for places in encoding.places.values() for bit in places if not isinstance(bit, bool)})
-    found = set()
-    with PySatSolver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
-        while solver.solve():
-            true = {literal for literal in solver.get_model() if literal > 0}
-            found.add(encoding.decode(true))
-            solver.add_clause([-bit if bit in true else bit for bit in bits])
-    return found
+    bits = {bit for places in encoding.places.values() for bit in places if not isinstance(bit, bool)}
+    return every_model(encoding.cnf.clauses, bits, encoding.decode)
 
 
 EVEN = [random_deal(4, 2, 2, seed) for seed in range(1, 6)] + [random_deal(4, 2, 3, seed, True) for seed in range(1, 4)]
