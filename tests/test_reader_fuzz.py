@@ -33,6 +33,7 @@ from patience.generators.cnf.black_hole import read_header
 from patience.generators.eprime import solution as savilerow_output
 from patience.generators.lp import solution as lp_solution
 from patience.generators.reduction import formula_from_meta, read_formula
+from patience.generators.successor import black_hole as successor_cnf
 from patience.generators.xcsp3 import solution as xcsp_output
 from patience.lbs import solution as lbs_solution
 from patience.lbs.deal import read_param as read_lbs_param
@@ -130,6 +131,7 @@ TEXT_READERS = {
     "plan file": lambda text: pddl_plan.read_plan_file(text, "fuzz"),
     "dimacs cnf": lambda text: read_formula(text, "fuzz"),
     "gen cnf header": lambda text: read_header(text, "fuzz"),
+    "gen successor header": lambda text: successor_cnf.read_header(text, "fuzz"),
     "reduced deal meta": lambda text: formula_from_meta(text, "fuzz"),
 }
 

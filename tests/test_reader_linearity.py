@@ -25,6 +25,7 @@ from patience.generators.eprime import solution as savilerow_output
 from patience.generators.lp import solution as lp_solution
 from patience.generators.mzn import solution as minizinc_output
 from patience.generators.reduction import read_formula
+from patience.generators.successor import black_hole as successor_cnf
 from patience.generators.xcsp3 import solution as xcsp_output
 from patience.lbs import deal as lbs_deal
 from patience.lbs import solution as lbs_solution
@@ -97,6 +98,9 @@ READERS: dict[str, tuple[Callable[[str], object], Callable[[int], str], int]] = 
     "gen cnf header": (lambda text: read_header(text, "t"),
                        lambda n: "c patience\nc ranks 13\nc pile AS\n" + "c var 1 card AS pos 1\n" * n + "p cnf 1 0\n",
                        1_000),
+    "gen successor header": (lambda text: successor_cnf.read_header(text, "t"),
+                             lambda n: "c patience-models successor cnf\nc ranks 13\nc pile AS\n" + "c note 1 2 3\n" * n
+                             + "c place AS 1\np cnf 1 0\n", 1_000),
     "yaml": (lambda text: load_yaml(text, "t"), lambda n: "a:\n" + "  - x\n" * n, 800),
     "bytes with a long line": (lambda text: decode(text.encode(), "t"), lambda n: "\ufeff" + "x" * n * 100, 11_000),
 }
@@ -224,6 +228,9 @@ LONG_LINE_READERS: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     "dimacs cnf": (lambda text: read_formula(text, "t"), "p cnf 3 1\n1{}-2 3 0\n", "\n1 2 0", " 1"),
     "gen cnf header": (lambda text: read_header(text, "t"), "c patience\nc ranks 13{}\nc pile AS\np cnf 1 0\n",
                        "\nc var 1 card AS pos 1", " 1"),
+    "gen successor header": (lambda text: successor_cnf.read_header(text, "t"),
+                             "c patience-models successor cnf\nc ranks 13\nc pile AS{}\nc place AS 1\np cnf 1 0\n",
+                             "\nc note 1", " AS"),
     "yaml": (lambda text: load_yaml(text, "t"), "a: [x,{} y]\n", "\nb{}: 1", "x, "),
     "deal spec size": (_deal_spec_size, "black_hole:1{}-2", "+black_hole:1", "+all_in_a_row:1"),
     "ace statistics": (_ace_nodes, "d WRONG DECISIONS {}4\n  effs:{}5\n", "\n\n run1 ", "1,"),

@@ -15,6 +15,7 @@ from pysat.solvers import Solver as PySatSolver
 from patience.cards import Card
 from patience.cli import main
 from patience.deal import Deal
+from patience.formats import write_deal
 from patience.generators.cnf.black_hole import formula as paper_formula
 from patience.generators.deals import random_deal
 from patience.generators.successor.black_hole import formula, lazy_formula, successors
@@ -165,6 +166,43 @@ def test_gen_successor_is_dimacs_a_real_solver_reads(seed, expected, tmp_path, c
     if expected == SATISFIABLE:
         deal = random_deal(ranks, 2, 3, seed)
         assert replay(deal, formula(deal).decode(verdict.true_variables)).valid
+    answer = tmp_path / "cadical.out"
+    answer.write_text(done.stdout)
+    capsys.readouterr()
+    assert main(["decode", "model", str(cnf), str(answer)]) == (0 if expected == SATISFIABLE else 1)
+    printed = capsys.readouterr().out
+    assert ("valid: 25 moves" in printed) if expected == SATISFIABLE else ("s UNSATISFIABLE" in printed)
+
+
+def test_decode_reads_a_successor_model_back_and_refuses_a_broken_place_map(tmp_path, capsys):
+    """`decode model` takes the successor CNF's header (its `c place` lines) as it takes the
+    paper's; a place map that misses a card or runs past its bits is bad input, not a verdict."""
+    deal = random_deal(7, 2, 2, 1)
+    encoding = formula(deal)
+    with PySatSolver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    answer = tmp_path / "model.out"
+    answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    deal_file = tmp_path / "deal.txt"
+    deal_file.write_text(write_deal(deal, "yaml"))
+    assert main(["gen", "successor", str(deal_file), "-o", str(tmp_path / "model")]) == 0
+    cnf = tmp_path / "model" / "deal.cnf"
+    capsys.readouterr()
+    assert main(["decode", "model", str(cnf), str(answer)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[1] == "valid: 13 moves"
+    lines = cnf.read_text().splitlines()
+    place = next(number for number, line in enumerate(lines) if line.startswith("c place "))
+    for name, broken in [("missing", lines[:place] + lines[place + 1:]),
+                         ("long", lines[:place] + [" ".join(lines[place].split()[:3] + ["F"] * 33)]
+                          + lines[place + 1:])]:
+        bad = tmp_path / f"{name}.cnf"
+        bad.write_text("\n".join(broken) + "\n")
+        assert main(["decode", "model", str(bad), str(answer)]) == 2
+        error = capsys.readouterr().err
+        assert error.startswith(f"error: {bad}") and ("place map" in error if name == "missing" else
+                                                       f"{bad}:{place + 1}: bad header line" in error)
 
 
 def lazy_cross_check(seed: int, deals: int, most_cards: int, cpu: float) -> dict[bool, int]:

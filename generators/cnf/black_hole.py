@@ -19,6 +19,7 @@ the deal, so any solver's model decodes and validates from the CNF file alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pysat.formula import CNF
@@ -196,7 +197,29 @@ class DecodeMap:
 
 def read_header(text: str, source: str) -> DecodeMap:
     """The deal and decode map from a CNF written by `gen cnf`; InputError naming the line."""
-    ranks, foundation, piles, cards_at = None, None, [], {}
+    cards_at: dict[int, tuple[Card, int]] = {}
+
+    def map_line(words: list[str], number: int) -> None:
+        if words[1:2] != ["var"]:
+            return
+        if len(words) != 7 or words[3] != "card" or words[5] != "pos":
+            raise ValueError("expected `c var N card CARD pos P`")
+        cards_at[whole(words[2], "a variable", 1, LARGEST, source, number)] = (
+            parse_card(words[4]), whole(words[6], "a position", 0, MAX_CARDS, source, number))
+        at_most(len(cards_at), MAX_VALUES, "variables in the map", source, number)
+
+    deal, variables = read_deal_header(text, source, HEADER_TAG, "gen cnf", map_line)
+    if not cards_at:
+        raise InputError(source, 1, "not a CNF written by `gen cnf` (no variable map in its header)")
+    return DecodeMap(deal, cards_at, variables)
+
+
+def read_deal_header(text: str, source: str, tag: str, command: str,
+                     map_line: Callable[[list[str], int], None]) -> tuple[Deal, int]:
+    """The deal a CNF's header records (its `c ranks`, `c foundation` and `c pile` lines) and the
+    formula's variable count (its `p cnf` line); `map_line` reads every other comment line, the
+    model's own decode map. InputError naming the line, as for any file of someone else's."""
+    ranks, foundation, piles = None, None, []
     seen_tag, variables = False, None
     for number, line in numbered_lines(text):
         words = line.split()
@@ -208,7 +231,7 @@ def read_header(text: str, source: str) -> DecodeMap:
                 break
             continue
         try:
-            if line.startswith(HEADER_TAG):
+            if line.startswith(tag):
                 seen_tag = True
             elif words[1:2] == ["ranks"]:
                 ranks = whole(words[2], "ranks", 1, MAX_RANKS, source, number)
@@ -216,23 +239,20 @@ def read_header(text: str, source: str) -> DecodeMap:
                 foundation = None if words[2] == "none" else parse_card(words[2])
             elif words[1:2] == ["pile"]:
                 piles.append(tuple(parse_card(word) for word in words[2:]))
-            elif words[1:2] == ["var"]:
-                if len(words) != 7 or words[3] != "card" or words[5] != "pos":
-                    raise ValueError("expected `c var N card CARD pos P`")
-                cards_at[whole(words[2], "a variable", 1, LARGEST, source, number)] = (
-                    parse_card(words[4]), whole(words[6], "a position", 0, MAX_CARDS, source, number))
-                at_most(len(cards_at), MAX_VALUES, "variables in the map", source, number)
+                at_most(len(piles), MAX_CARDS, "piles", source, number)
+            else:
+                map_line(words, number)
         except (ValueError, IndexError) as error:
             raise InputError(source, number, f"bad header line: {error}") from None
-    if not seen_tag or ranks is None or not piles or not cards_at:
-        raise InputError(source, 1, "not a CNF written by `gen cnf` (no deal and variable map in its header)")
+    if not seen_tag or ranks is None or not piles:
+        raise InputError(source, 1, f"not a CNF written by `{command}` (no deal in its header)")
     if variables is None:
         raise InputError(source, None, "no `p cnf VARIABLES CLAUSES` line after the header")
     try:
         deal = Deal(tuple(piles), foundation, ranks)
     except ValueError as error:
         raise InputError(source, None, f"bad deal in the header: {error}") from None
-    return DecodeMap(deal, cards_at, variables)
+    return deal, variables
 
 
 def build(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> ModelFiles:

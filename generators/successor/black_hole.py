@@ -30,11 +30,16 @@ from dataclasses import dataclass
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
-from patience.cards import Card, ranks_adjacent
+from patience.caps import MAX_CARDS
+from patience.cards import Card, parse_card, ranks_adjacent
 from patience.deal import Deal
+from patience.errors import InputError
+from patience.generators.cnf.black_hole import read_deal_header
 from patience.generators.cnf.common import Literal, cnf_files, dimacs_text, negate
 from patience.generators.files import ModelFiles, no_fixed_files
+from patience.numeric import LARGEST, whole
 from patience.options import Switch
+from patience.reading import at_most
 
 HEADER_TAG = "c patience-models successor cnf"
 TITLE = "DIMACS CNF (the successor encoding: a card's predecessor and its place in binary)"
@@ -257,6 +262,51 @@ def header(encoding: Encoding) -> list[str]:
     lines += [f"c place {deal.name(card)} " + " ".join(map(literal_text, bits))
               for card, bits in encoding.places.items()]
     return lines
+
+
+PLACE_BITS = 32  # more bits than a place of the largest deal needs: a longer `c place` line is not ours
+
+
+@dataclass(frozen=True)
+class PlaceMap:
+    """What a successor CNF's header says: the deal and where each card's place bits are, enough
+    to read a solver's model back into cards (`patience decode model`)."""
+
+    deal: Deal
+    places: dict[Card, tuple[Literal, ...]]
+    variables: int  # of the whole formula: a model naming a variable beyond it is not this formula's
+
+    def sequence(self, true_variables: set[int]) -> tuple[Card, ...]:
+        """The cards in the order of their places (the validator checks that order)."""
+        return Encoding(self.deal, CNF(), self.places, 0).decode(true_variables)
+
+
+def read_header(text: str, source: str) -> PlaceMap:
+    """The deal and place map from a CNF written by `gen successor`; InputError naming the line."""
+    places: dict[Card, tuple[Literal, ...]] = {}
+
+    def literal(word: str, number: int) -> Literal:
+        if word in ("T", "F"):
+            return word == "T"
+        return whole(word, "a variable", 1, LARGEST, source, number)
+
+    def map_line(words: list[str], number: int) -> None:
+        if words[1:2] != ["place"]:
+            return
+        if not 3 < len(words) <= 3 + PLACE_BITS:
+            raise ValueError(f"expected `c place CARD BIT...` with 1 to {PLACE_BITS} bits")
+        card = parse_card(words[2])
+        if card in places:
+            raise ValueError(f"a second place for {words[2]}")
+        places[card] = tuple(literal(word, number) for word in words[3:])
+        at_most(len(places), MAX_CARDS, "cards in the place map", source, number)
+
+    deal, variables = read_deal_header(text, source, HEADER_TAG, "gen successor", map_line)
+    missing = [card for card in deal.cards if card not in places]
+    if missing or len(places) != len(deal.cards):
+        raise InputError(source, None, "the place map does not name every card of the deal once"
+                         + (f" (no place for {deal.name(missing[0])})" if missing else ""))
+    return PlaceMap(deal, places, variables)
 
 
 def build(deal: Deal, parity: bool = True, windows: bool = True) -> ModelFiles:

@@ -1,5 +1,5 @@
 """`patience decode`: read SAT answers back. `decode model` turns a SAT solver's output on a
-`gen cnf` formula into the card sequence (through the CNF's header map) and validates it;
+`gen cnf` or `gen successor` formula into the card sequence (through the CNF's header map) and validates it;
 `decode assignment` turns a won game of a reduced deal into the formula's satisfying assignment
 (or, with --via-formula, decides the recorded formula and builds the win by the reduction's proof)."""
 
@@ -13,8 +13,9 @@ from patience.cards import Card
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
 from patience.formats import parse_deal
-from patience.generators.cnf.black_hole import read_header
+from patience.generators.cnf import black_hole as paper_cnf
 from patience.generators.reduction import assignment_from_sequence, dimacs_assignment, formula_from_meta
+from patience.generators.successor import black_hole as successor_cnf
 from patience.limits import seconds
 from patience.reading import lines, read_text
 from patience.result import Status
@@ -30,10 +31,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    help="read a SAT model back as cards, or a won reduced deal as an assignment")
     kinds = parser.add_subparsers(dest="kind", required=True, metavar="KIND")
     model = kinds.add_parser(
-        "model", help="a SAT solver's output on a `gen cnf` formula -> validated card sequence",
+        "model", help="a SAT solver's output on a `gen cnf` or `gen successor` formula -> validated card sequence",
         description="Exit 0 solved (validated), 1 the solver says UNSATISFIABLE, 2 bad input, 3 no verdict, "
                     "4 the decoded sequence does not win.")
-    model.add_argument("cnf", help="the CNF written by `gen cnf` (its header holds the deal and the map)")
+    model.add_argument("cnf", help="the CNF written by `gen cnf` or `gen successor` (its header holds the deal and "
+                       "the map)")
     model.add_argument("output", help="solver output: competition format (`s`/`v` lines) or MiniSat's result file")
     model.set_defaults(handler=run_decode_model)
     assignment = kinds.add_parser(
@@ -54,7 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_decode_model(args: argparse.Namespace) -> int:
-    decode_map = read_header(read_text(args.cnf), args.cnf)
+    cnf_text = read_text(args.cnf)
+    reader = successor_cnf if cnf_text.startswith(successor_cnf.HEADER_TAG) else paper_cnf
+    decode_map = reader.read_header(cnf_text, args.cnf)
     text = read_text(args.output)
     if any(line.startswith("s ") for line in lines(text)):
         verdict = read_competition(text, args.output, decode_map.variables)
