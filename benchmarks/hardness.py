@@ -378,11 +378,14 @@ def deal_name(shape: Shape, seed: int) -> str:
     return f"r{shape[0]}-s{shape[1]}-h{shape[2]}-seed{seed}"
 
 
-def held_out(only: str | None) -> list[tuple[Shape, int]]:
-    """The held-out deals, or those of the shapes named in `only` (52x16x5,100x8x3)."""
+def held_out(only: str | None, grid: Path | None = None, per_shape: int = 10) -> list[tuple[Shape, int]]:
+    """The held-out deals, or those of the shapes named in `only` (52x16x5,100x8x3); with `grid` (a
+    `run`'s folder) instead the first `per_shape` deals of each shape that run left undecided."""
     wanted = None if not only else {tuple(int(n) for n in name.split("x")) for name in only.split(",")}
-    return [(shape, seed) for shape, seeds in HELD_OUT.items() if wanted is None or shape in wanted
-            for seed in seeds]
+    pool = HELD_OUT.items() if grid is None else [
+        (shape, tuple(seed for seed, verdict in sorted(seeds.items()) if verdict is UNDECIDED)[:per_shape])
+        for shape, seeds in sorted(verdicts(grid).items())]
+    return [(shape, seed) for shape, seeds in pool if wanted is None or shape in wanted for seed in seeds]
 
 
 def solve_one(out: Path, shape: Shape, seed: int, args: argparse.Namespace, extra: tuple[str, ...] = (),
@@ -461,7 +464,7 @@ def heldout(args: argparse.Namespace) -> int:
     for cut_off in args.out.glob("*.out"):  # a deal begun by a run that was stopped: begun again (one run a folder)
         if not cut_off.with_suffix(".json").exists():
             cut_off.unlink()
-    todo = [(shape, seed) for shape, seed in held_out(args.only)
+    todo = [(shape, seed) for shape, seed in held_out(args.only, args.grid, args.per_shape)
             if not (args.out / f"{deal_name(shape, seed)}.json").exists()]
     print(f"{len(todo)} deals to solve in {args.out}", flush=True)
 
@@ -486,7 +489,8 @@ def heldout_table(records: list[dict]) -> str:
     """The held-out records as docs/hardness.md's tables: a row per shape (decided, won, lost, CPU) and
     a row per deal (verdict, the route that decided, CPU of the search and of the whole child, nodes)."""
     by_shape: dict[tuple[int, ...], list[dict]] = {}
-    for record in sorted(records, key=lambda record: (HELD_OUT_ORDER.get(tuple(record["shape"]), 99), record["seed"])):
+    for record in sorted(records, key=lambda record: (HELD_OUT_ORDER.get(tuple(record["shape"]), 99), record["shape"],
+                                                      record["seed"])):
         by_shape.setdefault(tuple(record["shape"]), []).append(record)
     verdict = {"solved": "won", "unsolvable": "lost"}
     lines = ["| shape | deals | won | lost | open | CPU s of the searches |", "|---|---:|---:|---:|---:|---:|"]
@@ -933,13 +937,17 @@ def main() -> int:
                         help="scaling: another grid's folder to pool with --out, seed by seed (repeatable)")
     parser.add_argument("--bootstrap", type=int, default=1000, help="scaling: bootstrap samples (1000)")
     parser.add_argument("--before", type=Path, help="compare: the other grid's folder")
-    parser.add_argument("--per-shape", type=int, default=10, help="deeper: undecided deals per shape (10)")
+    parser.add_argument("--per-shape", type=int, default=10,
+                        help="deeper, heldout --grid: undecided deals per shape (10)")
     parser.add_argument("--budgets", type=lambda text: tuple(int(float(part)) for part in text.split(",")),
                         default=(1_000_000, 4_000_000, 16_000_000), help="deeper: node budgets (1e6,4e6,16e6)")
     parser.add_argument("--cpu", type=float, default=60.0, help="heldout: CPU seconds a deal (60)")
     parser.add_argument("--jobs", type=int, default=1, help="heldout: deals solved at a time (1)")
     parser.add_argument("--check", action="store_true", help="heldout: then search every loss again from the back")
     parser.add_argument("--only", help="heldout: only these shapes, RxSxH,... (all six)")
+    parser.add_argument("--grid", type=Path,
+                        help="heldout: instead of the held-out sample, the deals this `run` folder left undecided "
+                             "(the first --per-shape of each shape)")
     parser.add_argument("--solver", help="heldout: `patience solve --solver` (its default)")
     parser.add_argument("--set", action="append", default=[], help="heldout: `patience solve --set` (repeatable)")
     args = parser.parse_args()

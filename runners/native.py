@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from patience.binary_star.deal import BinaryStarDeal, Play
@@ -86,14 +87,13 @@ class Native(Solver):
         return _solve_both(deal, directions, limits, options)
 
 
-FIRST_SLICE = 250_000  # both directions: the first node budget of each, four times more each turn after
-
-
 def _directions(options: Mapping[str, Any]) -> tuple[str, ...]:
     """The searches the `direction` option asks for, in the order they take turns."""
     direction = options["direction"]
     if direction != "forward" and options["max-cards"]:
         raise UsageError("direction backward or both decides a deal; max-cards needs direction forward")
+    if direction == "both" and not options["restarts"]:
+        raise UsageError("direction both takes turns at the restarts; it needs restarts on")
     return ("forward", "backward") if direction == "both" else (direction,)
 
 
@@ -103,49 +103,28 @@ def _backward_cards(outcome: Outcome) -> tuple[Any, ...]:
 
 
 def _solve_both(deal: Deal, directions: tuple[str, ...], limits: Limits, options: Mapping[str, Any]) -> Answer:
-    """The search from the front and from the back (Board.reversed_of) in turn, each with a node
-    budget four times the last (FIRST_SLICE at first), until one decides or the limits end it. A
-    search that decides is exact either way: a win from the back, reversed, is a win (replayed by
-    the validator like any answer), and a loss from the back proves the deal lost. Each turn starts
-    its search afresh (the compiled search cannot be resumed), so a third of the nodes are spent
-    twice. The answer names the direction that decided (`route`) and counts every node."""
-    boards = {"forward": Board.of(deal), "backward": Board.reversed_of(deal)}
-    moves = {"forward": _cards, "backward": _backward_cards}
-    limit, seconds, cpu_seconds = options["nodes"], limits.timeout, limits.cpu_limit
-    started, cpu_started, nodes, budget = time.monotonic(), time.process_time(), 0, FIRST_SLICE
-    search_cpu_started = time.thread_time()  # the clock of the search's CPU budget (it runs in this thread)
-    spent: dict[str, int] = {}
-    while True:
-        for direction in directions:
-            left = None if seconds is None else seconds - (time.monotonic() - started)
-            cpu_left = None if cpu_seconds is None else cpu_seconds - (time.thread_time() - search_cpu_started)
-            if left is not None and left <= 0:
-                return _undecided(Status.TIMEOUT, started, cpu_started, nodes, spent)
-            if cpu_left is not None and cpu_left <= 0:
-                return _undecided(Status.TIMEOUT, started, cpu_started, nodes, spent, CPU_LIMIT_REACHED)
-            slice_limit = budget if limit is None else min(budget, limit)
-            outcome, used = engine.run_board(boards[direction], options["engine"], Rules.of(options), False,
-                                             slice_limit, left, limits.memory_mb, cpu_left)
-            nodes += outcome.nodes
-            spent[direction] = outcome.nodes
-            if outcome.status in (Status.SOLVED, Status.UNSOLVABLE):
-                wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
-                stats: dict[str, float | int | str] = {"engine": used, "route": direction,
-                                                       "route_nodes": outcome.nodes}
-                play = moves[direction](outcome) if outcome.status is Status.SOLVED else None
-                return Answer(outcome.status, play, wall, cpu, nodes, stats)
-            if outcome.status is Status.TIMEOUT:
-                return _undecided(Status.TIMEOUT, started, cpu_started, nodes, spent, _limit_message(outcome))
-        if limit is not None and budget >= limit:
-            return _undecided(Status.UNKNOWN, started, cpu_started, nodes, spent)
-        budget *= 4
-
-
-def _undecided(status: Status, started: float, cpu_started: float, nodes: int, spent: dict[str, int],
-               message: str | None = None) -> Answer:
-    stats: dict[str, float | int | str] = {f"{direction}_nodes": count for direction, count in spent.items()}
-    return Answer(status, None, time.monotonic() - started, time.process_time() - cpu_started, nodes, stats,
-                  message=message or LIMIT_REACHED[status])
+    """The search from the back alone, or (both) the searches from the front and from the back
+    taking turns a round at a time (engine.run_both), each with its own failure cache and restarts,
+    until one decides or the limits end both. A search that decides is exact either way: a win from
+    the back, read forwards, is a win (replayed by the validator like any answer), and a loss from
+    the back proves the deal lost. The answer names the direction that decided (`route`) and counts
+    every node."""
+    started, cpu_started = time.monotonic(), time.process_time()
+    if directions == ("backward",):
+        outcome, used = engine.run_board(Board.reversed_of(deal), options["engine"], Rules.of(options), False,
+                                         options["nodes"], limits.timeout, limits.memory_mb, limits.cpu_limit)
+        outcome = replace(outcome, sequence=_backward_cards(outcome) if outcome.sequence is not None else None)
+        route, spent = "backward", {"backward_nodes": outcome.nodes}
+    else:
+        outcome, route, used, spent = engine.run_both(deal, options["engine"], Rules.of(options), options["nodes"],
+                                                      limits.timeout, limits.memory_mb, limits.cpu_limit)
+    wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
+    stats: dict[str, float | int | str] = {"engine": used, **spent}
+    if outcome.status in (Status.SOLVED, Status.UNSOLVABLE):
+        stats["route"] = route
+        return Answer(outcome.status, outcome.sequence if outcome.status is Status.SOLVED else None, wall, cpu,
+                      outcome.nodes, stats)
+    return Answer(outcome.status, None, wall, cpu, outcome.nodes, stats, message=_limit_message(outcome))
 
 
 def _limit_message(outcome: Outcome) -> str:

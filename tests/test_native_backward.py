@@ -1,6 +1,7 @@
 """The search from the back (Board.reversed_of) and the native solver's `direction=both`, which takes
-the two directions in turn: the same verdicts as the search from the front and as an exhaustive search, the
-same nodes as the Python reference, wins that replay forwards, and a result naming the route."""
+the two directions in turn a round at a time: the same verdicts as the search from the front and as an
+exhaustive search, the same nodes as the Python reference, wins that replay forwards, and a result naming
+the route."""
 
 from __future__ import annotations
 
@@ -116,6 +117,46 @@ def test_max_cards_with_a_direction_other_than_forward_is_a_usage_error():
 
 
 def test_a_node_limit_ends_the_route_undecided():
-    deal = random_deal(26, 4, 3, 3)  # won, but past 2,000 nodes either way
+    """The limit counts both searches' nodes: they stop together at it, each having run part of it."""
+    deal = random_deal(26, 4, 3, 3)  # won, but past 1,000 nodes either way
     result = solve(deal, "native", Limits(timeout=30), {"nodes": "1000", "direction": "both"})
-    assert result.status is Status.UNKNOWN and result.nodes == 2000
+    assert result.status is Status.UNKNOWN and result.nodes == 1000
+    assert result.stats["forward_nodes"] + result.stats["backward_nodes"] == 1000
+    assert min(result.stats["forward_nodes"], result.stats["backward_nodes"]) > 1
+
+
+@pytest.mark.parametrize("switched_off", ["", *(name for name in Rules.names() if name != "restarts")])
+def test_both_is_the_reference_search(switched_off):
+    """The compiled and the Python searches taking turns: the same status, the same direction that
+    decided and the same nodes in each direction, with every rule on and each switched off in turn
+    (within a node limit, so that some deals end undecided, mid-round)."""
+    rules = Rules.of({name: name != switched_off for name in Rules.names() if name != "noise"})
+    seen = Counter()
+    for deal in deals(40, [(13, 4, 3), (13, 8, 6), (26, 4, 3), (7, 3, 2)], first_seed=len(switched_off)):
+        c = engine.run_both(deal, "c", rules, 3000, None)
+        python = engine.run_both(deal, "python", rules, 3000, None)
+        assert (c[0].status, c[0].nodes, c[1], c[3]) == (python[0].status, python[0].nodes, python[1], python[3]), deal
+        assert c[0].sequence == python[0].sequence, deal
+        if c[0].status is Status.SOLVED:
+            assert replay(deal, list(c[0].sequence), complete=True).valid, deal
+        seen[c[0].status, c[1]] += 1
+    assert seen[Status.UNKNOWN, "forward"] + seen[Status.UNKNOWN, "backward"] >= 1, seen
+    assert seen[Status.SOLVED, "backward"] + seen[Status.UNSOLVABLE, "backward"] >= 1, seen
+    assert seen[Status.SOLVED, "forward"] + seen[Status.UNSOLVABLE, "forward"] >= 1, seen
+
+
+def test_both_decides_at_once_what_the_back_decides_at_once():
+    """A deal the front leaves open for a million nodes and the back wins in 186: in turn, the
+    front's first round and the back's, and the win replays. (The turns of issue 41 before, each
+    starting afresh with four times the last budget, spent 250,000 nodes on the front first.)"""
+    deal = random_deal(13, 8, 6, 10)
+    assert engine.run(deal, "c", ALL_ON, False, 1_000_000, None)[0].status is Status.UNKNOWN
+    result = solve(deal, "native", Limits(timeout=30), {"direction": "both"})
+    assert result.status is Status.SOLVED and result.stats["route"] == "backward"
+    assert result.stats["backward_nodes"] < 1000 and result.nodes < 2000
+    assert replay(deal, list(result.sequence), complete=True).valid
+
+
+def test_both_needs_restarts():
+    with pytest.raises(UsageError, match="needs restarts"):
+        solve(random_deal(6, 2, 3, 1), "native", Limits(timeout=30), {"direction": "both", "restarts": "off"})

@@ -1255,6 +1255,18 @@ static uint64_t next_round(Search *s, int round, uint64_t *random)
     return luby_unit(s->foundations, s->n) * luby((uint64_t)round + 1);
 }
 
+/* One round of a search set up by run or run_both, from the start (nothing played): RESTART when
+ * the round's budget of nodes runs out, else what the search found. */
+static int run_round(Search *s, int round, uint64_t *random)
+{
+    uint64_t budget = next_round(s, round, random);
+    s->round = round;
+    s->budget = s->restarts ? s->nodes + budget : 0;
+    uint64_t hash = hash_key(s->key, s->words);
+    return s->balance ? dfs_balanced(s, 0, hash) : s->words == 1 ? dfs_one_word(s, 0, hash)
+           : dfs_any_width(s, 0, hash);
+}
+
 /* Run a search already set up, the GIL released by the caller; `seconds` of wall clock and
  * `cpu_seconds` of this thread's CPU (each 0: none), whichever ends first. */
 static int run(Search *s, Cache *table, uint64_t node_limit, double seconds, double cpu_seconds)
@@ -1265,13 +1277,34 @@ static int run(Search *s, Cache *table, uint64_t node_limit, double seconds, dou
     s->cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
     uint64_t random = 0;
     for (int round = 0;; round++) {
-        uint64_t budget = next_round(s, round, &random);
-        s->round = round;
-        s->budget = s->restarts ? s->nodes + budget : 0;
-        uint64_t hash = hash_key(s->key, s->words);
-        int result = s->balance ? dfs_balanced(s, 0, hash) : s->words == 1 ? dfs_one_word(s, 0, hash)
-                   : dfs_any_width(s, 0, hash);
+        int result = run_round(s, round, &random);
         if (result != RESTART) return result;
+    }
+}
+
+/* Two searches of one deal, from the front (s[0]) and from the back (s[1]), each with its own
+ * failure cache, taking turns round by round (a round of each in turn, each on its own Luby
+ * sequence), until one decides or the limits, shared, end both: the same as the two searches run
+ * side by side on half the time each, but a deal one of them decides at once is decided at once.
+ * `which` says which decided; a node limit counts both searches' nodes. */
+static int run_both(Search *s[2], Cache table[2], uint64_t node_limit, double seconds, double cpu_seconds,
+                    int *which)
+{
+    double deadline = seconds > 0 ? now() + seconds : 0, cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
+    uint64_t random[2] = {0, 0};
+    for (int round = 0;; round++) {
+        for (int d = 0; d < 2; d++) {
+            Search *x = s[d];
+            uint64_t other = s[1 - d]->nodes;
+            *which = d;
+            if (node_limit && other >= node_limit) return LIMIT;
+            x->table = &table[d];
+            x->node_limit = node_limit ? node_limit - other : 0;
+            x->deadline = deadline;
+            x->cpu_deadline = cpu_deadline;
+            int result = run_round(x, round, &random[d]);
+            if (result != RESTART) return result;
+        }
     }
 }
 
@@ -1286,6 +1319,30 @@ static int table_bits(unsigned long long bytes, int words)
     int bits = 0;
     while (entries > 1) { bits++; entries >>= 1; }
     return bits;
+}
+
+/* The play a search ends with as two new lists, the cards and the foundation each went onto: the
+ * win, or in max-cards mode the longest play (also when cut short); else None twice. -1 when out of
+ * memory (the exception set). */
+static int play_lists(Search *s, int result, PyObject **order, PyObject **onto)
+{
+    int length = result == SOLVED ? s->n : s->best_length;
+    int *cards = result == SOLVED ? s->path : s->best;
+    int *foundations = result == SOLVED ? s->path_foundation : s->best_foundation;
+    if (result != SOLVED && !s->max_cards) {
+        Py_INCREF(Py_None);
+        Py_INCREF(Py_None);
+        *order = *onto = Py_None;
+        return 0;
+    }
+    *order = PyList_New(length);
+    *onto = PyList_New(length);
+    if (!*order || !*onto) { Py_XDECREF(*order); Py_XDECREF(*onto); return -1; }
+    for (int i = 0; i < length; i++) {
+        PyList_SET_ITEM(*order, i, PyLong_FromLong(cards[i]));
+        PyList_SET_ITEM(*onto, i, PyLong_FromLong(foundations[i]));
+    }
+    return 0;
 }
 
 static PyObject *search(PyObject *self, PyObject *args)
@@ -1322,27 +1379,66 @@ static PyObject *search(PyObject *self, PyObject *args)
     PyObject *answer = NULL;
     if (result == NO_MEMORY) PyErr_NoMemory();
     if (result == INTERRUPTED || result == NO_MEMORY) goto done; /* the exception is set */
-    PyObject *order = Py_None, *onto = Py_None;
+    PyObject *order, *onto;
+    if (play_lists(s, result, &order, &onto)) goto done;
     int length = result == SOLVED ? s->n : s->best_length;
-    int *cards = result == SOLVED ? s->path : s->best;
-    int *foundations = result == SOLVED ? s->path_foundation : s->best_foundation;
-    if (result == SOLVED || s->max_cards) { /* max-cards mode: its longest play, also when cut short */
-        order = PyList_New(length);
-        onto = PyList_New(length);
-        if (!order || !onto) { Py_XDECREF(order); Py_XDECREF(onto); goto done; }
-        for (int i = 0; i < length; i++) {
-            PyList_SET_ITEM(order, i, PyLong_FromLong(cards[i]));
-            PyList_SET_ITEM(onto, i, PyLong_FromLong(foundations[i]));
-        }
-    } else {
-        Py_INCREF(order);
-        Py_INCREF(onto);
-    }
     answer = Py_BuildValue("(sNNKiK)", status_name(result), order, onto, (unsigned long long)s->nodes, length,
                            (unsigned long long)table.used);
 done:
     free(table.slots);
     search_free(s);
+    return answer;
+}
+
+/* A deal from the front and from the back in turn (run_both): the front's board, the back's
+ * (the piles turned over, an empty foundation) and its end rank; each search gets half the cache. */
+static PyObject *both(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *ranks_of[2], *sizes_of[2], *tops_of[2];
+    int ranks, end;
+    Rules rules;
+    unsigned long long node_limit, cache_bytes;
+    double seconds, cpu_seconds;
+    if (!PyArg_ParseTuple(args, "OOOOiOOipppppppKddK", &ranks_of[0], &sizes_of[0], &ranks_of[1], &sizes_of[1],
+                          &ranks, &tops_of[0], &tops_of[1], &end, &rules.cache, &rules.symmetry, &rules.wolter,
+                          &rules.reach, &rules.restarts, &rules.noise, &rules.wide, &node_limit, &seconds,
+                          &cpu_seconds, &cache_bytes))
+        return NULL;
+    rules.max_cards = 0;
+    Search *s[2] = {NULL, NULL};
+    Cache table[2] = {{0}, {0}};
+    PyObject *answer = NULL;
+    for (int d = 0; d < 2; d++) {
+        s[d] = search_new(ranks_of[d], sizes_of[d], ranks, tops_of[d], rules);
+        if (!s[d]) goto done;
+        if (cache_reset(&table[d], s[d]->words, table_bits(cache_bytes / 2, s[d]->words))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    if (end < -1 || end >= ranks || (end >= 0 && ranks < 2) || s[1]->foundations != 1 || s[0]->n != s[1]->n) {
+        PyErr_SetString(PyExc_ValueError, "the back's board needs one foundation, the front's cards and an end rank "
+                                          "(-1: any)");
+        goto done;
+    }
+    s[1]->end = end;
+    int which = 0;
+    s[0]->thread = PyEval_SaveThread();
+    s[1]->thread = s[0]->thread;
+    int result = run_both(s, table, node_limit, seconds, cpu_seconds, &which);
+    PyEval_RestoreThread(s[0]->thread);
+    if (result == NO_MEMORY) PyErr_NoMemory();
+    if (result == INTERRUPTED || result == NO_MEMORY) goto done; /* the exception is set */
+    PyObject *order, *onto;
+    if (play_lists(s[which], result, &order, &onto)) goto done;
+    answer = Py_BuildValue("(siNNKK)", status_name(result), which, order, onto, (unsigned long long)s[0]->nodes,
+                           (unsigned long long)s[1]->nodes);
+done:
+    for (int d = 0; d < 2; d++) {
+        free(table[d].slots);
+        if (s[d]) search_free(s[d]);
+    }
     return answer;
 }
 
@@ -1408,6 +1504,11 @@ static PyMethodDef methods[] = {
      "wide, max_cards, "
      "node_limit, seconds, cpu_seconds, cache_bytes[, end]) -> (status, cards or None, foundations or None, nodes, longest play, "
      "cached states); end: the rank the last card must be next to (-1: any)"},
+    {"both", both, METH_VARARGS,
+     "both(ranks, pile_sizes, back_ranks, back_pile_sizes, rank_count, foundation_tops, back_tops, end, cache, "
+     "symmetry, wolter, reach, restarts, noise, wide, node_limit, seconds, cpu_seconds, cache_bytes) -> (status, "
+     "which (0 front, 1 back), cards or None, foundations or None, front nodes, back nodes): the search from the "
+     "front and from the back, a round of each in turn"},
     {"batch", batch, METH_VARARGS,
      "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, restarts, "
      "noise, wide, max_cards, "

@@ -15,6 +15,14 @@ def search(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, fou
     `limit` (node limit or wall clock) or `cpu`; `end`: the rank the last card must be next to (-1: any).
     In max-cards mode the cards are the longest play met, also when the search is cut short."""
 
+def both(ranks: Sequence[int], pile_sizes: Sequence[int], back_ranks: Sequence[int], back_pile_sizes: Sequence[int],
+         rank_count: int, foundation_tops: Sequence[int], back_tops: Sequence[int], end: int, cache: bool,
+         symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, wide: bool, node_limit: int,
+         seconds: float, cpu_seconds: float, cache_bytes: int, /
+         ) -> tuple[str, int, list[int] | None, list[int] | None, int, int]:
+    """The search from the front and from the back, a round of each in turn: (status, 0 front or 1 back,
+    that search's cards in play order or None, their foundations or None, the front's nodes, the back's)."""
+
 def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool,
           noise: bool, wide: bool, max_cards: bool, node_limit: int, seconds: float, cpu_seconds: float,
           cache_bytes: int, /

@@ -97,6 +97,37 @@ def run_board(board: Board, choice: str | None, rules: Rules, max_cards: bool,
     return outcome, "python"
 
 
+def run_both(deal: Deal, choice: str | None, rules: Rules, node_limit: int | None, seconds: float | None,
+             memory_mb: int | None = None,
+             cpu_seconds: float | None = None) -> tuple[Outcome, str, str, dict[str, int]]:
+    """Decide `deal` by the search from the front and the search from the back (Board.reversed_of)
+    taking turns a round at a time, each with its own failure cache (half the memory each) and its
+    own restarts, until one decides or the shared limits end both. Returns the outcome of the one
+    that ended (a win from the back is given read forwards, the deal's own play), the direction
+    (`forward` or `backward`), the engine, and the nodes of each direction."""
+    forward, backward = Board.of(deal), Board.reversed_of(deal)
+    used = choose(forward, choice)
+    if used == "c" and not fits(backward):
+        used = choose(forward, "python")
+    if used == "c":
+        word, which, order, _, front, back = _search.both(
+            forward.rank, forward.pile_size, backward.rank, backward.pile_size, forward.ranks, forward.foundations,
+            backward.foundations, backward.end, *rules.switches(), node_limit or 0, seconds or 0.0, cpu_seconds or 0.0,
+            cache_bytes(memory_mb))
+        board = (forward, backward)[which]
+        status = compiled_status(word, front + back, node_limit)
+        play = None if order is None or word != "solved" else tuple(board.cards[card] for card in order)
+        outcome = Outcome(status, play, front + back, 0, 0, cpu_limited=word == "cpu")
+    else:
+        outcome, which, (front, back) = reference.search_both(forward, backward, rules, node_limit, seconds,
+                                                              cpu_seconds)
+        play = outcome.sequence
+        outcome = Outcome(outcome.status, play, front + back, 0, 0, cpu_limited=outcome.cpu_limited)
+    if outcome.sequence is not None and which == 1:
+        outcome = Outcome(outcome.status, tuple(reversed(outcome.sequence)), outcome.nodes, 0, 0)
+    return outcome, ("forward", "backward")[which], used, {"forward_nodes": front, "backward_nodes": back}
+
+
 def choose(board: Board, choice: str | None) -> str:
     """The engine that searches `board`: `c` when built and it takes the board (or when asked for,
     else a usage error), `python` otherwise."""

@@ -10,6 +10,7 @@ play can be completed depends on nothing else, so a state that failed once is ne
 from __future__ import annotations
 
 import time
+from collections.abc import Generator
 from dataclasses import dataclass
 
 from patience.cards import Card
@@ -61,14 +62,55 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
     search (see `interchangeable`). With `restarts` a round gives up after a budget of nodes and the
     next one orders the piles another way (see `Rounds`), and with `noise` too puts a random move first
     at some nodes (see `shake`); failed states stay known."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    cpu_deadline = None if cpu_seconds is None else time.thread_time() + cpu_seconds
+    rounds = _search_rounds(board, rules, max_cards, [node_limit], deadline, cpu_deadline)
+    while True:
+        try:
+            next(rounds)
+        except StopIteration as done:
+            return done.value
+
+
+def search_both(forward: Board, backward: Board, rules: Rules, node_limit: int | None = None,
+                seconds: float | None = None, cpu_seconds: float | None = None) -> tuple[Outcome, int, tuple[int, int]]:
+    """The search from the front (`forward`) and from the back (`backward`, Board.reversed_of) taking
+    turns a round at a time, each with its own failure cache and its own rounds, until one decides or
+    the limits, shared, end both (a node limit counts the nodes of both), as the compiled search's
+    `both` does: (the outcome of the one that ended, 0 front or 1 back, the nodes of each)."""
+    if not rules.restarts:
+        raise ValueError("the two searches take turns at their restarts: they need restarts")
+    deadline = None if seconds is None else time.monotonic() + seconds
+    cpu_deadline = None if cpu_seconds is None else time.thread_time() + cpu_seconds
+    limits: list[list[int | None]] = [[node_limit], [node_limit]]
+    searches = [_search_rounds(board, rules, False, limit, deadline, cpu_deadline)
+                for board, limit in zip((forward, backward), limits, strict=True)]
+    nodes = [1, 1]
+    while True:
+        for which in (0, 1):
+            other = nodes[1 - which]
+            if node_limit is not None and other >= node_limit:
+                return Outcome(Status.UNKNOWN, None, nodes[0] + nodes[1], 0, 0), which, (nodes[0], nodes[1])
+            limits[which][0] = None if node_limit is None else node_limit - other
+            try:
+                nodes[which] = next(searches[which])
+            except StopIteration as done:
+                outcome: Outcome = done.value
+                nodes[which] = outcome.nodes
+                return outcome, which, (nodes[0], nodes[1])
+
+
+def _search_rounds(board: Board, rules: Rules, max_cards: bool, limit: list[int | None], deadline: float | None,
+                   cpu_deadline: float | None) -> Generator[int, None, Outcome]:
+    """The search of `search`, a round at a time: it yields its nodes so far each time a round is
+    given up (restarts) and returns the outcome. `limit[0]` is the node limit, read at every node,
+    so that a caller running two searches in turn can share one limit between them."""
     if board.end >= 0 and (max_cards or len(board.foundations) != 1 or board.ranks < 2):
         raise ValueError("an end rank needs one foundation, 2 or more ranks and decision mode")
     cache, reach, symmetry, wolter, restarts = rules.cache, rules.reach, rules.symmetry, rules.wolter, rules.restarts
     noise = restarts and rules.noise
     size = len(board)
     every = (1 << size) - 1
-    deadline = None if seconds is None else time.monotonic() + seconds
-    cpu_deadline = None if cpu_seconds is None else time.thread_time() + cpu_seconds
     counts = [0] * board.ranks
     for rank in board.rank:
         counts[rank] += 1
@@ -142,7 +184,7 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
             while options and pruned(options[0][1], options[0][2]):
                 options.pop(0)
             if options:
-                if node_limit is not None and nodes >= node_limit:
+                if limit[0] is not None and nodes >= limit[0]:
                     return Outcome(Status.UNKNOWN, None, nodes, len(best), len(failed))
                 if nodes % _CLOCK_EVERY == 0 and (deadline is not None or cpu_deadline is not None):
                     if deadline is not None and time.monotonic() > deadline:
@@ -174,6 +216,7 @@ def search(board: Board, rules: Rules = PLAIN, max_cards: bool = False, node_lim
             played &= ~(1 << card)
             counts[board.rank[card]] += 1
             tops[foundation] = covered
+        yield nodes
         rounds.next()
     if not max_cards:
         return Outcome(Status.UNSOLVABLE, None, nodes, len(best), len(failed))
