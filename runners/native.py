@@ -21,7 +21,7 @@ from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
 from patience.lbs.deal import LBSDeal
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
+from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, GENERALISED, LBS
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.reference import Outcome
@@ -63,10 +63,11 @@ class Native(Solver):
                              "past 64 piles or ranks too (the generalised game's large deals)"),
         Switch("max-cards", "off", "Wolter's analysis mode: report the most cards that can be played"),
         Count("nodes", None, "node limit; reaching it gives status unknown"),
-        Option("direction", "forward", "forward: the search from the first play; backward: from the last play (the "
-                                       "deal's piles turned over, the play ending next to the foundation card; "
-                                       "decision mode); both: the two in turn with growing node budgets until one "
-                                       "decides", ("forward", "backward", "both")),
+        Option("direction", "auto", "auto: both for a generalised deal (not Black Hole's or All in a Row's "
+                                    "layout) in decision mode, else forward; forward: the search from the first play; "
+                                    "backward: from the last play (the deal's piles turned over, the play ending next "
+                                    "to the foundation card; decision mode); both: the two in turn, a round of each, "
+                                    "until one decides (needs restarts)", ("auto", "forward", "backward", "both")),
     )
 
     def version(self) -> str | None:
@@ -81,15 +82,21 @@ class Native(Solver):
         if isinstance(deal, BinaryStarDeal):
             board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
             return _solve_board(board, deal.name, binary_star_plays, limits, options)
-        directions = _directions(options)
+        directions = _directions(options, deal)
         if directions == ("forward",):
             return _solve_board(Board.of(deal), deal.name, _cards, limits, options)
         return _solve_both(deal, directions, limits, options)
 
 
-def _directions(options: Mapping[str, Any]) -> tuple[str, ...]:
-    """The searches the `direction` option asks for, in the order they take turns."""
+def _directions(options: Mapping[str, Any], deal: Deal) -> tuple[str, ...]:
+    """The searches the `direction` option asks for, in the order they take turns. `auto` takes both
+    for a generalised deal in decision mode: on the hard band the back decides at once many deals the
+    front leaves open at 60 s (docs/hardness.md); Black Hole's and All in a Row's deals, and a search
+    without restarts, keep the front alone, as measured and published."""
     direction = options["direction"]
+    if direction == "auto":
+        direction = ("both" if deal.game == GENERALISED and not options["max-cards"] and options["restarts"]
+                     else "forward")
     if direction != "forward" and options["max-cards"]:
         raise UsageError("direction backward or both decides a deal; max-cards needs direction forward")
     if direction == "both" and not options["restarts"]:

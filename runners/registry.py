@@ -37,6 +37,7 @@ SOLVERS: dict[str, str] = {
     "highs": "patience.runners.highs:Highs",
     "cpsat-mip": "patience.runners.ortools_mip:CpSatMip",
     "scip": "patience.runners.ortools_mip:Scip",
+    "portfolio": "patience.runners.portfolio:Portfolio",
 }
 
 # prefix -> "module:factory" for solvers named with a parameter, e.g. `sat:/path/to/binary`.

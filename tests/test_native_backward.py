@@ -101,14 +101,25 @@ def test_backward_route_alone_wins_and_the_win_replays():
     assert replay(deal, list(result.sequence), complete=True).valid
 
 
-@pytest.mark.parametrize("deal", [pysol_deal("black_hole", 2), random_deal(13, 4, 3, 2)],
-                         ids=["black_hole", "generalised"])
-def test_the_default_is_the_search_from_the_front_alone(deal):
-    """The search from the back decided fewer of the hard band's deals than the front alone at the
-    same nodes (docs/hardness.md), so it is not the default: answers and node counts stay as they were."""
+@pytest.mark.parametrize("deal", [pysol_deal("black_hole", 2), pysol_deal("all_in_a_row", 2),
+                                  random_deal(13, 4, 3, 2)], ids=["black_hole", "all_in_a_row", "black_hole_layout"])
+def test_black_hole_and_all_in_a_row_are_searched_from_the_front_alone(deal):
+    """Their published figures are the front's: answers and node counts stay as they were (a random
+    deal of 13 ranks x 4 suits in piles of 3 is a Black Hole deal by its layout)."""
     result = solve(deal, "native", Limits(timeout=30), {})
     assert "route" not in result.stats
     assert result.nodes == engine.run(deal, "c", ALL_ON, False, None, None)[0].nodes
+
+
+def test_a_generalised_deal_is_searched_both_ways_by_default():
+    """The default (`auto`) takes both directions for a generalised deal, the front alone in max-cards
+    mode or without restarts."""
+    deal = random_deal(13, 8, 6, 39)  # the front leaves it open for millions of nodes, the back wins it
+    result = solve(deal, "native", Limits(timeout=30), {})
+    assert result.status is Status.SOLVED and result.stats["route"] == "backward"
+    assert result.nodes == sum(engine.run_both(deal, "c", ALL_ON, None, None)[3].values())
+    for options in ({"max-cards": "on", "nodes": "20000"}, {"restarts": "off", "nodes": "20000"}):
+        assert "route" not in solve(deal, "native", Limits(timeout=30), options).stats
 
 
 def test_max_cards_with_a_direction_other_than_forward_is_a_usage_error():

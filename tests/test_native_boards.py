@@ -133,7 +133,7 @@ def test_five_hundred_card_deals_in_c():
     assert result.status is Status.SOLVED and result.stats["engine"] == "c"
     assert replay(won, result.sequence).valid and len(result.sequence) == 499
     lost = random_deal(100, 5, 3, 0)  # 499 cards of 100 ranks
-    result = solve(lost, "native", Limits(timeout=60))
+    result = solve(lost, "native", Limits(timeout=60), {"direction": "forward"})
     python = reference.search(Board.of(lost), Rules())
     assert result.status is Status.UNSOLVABLE and python.status == Status.UNSOLVABLE
     assert result.nodes == python.nodes and result.stats["engine"] == "c"
