@@ -18,6 +18,7 @@ from patience.options import Count, Schema, check_options
 from patience.result import Answer, Status
 from patience.runners.base import Solver
 from patience.runners.cpsat import CpSat
+from patience.runners.mip import GRACE_SECONDS
 from patience.runners.native import Native
 from patience.runs.process import Limits
 
@@ -52,7 +53,10 @@ class Portfolio(Solver):
         first = native.solve(deal, _scaled(limits, share), native_options)
         if first.status not in (Status.TIMEOUT, Status.UNKNOWN):  # decided, or an error to report
             return _named(first, "native")
-        left = Limits(_left(limits.timeout, first.wall), _left(limits.cpu, first.cpu), limits.memory_mb)
+        # CP-SAT stops itself at its wall-clock limit; the runner kills it GRACE_SECONDS after the CPU
+        # limit, so that grace comes off here and the whole stays within the limits given
+        left = Limits(_left(limits.timeout, first.wall + GRACE_SECONDS), _left(limits.cpu, first.cpu + GRACE_SECONDS),
+                      limits.memory_mb)
         second = second_solver.solve(deal, left, check_options(second_solver.options, {"presolve": "off"}, "cpsat"))
         stats = {**second.stats, "native_nodes": first.nodes or 0, "native_cpu": round(first.cpu, 3),
                  **{key: value for key, value in first.stats.items() if key.endswith("_nodes")}}
