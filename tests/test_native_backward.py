@@ -143,7 +143,7 @@ def test_both_is_the_reference_search(switched_off):
     (within a node limit, so that some deals end undecided, mid-round)."""
     rules = Rules.of({name: name != switched_off for name in Rules.names() if name != "noise"})
     seen = Counter()
-    for deal in deals(40, [(13, 4, 3), (13, 8, 6), (26, 4, 3), (7, 3, 2)], first_seed=len(switched_off)):
+    for deal in deals(24, [(13, 4, 3), (13, 8, 6), (26, 4, 3), (7, 3, 2)], first_seed=len(switched_off)):
         c = engine.run_both(deal, "c", rules, 3000, None)
         python = engine.run_both(deal, "python", rules, 3000, None)
         assert (c[0].status, c[0].nodes, c[1], c[3]) == (python[0].status, python[0].nodes, python[1], python[3]), deal
