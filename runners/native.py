@@ -82,14 +82,14 @@ class Native(Solver):
         if isinstance(deal, BinaryStarDeal):
             board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
             return _solve_board(board, deal.name, binary_star_plays, limits, options)
-        directions = _directions(options, deal)
-        if directions == ("forward",):
+        direction = _direction(options, deal)
+        if direction == "forward":
             return _solve_board(Board.of(deal), deal.name, _cards, limits, options)
-        return _solve_both(deal, directions, limits, options)
+        return _solve_from_the_back(deal, direction == "both", limits, options)
 
 
-def _directions(options: Mapping[str, Any], deal: Deal) -> tuple[str, ...]:
-    """The searches the `direction` option asks for, in the order they take turns. `auto` takes both
+def _direction(options: Mapping[str, Any], deal: Deal) -> str:
+    """The search the `direction` option asks for: forward, backward or both. `auto` takes both
     for a generalised deal in decision mode: on the hard band the back decides at once many deals the
     front leaves open at 60 s (docs/hardness.md); Black Hole's and All in a Row's deals, and a search
     without restarts, keep the front alone, as measured and published."""
@@ -101,7 +101,7 @@ def _directions(options: Mapping[str, Any], deal: Deal) -> tuple[str, ...]:
         raise UsageError("direction backward or both decides a deal; max-cards needs direction forward")
     if direction == "both" and not options["restarts"]:
         raise UsageError("direction both takes turns at the restarts; it needs restarts on")
-    return ("forward", "backward") if direction == "both" else (direction,)
+    return direction
 
 
 def _backward_cards(outcome: Outcome) -> tuple[Any, ...]:
@@ -109,7 +109,7 @@ def _backward_cards(outcome: Outcome) -> tuple[Any, ...]:
     return tuple(reversed(outcome.sequence or ()))
 
 
-def _solve_both(deal: Deal, directions: tuple[str, ...], limits: Limits, options: Mapping[str, Any]) -> Answer:
+def _solve_from_the_back(deal: Deal, both: bool, limits: Limits, options: Mapping[str, Any]) -> Answer:
     """The search from the back alone, or (both) the searches from the front and from the back
     taking turns a round at a time (engine.run_both), each with its own failure cache and restarts,
     until one decides or the limits end both. A search that decides is exact either way: a win from
@@ -117,7 +117,7 @@ def _solve_both(deal: Deal, directions: tuple[str, ...], limits: Limits, options
     the back proves the deal lost. The answer names the direction that decided (`route`) and counts
     every node."""
     started, cpu_started = time.monotonic(), time.process_time()
-    if directions == ("backward",):
+    if not both:
         outcome, used = engine.run_board(Board.reversed_of(deal), options["engine"], Rules.of(options), False,
                                          options["nodes"], limits.timeout, limits.memory_mb, limits.cpu_limit)
         outcome = replace(outcome, sequence=_backward_cards(outcome) if outcome.sequence is not None else None)

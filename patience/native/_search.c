@@ -1291,18 +1291,19 @@ static int run_both(Search *s[2], Cache table[2], uint64_t node_limit, double se
                     int *which)
 {
     double deadline = seconds > 0 ? now() + seconds : 0, cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
+    for (int d = 0; d < 2; d++) {
+        s[d]->table = &table[d];
+        s[d]->deadline = deadline;
+        s[d]->cpu_deadline = cpu_deadline;
+    }
     uint64_t random[2] = {0, 0};
     for (int round = 0;; round++) {
         for (int d = 0; d < 2; d++) {
-            Search *x = s[d];
-            uint64_t other = s[1 - d]->nodes;
+            uint64_t other = s[1 - d]->nodes; /* the limit is shared: this turn may take what the other left */
             *which = d;
             if (node_limit && other >= node_limit) return LIMIT;
-            x->table = &table[d];
-            x->node_limit = node_limit ? node_limit - other : 0;
-            x->deadline = deadline;
-            x->cpu_deadline = cpu_deadline;
-            int result = run_round(x, round, &random[d]);
+            s[d]->node_limit = node_limit ? node_limit - other : 0;
+            int result = run_round(s[d], round, &random[d]);
             if (result != RESTART) return result;
         }
     }

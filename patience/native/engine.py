@@ -106,25 +106,21 @@ def run_both(deal: Deal, choice: str | None, rules: Rules, node_limit: int | Non
     that ended (a win from the back is given read forwards, the deal's own play), the direction
     (`forward` or `backward`), the engine, and the nodes of each direction."""
     forward, backward = Board.of(deal), Board.reversed_of(deal)
-    used = choose(forward, choice)
-    if used == "c" and not fits(backward):
-        used = choose(forward, "python")
+    used = choose(forward, choice)  # the turned-over board has the same cards and ranks: it fits as well
     if used == "c":
         word, which, order, _, front, back = _search.both(
             forward.rank, forward.pile_size, backward.rank, backward.pile_size, forward.ranks, forward.foundations,
             backward.foundations, backward.end, *rules.switches(), node_limit or 0, seconds or 0.0, cpu_seconds or 0.0,
             cache_bytes(memory_mb))
+        status, cpu_limited = compiled_status(word, front + back, node_limit), word == "cpu"
         board = (forward, backward)[which]
-        status = compiled_status(word, front + back, node_limit)
         play = None if order is None or word != "solved" else tuple(board.cards[card] for card in order)
-        outcome = Outcome(status, play, front + back, 0, 0, cpu_limited=word == "cpu")
     else:
-        outcome, which, (front, back) = reference.search_both(forward, backward, rules, node_limit, seconds,
-                                                              cpu_seconds)
-        play = outcome.sequence
-        outcome = Outcome(outcome.status, play, front + back, 0, 0, cpu_limited=outcome.cpu_limited)
-    if outcome.sequence is not None and which == 1:
-        outcome = Outcome(outcome.status, tuple(reversed(outcome.sequence)), outcome.nodes, 0, 0)
+        found, which, (front, back) = reference.search_both(forward, backward, rules, node_limit, seconds, cpu_seconds)
+        status, cpu_limited, play = found.status, found.cpu_limited, found.sequence
+    if play is not None and which == 1:
+        play = tuple(reversed(play))
+    outcome = Outcome(status, play, front + back, 0, 0, cpu_limited=cpu_limited)
     return outcome, ("forward", "backward")[which], used, {"forward_nodes": front, "backward_nodes": back}
 
 
