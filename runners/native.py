@@ -26,7 +26,7 @@ from patience.native import engine
 from patience.native.board import Board
 from patience.native.reference import Outcome
 from patience.native.rules import Rules
-from patience.options import Count, Option, Schema, Switch
+from patience.options import Count, Option, Schema, Switch, check_options
 from patience.result import Answer, Status
 from patience.runners import python_search
 from patience.runners.base import Solver
@@ -35,6 +35,8 @@ from patience.runs.process import Limits, ProcessRun
 if TYPE_CHECKING:
     from patience.games import AnyDeal
 
+THEN_CARDS = 128  # then=auto: CP-SAT after the search on generalised deals of at most this many cards
+CPSAT_GRACE = 5.0  # runners/mip.py's GRACE_SECONDS, which the cpsat runner kills CP-SAT after (a test holds them equal)
 LIMIT_REACHED = {Status.TIMEOUT: "time limit reached", Status.UNKNOWN: "node limit reached"}
 CPU_LIMIT_REACHED = "CPU time limit reached"  # a timeout at the CPU limit, as runners/sat_embedded.py says it
 
@@ -43,7 +45,7 @@ class Native(Solver):
     name = "native"
     paradigm = "native"
     description = "specialised depth-first search with failure cache and symmetry/rank pruning (C, or Python)"
-    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games: ClassVar[tuple[str, ...]] = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
     options: ClassVar[Schema] = (
         Option("engine", None, "the Black Hole search: c, or the python reference (default: c when built)",
                ("c", "python")),
@@ -68,6 +70,15 @@ class Native(Solver):
                                     "backward: from the last play (the deal's piles turned over, the play ending next "
                                     "to the foundation card; decision mode); both: the two in turn, a round of each, "
                                     "until one decides (needs restarts)", ("auto", "forward", "backward", "both")),
+        Option("then", "auto", "what decides on the time the search leaves (after its `share` of the limits): "
+                               "cpsat, CP-SAT on the paper's CP model with its presolve off; none; auto: cpsat for "
+                               "a generalised deal of at most `then-cards` cards in decision mode without a node "
+                               "limit (the search leaves some of those open that CP-SAT refutes in seconds: "
+                               "docs/hardness.md), else none", ("auto", "cpsat", "none")),
+        Count("then-cards", str(THEN_CARDS), "the most cards of a deal `then` runs CP-SAT on (it answered on few "
+                                             "deals of 208 cards and none of 800)", maximum=100_000),
+        Count("share", "50", "when `then` runs CP-SAT: the search's share of the time and CPU limits, in percent",
+              maximum=100),
     )
 
     def version(self) -> str | None:
@@ -83,9 +94,62 @@ class Native(Solver):
             board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
             return _solve_board(board, deal.name, binary_star_plays, limits, options)
         direction = _direction(options, deal)
-        if direction == "forward":
-            return _solve_board(Board.of(deal), deal.name, _cards, limits, options)
-        return _solve_from_the_back(deal, direction == "both", limits, options)
+        if not runs_cpsat(options, deal, limits):
+            return _search(deal, direction, limits, options)
+        first = _search(deal, direction, _scaled(limits, options["share"] / 100), options)
+        if first.status not in (Status.TIMEOUT, Status.UNKNOWN):  # decided, or an error to report
+            return first
+        return _cpsat_after(deal, first, limits)
+
+
+def _search(deal: Deal, direction: str, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    if direction == "forward":
+        return _solve_board(Board.of(deal), deal.name, _cards, limits, options)
+    return _solve_from_the_back(deal, direction == "both", limits, options)
+
+
+def runs_cpsat(options: Mapping[str, Any], deal: Deal, limits: Limits) -> bool:
+    """Whether CP-SAT gets the time the search leaves: `then` says cpsat, or auto on a generalised deal
+    of at most `then-cards` cards in decision mode with no node limit; never past `then-cards` cards,
+    nor when CP-SAT's part of the time limit is less than a second past its kill grace (none of it
+    would be CP-SAT's: the search keeps all)."""
+    then = options["then"]
+    if then == "cpsat" and options["max-cards"]:
+        raise UsageError("then=cpsat decides a deal; max-cards needs then=none")
+    if then == "auto":
+        then = ("cpsat" if deal.game == GENERALISED and not options["max-cards"] and options["nodes"] is None
+                else "none")
+    limit = limits.cpu_limit
+    return (then == "cpsat" and len(deal.cards) <= options["then-cards"]
+            and limit is not None and limit * (1 - options["share"] / 100) >= CPSAT_GRACE + 1)
+
+
+def _cpsat_after(deal: Deal, first: Answer, limits: Limits) -> Answer:
+    """CP-SAT without presolve (OR-Tools 9.15's presolve calls some won deals infeasible) on the limits
+    the search left. CP-SAT stops itself at its wall-clock limit and its runner kills it GRACE_SECONDS
+    after the CPU limit, so that grace comes off here and the whole stays within the limits given. The
+    answer counts both stages and names the route (cpsat) when CP-SAT decides."""
+    from patience.runners.cpsat import CpSat  # OR-Tools loads only when this stage runs
+
+    left = Limits(_left(limits.timeout, first.wall + CPSAT_GRACE), _left(limits.cpu, first.cpu + CPSAT_GRACE),
+                  limits.memory_mb)
+    second_solver = CpSat()
+    second = second_solver.solve(deal, left, check_options(second_solver.options, {"presolve": "off"}, "cpsat"))
+    stats = {**second.stats, "search_nodes": first.nodes or 0, "search_cpu": round(first.cpu, 3),
+             **{key: value for key, value in first.stats.items() if key.endswith("_nodes") or key == "engine"}}
+    if second.status in (Status.SOLVED, Status.UNSOLVABLE):
+        stats["route"] = "cpsat"
+    return replace(second, wall=first.wall + second.wall, cpu=first.cpu + second.cpu, stats=stats)
+
+
+def _scaled(limits: Limits, share: float) -> Limits:
+    return Limits(None if limits.timeout is None else limits.timeout * share,
+                  None if limits.cpu is None else limits.cpu * share, limits.memory_mb)
+
+
+def _left(limit: float | None, spent: float) -> float | None:
+    """What a limit leaves after `spent` seconds (a sliver at least: a limit must be more than 0)."""
+    return None if limit is None else max(limit - spent, 0.01)
 
 
 def _direction(options: Mapping[str, Any], deal: Deal) -> str:

@@ -168,8 +168,8 @@ def agree_on_large_deals(count: int, nodes: int, max_cards: bool = False) -> Cou
 
 
 def test_same_search_as_reference_on_large_generalised_deals():
-    seen = agree_on_large_deals(50, 5000)
-    assert seen[Status.SOLVED] >= 15 and seen[Status.UNSOLVABLE] >= 1
+    seen = agree_on_large_deals(25, 5000)
+    assert seen[Status.SOLVED] >= 7 and seen[Status.UNSOLVABLE] >= 1
 
 
 @pytest.mark.slow
@@ -179,7 +179,7 @@ def test_same_verdicts_as_reference_on_hundreds_of_large_generalised_deals():
 
 
 def test_same_longest_plays_as_reference_on_large_generalised_deals():
-    seen = agree_on_large_deals(24, 4000, max_cards=True)
+    seen = agree_on_large_deals(12, 4000, max_cards=True)
     assert seen[Status.UNSOLVABLE] >= 1 and seen[Status.SOLVED] >= 5
 
 
