@@ -54,15 +54,17 @@ class Native(Solver):
         Switch("wolter", "on", "Wolter's last-card-of-a-pile and one-card-pile prunings"),
         Switch("reach", "on", "reject moves that strand a rank on the rank cycle, or that leave more cards of some "
                               "ranks than cards and tops next to them (the balance test: one foundation of 3-64 "
-                              "ranks, and several foundations in decision mode); in max-cards mode, moves whose "
-                              "reachable cards cannot beat the longest play"),
+                              "ranks, in decision mode only on boards of at most 64 cards or without the live-card "
+                              "bound; several foundations in decision mode), or (one foundation) that leave a card "
+                              "no play can reach (the live-card bound); in max-cards mode, moves whose reachable "
+                              "cards cannot beat the longest play"),
         Switch("restarts", "on", "give a round up after a node budget (Luby's sequence) and start again from the "
                                  "first play with ties shuffled and some piles counted taller, keeping the failure "
                                  "cache"),
         Switch("noise", "off", "with restarts: every round after the first puts a random move first at one node in "
                                "two (repeatable; the survey's second search of a Binary Star deal left open)"),
-        Switch("wide", "on", "with reach and one foundation: the balance test and the live-card bound on boards "
-                             "past 64 piles or ranks too (the generalised game's large deals)"),
+        Switch("wide", "on", "with reach and one foundation: the live-card bound on boards past 64 piles or ranks "
+                             "too (the generalised game's large deals), and in max-cards mode the balance test"),
         Switch("max-cards", "off", "Wolter's analysis mode: report the most cards that can be played"),
         Count("nodes", None, "node limit; reaching it gives status unknown"),
         Option("direction", "auto", "auto: both for a generalised deal (not Black Hole's or All in a Row's "

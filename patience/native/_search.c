@@ -82,6 +82,8 @@ typedef struct {
     int balance;          /* several foundations, decision mode, reach on: the balance test */
     int one_balance;      /* one foundation, 3 to 64 ranks, reach on: reachability and the balance bound */
     int wide_balance;     /* the same past 64 ranks (rule wide): the balance bound by unplayable_excess_any */
+    int balance_bound;    /* one_balance's balance bound runs: max-cards mode, or at most 64 cards, or no live-card
+                           * bound (past that the live-card bound decides the same deals, sooner in CPU) */
     int live_any;         /* one foundation, 3 or more ranks, reach and wide on, not by_masks: live_cards_any */
     /* one_balance: the balance bound's memo, by the cards left per rank (packed, count_bits a rank) and
      * the top, when they fit in a word (NULL otherwise) */
@@ -931,7 +933,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             s->tops[m.foundation] = rank;
             pruned = cache_has(s->table, child, m.hash, words);
         }
-        if (!pruned && s->one_balance) pruned = balance_cut(s, depth, within, reach_cards);
+        if (!pruned && s->balance_bound) pruned = balance_cut(s, depth, within, reach_cards);
         if (!pruned) {
             int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : s->budget && s->nodes >= s->budget ? RESTART : 0;
             if (!stop && s->nodes % CLOCK_EVERY == 0)
@@ -1159,8 +1161,12 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->reach = rules.reach;
     s->balance = rules.reach && !rules.max_cards && s->foundations > 1;
     s->one_balance = rules.reach && s->foundations == 1 && s->small_ranks && ranks >= 3;
-    s->wide_balance = rules.reach && rules.wide && s->foundations == 1 && !s->small_ranks;
     s->live_any = rules.reach && rules.wide && s->foundations == 1 && ranks >= 3 && !s->by_masks;
+    /* in decision mode on boards of more than 64 cards the live-card bound, where it runs, decides the same
+     * deals as it and the balance bound together, in 10-20% less CPU (docs/native.md) */
+    int live = (s->one_balance && s->by_masks) || s->live_any, balance = rules.max_cards || s->n <= 64 || !live;
+    s->balance_bound = s->one_balance && balance;
+    s->wide_balance = rules.reach && rules.wide && s->foundations == 1 && !s->small_ranks && balance;
     if (s->live_any) {
         s->top_count = calloc(rank_count, sizeof(int));
         s->live_head = calloc(rank_count, sizeof(int));
@@ -1173,7 +1179,7 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
             || !s->live_next || !s->live_pos) { PyErr_NoMemory(); goto fail; }
         for (int p = 0; p < s->piles; p++) s->top_count[s->rank[s->pile_start[p]]]++;
     }
-    if (s->one_balance) {
+    if (s->balance_bound) { /* balance_cut's memo */
         int most = 0;
         for (int k = 0; k < ranks; k++) most = s->counts[k] > most ? s->counts[k] : most;
         s->count_bits = bit_length((unsigned)most);

@@ -125,6 +125,9 @@ def _search_rounds(board: Board, rules: Rules, max_cards: bool, limit: list[int 
     masks = board.ranks <= 64 and piles <= 64 and max(board.pile_size) <= 64
     one_balance = len(board.foundations) == 1 and board.ranks >= 3 and (board.ranks <= 64 or rules.wide)
     live = one_balance and (masks or rules.wide)
+    # as the compiled search: in decision mode on boards of more than 64 cards, where the live-card bound
+    # runs, the balance bound is left out (the live-card bound decides the same deals, in less CPU)
+    balance = one_balance and (max_cards or size <= 64 or not live)
 
     def pruned(card: int, foundation: int) -> bool:
         """Whether the play leads to a failed state or, with `reach`, cannot help."""
@@ -134,7 +137,7 @@ def _search_rounds(board: Board, rules: Rules, max_cards: bool, limit: list[int 
         if reach:
             counts[rank] -= 1
             reached = reachable_ranks(after, counts, board.ranks)
-            excess = unplayable_excess(after[0], counts, reached, board.ranks) if one_balance else 0
+            excess = unplayable_excess(after[0], counts, reached, board.ranks) if balance else 0
             if max_cards:
                 hopeless = len(path) + 1 + sum(counts[r] for r in reached) - excess <= len(best)
             else:
