@@ -29,14 +29,13 @@ from patience.native.rules import Rules
 from patience.options import Count, Option, Schema, Switch, check_options
 from patience.result import Answer, Status
 from patience.runners import python_search
-from patience.runners.base import Solver
+from patience.runners.base import ProcessSolver, Solver
 from patience.runs.process import Limits, ProcessRun
 
 if TYPE_CHECKING:
     from patience.games import AnyDeal
 
 THEN_CARDS = 128  # then=auto: CP-SAT after the search on generalised deals of at most this many cards
-CPSAT_GRACE = 5.0  # runners/mip.py's GRACE_SECONDS, which the cpsat runner kills CP-SAT after (a test holds them equal)
 LIMIT_REACHED = {Status.TIMEOUT: "time limit reached", Status.UNKNOWN: "node limit reached"}
 CPU_LIMIT_REACHED = "CPU time limit reached"  # a timeout at the CPU limit, as runners/sat_embedded.py says it
 
@@ -123,19 +122,24 @@ def runs_cpsat(options: Mapping[str, Any], deal: Deal, limits: Limits) -> bool:
                 else "none")
     limit = limits.cpu_limit
     return (then == "cpsat" and len(deal.cards) <= options["then-cards"]
-            and limit is not None and limit * (1 - options["share"] / 100) >= CPSAT_GRACE + 1)
+            and limit is not None and limit * (1 - options["share"] / 100) >= _cpsat().grace + 1)
+
+
+def _cpsat() -> type[ProcessSolver]:
+    """The cpsat runner, imported only where CP-SAT may run; its `grace` is the kill grace it runs under."""
+    from patience.runners.cpsat import CpSat
+
+    return CpSat
 
 
 def _cpsat_after(deal: Deal, first: Answer, limits: Limits) -> Answer:
     """CP-SAT without presolve (OR-Tools 9.15's presolve calls some won deals infeasible) on the limits
-    the search left. CP-SAT stops itself at its wall-clock limit and its runner kills it GRACE_SECONDS
+    the search left. CP-SAT stops itself at its wall-clock limit and its runner kills it its `grace`
     after the CPU limit, so that grace comes off here and the whole stays within the limits given. The
     answer counts both stages and names the route (cpsat) when CP-SAT decides."""
-    from patience.runners.cpsat import CpSat  # OR-Tools loads only when this stage runs
-
-    left = Limits(_left(limits.timeout, first.wall + CPSAT_GRACE), _left(limits.cpu, first.cpu + CPSAT_GRACE),
-                  limits.memory_mb)
-    second_solver = CpSat()
+    second_solver = _cpsat()()
+    grace = second_solver.grace
+    left = Limits(_left(limits.timeout, first.wall + grace), _left(limits.cpu, first.cpu + grace), limits.memory_mb)
     second = second_solver.solve(deal, left, check_options(second_solver.options, {"presolve": "off"}, "cpsat"))
     stats = {**second.stats, "search_nodes": first.nodes or 0, "search_cpu": round(first.cpu, 3),
              **{key: value for key, value in first.stats.items() if key.endswith("_nodes") or key == "engine"}}

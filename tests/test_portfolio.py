@@ -12,8 +12,8 @@ from patience.errors import UsageError
 from patience.generators.deals import pysol_deal, random_deal
 from patience.options import check_options
 from patience.result import Status
-from patience.runners.mip import GRACE_SECONDS
-from patience.runners.native import CPSAT_GRACE, THEN_CARDS, runs_cpsat
+from patience.runners.cpsat import CpSat
+from patience.runners.native import THEN_CARDS, runs_cpsat
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.runs.process import Limits
@@ -42,7 +42,7 @@ def test_a_deal_past_the_card_limit_is_left_to_the_native_search():
 def test_cpsat_needs_a_second_past_its_kill_grace_or_the_search_keeps_all_the_time():
     """Two seconds of CPU on a deal CP-SAT's stage would take: half of it is less than CP-SAT's kill
     grace, so the search keeps it all (CP-SAT could not stop within the limit)."""
-    assert len(OPEN_104.cards) <= THEN_CARDS and CPSAT_GRACE == GRACE_SECONDS
+    assert len(OPEN_104.cards) <= THEN_CARDS and CpSat.grace == 5
     result = solve(OPEN_104, "native", Limits(timeout=60, cpu=2))
     assert result.status is Status.TIMEOUT and "search_cpu" not in result.stats
     assert result.cpu > 1.5
@@ -89,4 +89,4 @@ def test_cpsat_stage_on_little_time_is_killed_undecided_within_the_limit():
     in that time is a refutation or nothing, and the whole stays within the limit and its grace."""
     result = solve(OPEN_104, "native", Limits(timeout=120, cpu=12))
     assert result.status in (Status.UNSOLVABLE, Status.TIMEOUT, Status.UNKNOWN), result.status
-    assert 5.5 < result.stats["search_cpu"] <= 6.2 and result.cpu <= 12 + CPSAT_GRACE
+    assert 5.5 < result.stats["search_cpu"] <= 6.2 and result.cpu <= 12 + CpSat.grace

@@ -85,6 +85,7 @@ typedef struct {
     int balance_bound;    /* one_balance's balance bound runs: max-cards mode, or at most 64 cards, or no live-card
                            * bound (past that the live-card bound decides the same deals, sooner in CPU) */
     int live_any;         /* one foundation, 3 or more ranks, reach and wide on, not by_masks: live_cards_any */
+    int live_bound;       /* the live-card bound runs (live_cut): one_balance and by_masks, or live_any */
     /* one_balance: the balance bound's memo, by the cards left per rank (packed, count_bits a rank) and
      * the top, when they fit in a word (NULL otherwise) */
     uint64_t packed, *memo_key;
@@ -103,7 +104,7 @@ typedef struct {
     uint64_t *high;   /* by_masks: per height, the piles with that many cards left (bits by slot) */
     uint64_t *key, *scratch;
     int *path, *path_foundation, *best, *best_foundation, best_length;
-    int *live_floor;  /* one_balance and by_masks, or live_any: per depth, a floor of the state's live cards (live_cut) */
+    int *live_floor;  /* live_bound: per depth, a floor of the state's live cards (live_cut) */
     /* live_any: per rank the piles whose top card has it (a count), and live_cards_any's scratch: per rank
      * whether it may be played (a stamp) and the piles waiting on it (a list through live_next, valid at
      * its stamp), per pile the first card not yet live, and the ranks still to look at */
@@ -926,7 +927,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             }
         }
         if (BALANCE && !pruned) pruned = !balanced(s);
-        if (!pruned && ((s->one_balance && s->by_masks) || s->live_any)) pruned = live_cut(s, &m, depth, top);
+        if (!pruned && s->live_bound) pruned = live_cut(s, &m, depth, top);
         if (!pruned && s->cache) {
             s->tops[m.foundation] = top;
             child_key(s, &m, rank, child, words);
@@ -1164,9 +1165,10 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->live_any = rules.reach && rules.wide && s->foundations == 1 && ranks >= 3 && !s->by_masks;
     /* in decision mode on boards of more than 64 cards the live-card bound, where it runs, decides the same
      * deals as it and the balance bound together, in 10-20% less CPU (docs/native.md) */
-    int live = (s->one_balance && s->by_masks) || s->live_any, balance = rules.max_cards || s->n <= 64 || !live;
-    s->balance_bound = s->one_balance && balance;
-    s->wide_balance = rules.reach && rules.wide && s->foundations == 1 && !s->small_ranks && balance;
+    s->live_bound = (s->one_balance && s->by_masks) || s->live_any;
+    int keep_balance = rules.max_cards || s->n <= 64 || !s->live_bound;
+    s->balance_bound = s->one_balance && keep_balance;
+    s->wide_balance = rules.reach && rules.wide && s->foundations == 1 && !s->small_ranks && keep_balance;
     if (s->live_any) {
         s->top_count = calloc(rank_count, sizeof(int));
         s->live_head = calloc(rank_count, sizeof(int));
