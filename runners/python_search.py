@@ -19,12 +19,14 @@ import time
 from typing import Any
 
 from patience.cards import Card
+from patience.deal import Deal
 from patience.errors import InputError, quote
 from patience.lbs.deal import LBSDeal
 from patience.lbs.solver import Search
 from patience.native.board import Board
 from patience.native.reference import Outcome
 from patience.native.rules import Rules
+from patience.plain_search import DIRECTIONS, LIMITS, PlainResult
 from patience.result import Status
 from patience.runs.process import Limits, ProcessRun, caller_environment, end_with_caller, run_process
 
@@ -43,6 +45,12 @@ def run_lbs(deal: LBSDeal, node_limit: int | None, limits: Limits) -> ProcessRun
     """The LBS search on `deal` in a child process, stopping itself as `run_board`'s; `read_search`
     reads its verdict."""
     return _run(("lbs", deal, node_limit), limits)
+
+
+def run_plain(deal: Deal, node_limit: int | None, limits: Limits) -> ProcessRun:
+    """The plain search (patience.plain_search) on `deal` in a child process, stopping itself as
+    `run_board`'s; `read_plain` reads what it found."""
+    return _run(("plain", deal, node_limit), limits)
 
 
 def read_outcome(run: ProcessRun) -> Outcome:
@@ -112,6 +120,17 @@ def _outcome(result: dict[str, Any]) -> Outcome:
                    _optional_ints(result, "piles"), _field(result, "cpu_limited", bool))
 
 
+def read_plain(run: ProcessRun) -> PlainResult:
+    """The result a `run_plain` child printed (it was not killed); InputError if unreadable."""
+    result = _result(run)
+    sequence = result.get("won")
+    won = None if sequence is None else tuple(Card(rank, suit) for rank, suit in _numbers(sequence, 2, "won"))
+    direction, limited_by = result.get("direction"), result.get("limited_by")
+    if direction not in (None, *DIRECTIONS) or limited_by not in (None, *LIMITS):
+        raise InputError(_SOURCE, None, "unknown direction or limit")
+    return PlainResult(won, _field(result, "lost", bool), _field(result, "nodes", int), direction, limited_by)
+
+
 def _search(result: dict[str, Any]) -> Search:
     moves = result.get("moves")
     pairs = None if moves is None else tuple((origin, target) for origin, target in _numbers(moves, 2, "moves"))
@@ -137,6 +156,14 @@ def main() -> int:
                   "cached": outcome.cached,
                   "sequence": None if played is None else [[card.rank, card.suit] for card in played],
                   "foundations": outcome.foundations, "piles": outcome.piles, "cpu_limited": outcome.cpu_limited}
+    elif task[0] == "plain":
+        from patience import plain_search
+
+        _, deal, node_limit = task
+        plain = plain_search.search(deal, node_limit, seconds, cpu_seconds)
+        result = {"won": None if plain.won is None else [[card.rank, card.suit] for card in plain.won],
+                  "lost": plain.lost, "nodes": plain.nodes, "direction": plain.direction,
+                  "limited_by": plain.limited_by}
     else:
         from patience.lbs import solver
 

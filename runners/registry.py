@@ -38,6 +38,7 @@ SOLVERS: dict[str, str] = {
     "cpsat-mip": "patience.runners.ortools_mip:CpSatMip",
     "scip": "patience.runners.ortools_mip:Scip",
     "portfolio": "patience.runners.portfolio:Portfolio",
+    "plain": "patience.runners.plain:Plain",
 }
 
 # prefix -> "module:factory" for solvers named with a parameter, e.g. `sat:/path/to/binary`.

@@ -226,7 +226,7 @@ def test_a_loss_a_second_method_wins_is_reported(hardness, tmp_path, monkeypatch
                                                                          "status": "solved"}]
     assert hardness.cross_check(args, records) == expected
     printed = capsys.readouterr().out
-    assert asked == ([".check", ".sat", ".cpsat"] if second == "timeout" else [".check"])
+    assert asked == ([".plain", ".check", ".sat", ".cpsat"] if second == "timeout" else [".plain"])
     assert ("error: lost by the search, won by a second method: r13-s4-h2-seed7" in printed) == (expected == 1)
 
 
@@ -241,4 +241,4 @@ def test_a_loss_is_never_checked_by_the_route_that_decided_it(hardness, tmp_path
     records = [{"shape": [26, 4, 3], "seed": 14, "status": "unsolvable", "stats": {"route": "cpsat"}},
                {"shape": [26, 4, 3], "seed": 13, "status": "unsolvable", "stats": {"route": "backward"}}]
     assert hardness.cross_check(hardness.argparse.Namespace(out=tmp_path), records) == 0
-    assert asked == [".check", ".sat", ".sat", ".cpsat"]
+    assert asked == [".plain", ".check", ".sat", ".plain", ".sat", ".cpsat"]

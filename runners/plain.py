@@ -1,0 +1,56 @@
+"""The `plain` solver: the plain search (patience.plain_search), an exhaustive search written apart
+from the native engine, in a child process under the runner core's limits. It exists to check the
+native search's losses by a second method where CP-SAT and SAT answer on nothing (deals of hundreds of
+cards); its wins are replayed like any other's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from patience.deal import Deal
+from patience.errors import InputError, UsageError
+from patience.options import Count, Schema
+from patience.result import Answer, Status
+from patience.runners import python_search
+from patience.runners.base import Solver
+from patience.runners.native import CPU_LIMIT_REACHED, LIMIT_REACHED, _failed
+from patience.runs.process import Limits
+
+if TYPE_CHECKING:
+    from patience.games import AnyDeal
+
+
+class Plain(Solver):
+    name = "plain"
+    paradigm = "native"
+    description = ("an exhaustive search written apart from the native one (Python; the live-card bound alone; "
+                   "the front and the back in turns): a second method for the native search's losses")
+    options: ClassVar[Schema] = (Count("nodes", None, "node limit; reaching it gives status unknown"),)
+
+    def version(self) -> str | None:
+        return "python"
+
+    def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
+        if not isinstance(deal, Deal):  # its games are the Black Hole family's: `solve` refuses the others
+            raise UsageError("the plain search plays the Black Hole family's deals only")
+        run = python_search.run_plain(deal, options["nodes"], limits)
+        stats: dict[str, float | int | str] = {"engine": "python"}
+        if run.timed_out or run.memout:
+            return _failed(run, stats)
+        try:
+            found = python_search.read_plain(run)
+        except InputError as error:
+            return _failed(run, stats, error)
+        if found.direction is not None:
+            stats["route"] = found.direction
+        if found.won is not None:
+            return Answer(Status.SOLVED, found.won, run.wall, run.cpu, found.nodes, stats, run.command_line)
+        if found.lost:
+            return Answer(Status.UNSOLVABLE, None, run.wall, run.cpu, found.nodes, stats, run.command_line)
+        if found.limited_by == "cpu":
+            return Answer(Status.TIMEOUT, None, run.wall, run.cpu, found.nodes, stats, run.command_line,
+                          message=CPU_LIMIT_REACHED)
+        status = Status.UNKNOWN if found.limited_by == "nodes" else Status.TIMEOUT
+        return Answer(status, None, run.wall, run.cpu, found.nodes, stats, run.command_line,
+                      message=LIMIT_REACHED[status])
