@@ -12,6 +12,7 @@ top cards per rank-adjacent foundation card (see docs/hardness.md).
         --ranks 13,20,26,40,52,75,100 --suits 2,3,4,5,6,8,10,12,16 --heights 2,3,5 --band 0.8,4
     .venv/bin/python benchmarks/hardness.py write --out hardness-dense --label dense   # beside the grid's
     .venv/bin/python benchmarks/hardness.py scaling --out hardness-grid --also hardness-dense
+    nice .venv/bin/python benchmarks/hardness.py losses --out hardness-grid --nodes 2e6 --timeout 30
 
 `scaling` finds each rank count's 50%-won point (the suits / height at which half the decided deals
 are won) by a logistic fit and by an isotonic crossing, each with a bootstrap interval over deals, and
@@ -355,6 +356,85 @@ def deeper(args: argparse.Namespace) -> int:
               f"of {len(todo)}; {time.process_time() - started:.0f} s of CPU", flush=True)
         todo = still
     return 0
+
+
+LOSS_OUTCOMES = ("confirmed", "open", "won")  # what the plain search made of a stored loss
+
+
+def losses(args: argparse.Namespace) -> int:
+    """Every loss a grid run (`--out`) stored, decided again by the plain search (patience.plain_search,
+    written apart from the native one) in this process, at `--nodes` nodes and `--timeout` s of CPU a
+    deal: one JSON line a deal in out/losses-plain.jsonl, which a rerun resumes. Prints per shape the
+    losses confirmed and left open; a win of the plain search is a contradiction, printed, and makes
+    the exit status 1."""
+    from patience.plain_search import search
+    from patience.validator import replay
+
+    path = args.out / "losses-plain.jsonl"
+    records = _loss_records(path)
+    stored = [(shape, seed) for shape, found in sorted(verdicts(args.out).items())
+              for seed, verdict in sorted(found.items()) if verdict == Status.UNSOLVABLE]
+    todo = [item for item in stored if item not in records]
+    progress = Progress(len(stored), Counter(record["outcome"] for record in records.values()),
+                        title="losses", shown=LOSS_OUTCOMES)
+    progress.show()
+    try:
+        with path.open("a") as log:
+            for shape, seed in todo:
+                deal = random_deal(*shape, seed)
+                started = time.process_time()
+                found = search(deal, node_limit=args.nodes, cpu_seconds=args.timeout)
+                outcome = "confirmed" if found.lost else "open" if found.won is None else "won"
+                record = {"shape": list(shape), "seed": seed, "outcome": outcome, "nodes": found.nodes,
+                          "route": found.direction, "cpu_s": round(time.process_time() - started, 3),
+                          "replayed": None if found.won is None else replay(deal, found.won).valid}
+                log.write(json.dumps(record) + "\n")
+                log.flush()
+                records[shape, seed] = record
+                progress.update(outcome)
+    finally:
+        progress.finish()
+    print(loss_table(records))
+    clashes = [deal_name(shape, seed) for (shape, seed), record in sorted(records.items())
+               if record["outcome"] == "won"]
+    if clashes:
+        print(f"error: lost by the search, won by the plain search: {', '.join(clashes)}")
+    return 1 if clashes else 0
+
+
+def _loss_records(path: Path) -> dict[tuple[Shape, int], dict]:
+    """The records of an earlier `losses` run; a last line cut short by a kill is dropped (the file is
+    written again without it), any other unreadable line is an error."""
+    if not path.exists():
+        return {}
+    lines, records = path.read_text().splitlines(), {}
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line)
+            records[tuple(record["shape"]), record["seed"]] = record
+        except (ValueError, KeyError, TypeError):
+            if number < len(lines):
+                raise InputError(str(path), number, "not a record of `losses`") from None
+            write_file(path, "".join(f"{kept}\n" for kept in lines[:-1]))
+    return records
+
+
+def loss_table(records: dict[tuple[Shape, int], dict]) -> str:
+    """Per shape: the stored losses checked, how many the plain search confirmed, left open or won,
+    and its nodes and CPU seconds in all."""
+    lines = ["| shape | losses | confirmed | open | won | nodes | CPU s |", "|---|---:|---:|---:|---:|---:|---:|"]
+    shapes = sorted({shape for shape, _ in records})
+    for shape in shapes:
+        found = [record for (each, _), record in records.items() if each == shape]
+        counts = Counter(record["outcome"] for record in found)
+        lines.append(f"| {shape[0]}x{shape[1]}x{shape[2]} | {len(found)} | {counts['confirmed']} | {counts['open']} "
+                     f"| {counts['won']} | {sum(record['nodes'] for record in found):,} "
+                     f"| {sum(record['cpu_s'] for record in found):.1f} |")
+    counts = Counter(record["outcome"] for record in records.values())
+    lines.append(f"| all | {len(records)} | {counts['confirmed']} | {counts['open']} | {counts['won']} "
+                 f"| {sum(record['nodes'] for record in records.values()):,} "
+                 f"| {sum(record['cpu_s'] for record in records.values()):.1f} |")
+    return "\n".join(lines)
 
 
 # --- the held-out sample through `patience solve` ---------------------------------------------------
@@ -924,7 +1004,7 @@ def scaling(args: argparse.Namespace) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("run", "write", "compare", "deeper", "scaling", "heldout"))
+    parser.add_argument("action", choices=("run", "write", "compare", "deeper", "scaling", "heldout", "losses"))
     parser.add_argument("--out", type=Path, default=Path("hardness-grid"), help="folder of the stores, one per shape")
     parser.add_argument("--ranks", type=numbers, default=RANKS, help="ranks of the grid (13,26,52,100)")
     parser.add_argument("--suits", type=numbers, default=SUITS, help="suits of the grid (2,4,8,16,32)")
@@ -933,8 +1013,10 @@ def main() -> int:
                         "(LOW,HIGH; all); scaling: the shapes of the undecided share's figure (1,4)")
     parser.add_argument("--deals", type=int, default=100, help="deals per shape, seeds 1..DEALS (100)")
     parser.add_argument("--round", type=int, default=10, help="deals per shape per round (10)")
-    parser.add_argument("--nodes", type=int, default=1_000_000, help="node limit per deal (1000000)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal, a guard only (60)")
+    parser.add_argument("--nodes", type=lambda text: int(float(text)), default=1_000_000,
+                        help="node limit per deal (1000000)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal, a guard only; losses: "
+                        "CPU seconds a deal (60)")
     parser.add_argument("--minutes", type=float, help="start no shape's round after this many minutes")
     parser.add_argument("--docs", type=Path, default=DOCS, help="where write finds hardness.md and puts hardness/")
     parser.add_argument("--label", default="", help="write, scaling: a suffix for the figures' names and the "
@@ -960,6 +1042,8 @@ def main() -> int:
     try:
         if args.action == "heldout":
             return heldout(args)
+        if args.action == "losses":
+            return losses(args)
         if args.action == "compare":
             if args.before is None:
                 raise UsageError("compare needs --before FOLDER (the other grid)")

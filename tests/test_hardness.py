@@ -242,3 +242,24 @@ def test_a_loss_is_never_checked_by_the_route_that_decided_it(hardness, tmp_path
                {"shape": [26, 4, 3], "seed": 13, "status": "unsolvable", "stats": {"route": "backward"}}]
     assert hardness.cross_check(hardness.argparse.Namespace(out=tmp_path), records) == 0
     assert asked == [".plain", ".check", ".sat", ".plain", ".sat", ".cpsat"]
+
+
+def test_losses_checks_every_stored_loss_by_the_plain_search_and_resumes(hardness, tmp_path, monkeypatch, capsys):
+    """26x2x2 seeds 1-3 are lost (the plain search refutes them); a store that calls 13x2x2 seed 1 lost
+    (a won deal) is a contradiction: exit 1, named. A rerun checks nothing again; a last line cut short
+    by a kill is dropped and that deal checked again."""
+    folder = tmp_path / "grid"
+    make_store(folder, (26, 2, 2), won=0, lost=3, undecided=1)
+    assert script(hardness, monkeypatch, "losses", "--out", folder, "--timeout", "20") == 0
+    table = capsys.readouterr().out
+    assert "| 26x2x2 | 3 | 3 | 0 | 0 |" in table
+    log = folder / "losses-plain.jsonl"
+    assert len(log.read_text().splitlines()) == 3
+    make_store(folder, (13, 2, 2), won=0, lost=1, undecided=0)
+    log.write_text(log.read_text() + '{"shape": [13, 2')  # a line cut short
+    assert script(hardness, monkeypatch, "losses", "--out", folder, "--timeout", "20") == 1
+    printed = capsys.readouterr().out
+    assert "| 13x2x2 | 1 | 0 | 0 | 1 |" in printed and "| all | 4 | 3 | 0 | 1 |" in printed
+    assert "won by the plain search: r13-s2-h2-seed1" in printed
+    records = [hardness.json.loads(line) for line in log.read_text().splitlines()]
+    assert len(records) == 4 and records[-1]["replayed"] is True
