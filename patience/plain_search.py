@@ -143,6 +143,23 @@ class _Direction:
         def won() -> bool:
             return left == 0 and (self.end is None or top in neighbours[self.end])
 
+        def play(index: int) -> None:
+            nonlocal top, left
+            tops.append(top)
+            top = piles[index][taken[index]]
+            remaining[top] -= 1
+            taken[index] += 1
+            left -= 1
+            played.append(index)
+
+        def take_back() -> None:
+            nonlocal top, left
+            index = played.pop()
+            taken[index] -= 1
+            remaining[piles[index][taken[index]]] += 1
+            left += 1
+            top = tops.pop()
+
         nodes += 1
         if won():
             return True, nodes, played
@@ -151,42 +168,28 @@ class _Direction:
             return False, nodes, []
         stack.append(first)
         while stack:
-            if not stack[-1]:
+            if not stack[-1]:  # every play from this state failed: it is lost
                 stack.pop()
                 if len(failed) >= MEMORY_STATES:
                     failed.clear()
                 failed.add(self.key(top, taken))
                 if not played:
                     return False, nodes, []
-                index = played.pop()
-                taken[index] -= 1
-                left += 1
-                remaining[piles[index][taken[index]]] += 1
-                top = tops.pop()
+                take_back()
                 continue
-            index = stack[-1].pop()
             nodes += 1
             if nodes > budget:
                 raise _Stop("nodes", budget)
             if nodes % CLOCK_EVERY == 0:
                 look(nodes)
-            tops.append(top)
-            top = piles[index][taken[index]]
-            remaining[piles[index][taken[index]]] -= 1
-            taken[index] += 1
-            left -= 1
-            played.append(index)
+            play(stack[-1].pop())
             if won():
                 return True, nodes, played
             following = moves()
-            if following is not None:
+            if following is None:
+                take_back()
+            else:
                 stack.append(following)
-                continue
-            played.pop()
-            taken[index] -= 1
-            left += 1
-            remaining[piles[index][taken[index]]] += 1
-            top = tops.pop()
         return False, nodes, []
 
 
