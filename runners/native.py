@@ -236,11 +236,11 @@ def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outc
         run = python_search.run_board(board, rules, options["max-cards"], node_limit, limits)
         wall, cpu, command = run.wall, run.cpu, run.command_line
         if run.timed_out or run.memout:
-            return _failed(run, {"engine": used})
+            return failed_run(run, {"engine": used})
         try:
             outcome = python_search.read_outcome(run)
         except InputError as error:
-            return _failed(run, {"engine": used}, error)
+            return failed_run(run, {"engine": used}, error)
     stats: dict[str, float | int | str] = {
         "engine": used, "nodes_per_s": round(outcome.nodes / wall) if wall > 0 else 0,
         "cached_states": outcome.cached,
@@ -256,7 +256,7 @@ def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outc
     return Answer(outcome.status, None, wall, cpu, outcome.nodes, stats, command, message=_limit_message(outcome))
 
 
-def _failed(run: ProcessRun, stats: dict[str, float | int | str], error: InputError | None = None) -> Answer:
+def failed_run(run: ProcessRun, stats: dict[str, float | int | str], error: InputError | None = None) -> Answer:
     """A child search the runner core stopped at a limit, or (`error`) whose output was unreadable."""
     if error is not None:
         return Answer(Status.ERROR, None, run.wall, run.cpu, None, stats, run.command_line,
@@ -270,18 +270,25 @@ def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None) -> Answer:
     run = python_search.run_lbs(deal, node_limit, limits)
     stats: dict[str, float | int | str] = {"engine": "python"}
     if run.timed_out or run.memout:
-        return _failed(run, stats)
+        return failed_run(run, stats)
     try:
         search = python_search.read_search(run)
     except InputError as error:
-        return _failed(run, stats, error)
-    if search.moves is not None:
-        return Answer(Status.SOLVED, search.moves, run.wall, run.cpu, search.nodes, stats, run.command_line)
-    if search.complete:
-        return Answer(Status.UNSOLVABLE, None, run.wall, run.cpu, search.nodes, stats, run.command_line)
-    if search.cpu_limited:
-        return Answer(Status.TIMEOUT, None, run.wall, run.cpu, search.nodes, stats, run.command_line,
+        return failed_run(run, stats, error)
+    return child_verdict(run, stats, search.moves, search.complete, search.nodes, search.cpu_limited,
+                         node_limit is not None and search.nodes >= node_limit)
+
+
+def child_verdict(run: ProcessRun, stats: dict[str, float | int | str], moves: tuple[Any, ...] | None, lost: bool,
+                  nodes: int, cpu_limited: bool, node_limited: bool) -> Answer:
+    """The answer of a Python search that ended by itself in its child process (the LBS search, the
+    plain search): its win, its loss, or which limit it reached first."""
+    if moves is not None:
+        return Answer(Status.SOLVED, moves, run.wall, run.cpu, nodes, stats, run.command_line)
+    if lost:
+        return Answer(Status.UNSOLVABLE, None, run.wall, run.cpu, nodes, stats, run.command_line)
+    if cpu_limited:
+        return Answer(Status.TIMEOUT, None, run.wall, run.cpu, nodes, stats, run.command_line,
                       message=CPU_LIMIT_REACHED)
-    status = Status.UNKNOWN if node_limit is not None and search.nodes >= node_limit else Status.TIMEOUT
-    return Answer(status, None, run.wall, run.cpu, search.nodes, stats, run.command_line,
-                  message=LIMIT_REACHED[status])
+    status = Status.UNKNOWN if node_limited else Status.TIMEOUT
+    return Answer(status, None, run.wall, run.cpu, nodes, stats, run.command_line, message=LIMIT_REACHED[status])

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
 from patience.options import Count, Schema
-from patience.result import Answer, Status
+from patience.result import Answer
 from patience.runners import python_search
 from patience.runners.base import Solver
-from patience.runners.native import CPU_LIMIT_REACHED, LIMIT_REACHED, _failed
+from patience.runners.native import child_verdict, failed_run
 from patience.runs.process import Limits
 
 if TYPE_CHECKING:
@@ -37,20 +37,12 @@ class Plain(Solver):
         run = python_search.run_plain(deal, options["nodes"], limits)
         stats: dict[str, float | int | str] = {"engine": "python"}
         if run.timed_out or run.memout:
-            return _failed(run, stats)
+            return failed_run(run, stats)
         try:
             found = python_search.read_plain(run)
         except InputError as error:
-            return _failed(run, stats, error)
+            return failed_run(run, stats, error)
         if found.direction is not None:
             stats["route"] = found.direction
-        if found.won is not None:
-            return Answer(Status.SOLVED, found.won, run.wall, run.cpu, found.nodes, stats, run.command_line)
-        if found.lost:
-            return Answer(Status.UNSOLVABLE, None, run.wall, run.cpu, found.nodes, stats, run.command_line)
-        if found.limited_by == "cpu":
-            return Answer(Status.TIMEOUT, None, run.wall, run.cpu, found.nodes, stats, run.command_line,
-                          message=CPU_LIMIT_REACHED)
-        status = Status.UNKNOWN if found.limited_by == "nodes" else Status.TIMEOUT
-        return Answer(status, None, run.wall, run.cpu, found.nodes, stats, run.command_line,
-                      message=LIMIT_REACHED[status])
+        return child_verdict(run, stats, found.won, found.lost, found.nodes, found.limited_by == "cpu",
+                             found.limited_by == "nodes")
