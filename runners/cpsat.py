@@ -37,6 +37,12 @@ def ortools_version() -> str | None:
     return importlib.metadata.version("ortools") if importlib.util.find_spec("ortools") else None
 
 
+# Off by default: OR-Tools 9.15's presolve calls some won generalised deals infeasible (9.14's does not),
+# and a route known to give a false verdict is never the default.
+PRESOLVE = Switch("presolve", "off", "CP-SAT's presolve; on by request only: OR-Tools 9.15's calls some won "
+                                     "generalised deals infeasible (docs/hardness.md)")
+
+
 class OrToolsSolver:
     """What the OR-Tools routes share: found when the wheel is, and its version."""
 
@@ -60,8 +66,7 @@ class CpSat(OrToolsSolver, ProcessSolver):
         *cpsat.OPTIONS,
         Count("workers", "1", "CP-SAT's num_workers (1: one thread, comparable with the other solvers)",
               maximum=1024),
-        Switch("presolve", "on", "CP-SAT's presolve; off gets round a fault of OR-Tools 9.15's, which calls some "
-                                 "won generalised deals infeasible (docs/hardness.md)"),
+        PRESOLVE,
     )
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:

@@ -13,18 +13,21 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from patience.errors import InputError
 from patience.generators.lp.solution import ORTOOLS_HEADER, MipVerdict, read_ortools
 from patience.generators.lp.start import read_start
 from patience.outputs import write_file
 from patience.result import Status
-from patience.runners.cpsat import OrToolsSolver
+from patience.generators.files import ModelFiles
+from patience.runners.cpsat import PRESOLVE, OrToolsSolver
 from patience.runners.mip import START_OPTION, MipSolver, split_start
-from patience.runs.process import ProcessRun
+from patience.runs.process import Limits, ProcessRun
 
+PRESOLVE_ARGUMENT = "--presolve"  # CP-SAT's presolve on (it is off unless asked: runners/cpsat.py)
 STOPPED_EARLY = 0.95  # a run that ends undecided after this share of its time limit hit the limit
 
 
@@ -54,6 +57,10 @@ class CpSatMip(OrToolsMip):
     name = "cpsat-mip"
     backend = "sat"
     description = "OR-Tools CP-SAT on the paper's MIP-1..MIP-4 (CPLEX LP file; --set model=mip3)"
+    options = (*OrToolsMip.options, PRESOLVE)
+
+    def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
+        return super().command(model, limits, options) + ([PRESOLVE_ARGUMENT] if options["presolve"] else [])
 
 
 class Scip(OrToolsMip):
@@ -68,6 +75,8 @@ def main(arguments: list[str]) -> int:
     from ortools.linear_solver.python import model_builder
 
     arguments, start = split_start(arguments)
+    presolve = PRESOLVE_ARGUMENT in arguments
+    arguments = [item for item in arguments if item != PRESOLVE_ARGUMENT]
     backend, lp_file, solution = arguments[0], arguments[1], arguments[2]
     seconds = float(arguments[3]) if len(arguments) > 3 else None
     started = time.monotonic()
@@ -89,7 +98,7 @@ def main(arguments: list[str]) -> int:
             model.add_hint(by_name[name], value)
     solver = model_builder.Solver(backend)
     if backend == "sat":
-        solver.set_solver_specific_parameters("num_workers: 1")
+        solver.set_solver_specific_parameters(f"num_workers: 1 cp_model_presolve: {str(presolve).lower()}")
     if seconds is not None:
         solver.set_time_limit_in_seconds(max(seconds - (time.monotonic() - started), 0.1))
     status = solver.solve(model)

@@ -133,3 +133,16 @@ def test_without_presolve_cpsat_wins_the_deal_its_presolve_calls_infeasible():
     deal = random_deal(26, 4, 3, 3)
     assert native_verdict(deal) is Status.SOLVED
     assert solve(deal, "cpsat", LIMITS, {"presolve": "off"}).status is Status.SOLVED
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "cpsat-mip"])
+def test_every_cpsat_route_wins_by_default_the_small_deal_its_presolve_calls_infeasible(solver):
+    """OR-Tools 9.15's presolve calls this 7-card won deal infeasible (docs/hardness.md), so the
+    presolve is off by default on every CP-SAT route: each wins it, and the win replays; asked for,
+    the presolve is still reachable (and on 9.15 calls the deal unsolvable, which no default gives)."""
+    deal = random_deal(4, 2, 5, 699195)
+    assert len(deal.cards) == 7 and native_verdict(deal) is Status.SOLVED
+    result = solve(deal, solver, LIMITS)
+    assert result.status is Status.SOLVED
+    assert replay(deal, result.sequence).valid
+    assert solve(deal, solver, LIMITS, {"presolve": "on"}).status in (Status.SOLVED, Status.UNSOLVABLE)
