@@ -36,11 +36,21 @@ def clip_words(text: str) -> str:
     return _LONG_WORD.sub(lambda match: match.group(0)[:QUOTE_CHARS] + "...", text)
 
 
+def printable(text: str) -> str:
+    """`text` (a name: a file's, a folder's, a student's, a deal's) as one printable line that any
+    UTF-8 output takes: line breaks, escape sequences and other unprintable characters written as
+    Python escapes (`\\n`, `\\x1b`), and a byte of a file name that no encoding could read (the
+    surrogate `os.fsdecode` keeps it as) as the byte (`\\xe9`). Names are data: never a forged line."""
+    return "".join(char if char.isprintable() else
+                   f"\\x{ord(char) - 0xDC00:02x}" if 0xDC80 <= ord(char) <= 0xDCFF else repr(char)[1:-1]
+                   for char in text)
+
+
 def one_line(text: str) -> str:
     """`text` as one printable line of at most _MESSAGE_CHARS characters (control characters escaped)."""
     if len(text) > _MESSAGE_CHARS:
         text = text[:_MESSAGE_CHARS] + "..."
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    return printable(text)
 
 
 class InputError(Exception):
