@@ -78,9 +78,9 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
     warnings.formatwarning = _warning_line  # before the command's modules are imported: theirs are one line too
     output = sys.stdout
     try:
-        args = (parser or build_parser(named_command(arguments))).parse_args(arguments)
         sys.stdout = output if output is None else _GuardedOutput(output)  # None: started with stdout closed
         try:
+            args = _parsed(parser or build_parser(named_command(arguments)), arguments)
             with stop_signals_unwind():  # SIGTERM and SIGHUP end the command as Ctrl-C does: every `finally` runs
                 code = args.handler(args)
             if sys.stdout is not None:
@@ -114,6 +114,17 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
         return ExitCode.BAD_INPUT
     except Exception as error:  # the one place every unforeseen exception ends
         return _internal_error(error, args, arguments)
+
+
+def _parsed(parser: argparse.ArgumentParser, arguments: list[str]) -> argparse.Namespace:
+    """The parsed arguments; after `--help` or `--version` (argparse's exit 0) standard output is
+    flushed first, so that a full disk ends in OutputFailed (status 74), not in a silent 0."""
+    try:
+        return parser.parse_args(arguments)
+    except SystemExit as done:
+        if done.code in (0, None) and sys.stdout is not None:
+            sys.stdout.flush()
+        raise
 
 
 class OutputFailed(Exception):

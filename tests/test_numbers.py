@@ -34,7 +34,7 @@ LONG = "X" * 5000
 # Values no numeric option takes: huge, not finite, not ASCII, not a plain decimal, empty.
 ODD_NUMBERS = ["9" * 5000, "1e300", "-1e300", "1e400", "nan", "inf", "-inf", "²", "٣", "１", "1_000", "0x10",
                "", "true", "1.0.0", "-" + "9" * 30]
-ODD_OPTIONS = ["9" * 5000, "1e300", "-inf", "nan", "²", "1_000"]  # one of each kind, for every option
+ODD_OPTIONS = ["9" * 5000, "1e300", "-inf", "nan", "²", "1_000", ""]  # one of each kind, for every option
 LINE_LIMIT = 200  # no error line quotes more than QUOTE_CHARS of its input; the rest is the message
 
 
@@ -88,6 +88,9 @@ NUMERIC_OPTIONS = [
     (["grade", "m.mzn", "--game", "black_hole", "--hunt", "5"], "--shrink"),
     (["grade", "m.mzn", "--game", "black_hole", "--hunt", "5"], "--jobs"),
     (["grade", "--class", ".", "--instances", ".", "--game", "black_hole"], "--jobs"),
+    (["grade", "model.eprime", "--instances", "."], "--jobs"),
+    (["coursework", "--game", "lbs"], "--cards"), (["coursework", "--game", "lbs"], "--jobs"),
+    (["coursework", "--game", "lbs"], "--count"), (["coursework", "--game", "lbs"], "--pool"),
     (["lbs", "solve", LBS_DEAL], "--timeout"), (["show", PAPER, "-o", "p.html"], "--timeout"),
     (["decode", "assignment", PAPER, "--solver", "native"], "--timeout"),
     (["solve", PAPER, "--solver", "native", "--set"], "nodes="),
@@ -297,6 +300,31 @@ def test_a_full_standard_output_is_one_line_and_exit_74():
         done = _patience("deal", "--seed", "5", stdout=full, stderr=subprocess.PIPE)
     assert done.returncode == ExitCode.OUTPUT_FAILED == 74
     assert done.stderr == "error: cannot write standard output: No space left on device\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("arguments", [["--help"], ["--version"], ["deal", "--help"], ["grade", "--help"]])
+def test_help_and_version_to_a_full_standard_output_exit_74(arguments):
+    with open("/dev/full", "w") as full:
+        done = _patience(*arguments, stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == ExitCode.OUTPUT_FAILED, done.stderr
+    assert done.stderr == "error: cannot write standard output: No space left on device\n"
+
+
+def test_help_and_version_still_print_and_exit_0(capsys):
+    for arguments in (["--version"], ["coursework", "--help"]):
+        code, out, err = run(capsys, *arguments)
+        assert (code, err) == (0, "") and out.strip()
+
+
+def test_coursework_rows_beyond_one_deck_are_one_line(tmp_path, capsys, monkeypatch):
+    """An LBS exercise draws its rows from one deck of 52: 53 cards is a usage error, not a ValueError."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "coursework", "--game", "lbs", "--cards", "53")
+    assert "--cards" in assert_one_error(code, out, err) and "52" in err
+    code, out, err = run(capsys, "coursework", "--game", "generalised", "--shape", "")
+    assert "--shape" in assert_one_error(code, out, err)
+    assert not any(tmp_path.iterdir())
 
 
 def test_a_closed_pipe_ends_quietly():

@@ -12,7 +12,7 @@ from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.grading import coursework
 from patience.grading import student as games
-from patience.lbs.deal import MAX_CARDS
+from patience.lbs.deal import STANDARD_RANKS, STANDARD_SUITS
 from patience.limits import jobs, seconds
 from patience.names import GAMES, GENERALISED, LBS, family_of, game_option
 from patience.numeric import whole_argument
@@ -20,6 +20,7 @@ from patience.survey.run import game_and_shape
 
 MAX_COUNT = 1_000  # instances one exercise may have
 MAX_POOL = 10_000  # deals one pool may label
+LBS_DECK = STANDARD_RANKS * STANDARD_SUITS  # an exercise's LBS rows are drawn from one standard deck
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,8 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="deals to label and choose from (default 100)")
     parser.add_argument("--deals", metavar="SPEC",
                         help="choose from these deals instead (a deal spec, as `gen --deals` takes)")
-    parser.add_argument("--cards", type=whole_argument(1, MAX_CARDS), default=20,
-                        help=f"{LBS}: cards in a row (default 20)")
+    parser.add_argument("--cards", type=whole_argument(1, LBS_DECK), default=20,
+                        help=f"{LBS}: cards in a row, from one deck of {LBS_DECK} (default 20)")
     parser.add_argument("--shape", metavar="RANKS,SUITS,HEIGHT",
                         help=f"{GENERALISED}: the pool's shape (default 7,4,3)")
     parser.add_argument("--mapping", type=Path,
@@ -77,7 +78,8 @@ def exercise_of(args: argparse.Namespace) -> coursework.Exercise:
     game = args.game
     if args.shape is not None and (game != GENERALISED or args.deals is not None):
         raise UsageError(f"--shape sets the pool of --game {GENERALISED} (without --deals)")
-    shape = game_and_shape(GENERALISED, args.shape or "7,4,3")[1] if game == GENERALISED else None
+    given_shape = "7,4,3" if args.shape is None else args.shape  # an empty --shape is refused, not the default
+    shape = game_and_shape(GENERALISED, given_shape)[1] if game == GENERALISED else None
     mapping = games.GameMapping(game)
     if args.mapping is not None:
         data, source = games.mapping_data(args.mapping)

@@ -17,7 +17,7 @@ from patience.grading.lbs_minizinc import COLUMNS, grade_minizinc
 from patience.grading.lbs_savilerow import NativeVerdicts, grade_model, grade_results
 from patience.grading.table import SAVILE_ROW_COLUMNS, WRONG, table
 from patience.lbs.solution import read_mapping
-from patience.limits import seconds
+from patience.limits import jobs, seconds
 from patience.names import LBS, family_of, game_name
 from patience.reading import small_int
 from patience.runners.minizinc import DEFAULT_BACKEND
@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--class", dest="klass", type=Path, metavar="FOLDER",
                         help="mark a class: one model file or subfolder per student, each graded on --instances; "
                              "writes marks.csv, marks.json, marks.html and gradescope/STUDENT/results.json into --out")
-    parser.add_argument("--jobs", default=None,
+    parser.add_argument("--jobs", type=jobs, default=None,
                         help="students marked at once with --class (default 2), or deals run at once with --hunt or "
                              "--instances (default 1; the same rows and the same counterexample for any number)")
     parser.add_argument("--out", type=Path, default=None,
@@ -137,16 +137,14 @@ def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
         if args.instances is not None:
             raise UsageError("give --instances DIR or --hunt N, not both")
         count, seed = _count(args.hunt, "--hunt", 1), _count(args.seed, "--seed", 0)
-        jobs = _count(args.jobs or "1", "--jobs", 1)
         shrink = _count(str(SHRINK_RUNS) if args.shrink is None else args.shrink, "--shrink", 0)
         student = games.StudentModel(args.model, mapping, args.backend)
         return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out or Path("."),
-                          print, min(jobs, 64), progress=sys.stderr.isatty(), shrink_runs=shrink)
+                          print, min(args.jobs or 1, 64), progress=sys.stderr.isatty(), shrink_runs=shrink)
     if args.instances is None:
         raise UsageError("give MODEL --instances DIR, or MODEL --hunt N")
     student = games.StudentModel(args.model, mapping, args.backend)
-    jobs = _count(args.jobs or "1", "--jobs", 1)
-    rows = games.grade_instances(student, args.instances, native, args.timeout, min(jobs, 64))
+    rows = games.grade_instances(student, args.instances, native, args.timeout, min(args.jobs or 1, 64))
     print(table(rows, games.COLUMNS), end="")
     return GRADED_WRONG if any(row.grade == WRONG for row in rows) else ExitCode.SOLVED
 
@@ -156,10 +154,9 @@ def run_class(args: argparse.Namespace, mapping: games.GameMapping) -> int:
     (the marks are the result: a wrong student is no failure of the command)."""
     if args.model is not None or args.results is not None or args.hunt is not None or args.instances is None:
         raise UsageError("give --class FOLDER --instances DIR (no MODEL, --results or --hunt)")
-    jobs = _count(args.jobs or "2", "--jobs", 1)
     out = args.out or Path("marks")
     marks = mark_class(args.klass, args.instances, mapping, args.backend, games.NativeTruth(args.native_timeout),
-                       args.timeout, min(jobs, 64), out)
+                       args.timeout, min(args.jobs or 2, 64), out)
     for line in summary_lines(marks):
         print(line)
     print(f"marks: {out / 'marks.csv'}")
