@@ -39,7 +39,7 @@ def test_survey_verdicts_and_cards_equal_patience_solve(game, tmp_path, capsys):
     assert main(["survey", "--game", game, "--seeds", "1-120,32001-32030", "--batch", "40", "--jobs", "2",
                  "--db", str(db)]) == 0
     captured = capsys.readouterr()
-    assert "150 of 150" in captured.out and "ETA" in captured.err
+    assert "150 of 150" in captured.out and "survey 150/150 done, " in captured.err
     rows = _rows(db)
     assert [row[0] for row in rows] == [*range(1, 121), *range(32001, 32031)]
     for seed, verdict, cards, _ in rows:

@@ -59,8 +59,7 @@ def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration]
     done = Counter(status for key, status in store.statuses().items() if key in wanted)
     tasks = plan(deals, configurations, limits, store.finished(), seed)
     by_run = {(task.deal.name, task.configuration.label): task for task in tasks}
-    progress = Progress(len(wanted), done, enabled=show_progress)
-    progress.show()
+    progress = Progress(len(wanted), done, enabled=show_progress, title="compare")
     new = 0
 
     def keep(record: RunRecord) -> None:
@@ -70,10 +69,9 @@ def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration]
         progress.update(record.status)
 
     try:
-        run(run_task, tasks, keep)
+        with progress:
+            run(run_task, tasks, keep)
     except KeyboardInterrupt:
         raise Interrupted(new) from None
-    finally:
-        progress.finish()
     return Campaign(len(wanted), sum(done.values()), new, disagreements(store.runs()))  # each label one content
 

@@ -160,13 +160,12 @@ def _run(function, work: Sequence, jobs: int, outcome: str | None, quiet: bool) 
     progress bar counting each result's label status (or `outcome`)."""
     progress = Progress(len(work), Counter(), enabled=not quiet, shown=(outcome,) if outcome else None,
                         title="writing" if outcome else "labelling")
-    progress.show()
     results = []
 
     def keep(result) -> None:
         results.append(result)
         progress.update(outcome or result[1].status)
 
-    runner(jobs)(function, work, keep)
-    progress.finish()
+    with progress:
+        runner(jobs)(function, work, keep)
     return results

@@ -25,7 +25,15 @@ from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
 from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
-from patience.survey.run import SURVEYED_GAMES, check_counts, game_and_shape, read_survey, run_survey, survey_seeds
+from patience.survey.run import (
+    SURVEYED_GAMES,
+    WORDS,
+    check_counts,
+    game_and_shape,
+    read_survey,
+    run_survey,
+    survey_seeds,
+)
 from patience.survey.shuffles import DEALINGS, DECKS, SHAPES, BatchResult, play_batch
 from patience.survey.store import MAX_CARDS, MODES, UNDECIDED, VERDICTS, SurveyStore
 
@@ -141,8 +149,9 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
     with experiment.ShuffleStore(args.db) as store:
         store.fix_settings({"seed": args.seed, "chain": chain, "timeout": args.timeout})
         work = experiment.plan([args.game], riffles, args.games, chain, args.seed, args.timeout, store.stored())
-        progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet, shown=VERDICTS)
-        progress.show()
+        progress = Progress(sum(batch.games for batch in work), Counter(), enabled=not args.quiet, shown=VERDICTS,
+                            title="shuffles", words=WORDS)
+
         def keep(result: BatchResult) -> None:
             store.add(result)
             decided = result.batch.games - result.undecided
@@ -151,17 +160,15 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
             progress.show()
 
         try:
-            run_batches(play_batch, work, keep)
+            with progress:
+                run_batches(play_batch, work, keep)
         except KeyboardInterrupt:
-            progress.finish()
             print(f"interrupted: the finished chains are in {args.db}; rerun the same command to continue",
                   file=sys.stderr)
             return 130
         except UntrustedPlay as error:
-            progress.finish()
             print(f"error: {error}", file=sys.stderr)
             return 4
-        progress.finish()
         totals = store.totals(experiment.chains_per_point(args.games, chain))
     for plot in args.plot:
         experiment.plot(totals, args.game, plot, None if args.reference is None else args.reference / 100)

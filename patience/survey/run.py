@@ -16,10 +16,11 @@ from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
 from patience.survey import report
 from patience.survey.decide import Shape, batches, decide_batch
-from patience.survey.store import MAX_CARDS, VERDICTS, Row, SurveyStore, survey_settings
+from patience.survey.store import MAX_CARDS, UNDECIDED, VERDICTS, Row, SurveyStore, survey_settings
 
 LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
 SURVEYED_GAMES = (*NUMBERED_GAMES, GENERALISED)
+WORDS: dict[str, str] = {UNDECIDED: "undecided"}  # a survey's verdicts as its progress line names them
 
 
 def survey_seeds(text: str) -> list[int]:
@@ -97,8 +98,7 @@ def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence
     stored = store.stored_seeds(min(wanted), max(wanted)) & wanted
     done = Counter(store.verdict_counts(wanted))
     todo = [seed for seed in seeds if seed not in stored]
-    progress = Progress(len(wanted), done, enabled=show_progress, shown=VERDICTS)
-    progress.show()
+    progress = Progress(len(wanted), done, enabled=show_progress, shown=VERDICTS, title="survey", words=WORDS)
     new = 0
 
     def keep(rows: list[Row]) -> None:
@@ -108,8 +108,6 @@ def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence
             progress.counts[row.verdict] += 1
         progress.show()
 
-    try:
+    with progress:
         run(decide_batch, batches(game, numbering, todo, batch_size, seconds, nodes, mode, shape), keep)
-    finally:
-        progress.finish()
     return len(stored), new
