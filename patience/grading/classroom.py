@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from patience.errors import InputError, UsageError
+from patience.errors import InputError, UsageError, printable
 from patience.grading.student import (
     SOLVERS,
     GameMapping,
@@ -87,13 +87,15 @@ def included(files: list[Path]) -> set[Path]:
 
 
 def mark_student(student: str, model: Path | None, why: str, deals: list[tuple[str, Any]], mapping: GameMapping,
-                 backend: str | None, native: NativeTruth, timeout: float, own_folder: bool = True) -> list[Mark]:
+                 backend: str | None, native: NativeTruth, timeout: float, own_folder: bool = True,
+                 home: Path | None = None) -> list[Mark]:
     """Every instance's row for one student; a model that cannot be run at all is an error on each.
-    `own_folder`: the model lies in the student's own subfolder (not beside the others' models)."""
+    `own_folder`: the model lies in the student's own subfolder (not beside the others' models);
+    `home`: the folder the model may not leave (a link out of it is refused)."""
     try:
         if model is None:
             raise UsageError(why)
-        runner = StudentModel(model, mapping, backend, own_folder)
+        runner = StudentModel(model, mapping, backend, own_folder, home)
         rows = [grade_result(name, deal, runner.run(deal, timeout), native) for name, deal in deals]
     except (InputError, UsageError, OSError) as error:
         note = clipped(str(error))
@@ -113,16 +115,19 @@ def gradescope(marks: list[Mark]) -> dict[str, object]:
 def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str | None, native: NativeTruth,
                timeout: float, jobs: int, out: Path) -> list[Mark]:
     """Mark every student, write the CSV, JSON and Gradescope files into `out`; the rows, students in order."""
-    students = student_models(folder)
-    deals = [(path.stem, deal) for path, deal in read_deals(instances, mapping.game)]  # all read before any run
+    students = printable_names(student_models(folder))
+    deals = [(printable(path.stem), deal) for path, deal in read_deals(instances, mapping.game)]  # read before any run
     check_folder(out)  # checked before any model runs; written whole at the end
     for _, deal in deals:  # the ground truth once, before the students run in parallel
         native(deal)
 
     def mark_one(entry: tuple[str, Path | None, str]) -> list[Mark]:
         student, model, why = entry
-        return mark_student(student, model, why, deals, mapping, backend, native, timeout,
-                            own_folder=model is not None and model.parent != folder)
+        own = model is not None and model.parent != folder
+        home = Path(os.path.realpath(folder))  # a student's subfolder, or the class's for a file beside the others'
+        if model is not None and own:
+            home /= model.relative_to(folder).parts[0]
+        return mark_student(student, model, why, deals, mapping, backend, native, timeout, own, home)
 
     with contextlib.closing(in_order(mark_one, students, jobs)) as marked:  # a stop ends every model's run at once
         per_student = [rows for _, rows in marked]
@@ -133,11 +138,21 @@ def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str
     writer.writerows(asdict(mark) for mark in marks)
     files = {"marks.csv": table.getvalue(),
              "marks.json": json.dumps([asdict(mark) for mark in marks], indent=1) + "\n",
-             "marks.html": summary_page(folder.name, [name for name, _ in deals], students, per_student)}
+             "marks.html": summary_page(printable(folder.name), [name for name, _ in deals], students, per_student)}
     for (student, _, _), rows in zip(students, per_student, strict=True):
         files[f"gradescope/{student}/results.json"] = json.dumps(gradescope(rows), indent=1) + "\n"
     write_files(out, files)  # every mark or none
     return marks
+
+
+def printable_names(students: list[tuple[str, Path | None, str]]) -> list[tuple[str, Path | None, str]]:
+    """The students under names that print as one line in every file and summary (a folder's name from
+    a zip may hold a newline, an escape sequence or a byte no encoding reads); two names that print
+    the same are told apart by their place, so that no student's marks land in another's."""
+    shown = [printable(student) for student, _, _ in students]
+    count = Counter(shown)
+    return [(name if count[name] == 1 else f"{name} ({place})", model, why)
+            for place, (name, (_, model, why)) in enumerate(zip(shown, students, strict=True), 1)]
 
 
 def summary_page(title: str, instances: list[str], students: list[tuple[str, Path | None, str]],

@@ -22,7 +22,7 @@ from typing import TypeVar
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
 from patience.deal import Deal
-from patience.errors import UsageError
+from patience.errors import UsageError, printable
 from patience.games import AnyDeal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.grading.student import NativeTruth, StudentModel, grade_result
@@ -220,7 +220,8 @@ def write_counterexample(hunt: Hunt, found: Counterexample, folder: Path, game: 
     verdict = "the native search wins it" if moves is not None else f"native: {truth.status.value}"
     write_files(folder, {target.name: model.files[model.primary],
                          page.name: render(game_page(game, found.deal, moves, str(target)), "Counterexample",
-                                           [f"{hunt.student.path.name}: {found.row.verdict}, {found.row.note}",
+                                           [f"{printable(hunt.student.path.name)}: {found.row.verdict}, "
+                                            f"{found.row.note}",
                                             verdict])})
     return target, page
 
@@ -239,8 +240,8 @@ def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int
         return 0
     small = hunt.shrink(found, shrink_runs)
     target, page = write_counterexample(hunt, small, folder, game)
-    report(f"counterexample: {target}")
+    report(f"counterexample: {printable(str(target))}")
     cards = getattr(small.deal, "cards", ())
     report(f"deal {found.posed} of the hunt, shrunk to {len(cards)} cards in {hunt.shrink_runs} runs: the model's "
-           f"answer is {small.row.verdict}, {small.row.note} (replay of the right answer: {page})")
+           f"answer is {small.row.verdict}, {small.row.note} (replay of the right answer: {printable(str(page))})")
     return 1

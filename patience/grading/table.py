@@ -6,13 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
+from patience.errors import printable
+
 SOLVED, NO_SOLUTION, TIMEOUT, ERROR = "solved", "no solution", "timeout", "error"
 CORRECT, WRONG, UNGRADED = "correct", "WRONG", "-"
 
 
 @dataclass(frozen=True)
 class Graded:
-    """One instance's line of the table."""
+    """One instance's line of the table. Its instance name and note are kept printable, one line:
+    names (a deal file's, a folder's in a solver's message) are data, never a forged row."""
 
     instance: str
     cards: int
@@ -22,6 +25,10 @@ class Graded:
     nodes: int | None = None
     solve_time: float | None = None
     savilerow_time: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "instance", printable(self.instance))
+        object.__setattr__(self, "note", printable(self.note))
 
 
 class Stats(TypedDict):
