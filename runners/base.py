@@ -89,13 +89,17 @@ class ProcessSolver(Solver):
         """Variables added to the solver's environment (None: this process's environment)."""
         return None
 
+    def confine(self, command: list[str], folder: Path) -> list[str]:
+        """The command as it runs in its private `folder` (a student's model: in a sandbox)."""
+        return command
+
     def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         model = self.build(deal, options)
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
             folder = Path(scratch)
             write_scratch(folder, {**self.beside, **model.files})
-            run = run_process(self.command(model, limits, options), self.run_limits(limits), cwd=folder,
-                              env=self.environment(options))
+            run = run_process(self.confine(self.command(model, limits, options), folder), self.run_limits(limits),
+                              cwd=folder, env=self.environment(options))
             try:
                 answer = self.read_verdict(run, folder, model, options)
             except InputError as error:

@@ -13,7 +13,8 @@ from patience.formats import read_text
 from patience.generators.mzn.lbs import data, decode
 from patience.generators.mzn.solution import stat_count, stat_seconds
 from patience.grading.lbs_savilerow import NativeVerdicts, grade_no_solution, grade_solution, instances
-from patience.grading.student import helper_files
+from patience.grading.sandbox import confined
+from patience.grading.student import helper_files, own_file
 from patience.grading.table import ERROR, TIMEOUT, UNGRADED, WRONG, Graded, Stats
 from patience.lbs.deal import LBSDeal, read_dzn, read_param
 from patience.lbs.solution import Mapping
@@ -40,6 +41,7 @@ def grade_minizinc(model: Path, folder: Path, mapping: Mapping | None, native: N
                          f"(choose from {', '.join(configured_backends())})")
     if not model.is_file():
         raise InputError(str(model), None, "no such model file")
+    own_file(model)
     model_text = read_text(model)
     helpers = helper_files(model, model_text)
     clash = next((name for name in ("model.mzn", "instance.dzn") if name in helpers), None)
@@ -51,8 +53,8 @@ def grade_minizinc(model: Path, folder: Path, mapping: Mapping | None, native: N
         deal = load_instance(path)
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
             write_scratch(Path(scratch), {**helpers, "model.mzn": model_text, "instance.dzn": data(deal)})
-            run = run_process(minizinc_command(executable, backend, timeout, ["model.mzn", "instance.dzn"]),
-                              Limits(timeout).with_grace(GRACE_SECONDS), cwd=scratch)
+            command = minizinc_command(executable, backend, timeout, ["model.mzn", "instance.dzn"])
+            run = run_process(confined(command, Path(scratch)), Limits(timeout).with_grace(GRACE_SECONDS), cwd=scratch)
         rows.append(grade_run(deal, run, str(path), mapping or Mapping(), native))
     return rows
 

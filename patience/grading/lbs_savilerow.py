@@ -17,6 +17,8 @@ from pathlib import Path
 
 from patience.errors import InputError
 from patience.generators.eprime.solution import read_info
+from patience.grading.sandbox import confined
+from patience.grading.student import own_file
 from patience.grading.table import (
     CORRECT,
     ERROR,
@@ -149,14 +151,15 @@ def grade_model(model: Path, folder: Path, mapping: Mapping | None, native: Nati
         raise InputError(str(model), None, "Savile Row and Minion are needed: set SAVILEROW_PATH and MINION_PATH")
     if not model.is_file():
         raise InputError(str(model), None, "no such model file")
+    own_file(model)
     rows = []
     for param in instances(folder):
         deal = read_param(read_text(param), str(param))
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
             shutil.copy(model, Path(scratch, "model.eprime"))
             shutil.copy(param, Path(scratch, "instance.param"))
-            run = run_process(savilerow_run("model.eprime", "instance.param", str(level), timeout),
-                              savilerow_limits(timeout), cwd=scratch)
+            command = savilerow_run("model.eprime", "instance.param", str(level), timeout)
+            run = run_process(confined(command, Path(scratch)), savilerow_limits(timeout), cwd=scratch)
             info = _optional_text(Path(scratch, "instance.param.info"))
             if run.timed_out and info is None:  # out of time is no verdict: never graded wrong
                 rows.append(Graded(deal.name, len(deal.cards), TIMEOUT, UNGRADED,

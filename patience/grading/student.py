@@ -24,6 +24,7 @@ from patience import caps
 from patience.errors import InputError, UsageError, quote
 from patience.games import AnyDeal, game_of, get_game, read_game_deal
 from patience.generators.files import ModelFiles
+from patience.grading.sandbox import confined
 from patience.grading.table import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded, Stats
 from patience.names import game_name
 from patience.options import check_options
@@ -127,14 +128,24 @@ def student_files(model: ModelFiles, text: str, suffix: str, variables: Mapping[
 # clingo's `#script`, whose Python or Lua may read anything. Comments are taken out first.
 _INCLUDES = {".mzn": re.compile(r'\binclude\s*"([^"\n]*)"'),
              ".lp": re.compile(r'#include\s*(?:"([^"\n]*)"|<([^>\n]*)>)|#script\b')}
-_COMMENTS = {".mzn": re.compile(r"/\*.*?\*/|%[^\n]*", re.DOTALL), ".lp": re.compile(r"%\*.*?\*%|%[^\n]*", re.DOTALL)}
+# A string is matched first, so that a `%` or `/*` inside one starts no comment (a line ends at \r too).
+_STRING = r'"(?:[^"\\\n]|\\.)*"'
+_COMMENTS = {".mzn": re.compile(rf"{_STRING}|/\*.*?(?:\*/|\Z)|%[^\n\r]*", re.DOTALL),
+             ".lp": re.compile(rf"{_STRING}|%\*.*?(?:\*%|\Z)|%[^\n\r]*", re.DOTALL)}
+
+
+def _uncommented(match: re.Match[str]) -> str:
+    """A string as it is; a comment as the line ends it held."""
+    text = match.group()
+    return text if text.startswith('"') else "\n" * text.count("\n")
 
 
 def includes(text: str, suffix: str) -> Iterator[tuple[int, str | None]]:
-    """(line, name) for every file the model's text names (None: a clingo `#script`), comments taken out."""
+    """(line, name) for every file the model's text names (None: a clingo `#script`), comments taken out.
+    Only an early, clear refusal: what a model can read is what its sandbox holds (`patience.grading.sandbox`)."""
     if suffix not in _INCLUDES:
         return
-    bare = _COMMENTS[suffix].sub(lambda match: "\n" * match.group().count("\n"), text)
+    bare = _COMMENTS[suffix].sub(_uncommented, text)
     for match in _INCLUDES[suffix].finditer(bare):
         yield (bare.count("\n", 0, match.start()) + 1,
                next((group for group in match.groups() if group is not None), None))
@@ -153,6 +164,19 @@ def outside_reads(text: str, suffix: str) -> tuple[int, str] | None:
 
 MAX_HELPERS = 64  # files of its own folder one model may include
 MAX_HELPER_BYTES = caps.MAX_FILE_BYTES  # all of them together
+
+
+def own_file(path: Path, home: Path | None = None) -> None:
+    """InputError unless `path` (a model) really lies in the student's folder `home` (its own folder by
+    default): a link that leads out, to the teacher's model say, is refused before it is read."""
+    # the student's folder itself is not followed: a class's `eve/` that is a link leads out as well
+    folder = os.path.realpath(path.parent) if home is None else os.path.join(os.path.realpath(home.parent), home.name)
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        raise InputError(str(path), None, "not a file name") from None
+    if os.path.commonpath((folder, real)) != folder:
+        raise InputError(str(path), None, f"is a link to {quote(real)}, outside the student's folder: refused, not run")
 
 
 def helper_files(model: Path, text: str, own_folder: bool = True) -> dict[str, str]:
@@ -233,6 +257,13 @@ def student_solver(model: Path, text: str, mapping: GameMapping, helpers: Mappin
                                                    "the grader writes (the model or the deal's data): rename it")
             return files
 
+        def environment(self, options: Mapping[str, Any]) -> Mapping[str, str] | None:
+            # `python -m clingo` never imports from its folder, where the student's files are
+            return {**(super().environment(options) or {}), "PYTHONSAFEPATH": "1"}
+
+        def confine(self, command: list[str], folder: Path) -> list[str]:
+            return confined(command, folder)
+
     Student.name = f"{base.name} (student)"
     Student.beside = dict(helpers)
     return Student()
@@ -260,10 +291,12 @@ class StudentModel:
     mapping: GameMapping
     backend: str | None = None
     own_folder: bool = True  # the folder it lies in is the student's own (its includes are copied from there)
+    home: Path | None = None  # the student's folder, which the model must not leave (default: the model's)
 
     def __post_init__(self) -> None:
         if not self.path.is_file():
             raise InputError(str(self.path), None, "no such model file")
+        own_file(self.path, self.home)
         text = read_text(self.path)
         self.solver = student_solver(self.path, text, self.mapping, helper_files(self.path, text, self.own_folder))
         if not self.solver.available():
