@@ -18,6 +18,8 @@ done
 debian_packages=(cadical minisat picosat cryptominisat coinor-cbc)
 # MiniZinc 2.6.4 with Gecode 6.2 (the minizinc runner, and grading MiniZinc coursework)
 debian_packages+=(minizinc)
+# bubblewrap: `patience grade` runs each student's model in a sandbox that reads only its own files
+debian_packages+=(bubblewrap)
 # headless Chromium and its driver for the browser tests of the replay and report pages
 [ "$browser" = no ] || debian_packages+=(chromium chromium-driver)
 command -v java >/dev/null 2>&1 || debian_packages+=(default-jre-headless)
