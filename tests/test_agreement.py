@@ -1,0 +1,93 @@
+"""benchmarks/agreement.py: every solver route of every game against the native search on small deals
+(docs/agreement.md). The slow sweep runs every installed route on the CI count of deals of each family
+and finds no disagreement; the default tests check the script's deals, its resume and that it
+catches a false verdict."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from patience.games import game_of
+from patience.result import Status
+from tests.helpers import sweep_seeds
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def agreement():
+    """The script as a module (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("agreement_under_test", ROOT / "benchmarks" / "agreement.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the script loads
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+def test_the_families_deal_small_deals_of_their_games_from_the_number_alone(agreement):
+    games = {"generalised": "generalised", "all_in_a_row_like": "generalised",
+             "binary_star_generalised": "binary_star_generalised", "lbs": "lbs", "black_hole": "black_hole"}
+    for family, game in games.items():
+        deals = [agreement.small_deal(family, number) for number in range(1, 40)]
+        assert {game_of(deal).variant(deal) for deal in deals} == {game}
+        assert deals[5] == agreement.small_deal(family, 6)  # the same number, the same deal
+        if family != "black_hole":
+            assert max(len(deal.cards) for deal in deals) <= 16
+    assert all(agreement.small_deal("all_in_a_row_like", number).foundation is None for number in range(1, 10))
+
+
+def test_outcomes_count_a_false_verdict_as_a_disagreement(agreement):
+    assert agreement.outcome(Status.SOLVED, Status.SOLVED) == "agree"
+    assert agreement.outcome(Status.SOLVED, Status.UNSOLVABLE) == "disagree"
+    assert agreement.outcome(Status.UNSOLVABLE, Status.SOLVED) == "disagree"
+    assert agreement.outcome(Status.SOLVED, Status.TIMEOUT) == "open"
+    assert agreement.outcome(Status.TIMEOUT, Status.SOLVED) == "open"
+    assert agreement.outcome(Status.SOLVED, Status.ERROR) == "error"
+
+
+def test_a_run_resumes_and_a_stored_disagreement_ends_it_with_status_1(agreement, tmp_path, capsys):
+    arguments = ["run", "--out", str(tmp_path), "--families", "generalised", "--deals", "3",
+                 "--routes", "sat-successor,plain", "--timeout", "30"]
+    assert agreement.main(arguments) == 0
+    rows = agreement.read_rows(tmp_path)
+    routes = ("sat-successor", "plain")
+    assert {(row["number"], row["route"]) for row in rows} == {(n, r) for n in (1, 2, 3) for r in routes}
+    assert all(row["outcome"] == "agree" for row in rows)
+    with (tmp_path / agreement.ROWS).open("a") as out:  # a cut last line, as a kill leaves it
+        out.write('{"family": "gener')
+    assert agreement.main(arguments) == 0
+    assert len(agreement.read_rows(tmp_path)) == 6  # nothing ran again, the cut line is gone
+    forged = {**rows[0], "status": "unsolvable" if rows[0]["native"] == "solved" else "solved", "outcome": "disagree"}
+    with (tmp_path / agreement.ROWS).open("a") as out:
+        out.write(json.dumps(forged) + "\n")
+    capsys.readouterr()
+    assert agreement.main(["report", "--out", str(tmp_path)]) == 1
+    assert "DISAGREEMENT: generalised deal 1" in capsys.readouterr().out
+
+
+def test_an_unknown_family_or_route_is_one_line_and_status_2(agreement, tmp_path, capsys):
+    assert agreement.main(["run", "--out", str(tmp_path), "--families", "golf"]) == 2
+    assert agreement.main(["run", "--out", str(tmp_path), "--routes", "nosuch"]) == 2
+    assert capsys.readouterr().err.count("\n") == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("deals", [len(sweep_seeds(full=200, ci=2))])
+def test_every_route_agrees_with_the_native_search_on_small_deals_of_every_game(agreement, tmp_path, deals):
+    """Every installed route (its defaults) on the first deals of each small family: a replayed win
+    against a loss either way is a false verdict; timeouts are allowed, errors are not."""
+    families = ["generalised", "all_in_a_row_like", "binary_star_generalised", "lbs"]
+    assert agreement.main(["run", "--out", str(tmp_path), "--families", ",".join(families), "--deals", str(deals),
+                           "--black-hole-deals", "0", "--timeout", "60"]) == 0
+    rows = agreement.read_rows(tmp_path)
+    assert not [row for row in rows if row["outcome"] in ("disagree", "error")]
+    for family in families:
+        deal = agreement.small_deal(family, 1)
+        assert {row["route"] for row in rows if row["family"] == family} == set(agreement.routes_for(deal, None))
+    assert sum(row["outcome"] == "agree" for row in rows) >= 0.9 * len(rows)
