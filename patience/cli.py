@@ -10,7 +10,10 @@ shows its traceback.
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
 import importlib
+import io
 import os
 import sys
 import traceback
@@ -18,13 +21,14 @@ import warnings
 from typing import NoReturn
 
 from patience import __version__
-from patience.errors import InputError, UsageError, clip_words, one_line, shown_name
+from patience.errors import InputError, UsageError, clip_words, escape_unencodable, one_line, shown_name
 from patience.exit_codes import ExitCode
 from patience.runs.process import stop_signals_unwind
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "coursework",
             "reduce", "decode", "lbs", "show", "survey")
 DEBUG_VARIABLE = "PATIENCE_DEBUG"
+ESCAPE_HANDLER = "patience-names"  # the codec error handler of standard output and error
 _MESSAGE_LIMIT = 300  # characters of an exception's message kept on the one line
 
 
@@ -76,6 +80,7 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
     arguments = sys.argv[1:] if argv is None else list(argv)
     args = None
     warnings.formatwarning = _warning_line  # before the command's modules are imported: theirs are one line too
+    _escape_unencodable_names()
     output = sys.stdout
     try:
         sys.stdout = output if output is None else _GuardedOutput(output)  # None: started with stdout closed
@@ -114,6 +119,15 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
         return ExitCode.BAD_INPUT
     except Exception as error:  # the one place every unforeseen exception ends
         return _internal_error(error, args, arguments)
+
+
+def _escape_unencodable_names() -> None:
+    """Standard output and error print a file name's unreadable bytes (a Latin-1 name from a zip) as
+    `\\xNN` instead of ending the command with a UnicodeEncodeError (errors.escape_unencodable)."""
+    codecs.register_error(ESCAPE_HANDLER, escape_unencodable)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+            stream.reconfigure(errors=ESCAPE_HANDLER)  # not a text stream of its own (a test's capture)
 
 
 def _parsed(parser: argparse.ArgumentParser, arguments: list[str]) -> argparse.Namespace:

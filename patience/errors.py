@@ -36,14 +36,40 @@ def clip_words(text: str) -> str:
     return _LONG_WORD.sub(lambda match: match.group(0)[:QUOTE_CHARS] + "...", text)
 
 
+def _is_byte(char: str) -> bool:
+    """A byte of a file name that no encoding could read: the surrogate `os.fsdecode` keeps it as."""
+    return 0xDC80 <= ord(char) <= 0xDCFF
+
+
+def _byte(char: str) -> str:
+    return f"\\x{ord(char) - 0xDC00:02x}"
+
+
+def encodable(name: str) -> str:
+    """`name` (a file's, from the file system) with each byte no encoding could read written as
+    `\\xNN` (a Latin-1 `café` from a zip is `caf\\xe9`), so that every UTF-8 output and store takes
+    it; the rest is kept as it is (outputs that need one line escape it further with `printable`)."""
+    return "".join(_byte(char) if _is_byte(char) else char for char in name) if not name.isascii() else name
+
+
 def printable(text: str) -> str:
     """`text` (a name: a file's, a folder's, a student's, a deal's) as one printable line that any
     UTF-8 output takes: line breaks, escape sequences and other unprintable characters written as
-    Python escapes (`\\n`, `\\x1b`), and a byte of a file name that no encoding could read (the
-    surrogate `os.fsdecode` keeps it as) as the byte (`\\xe9`). Names are data: never a forged line."""
-    return "".join(char if char.isprintable() else
-                   f"\\x{ord(char) - 0xDC00:02x}" if 0xDC80 <= ord(char) <= 0xDCFF else repr(char)[1:-1]
+    Python escapes (`\\n`, `\\x1b`), and a byte of a file name that no encoding could read as the
+    byte (`\\xe9`, as `encodable` writes it). Names are data: never a forged line."""
+    return "".join(char if char.isprintable() else _byte(char) if _is_byte(char) else repr(char)[1:-1]
                    for char in text)
+
+
+def escape_unencodable(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler `patience-names` (registered by the command line for standard output
+    and standard error): a file name's unreadable byte is printed as `encodable` writes it, any other
+    character the stream cannot encode as a Python escape, instead of an exception that ends the command."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    bad = error.object[error.start:error.end]
+    return "".join(_byte(char) if _is_byte(char) else char.encode("ascii", "backslashreplace").decode()
+                   for char in bad), error.end
 
 
 def one_line(text: str) -> str:

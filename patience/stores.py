@@ -282,7 +282,8 @@ def _read_only(path: str) -> sqlite3.Connection:
     Without a write-ahead log beside it the file is all there is, and reading it as immutable leaves
     no -wal or -shm file behind either (nor needs to make one, on a read-only file system)."""
     immutable = "" if Path(path + "-wal").exists() else "&immutable=1"
-    uri = f"file://{urllib.parse.quote(os.path.abspath(path))}?mode=ro{immutable}"
+    # the path as bytes: a file name no encoding reads (a Latin-1 byte) is quoted as the byte it is
+    uri = f"file://{urllib.parse.quote(os.fsencode(os.path.abspath(path)))}?mode=ro{immutable}"
     connection = _harden(sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None))
     connection.text_factory = _text
     return connection

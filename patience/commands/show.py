@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from patience.commands.solve import parse_options, status_lines
-from patience.errors import UsageError
+from patience.errors import UsageError, encodable
 from patience.exit_codes import STATUS_EXIT, ExitCode
 from patience.games import Move, read_game_deal
 from patience.games.late_binding import read_lbs_answer
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         if result.sequence is not None:
             moves, source = result.sequence, f"{result.solver}'s answer"
     page_game = replay.game_page(game.name, deal, moves, source)
-    heading = (isinstance(deal, LBSDeal) and deal.name) or Path(args.deal).name  # an LBS deal knows its instance name
+    heading = (isinstance(deal, LBSDeal) and deal.name) or encodable(Path(args.deal).name)  # an LBS deal knows its instance name
     page = replay.render(page_game, heading, notes)
     write_file(args.output, page)
     verdict = replay.verdict(page_game)

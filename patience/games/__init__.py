@@ -18,7 +18,7 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, TypeVar
 
-from patience.errors import InputError
+from patience.errors import InputError, encodable
 from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name, is_deal_of
 from patience.reading import read_text
 from patience.validator import Replay
@@ -151,8 +151,9 @@ def write_game_deal(deal: AnyDeal, form: str, source: str = "") -> str:
 
 
 def read_game_deal(path: str | Path, game: str | None = None) -> tuple[Game[Any], AnyDeal]:
-    """Read a deal file of any game (or of the named one)."""
-    return parse_game_deal(read_text(path), str(path), game)
+    """Read a deal file of any game (or of the named one); its name, the source every message and
+    label gives, is written as every output takes it (a Latin-1 byte as `\\xe9`: errors.encodable)."""
+    return parse_game_deal(read_text(path), encodable(str(path)), game)
 
 
 def deal_content(game: Game[D], deal: D) -> str:

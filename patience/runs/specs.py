@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from patience.caps import MAX_DEALS
-from patience.errors import InputError, UsageError, quote
+from patience.errors import InputError, UsageError, encodable, quote
 from patience.games import AnyDeal, Game, deal_content, get_game, read_game_deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.names import DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, NUMBERINGS, game_name
@@ -164,9 +164,9 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
     path, path_kind = Path(spec), _path_kind(spec)
     if path_kind == "folder":
         files = sorted(entry for entry in path.iterdir() if entry.is_file() and not entry.name.startswith("."))
-        return [NamedDeal(str(entry), *read_game_deal(entry)) for entry in files]
+        return [NamedDeal(encodable(str(entry)), *read_game_deal(entry)) for entry in files]
     if path_kind == "file":
-        return [NamedDeal(str(path), *read_game_deal(path))]
+        return [NamedDeal(encodable(str(path)), *read_game_deal(path))]
     kind, colon, rest = spec.partition(":")
     game, at, numbering = kind.partition("@")
     game = _game_or_kind(game)
