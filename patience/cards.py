@@ -18,6 +18,7 @@ from patience.numeric import whole
 
 RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "SHDC"
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}  # as players write them: 3♠
 STANDARD_RANKS = 13
 
 _STANDARD = re.compile(r"^([A2-9TJQK]|10)([SHDC])$", re.IGNORECASE | re.ASCII)  # ASCII: the Kelvin sign K is no K
@@ -39,6 +40,32 @@ class Card:
 
     def __str__(self) -> str:
         return self.name(STANDARD_RANKS) if self.rank < STANDARD_RANKS else self.name(0)
+
+    def spoken(self) -> str:
+        """The card as players write it (`3♠`, `10♥`), if a standard deck has it; else `r14s2`."""
+        if self.rank < STANDARD_RANKS and self.suit < len(SUIT_LETTERS):
+            return _spoken(RANK_LETTERS[self.rank], SUIT_LETTERS[self.suit])
+        return self.name(0)
+
+
+def _spoken(rank_letter: str, suit_letter: str) -> str:
+    return ("10" if rank_letter == "T" else rank_letter) + SUIT_SYMBOLS[suit_letter]
+
+
+# a card's name in a message: `3S`, `TH` (any standard-deck game, LBS's too) or `r3s0` (a generalised deal's)
+_NAMED = re.compile(r"(?<![\w])(?:([A2-9TJQK])([SHDC])|r([0-9]{1,9})s([0-9]{1,9}))(?![\w])")
+
+
+def in_players_words(text: str, standard_deck: bool) -> str:
+    """A message of the toolkit's (a replay's fault, a winning play) with every card named as players
+    write it: `r3s0 is under r2s1` becomes `4♠ is under 3♥`. `standard_deck`: every card of the deal
+    is one a standard deck has (at most 13 ranks and 4 suits); otherwise `r3s0` names stay, as no
+    player's name fits them."""
+    def spoken(match: re.Match[str]) -> str:
+        if match.group(1):
+            return _spoken(match.group(1), match.group(2))
+        return Card(int(match.group(3)), int(match.group(4))).spoken() if standard_deck else match.group(0)
+    return _NAMED.sub(spoken, text)
 
 
 def parse_card(text: str) -> Card:

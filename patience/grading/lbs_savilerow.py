@@ -29,6 +29,7 @@ from patience.grading.table import (
     WRONG,
     Graded,
     Stats,
+    students_words,
 )
 from patience.lbs import solver
 from patience.lbs.deal import LBSDeal, read_param
@@ -98,7 +99,7 @@ def grade_solution(deal: LBSDeal, read: Callable[[], Sequence[tuple[int, int]]],
     result = replay(deal, moves)
     if result.valid:
         return Graded(deal.name, len(deal.cards), SOLVED, CORRECT, result.describe(), **stats)
-    return Graded(deal.name, len(deal.cards), SOLVED, WRONG, f"illegal: {result.fault}", **stats)
+    return Graded(deal.name, len(deal.cards), SOLVED, WRONG, students_words(deal, f"illegal: {result.fault}"), **stats)
 
 
 def grade_no_solution(deal: LBSDeal, native: NativeVerdicts, stats: Stats) -> Graded:

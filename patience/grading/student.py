@@ -25,7 +25,18 @@ from patience.errors import InputError, UsageError, quote
 from patience.games import AnyDeal, game_of, get_game, read_game_deal
 from patience.generators.files import ModelFiles
 from patience.grading.sandbox import confined
-from patience.grading.table import CORRECT, ERROR, NO_SOLUTION, SOLVED, TIMEOUT, UNGRADED, WRONG, Graded, Stats
+from patience.grading.table import (
+    CORRECT,
+    ERROR,
+    NO_SOLUTION,
+    SOLVED,
+    TIMEOUT,
+    UNGRADED,
+    WRONG,
+    Graded,
+    Stats,
+    students_words,
+)
 from patience.names import game_name
 from patience.options import check_options
 from patience.reading import load_yaml, read_text
@@ -325,14 +336,16 @@ def grade_result(name: str, deal: AnyDeal, result: SolverResult, native: NativeT
     if result.status is Status.SOLVED:
         return Graded(name, n, SOLVED, CORRECT, f"valid: {len(result.sequence or ())} moves", **stats)
     if result.status is Status.ERROR and result.message.startswith("solver answer rejected"):
-        return Graded(name, n, SOLVED, WRONG, "illegal: " + result.message.split(": ", 1)[-1], **stats)
+        return Graded(name, n, SOLVED, WRONG, students_words(deal, "illegal: " + result.message.split(": ", 1)[-1]),
+                      **stats)
     if result.status is Status.UNSOLVABLE:
         truth = native(deal)
         if truth.status is Status.UNSOLVABLE:
             return Graded(name, n, NO_SOLUTION, CORRECT, f"native agrees ({truth.nodes} nodes)", **stats)
         if truth.status is Status.SOLVED:
             moves = " ".join(map(str, game_of(deal).move_names(deal, truth.sequence or ())))
-            return Graded(name, n, NO_SOLUTION, WRONG, f"lost solutions: native wins with {moves}", **stats)
+            note = students_words(deal, f"lost solutions: native wins with {moves}")
+            return Graded(name, n, NO_SOLUTION, WRONG, note, **stats)
         return Graded(name, n, NO_SOLUTION, UNGRADED, "native search ran out of time", **stats)
     if result.status in (Status.TIMEOUT, Status.MEMOUT, Status.UNKNOWN):
         return Graded(name, n, TIMEOUT, UNGRADED, f"not graded (native: {native(deal).status.value})", **stats)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
+from patience.cards import STANDARD_RANKS, SUIT_LETTERS, in_players_words
 from patience.errors import printable
 
 SOLVED, NO_SOLUTION, TIMEOUT, ERROR = "solved", "no solution", "timeout", "error"
@@ -43,6 +44,15 @@ def _number(value: float | int | None, digits: int = 3) -> str:
     if value is None:
         return "-"
     return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
+
+
+def students_words(deal: object, note: str) -> str:
+    """A note of the grader's own (an illegal move, the native search's win) with the deal's cards
+    named as students know them, `3♠` and `10♥`; `r3s0` stays only on a deal beyond a standard deck."""
+    cards: tuple[object, ...] = tuple(getattr(deal, "all_cards", ()) or getattr(deal, "cards", ()))
+    standard = getattr(deal, "ranks", STANDARD_RANKS) <= STANDARD_RANKS and all(
+        getattr(card, "suit", 0) < len(SUIT_LETTERS) for card in cards)
+    return in_players_words(note, standard)
 
 
 SAVILE_ROW_COLUMNS = ("SolverNodes", "SolverSolveTime", "SavileRowTotalTime")

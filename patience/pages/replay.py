@@ -15,7 +15,7 @@ import jinja2
 
 from patience.binary_star import rules as binary_star_rules
 from patience.binary_star.deal import BinaryStarDeal, Play
-from patience.cards import RANK_LETTERS, STANDARD_RANKS, Card
+from patience.cards import RANK_LETTERS, STANDARD_RANKS, SUIT_SYMBOLS, Card
 from patience.deal import Deal
 from patience.errors import UsageError
 from patience.lbs import rules as lbs_rules
@@ -23,7 +23,7 @@ from patience.lbs.deal import LBSDeal
 from patience.names import BINARY_STAR, BLACK_HOLE, GAME_TITLES, LBS, family_of, game_name
 from patience.validator import replay, without_start_card
 
-SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+SYMBOLS = SUIT_SYMBOLS
 RED = ("H", "D")
 # suits beyond the four standard ones (generalised deals) get their own colours
 EXTRA_COLOURS = ("blue", "green", "purple", "orange", "teal", "brown")
