@@ -75,7 +75,7 @@ def test_the_sheet_names_every_instance_and_how_it_is_graded():
     students, model_text = instance_files(instances, exercise)
     text = sheet(instances, exercise, students, model_text)
     for number in range(1, 4):
-        assert f"| lbs-{number:02d} | 8 | instances/lbs-{number:02d}.dzn | deals/lbs-{number:02d}.param |" in text
+        assert f"| `lbs-{number:02d}` | 8 | `instances/lbs-{number:02d}.dzn` | `deals/lbs-{number:02d}.param` |" in text
     assert "patience grade model.mzn --game lbs --instances deals/ --timeout 30" in text
     assert 'it may include files it keeps beside it in that folder: `include "helper.mzn";`' in text
     assert "actionFrom" in text and "one place or three places to its left" in text

@@ -19,12 +19,13 @@ import io
 import json
 import random
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, cast
 
-from patience.errors import UsageError
+from patience.errors import UsageError, printable
 from patience.families import select
 from patience.families.labels import Label, native_nodes
 from patience.families.write import Target
@@ -89,6 +90,46 @@ OUTPUT_NAMES = {BLACK_HOLE: ("x",), BINARY_STAR: ("x", "f"), LBS: ("actionFrom",
 ASP_SHOWN = {BLACK_HOLE: "play(C, T): card C (the data's number) is played at step T",
              BINARY_STAR: "play(P, F, T): the pile card at position P goes on foundation F at step T",
              LBS: "move(T, F, D): move T takes the pile at position F onto position D"}
+# How the cards are written, as the comment at the head of each instance names them (`AS`, `TH`, `r3s1`)
+CARD_LETTERS = ("a card is its rank, A 2-9 T (for 10) J Q K, and its suit, S ♠, H ♥, D ♦ or "
+                "C ♣: AS is A♠ and TH is 10♥")
+# What the numbers of each data format mean (0 above all), by game family, for the toolkit's own data
+NUMBERS = {
+    (BLACK_HOLE, "mzn"): "The cards are numbers, the set CARD = 0..n-1. Card 0 is the start card: the card on the "
+                         "foundation (A♠ in Black Hole), or, where the foundation starts empty (All in a Row), a "
+                         "virtual card that every card may follow. Card 0 lies in no pile, so 0 in `above` or `below` "
+                         "means no card (the card is on top, or at the bottom), never a card of the deal. The pile "
+                         "cards are 1..n-1: the top cards first, then the cards under them, and so on. A rank is a "
+                         "number from 0 (an ace) up (12 is a king in a standard deck).",
+    (BLACK_HOLE, "asp"): "card(C): the pile cards are numbers 1..S (steps(S)): the top cards first, then the cards "
+                         "under them, and so on. There is no card 0: the foundation's card is given by its rank alone, "
+                         "start_rank(R) (none when the foundation starts empty). A rank is a number from 0 (an ace) up "
+                         "(12 is a king in a standard deck).",
+    (BINARY_STAR, "mzn"): "Two decks hold every card twice, so a card is known by its place: the set POSITION = "
+                          "0..n-1 numbers the pile cards, the top cards first, then the cards under them. -1 in "
+                          "`above` or `below` means no position (on top, or at the bottom); 0 is a card like any "
+                          "other. FOUNDATION = 0..k-1: foundation 0 starts with A♠, foundation 1 with K♥ in Binary "
+                          "Star (`start` gives their ranks). RANK = 0..ranks-1: 0 is an ace (12 a king in a standard "
+                          "deck). In the comment, 8H@3 is the 8♥ of pile 3.",
+    (BINARY_STAR, "asp"): "Two decks hold every card twice, so a card is known by its place: card(P) numbers the "
+                          "pile cards' positions 1..S, the top cards first, then the cards under them. Foundation 0 "
+                          "starts with A♠, foundation 1 with K♥ in Binary Star (start(F, R) gives their ranks). A "
+                          "rank is a number from 0 (an ace; 12 is a king in a standard deck). In the comment, 8H@3 "
+                          "is the 8♥ of pile 3.",
+    (LBS, "mzn"): "`cards` lists the row from left to right (positions 1..n: n is the number of cards). A card "
+                  "is a number c from 0: its value is c mod {ranks} (0 is an ace, 12 a king) and its suit c div "
+                  "{ranks} (0 ♥, 1 ♦, 2 ♣, 3 ♠), so 0 is the A♥, a card like any other, and {two} the 2♠.",
+    (LBS, "asp"): "pile(P, C): card C at position P of the row (1..N, left to right). A card is a number c from 0: its "
+                  "value is c mod {ranks} (0 is an ace, 12 a king) and its suit c div {ranks} (0 ♥, 1 ♦, "
+                  "2 ♣, 3 ♠), so 0 is the A♥, a card like any other, and {two} the 2♠.",
+}
+NUMBERS[BLACK_HOLE, "eprime"] = NUMBERS[BLACK_HOLE, "mzn"]
+NUMBERS[BINARY_STAR, "eprime"] = NUMBERS[BINARY_STAR, "mzn"]
+NUMBERS[LBS, "eprime"] = NUMBERS[LBS, "mzn"]
+BENCHMARK_NUMBERS = ("`layout` holds the 17 piles of 3, a row a pile, its top card first. A card is a number c from "
+                     "1 to 52: its rank is (c - 1) mod 13 (0 is an ace, 12 a king) and its suit (c - 1) div 13 "
+                     "(0 ♠, 1 ♥, 2 ♦, 3 ♣), so 1 is the A♠, which starts on the "
+                     "foundation and is in no pile.")
 
 
 @dataclass(frozen=True)
@@ -335,9 +376,12 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
         assigned = set(re.findall(r"^\s*(\w+)\s*=", students[data_name], flags=re.MULTILINE))
         given = [line for line in given
                  if (given_name := re.search(r":\s*(\w+)", line)) is not None and given_name.group(1) in assigned]
+    given = with_definitions(model_text, language, given, found)
+    # a name lands in Markdown as a code span, in HTML as text (page() escapes it); one line in both
+    name = markdown_name if exercise.sheet == "md" else printable
+    mapping = shlex.quote(printable(exercise.mapping_name)) if exercise.mapping_name else "MAPPING.yaml"
     grade = [f"patience grade model{suffix} --game {exercise.game} --instances deals/ --timeout {exercise.timeout:g}"
-             + (f" --mapping {exercise.mapping_name or 'MAPPING.yaml'}" if exercise.mapping.options
-                or exercise.mapping.variables else "")]
+             + (f" --mapping {mapping}" if exercise.mapping.options or exercise.mapping.variables else "")]
     blocks: list[tuple[str, Any]] = [
         ("h1", f"{GAME_TITLES[exercise.game]} in {title}"),
         ("p", f"Write a {title} model that plays {GAME_TITLES[exercise.game]}: given a deal, it finds a winning "
@@ -349,11 +393,15 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
               "(`patience show deals/NAME` draws it, `patience grade` reads it). They are numbered from the "
               "easiest. Some may have no solution."),
         ("table", (("instance", "cards", "data", "deal"),
-                   [(item.name, str(len(item.deal.cards)), *files[item.name]) for item in instances])),
+                   [(name(item.name), str(len(item.deal.cards)), *map(name, files[item.name])) for item in instances])),
         ("h2", "The data format"),
-        ("p", f"Every instance file gives the same parameters{'' if given else ' (see the example)'}:"),
+        ("p", f"Every instance file gives the same parameters{'' if given else ' (see the example)'}"
+              + (", and the names they use, defined from them" if any(_DEFINITION.match(line) for line in given)
+                 else "")
+              + ":"),
         *((("code", "\n".join(given)),) if given else ()),
-        ("p", f"For example, {data_name}:"),
+        ("p", numbers(exercise, instances)),
+        ("p", f"For example, {name(data_name)}:"),
         ("code", shown),
         ("h2", "What to hand in"),
         ("p", f"One model, model{suffix}, in a folder named after you"
@@ -365,7 +413,8 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
               "unsatisfiable, with no solution shown. The model may not include or read any file outside "
               "its folder: such a model is not run."),
         *((("code", "\n".join(found)),) if found else (("p", ASP_SHOWN[family] + " (`#show` it)."),)),
-        *((("p", "Your model may name them " + ", ".join(f"{theirs} (for {ours})" for ours, theirs in renames.items())
+        *((("p", "Your model may name them " + ", ".join(f"{name(theirs)} (for {name(ours)})"
+                                                         for ours, theirs in renames.items())
                  + ", as the mapping says."),) if renames else ()),
         ("h2", "How it is graded"),
         ("p", f"Your model runs on every instance with {exercise.timeout:g} seconds each, as this command does "
@@ -382,6 +431,62 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
     return markdown(blocks) if exercise.sheet == "md" else page(blocks, f"{GAME_TITLES[exercise.game]} in {title}")
 
 
+# a model's line that defines a name from the data: MiniZinc's `set of int: CARD = 0..n-1;` or
+# `int: n = length(cards);`, Essence Prime's `letting CARD be domain int(0..n-1)`
+_DEFINITION = re.compile(r"\s*(?:(?:int|bool|float|set\s+of\s+int)\s*:\s*(\w+)\s*=(?!=)|letting\s+(\w+)\s+be\b)")
+
+
+def with_definitions(model_text: str, language: str, given: Sequence[str], found: Sequence[str]) -> list[str]:
+    """The data's declarations with the model's definitions of every name they and the answer's
+    variables use (CARD, POSITION, n = length(cards), ...), and of the names those use, in the
+    model's order: the sheet declares every name it shows."""
+    if language == "asp":
+        return list(given)
+    definitions: dict[str, str] = {}
+    for line in model_text.splitlines():
+        match = _DEFINITION.match(line)
+        if match is not None:
+            definitions.setdefault(match.group(1) or match.group(2), line.strip())
+    kept, todo = set(given), list((*given, *found))
+    while todo:
+        for word in re.findall(r"\b[A-Za-z_]\w*\b", todo.pop().split("%")[0].split("$")[0]):
+            if word in definitions and definitions[word] not in kept:
+                kept.add(definitions[word])
+                todo.append(definitions[word])
+    return [line.strip() for line in model_text.splitlines() if line.strip() in kept]
+
+
+def numbers(exercise: Exercise, instances: Sequence[Instance]) -> str:
+    """What the numbers of the data mean (0 above all, where it is no card) and how the instances'
+    comments name the cards, for the toolkit's data or the public Black Hole model's."""
+    family = family_of(exercise.game)
+    if exercise.mapping.options.get("formulation") == "benchmark":
+        return BENCHMARK_NUMBERS
+    ranks = getattr(instances[0].deal, "ranks", 13)
+    text = NUMBERS[family, exercise.language].format(ranks=ranks, two=3 * ranks + 1)
+    if family != LBS or exercise.language == "asp":
+        text += (" The comment at the head of each instance names each card: " + CARD_LETTERS
+                 + (" (on a generalised deal beyond a standard deck, r3s1 is rank 3 of suit 1, both from 0)."
+                    if family != LBS else "."))
+    return text
+
+
+def markdown_name(text: str) -> str:
+    """A name (a file's) in Markdown: one printable line as a code span that nothing in it can end
+    (more backticks than its longest run), so that it starts no code block, link, emphasis or raw
+    HTML; a `|` escaped, which would end a table's cell even there."""
+    shown = printable(text).replace("|", "\\|")
+    ticks = "`" * (max((len(run) for run in re.findall(r"`+", shown)), default=0) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{ticks}{pad}{shown}{pad}{ticks}"
+
+
+def fence(body: str) -> str:
+    """A code fence that `body` cannot end: more backticks than its longest run of them."""
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    return "`" * max(3, longest + 1)
+
+
 def markdown(blocks: Sequence[tuple[str, Any]]) -> str:
     out = []
     for kind, body in blocks:
@@ -390,8 +495,7 @@ def markdown(blocks: Sequence[tuple[str, Any]]) -> str:
         elif kind == "p":
             out.append(body)
         elif kind == "code":
-            fence = "```" if "```" not in body else "~~~~"
-            out.append(f"{fence}\n{body}\n{fence}")
+            out.append(f"{fence(body)}\n{body}\n{fence(body)}")
         elif kind == "list":
             out.append("\n".join(f"- {item}" for item in body))
         else:
