@@ -28,9 +28,10 @@ of the deal.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from patience.caps import MAX_NODES
 from patience.cards import Card, ranks_adjacent
 from patience.deal import Deal
 
@@ -62,7 +63,8 @@ class _Direction:
     """One direction's search: its board (piles of ranks, top first), start rank, end rank and the
     failed states it has proved, kept from turn to turn (a proved failure stays proved)."""
 
-    def __init__(self, piles: Sequence[Sequence[Card]], ranks: int, top: int | None, end: int | None) -> None:
+    def __init__(self, piles: Sequence[Sequence[Card]], ranks: int, top: int | None, end: int | None,
+                 bound: bool = True) -> None:
         self.cards = [tuple(pile) for pile in piles]
         self.piles = [tuple(card.rank for card in pile) for pile in piles]
         self.ranks = ranks
@@ -72,6 +74,7 @@ class _Direction:
         self.before_end = frozenset(() if end is None else self.neighbours[end])  # the ranks a play may end on
         self.failed: set[tuple[int, bytes]] = set()
         self.wide = max(map(len, self.piles)) > 255  # a pile's count no longer fits a byte
+        self.bound = bound  # the live-card bound and the memory cap (off: `failed` keeps every state reached)
 
     def key(self, top: int | None, taken: list[int]) -> tuple[int, bytes]:
         packed = b"".join(count.to_bytes(2, "little") for count in taken) if self.wide else bytes(taken)
@@ -133,7 +136,7 @@ class _Direction:
             then the tallest pile; None when the state is proved lost."""
             if left == 0:
                 return None
-            if self.key(top, taken) in failed or not self.enough_live(top, taken, left):
+            if self.key(top, taken) in failed or (self.bound and not self.enough_live(top, taken, left)):
                 return None
             found = [index for index, pile in enumerate(piles)
                      if taken[index] < len(pile) and (top is None or pile[taken[index]] in neighbours[top])]
@@ -170,7 +173,7 @@ class _Direction:
         while stack:
             if not stack[-1]:  # every play from this state failed: it is lost
                 stack.pop()
-                if len(failed) >= MEMORY_STATES:
+                if self.bound and len(failed) >= MEMORY_STATES:
                     failed.clear()
                 failed.add(self.key(top, taken))
                 if not played:
@@ -197,14 +200,7 @@ def search(deal: Deal, node_limit: int | None = None, seconds: float | None = No
            cpu_seconds: float | None = None) -> PlainResult:
     """Decide `deal` (one foundation card or none) from the front and the back in turns, within a node
     limit and the clocks (wall and CPU, from now)."""
-    started, cpu_started = time.monotonic(), time.process_time()
-
-    def look(nodes: int) -> None:
-        if seconds is not None and time.monotonic() - started > seconds:
-            raise _Stop("time", nodes)
-        if cpu_seconds is not None and time.process_time() - cpu_started > cpu_seconds:
-            raise _Stop("cpu", nodes)
-
+    look = _clock(seconds, cpu_seconds)
     top = None if deal.foundation is None else deal.foundation.rank
     front = _Direction(deal.piles, deal.ranks, top, None)
     back = _Direction([tuple(reversed(pile)) for pile in deal.piles], deal.ranks, None, top)
@@ -227,6 +223,49 @@ def search(deal: Deal, node_limit: int | None = None, seconds: float | None = No
                 return PlainResult(None, True, spent, direction, None)
             return PlainResult(_cards(board, played, direction), False, spent, direction, None)
         budget *= 2
+
+
+@dataclass(frozen=True)
+class Closure:
+    """Every state the plays of a deal reach from its start, when none is won (`won` False): all dead.
+    `won` True when a win was found, `limited_by` set when a limit came first (then neither)."""
+
+    states: set[tuple[int, bytes]]  # as the search keeps them (`positions` reads them)
+    wide: bool
+    won: bool
+    limited_by: str | None
+
+    def positions(self) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """Each state as (the foundation's rank, -1 with none; the cards taken from each pile)."""
+        for top, packed in self.states:
+            if not self.wide:
+                yield top, tuple(packed)
+            else:
+                yield top, tuple(int.from_bytes(packed[at:at + 2], "little") for at in range(0, len(packed), 2))
+
+
+def closure(deal: Deal, seconds: float | None = None, cpu_seconds: float | None = None) -> Closure:
+    """The positions a certificate of the deal's loss lists (patience.certificates): the search from
+    the front with its bound and its memory cap off, whose failed states are then every state reached."""
+    top = None if deal.foundation is None else deal.foundation.rank
+    front = _Direction(deal.piles, deal.ranks, top, None, bound=False)
+    try:
+        won, _, _ = front.turn(MAX_NODES, _clock(seconds, cpu_seconds))
+    except _Stop as stop:
+        return Closure(set(), front.wide, False, stop.args[0])
+    return Closure(set() if won else front.failed, front.wide, won, None)
+
+
+def _clock(seconds: float | None, cpu_seconds: float | None) -> Callable[[int], None]:
+    """A look at the clocks (wall and CPU, from now) that stops a turn past either."""
+    started, cpu_started = time.monotonic(), time.process_time()
+
+    def look(nodes: int) -> None:
+        if seconds is not None and time.monotonic() - started > seconds:
+            raise _Stop("time", nodes)
+        if cpu_seconds is not None and time.process_time() - cpu_started > cpu_seconds:
+            raise _Stop("cpu", nodes)
+    return look
 
 
 def _cards(board: _Direction, played: list[int], direction: str) -> tuple[Card, ...]:

@@ -52,12 +52,14 @@ def stranded(row: tuple[int, ...], bits: dict[int, int], partners: dict[int, int
 
 
 def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = None,
-          cpu_seconds: float | None = None) -> Search:
+          cpu_seconds: float | None = None, dead: set[tuple[int, ...]] | None = None) -> Search:
     """Decide the deal; stop with verdict unknown at `timeout` seconds of wall clock, `cpu_seconds`
-    of this thread's CPU or `node_limit` rows, whichever comes first."""
+    of this thread's CPU or `node_limit` rows, whichever comes first. Given a set `dead`, the search
+    cuts no stranded row and fills `dead` with its failed rows: after a loss, every row reached (the
+    positions of a certificate, patience.certificates)."""
     started = time.monotonic()
     cpu_deadline = None if cpu_seconds is None else time.thread_time() + cpu_seconds
-    failed: set[tuple[int, ...]] = set()
+    failed: set[tuple[int, ...]] = set() if dead is None else dead
     path: list[Move] = []
     nodes = 0
     bits = {card: 1 << index for index, card in enumerate(deal.cards)}
@@ -67,7 +69,7 @@ def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = 
         nonlocal nodes
         if len(row) == 1:
             return True
-        if row in failed or stranded(row, bits, partners):
+        if row in failed or (dead is None and stranded(row, bits, partners)):
             return False
         nodes += 1
         if (node_limit is not None and nodes > node_limit) or (
