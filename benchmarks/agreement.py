@@ -104,11 +104,16 @@ def decide_deal(task: Task) -> list[dict[str, Any]]:
     native = solve(deal, REFERENCE, NATIVE_LIMITS)
     rows = []
     for route in task.routes:
-        result = solve(deal, route, Limits(timeout=task.timeout))
-        rows.append({"family": task.family, "number": task.number, "cards": len(deal.cards),
-                     "route": route, "native": native.status.value, "status": result.status.value,
-                     "outcome": outcome(native.status, result.status), "wall": round(result.wall, 3),
-                     "cpu": round(result.cpu, 3), "message": result.message[:200]})
+        row = {"family": task.family, "number": task.number, "cards": len(deal.cards), "route": route,
+               "native": native.status.value}
+        try:
+            result = solve(deal, route, Limits(timeout=task.timeout))
+        except Exception as error:  # a route that crashes is a fault to list, not the end of the sweep
+            rows.append({**row, "status": Status.ERROR.value, "outcome": "error", "wall": 0.0, "cpu": 0.0,
+                         "message": f"{type(error).__name__}: {error}"[:200]})
+            continue
+        rows.append({**row, "status": result.status.value, "outcome": outcome(native.status, result.status),
+                     "wall": round(result.wall, 3), "cpu": round(result.cpu, 3), "message": result.message[:200]})
     return rows
 
 
