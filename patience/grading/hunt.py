@@ -4,7 +4,11 @@ The hunt poses seeded random deals (growing in size where the model takes sizes 
 the model's fixed shape), runs the model and the native search on each, and stops at the first
 disagreement: a solution that does not replay, "no solution" where the search wins, or an error.
 The shrinker then tries smaller deals, as Hypothesis shrinks a failing example: fewer piles, fewer
-cards, fewer ranks, then a simpler order, keeping any candidate on which the model still goes wrong.
+cards, fewer ranks, then a simpler order, keeping any candidate on which the model still goes wrong
+the same way (an illegal play stays an illegal play: a model that cannot read a smaller deal's data
+has not shown its fault there). A model of fixed shape cannot lose cards: its shrink only reorders
+the deal's cards toward sorted, swapping cards of different ranks (the rules see ranks alone), and a
+model found to fail on any smaller shape is treated as fixed from then on; no deal is run twice.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
@@ -26,7 +30,7 @@ from patience.errors import UsageError, printable
 from patience.games import AnyDeal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.grading.student import NativeTruth, StudentModel, grade_result
-from patience.grading.table import CORRECT, WRONG, Graded
+from patience.grading.table import CORRECT, ERROR, WRONG, Graded
 from patience.lbs import deal as lbs_deal
 from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE_FAMILY, LBS, family_of
 from patience.outputs import write_files
@@ -36,7 +40,9 @@ from patience.runs.pool import in_order
 from patience.runs.progress import Progress
 
 Piled = TypeVar("Piled", bound=Deal | BinaryStarDeal)  # a deal laid out in piles
-OUTCOMES = {CORRECT: "agree", WRONG: "wrong"}  # a posed deal's row, as the progress bar counts it
+OUTCOMES = {CORRECT: "agree", WRONG: "wrong"}  # a posed deal's row, as the progress line counts it
+HUNT_SHOWN = ("agree", "wrong", "undecided")
+SHRINK_SHOWN = ("smaller", "agree", "other fault", "undecided")  # a candidate: kept, or why not
 # the model runs the shrinker may make, then it keeps the smallest deal found: a count, not a clock, so that
 # the same hunt shrinks to the same deal on any machine under any load
 SHRINK_RUNS = 200
@@ -95,6 +101,7 @@ class Hunt:
         self.student, self.native, self.timeout = student, native, timeout
         self.undecided = 0  # deals posed that neither side decided in time: agreement, but not evidence
         self.shrink_runs = 0  # the model runs the last shrink made
+        self.fixed = fixed_shape(student)  # the last shrink took the model to be of fixed shape
 
     def search(self, game: str, count: int, seed: int, jobs: int = 1,
                progress: Progress | None = None) -> Counterexample | None:
@@ -112,31 +119,54 @@ class Hunt:
         return None
 
     def row(self, deal: AnyDeal) -> Graded:
-        return grade_result(getattr(deal, "name", "") or "deal", deal, self.student.run(deal, self.timeout),
-                            self.native)
+        name = getattr(deal, "name", "")  # an LBS row's name (a card deal's `name` names a card)
+        return grade_result(name if isinstance(name, str) and name else "deal", deal,
+                            self.student.run(deal, self.timeout), self.native)
 
-    def wrong(self, deal: AnyDeal) -> Graded | None:
-        """The model's row on `deal` if it is graded wrong, else None (timeouts are never wrong)."""
-        row = self.row(deal)
-        self.undecided += row.grade != WRONG and row.grade != CORRECT
-        return row if row.grade == WRONG else None
-
-    def shrink(self, found: Counterexample, runs: int = SHRINK_RUNS) -> Counterexample:
-        """The smallest deal the passes reach on which the model is still wrong (greedy, first fit), in
-        at most `runs` runs of the model (`self.shrink_runs` says how many it made)."""
-        best, self.shrink_runs = found, 0
+    def shrink(self, found: Counterexample, runs: int = SHRINK_RUNS,
+               progress: Progress | None = None) -> Counterexample:
+        """The smallest deal the passes reach on which the model is still wrong the same way (greedy,
+        first fit), in at most `runs` runs of the model (`self.shrink_runs` says how many it made;
+        `self.fixed` whether it took the model to be of fixed shape)."""
+        best, self.shrink_runs, self.fixed = found, 0, fixed_shape(self.student)
+        tried = {found.deal}
         improved = True
         while improved:
             improved = False
-            for candidate in smaller(best.deal, fixed_shape(self.student)):
+            for candidate in smaller(best.deal, self.fixed):
+                if candidate in tried:  # its row is known: the model was not wrong on it the same way
+                    continue
                 if self.shrink_runs >= runs:
                     return best
+                tried.add(candidate)
                 self.shrink_runs += 1
-                row = self.wrong(candidate)
-                if row is not None:
+                row = self.row(candidate)
+                outcome = _shrink_outcome(row, found.row)
+                self.undecided += outcome == "undecided"
+                if progress is not None:
+                    progress.update(outcome)
+                if outcome == "smaller":
                     best, improved = Counterexample(candidate, row, found.posed), True
                     break
+                if outcome == "other fault" and row.verdict == ERROR and shape(candidate) != shape(best.deal):
+                    self.fixed = True  # it cannot run a smaller shape: reorder the cards only, from now on
+                    improved = True
+                    break
         return best
+
+
+def _shrink_outcome(row: Graded, wrong: Graded) -> str:
+    """How a shrink candidate's row counts: `smaller` (kept: wrong as the deal found was), `other
+    fault` (wrong otherwise: another fault, or data the model cannot read), `agree` or `undecided`."""
+    if row.grade == WRONG:
+        return "smaller" if row.verdict == wrong.verdict else "other fault"
+    return "agree" if row.grade == CORRECT else "undecided"
+
+
+def shape(deal: AnyDeal) -> tuple[object, ...]:
+    """What a model of fixed shape fixes: the ranks, and the piles' heights (an LBS row's length)."""
+    piles = getattr(deal, "piles", None)
+    return (getattr(deal, "ranks", None), tuple(map(len, piles)) if piles is not None else len(deal.cards))
 
 
 def smaller(deal: AnyDeal, fixed: bool) -> Iterator[AnyDeal]:
@@ -177,11 +207,12 @@ def _smaller_black_hole(deal: Deal) -> Iterator[Deal]:
 
 
 def _simpler_order(deal: Piled) -> Iterator[Piled]:
-    """The same cards with one pair swapped so that a card moves to its place in sorted order."""
+    """The same cards with one pair swapped so that a card moves to its place in sorted order; never
+    two cards of one rank, whose swap leaves the game as it was (its rules see ranks alone)."""
     cards = list(deal.cards)
     ordered = sorted(cards)
     for index, card in enumerate(cards):
-        if card != ordered[index]:
+        if card.rank != ordered[index].rank:
             other = next(j for j in (*range(index + 1, len(cards)), *range(index))  # a later copy first
                          if cards[j] == ordered[index])
             swapped = cards[:]
@@ -228,20 +259,28 @@ def write_counterexample(hunt: Hunt, found: Counterexample, folder: Path, game: 
 
 def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int, seed: int, timeout: float,
                folder: Path, report: Callable[[str], None], jobs: int = 1, progress: bool = False,
-               shrink_runs: int = SHRINK_RUNS) -> int:
+               shrink_runs: int = SHRINK_RUNS, stream: TextIO | None = None) -> int:
     """Run the hunt; 0 when all `count` deals agree, 1 with `counterexample: FILE` and the reason.
-    With `progress`, a bar on stderr counts the deals posed (a hunt of 200 hard deals takes half an hour)."""
+    With `progress`, a line on `stream` (stderr) counts the deals posed, and then the shrink's runs:
+    redrawn on a terminal, elsewhere (a log) a plain line every tenth of the way and every minute
+    (a hunt of 200 hard deals takes half an hour), and a line when the shrink starts."""
     hunt = Hunt(student, native, timeout)
-    bar = Progress(count, Counter(), enabled=progress, shown=("agree", "undecided"), title="hunt")
-    found = hunt.search(game, count, seed, jobs, bar)
-    bar.finish()
+    with Progress(count, Counter(), stream, enabled=progress, shown=HUNT_SHOWN, title="hunt") as line:
+        found = hunt.search(game, count, seed, jobs, line)
     if found is None:
         report(f"all {count} deals agree (seed {seed}; {hunt.undecided} not decided within the time limit)")
         return 0
-    small = hunt.shrink(found, shrink_runs)
+    cards = len(getattr(found.deal, "cards", ()))
+    with Progress(shrink_runs, Counter(), stream, enabled=progress and shrink_runs > 0, shown=SHRINK_SHOWN,
+                  title="shrink") as line:
+        if line.enabled:
+            line.stream.write(f"deal {found.posed} of the hunt ({cards} cards) is wrong: {found.row.verdict}, "
+                              f"{found.row.note}; shrinking it in at most {shrink_runs} runs of the model\n")
+        small = hunt.shrink(found, shrink_runs, line)
     target, page = write_counterexample(hunt, small, folder, game)
     report(f"counterexample: {printable(str(target))}")
-    cards = getattr(small.deal, "cards", ())
-    report(f"deal {found.posed} of the hunt, shrunk to {len(cards)} cards in {hunt.shrink_runs} runs: the model's "
-           f"answer is {small.row.verdict}, {small.row.note} (replay of the right answer: {printable(str(page))})")
+    shrunk = (f"its {cards} cards reordered in {hunt.shrink_runs} runs (a model of fixed shape keeps its cards)"
+              if hunt.fixed else f"shrunk to {len(getattr(small.deal, 'cards', ()))} cards in {hunt.shrink_runs} runs")
+    report(f"deal {found.posed} of the hunt, {shrunk}: the model's answer is {small.row.verdict}, {small.row.note} "
+           f"(replay of the right answer: {printable(str(page))})")
     return 1
