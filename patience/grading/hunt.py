@@ -17,6 +17,7 @@ import contextlib
 import dataclasses
 import itertools
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -271,11 +272,13 @@ def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int
         report(f"all {count} deals agree (seed {seed}; {hunt.undecided} not decided within the time limit)")
         return 0
     cards = len(getattr(found.deal, "cards", ()))
+    if progress and shrink_runs:
+        out = stream or sys.stderr
+        out.write(f"deal {found.posed} of the hunt is wrong ({cards} cards): shrinking it, at most {shrink_runs} "
+                  "runs\n")
+        out.flush()
     with Progress(shrink_runs, Counter(), stream, enabled=progress and shrink_runs > 0, shown=SHRINK_SHOWN,
                   title="shrink") as line:
-        if line.enabled:
-            line.stream.write(f"deal {found.posed} of the hunt ({cards} cards) is wrong: {found.row.verdict}, "
-                              f"{found.row.note}; shrinking it in at most {shrink_runs} runs of the model\n")
         small = hunt.shrink(found, shrink_runs, line)
     target, page = write_counterexample(hunt, small, folder, game)
     report(f"counterexample: {printable(str(target))}")
