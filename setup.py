@@ -3,8 +3,9 @@
 The layout is discovered, not listed, so that it cannot drift from the folders: `patience/` is the
 import package `patience`, and each of the design's top-level folders below is mapped into it
 (`generators/` is `patience.generators`, ...). Every subpackage of these folders is found, and every
-file in a package folder that is not Python source or a build product ships as package data (the
-templates, the fixed models, whatever a later module reads with importlib.resources).
+file in a package folder (or in a subfolder that is no package) that is not Python source or a build
+product ships as package data (the templates, the fixed models, the examples, whatever a module reads
+with importlib.resources).
 
 The extension is optional: where it cannot be compiled the native solver runs its Python engine."""
 
@@ -33,14 +34,28 @@ def package_folders() -> dict[str, str]:
 
 
 def package_data(folders: dict[str, str]) -> dict[str, list[str]]:
-    """Each package's data files: the files directly in its folder that are not code."""
+    """Each package's data files: the files in its folder that are not code, and those of its
+    subfolders that are no package (a tree of data, such as patience/examples' deal folders)."""
     data = {}
     for package, folder in folders.items():
-        names = sorted(path.name for path in (ROOT / folder).iterdir()
-                       if path.is_file() and path.suffix not in NOT_DATA and not path.name.startswith("."))
+        names = sorted(_data_files(ROOT / folder, ROOT / folder))
         if names:
             data[package] = names
     return data
+
+
+def _data_files(folder: Path, package: Path) -> list[str]:
+    """The data files of `folder`, relative to `package`, with those of its subfolders that hold no
+    __init__.py (a subpackage lists its own)."""
+    names = []
+    for path in folder.iterdir():
+        if path.name.startswith(".") or path.name == "__pycache__":
+            continue
+        if path.is_file() and path.suffix not in NOT_DATA:
+            names.append(path.relative_to(package).as_posix())
+        elif path.is_dir() and not (path / "__init__.py").exists():
+            names += _data_files(path, package)
+    return names
 
 
 def source_digest(path: str) -> str:
