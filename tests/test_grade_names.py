@@ -18,7 +18,7 @@ from patience.cli import main
 from patience.deal import Deal
 from patience.errors import printable
 from patience.formats import write_deal
-from patience.grading.classroom import printable_names
+from patience.grading.classroom import NAME_BYTES, folder_name, printable_names
 from patience.grading.table import CORRECT, SOLVED, Graded, table
 from patience.reading import read_text
 from tests.helpers import ROOT, needs_solver
@@ -44,6 +44,13 @@ def test_printable_escapes_every_line_break_escape_and_undecodable_byte():
 def test_two_names_that_print_the_same_keep_their_own_marks():
     names = [name for name, _, _ in printable_names([("a\nb", None, ""), ("a\\nb", None, ""), ("c", None, "")])]
     assert len(set(names)) == 3 and names[2] == "c" and all("\n" not in name for name in names)
+
+
+def test_a_long_latin1_name_still_names_a_gradescope_folder():
+    long, other = os.fsdecode(b"\xe9" * 200), os.fsdecode(b"\xe9" * 199 + b"e")
+    names = [folder_name(printable(name)) for name in (long, other)]
+    assert all(len(name.encode()) <= NAME_BYTES and name.startswith("\\xe9") for name in names)
+    assert names[0] != names[1] and folder_name("ann") == "ann"
 
 
 def test_a_table_row_is_one_line_whatever_the_deals_name():

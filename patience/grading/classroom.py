@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import hashlib
 import io
 import json
 import os
@@ -140,7 +141,7 @@ def mark_class(folder: Path, instances: Path, mapping: GameMapping, backend: str
              "marks.json": json.dumps([asdict(mark) for mark in marks], indent=1) + "\n",
              "marks.html": summary_page(printable(folder.name), [name for name, _ in deals], students, per_student)}
     for (student, _, _), rows in zip(students, per_student, strict=True):
-        files[f"gradescope/{student}/results.json"] = json.dumps(gradescope(rows), indent=1) + "\n"
+        files[f"gradescope/{folder_name(student)}/results.json"] = json.dumps(gradescope(rows), indent=1) + "\n"
     write_files(out, files)  # every mark or none
     return marks
 
@@ -153,6 +154,19 @@ def printable_names(students: list[tuple[str, Path | None, str]]) -> list[tuple[
     count = Counter(shown)
     return [(name if count[name] == 1 else f"{name} ({place})", model, why)
             for place, (name, (_, model, why)) in enumerate(zip(shown, students, strict=True), 1)]
+
+
+NAME_BYTES = 255  # the longest file name most file systems take
+
+
+def folder_name(student: str) -> str:
+    """A student's printable name as the name of their Gradescope folder: a name that grew past what a
+    file system takes (each byte of a Latin-1 name is four characters escaped) keeps its start and a
+    hash of the whole, so that it is written, and told apart from the others."""
+    if len(student.encode()) <= NAME_BYTES:
+        return student
+    digest = hashlib.sha256(student.encode()).hexdigest()[:12]
+    return student.encode()[:NAME_BYTES - 13].decode(errors="ignore") + "-" + digest
 
 
 def summary_page(title: str, instances: list[str], students: list[tuple[str, Path | None, str]],
