@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
+from patience.certificates import certify
 from patience.errors import UsageError, one_line, quote
 from patience.exit_codes import STATUS_EXIT
-from patience.games import read_game_deal
+from patience.games import AnyDeal, read_game_deal
 from patience.limits import mebibytes, seconds
 from patience.names import GAME_OPTION_HELP, game_option
-from patience.result import SolverResult, to_record
+from patience.outputs import check_apart, output_file
+from patience.result import SolverResult, Status, to_record
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 
@@ -31,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options",
                         help="solver option (see `patience solvers`); repeatable")
     parser.add_argument("--json", action="store_true", help="print the result record as JSON")
+    parser.add_argument("--certificate", type=Path, metavar="FILE",
+                        help="for a loss, write a certificate `patience check` verifies (docs/certificates.md): "
+                             "the certificate pass runs after the solver, under the same limits")
     parser.set_defaults(handler=run)
 
 
@@ -50,13 +56,27 @@ def status_lines(result: SolverResult) -> list[str]:
             f"status: {result.status.value}"]
 
 
+def certificate_line(deal: AnyDeal, result: SolverResult, path: Path, limits: Limits) -> str:
+    """What became of the certificate asked for: written (a loss, the pass done), or why not."""
+    if result.status is not Status.UNSOLVABLE:
+        return f"none (the status is {result.status.value}, not unsolvable)"
+    written = certify(deal, path, limits)
+    if written.reason is not None:
+        return f"not written: {written.reason}"
+    return f"{one_line(str(path))} ({written.positions:,} positions, {written.size:,} bytes)"
+
+
 def run(args: argparse.Namespace) -> int:
+    limits = Limits(timeout=args.timeout, cpu=args.cpu, memory_mb=args.memory).counting()  # reading counts too
     game, deal = read_game_deal(args.deal, args.game)
-    limits = Limits(timeout=args.timeout, cpu=args.cpu, memory_mb=args.memory)
+    if args.certificate is not None:
+        check_apart(output_file(args.certificate), [args.deal])
     result = solve(deal, args.solver, limits, parse_options(args.options))
     record = to_record(deal, result)
+    certificate = None if args.certificate is None else certificate_line(deal, result, args.certificate, limits)
     if args.json:
-        print(json.dumps({"deal": args.deal, **record}, indent=2))
+        print(json.dumps({"deal": args.deal, **record, **({} if certificate is None else {"certificate": certificate})},
+                         indent=2))
     else:
         lines = [f"deal: {one_line(args.deal)} ({game.describe(deal)})", *status_lines(result)]
         sequence = record["sequence"]
@@ -69,5 +89,7 @@ def run(args: argparse.Namespace) -> int:
         lines += [f"{key}: {value}" for key, value in result.stats.items()]
         if result.message:
             lines.append(f"message: {result.message}")
+        if certificate is not None:
+            lines.append(f"certificate: {certificate}")
         print("\n".join(lines))
     return STATUS_EXIT[result.status]

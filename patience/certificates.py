@@ -1,0 +1,176 @@
+"""Certificates of a loss (docs/certificates.md): the positions of a lost deal the plays reach from
+its start, every one dead, written so that a checker apart from every search (patience.checker)
+can verify that no play wins.
+
+Why every position reached: that set is closed under the moves of the game (a move from a listed
+position leads to a listed position) and holds the start and no won position, which is all a checker
+needs to prove the loss from the rules alone, with no bound to trust. The certificate pass that finds
+it runs after a search has said "lost", in a child process under the limits of the solve: for the
+Black Hole family the plain search from the front with its bound off (patience.plain_search.closure),
+for Late Binding Solitaire the LBS search with its cut off, for Binary Star the short walk here (no
+Python search of it keeps its states). A pass that finds a win (a search's fault) writes nothing.
+
+The file: gzip of one JSON header line (the game, the SHA-256 of the deal's content, the numbers per
+position, their width in bytes, the count) and the positions, each its numbers big-endian in that
+width, sorted, no two alike. It is written whole or not at all (patience.outputs.write_file).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import pickle
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from patience.binary_star.deal import BinaryStarDeal
+from patience.cards import ranks_adjacent
+from patience.deal import Deal
+from patience.errors import InputError
+from patience.games import AnyDeal, deal_content, game_of
+from patience.lbs.deal import LBSDeal
+from patience.outputs import write_file
+from patience.runs.process import Limits, caller_environment, end_with_caller, run_process
+
+FORMAT, VERSION = "patience-loss-certificate", 1
+GRACE_SECONDS = 0.5  # the pass looks at its clocks every thousand positions; the kill comes this much later
+CLOCK_EVERY = 1_024  # positions between two looks at the clocks (Binary Star's walk)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """What a certificate pass found: the dead positions (each its numbers), or a win, or a limit."""
+
+    positions: list[tuple[int, ...]]
+    won: bool = False
+    limited_by: str | None = None  # "time" or "cpu"
+
+
+@dataclass(frozen=True)
+class Written:
+    """What `certify` did: `positions` and `size` (bytes) of the certificate written, else `reason`."""
+
+    positions: int = 0
+    size: int = 0
+    reason: str | None = None
+
+
+def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]]) -> bytes:
+    """The certificate file of `deal` listing `positions` (each a tuple of the game's numbers)."""
+    game = game_of(deal)
+    records = [tuple(position) for position in positions]
+    if isinstance(deal, LBSDeal):  # a row, padded after its last card by a number above every card
+        numbers, top = len(deal.cards), deal.ranks * deal.suits
+    else:
+        numbers = len(deal.piles) + (len(deal.foundations) if isinstance(deal, BinaryStarDeal) else 1)
+        top = max((max(record) for record in records), default=0)
+    width = max(1, (top.bit_length() + 7) // 8)
+    pad = (1 << 8 * width) - 1
+    body = sorted(b"".join(number.to_bytes(width, "big") for number in record + (pad,) * (numbers - len(record)))
+                  for record in records)
+    header = {"format": FORMAT, "version": VERSION, "game": game.variant(deal), "deal": deal_content(game, deal),
+              "numbers": numbers, "width": width, "positions": len(body)}
+    return gzip.compress(json.dumps(header, sort_keys=True).encode() + b"\n" + b"".join(body), mtime=0)
+
+
+def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: float | None = None) -> Pass:
+    """Every position of `deal` the plays reach, when none is won (the certificate pass)."""
+    if isinstance(deal, Deal):
+        from patience.plain_search import closure
+
+        found = closure(deal, seconds, cpu_seconds)
+        return Pass([(top + 1, *taken) for top, taken in found.positions()], found.won, found.limited_by)
+    if isinstance(deal, LBSDeal):
+        from patience.lbs.solver import solve
+
+        rows: set[tuple[int, ...]] = set()
+        search = solve(deal, seconds, None, cpu_seconds, dead=rows)
+        limit = None if search.complete else ("cpu" if search.cpu_limited else "time")
+        return Pass(sorted(rows) if search.complete and search.moves is None else [],
+                    search.moves is not None, limit)
+    return _binary_star(deal, seconds, cpu_seconds)
+
+
+def _binary_star(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float | None) -> Pass:
+    """Binary Star's positions (the rank on each foundation, the cards taken from each pile), walked
+    depth first from the start."""
+    started, cpu_started = time.monotonic(), time.process_time()
+    ranks, heights = deal.ranks, [len(pile) for pile in deal.piles]
+    start = (*(card.rank for card in deal.foundations), *(0,) * len(deal.piles))
+    count = len(deal.foundations)
+    seen, waiting = {start}, [start]
+    while waiting:
+        position = waiting.pop()
+        if len(seen) % CLOCK_EVERY == 0:
+            if seconds is not None and time.monotonic() - started > seconds:
+                return Pass([], limited_by="time")
+            if cpu_seconds is not None and time.process_time() - cpu_started > cpu_seconds:
+                return Pass([], limited_by="cpu")
+        taken = position[count:]
+        if all(gone == height for gone, height in zip(taken, heights, strict=True)):
+            return Pass([], won=True)
+        for index, pile in enumerate(deal.piles):
+            if taken[index] == heights[index]:
+                continue
+            rank = pile[taken[index]].rank
+            for foundation in range(count):
+                if ranks_adjacent(position[foundation], rank, ranks):
+                    after = list(position)
+                    after[foundation], after[count + index] = rank, taken[index] + 1
+                    following = tuple(after)
+                    if following not in seen:
+                        seen.add(following)
+                        waiting.append(following)
+    return Pass(list(seen))
+
+
+def certify(deal: AnyDeal, path: Path, limits: Limits) -> Written:
+    """Run the certificate pass on `deal` (a loss) in a child process under `limits` (counted from its
+    start); the child writes the certificate to `path` whole, or nothing."""
+    hard = limits.with_grace(GRACE_SECONDS)
+    payload = base64.b64encode(pickle.dumps((deal, str(path), limits.timeout, limits.cpu_limit))).decode("ascii")
+    run = run_process([sys.executable, "-m", "patience.certificates"], hard, env=caller_environment(),
+                      stdin_text=payload)
+    if run.timed_out or run.memout:
+        return Written(reason="the certificate pass reached the " + ("memory" if run.memout else "time") + " limit")
+    lines = run.stdout.splitlines()
+    try:
+        result = json.loads(lines[-1]) if run.returncode == 0 and lines else None
+    except ValueError:
+        result = None
+    if not isinstance(result, dict):
+        detail = (run.stderr.strip().splitlines() or [f"exit {run.returncode}"])[-1]
+        return Written(reason=f"the certificate pass failed: {detail[:200]}")
+    if result.get("reason") is not None:
+        return Written(reason=str(result["reason"]))
+    return Written(int(result["positions"]), int(result["size"]))
+
+
+def main() -> int:
+    """The child: the pass on the pickled deal, the certificate written, one JSON line of what it did."""
+    end_with_caller()
+    deal, path, seconds, cpu_seconds = pickle.loads(base64.b64decode(sys.stdin.read()))
+    found = dead_positions(deal, seconds, cpu_seconds)
+    result: dict[str, object]
+    if found.limited_by is not None:
+        result = {"reason": f"the certificate pass reached the {found.limited_by} limit"}
+    elif found.won:
+        result = {"reason": "the certificate pass found a win: the loss is wrong (a fault of the search)"}
+    else:
+        data = encode(deal, found.positions)
+        try:
+            write_file(Path(path), data)
+        except InputError as error:
+            result = {"reason": str(error)}
+        else:
+            result = {"positions": len(found.positions), "size": len(data)}
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
