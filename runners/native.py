@@ -30,14 +30,14 @@ from patience.options import Count, Option, Schema, Switch, check_options
 from patience.result import Answer, Status
 from patience.runners import python_search
 from patience.runners.base import ProcessSolver, Solver
-from patience.runs.process import Limits, ProcessRun
+from patience.runs.process import CPU_REACHED, TIME_REACHED, Limits, ProcessRun
 
 if TYPE_CHECKING:
     from patience.games import AnyDeal
 
 THEN_CARDS = 128  # then=auto: CP-SAT after the search on generalised deals of at most this many cards
-LIMIT_REACHED = {Status.TIMEOUT: "time limit reached", Status.UNKNOWN: "node limit reached"}
-CPU_LIMIT_REACHED = "CPU time limit reached"  # a timeout at the CPU limit, as runners/sat_embedded.py says it
+LIMIT_REACHED = {Status.TIMEOUT: TIME_REACHED, Status.UNKNOWN: "node limit reached"}
+CPU_LIMIT_REACHED = CPU_REACHED  # a timeout at the CPU limit, as runners/sat_embedded.py says it
 
 
 class Native(Solver):
@@ -89,6 +89,7 @@ class Native(Solver):
         return str(answer.stats.get("engine", self.version()))
 
     def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
+        limits = limits.left()  # what reading the deal left: the searches count from here
         if isinstance(deal, LBSDeal):
             return _solve_lbs(deal, limits, options["nodes"])
         if isinstance(deal, BinaryStarDeal):
@@ -185,23 +186,40 @@ def _solve_from_the_back(deal: Deal, both: bool, limits: Limits, options: Mappin
     until one decides or the limits end both. A search that decides is exact either way: a win from
     the back, read forwards, is a win (replayed by the validator like any answer), and a loss from
     the back proves the deal lost. The answer names the direction that decided (`route`) and counts
-    every node."""
-    started, cpu_started = time.monotonic(), time.process_time()
-    if not both:
-        outcome, used = engine.run_board(Board.reversed_of(deal), options["engine"], Rules.of(options), False,
-                                         options["nodes"], limits.timeout, limits.memory_mb, limits.cpu_limit)
-        outcome = replace(outcome, sequence=_backward_cards(outcome) if outcome.sequence is not None else None)
-        route, spent = "backward", {"backward_nodes": outcome.nodes}
+    every node. The compiled search runs here; the Python one (a board too large for the compiled,
+    or engine=python) in a child process under the runner core, as `_solve_board`'s."""
+    backward, rules, node_limit = Board.reversed_of(deal), Rules.of(options), options["nodes"]
+    used = engine.choose(backward, options["engine"])  # the deal's own board has the same cards and ranks
+    command = ""
+    if used == "python":
+        run = (python_search.run_both(deal, rules, node_limit, limits) if both
+               else python_search.run_board(backward, rules, False, node_limit, limits))
+        if run.timed_out or run.memout:
+            return failed_run(run, {"engine": used})
+        try:
+            outcome, route, spent = (python_search.read_both(run) if both else
+                                     (python_search.read_outcome(run), "backward", {}))
+        except InputError as error:
+            return failed_run(run, {"engine": used}, error)
+        wall, cpu, command = run.wall, run.cpu, run.command_line
     else:
-        outcome, route, used, spent = engine.run_both(deal, options["engine"], Rules.of(options), options["nodes"],
-                                                      limits.timeout, limits.memory_mb, limits.cpu_limit)
-    wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
+        started, cpu_started = time.monotonic(), time.process_time()
+        if both:
+            outcome, route, _, spent = engine.run_both(deal, used, rules, node_limit, limits.timeout,
+                                                       limits.memory_mb, limits.cpu_limit)
+        else:
+            outcome, route = engine.run_board(backward, used, rules, False, node_limit, limits.timeout,
+                                              limits.memory_mb, limits.cpu_limit)[0], "backward"
+        wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
+    if not both:
+        outcome = replace(outcome, sequence=_backward_cards(outcome) if outcome.sequence is not None else None)
+        spent = {"backward_nodes": outcome.nodes}
     stats: dict[str, float | int | str] = {"engine": used, **spent}
     if outcome.status in (Status.SOLVED, Status.UNSOLVABLE):
         stats["route"] = route
         return Answer(outcome.status, outcome.sequence if outcome.status is Status.SOLVED else None, wall, cpu,
-                      outcome.nodes, stats)
-    return Answer(outcome.status, None, wall, cpu, outcome.nodes, stats, message=_limit_message(outcome))
+                      outcome.nodes, stats, command)
+    return Answer(outcome.status, None, wall, cpu, outcome.nodes, stats, command, message=_limit_message(outcome))
 
 
 def _limit_message(outcome: Outcome) -> str:

@@ -1,7 +1,8 @@
-"""The Python searches (the Black Hole family's reference search, the LBS search) as a child process
-under the runner core, like every other solver: the same wall-clock, CPU and memory limits, its
-process group killed at the limit, and nothing of it left in this process (a search that outgrows
-memory or ignores its clock cannot take the command with it).
+"""The Python searches (the Black Hole family's reference search from the front, the back or both, the
+LBS search, the plain search) as a child process under the runner core, like every other solver: the
+same wall-clock, CPU and memory limits, its process group killed at the limit, and nothing of it left
+in this process (a search that outgrows memory or looks at its clock too seldom, as on a board of
+thousands of cards, cannot take the command with it).
 
 The parent sends the task pickled (it is this program's own data, in its private folder) on standard
 input; the child prints the result as JSON, read back with every field checked. The search stops
@@ -41,6 +42,12 @@ def run_board(board: Board, rules: Rules, max_cards: bool, node_limit: int | Non
     return _run(("board", board, rules, max_cards, node_limit), limits)
 
 
+def run_both(deal: Deal, rules: Rules, node_limit: int | None, limits: Limits) -> ProcessRun:
+    """The reference's searches from the front and from the back in turn (engine.run_both) on `deal`
+    in a child process, stopping themselves as `run_board`'s; `read_both` reads what they found."""
+    return _run(("both", deal, rules, node_limit), limits)
+
+
 def run_lbs(deal: LBSDeal, node_limit: int | None, limits: Limits) -> ProcessRun:
     """The LBS search on `deal` in a child process, stopping itself as `run_board`'s; `read_search`
     reads its verdict."""
@@ -58,14 +65,29 @@ def read_outcome(run: ProcessRun) -> Outcome:
     return _outcome(_result(run))
 
 
+def read_both(run: ProcessRun) -> tuple[Outcome, str, dict[str, int]]:
+    """What a `run_both` child printed (it was not killed): the outcome (a win read forwards), the
+    direction that ended (`forward` or `backward`) and the nodes of each; InputError if unreadable."""
+    result = _result(run)
+    route = result.get("route")
+    if route not in ("forward", "backward"):
+        raise InputError(_SOURCE, None, "unknown direction")
+    spent = {name: _field(result, name, int) for name in ("forward_nodes", "backward_nodes")}
+    return _outcome(result), route, spent
+
+
 def read_search(run: ProcessRun) -> Search:
     """The verdict a `run_lbs` child printed (it was not killed); InputError if unreadable."""
     return _search(_result(run))
 
 
 def _run(task: tuple[Any, ...], limits: Limits) -> ProcessRun:
+    """The child runs `task` under what is left of `limits`; its wall clock ends at a deadline set
+    here, so that the child's start (its imports, the task's unpickling) comes off it too."""
+    limits = limits.left()
     hard = limits.with_grace(GRACE_SECONDS)
-    payload = base64.b64encode(pickle.dumps((*task, limits.timeout, limits.cpu_limit))).decode("ascii")
+    deadline = None if limits.timeout is None else time.monotonic() + limits.timeout  # one clock for all processes
+    payload = base64.b64encode(pickle.dumps((*task, deadline, limits.cpu_limit))).decode("ascii")
     return run_process([sys.executable, "-m", "patience.runners.python_search"], hard, env=caller_environment(),
                        stdin_text=payload)
 
@@ -143,19 +165,21 @@ def main() -> int:
     """The child: run the pickled task from standard input, print its result as one JSON line."""
     end_with_caller()
     task = pickle.loads(base64.b64decode(sys.stdin.read()))
-    *task, seconds, cpu_limit = task
+    *task, deadline, cpu_limit = task
+    seconds = None if deadline is None else max(deadline - time.monotonic(), 1e-6)
     cpu_seconds = _cpu_left(cpu_limit)
     result: dict[str, object]
     if task[0] == "board":
         from patience.native import reference
 
         _, board, rules, max_cards, node_limit = task
-        outcome = reference.search(board, rules, max_cards, node_limit, seconds, cpu_seconds)
-        played = outcome.sequence
-        result = {"status": outcome.status.value, "nodes": outcome.nodes, "max_cards": outcome.max_cards,
-                  "cached": outcome.cached,
-                  "sequence": None if played is None else [[card.rank, card.suit] for card in played],
-                  "foundations": outcome.foundations, "piles": outcome.piles, "cpu_limited": outcome.cpu_limited}
+        result = _outcome_fields(reference.search(board, rules, max_cards, node_limit, seconds, cpu_seconds))
+    elif task[0] == "both":
+        from patience.native import engine
+
+        _, deal, rules, node_limit = task
+        outcome, route, _, spent = engine.run_both(deal, "python", rules, node_limit, seconds, None, cpu_seconds)
+        result = {**_outcome_fields(outcome), "route": route, **spent}
     elif task[0] == "plain":
         from patience import plain_search
 
@@ -174,6 +198,15 @@ def main() -> int:
                   "cpu_limited": found.cpu_limited}
     print(json.dumps(result))
     return 0
+
+
+def _outcome_fields(outcome: Outcome) -> dict[str, object]:
+    """A reference search's outcome as the JSON fields `_outcome` reads back."""
+    played = outcome.sequence
+    return {"status": outcome.status.value, "nodes": outcome.nodes, "max_cards": outcome.max_cards,
+            "cached": outcome.cached,
+            "sequence": None if played is None else [[card.rank, card.suit] for card in played],
+            "foundations": outcome.foundations, "piles": outcome.piles, "cpu_limited": outcome.cpu_limited}
 
 
 def _cpu_left(cpu_limit: float | None) -> float | None:
