@@ -26,7 +26,7 @@ from patience.exit_codes import ExitCode
 from patience.runs.process import stop_signals_unwind
 
 COMMANDS = ("deal", "convert", "validate", "solvers", "solve", "gen", "compare", "report", "grade", "coursework",
-            "reduce", "decode", "lbs", "show", "survey", "examples")
+            "reduce", "decode", "lbs", "show", "survey", "examples", "check")
 DEBUG_VARIABLE = "PATIENCE_DEBUG"
 ESCAPE_HANDLER = "patience-names"  # the codec error handler of standard output and error
 _MESSAGE_LIMIT = 300  # characters of an exception's message kept on the one line
