@@ -55,7 +55,9 @@ class Solver(ABC):
     @abstractmethod
     def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         """Run on `deal` within `limits` with checked, typed `options`; return the (untrusted)
-        answer decoded into the game's moves. Unreadable solver output raises InputError."""
+        answer decoded into the game's moves. Unreadable solver output raises InputError. Limits
+        that count (`Limits.counting`) have the time spent before the solver starts come off them:
+        what the solver is told and held to is `limits.left()` at its start."""
 
 
 class ProcessSolver(Solver):
@@ -95,6 +97,11 @@ class ProcessSolver(Solver):
 
     def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         model = self.build(deal, options)
+        reached = limits.reached()
+        if reached:  # writing the model took all the time the limits give
+            return Answer(Status.TIMEOUT, None, *limits.spent(), None, dict(model.stats),
+                          message=f"{reached} before the solver started")
+        limits = limits.left()  # the solver is told, and held to, what the model left of the limits
         with tempfile.TemporaryDirectory(prefix="patience-") as scratch:
             folder = Path(scratch)
             write_scratch(folder, {**self.beside, **model.files})

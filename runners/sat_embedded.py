@@ -66,7 +66,11 @@ class EmbeddedSat(Solver):
         started = time.monotonic()
         encoding = self.encode(deal, options)
         encode_seconds = time.monotonic() - started
-        outcome = run_engine(ENGINES[self.engine], encoding.cnf, limits, getattr(encoding, "refine", None))
+        reached = limits.reached()
+        if reached:  # the encoding took all the time the limits give
+            return Answer(Status.TIMEOUT, None, *limits.spent(), None, {"encode_s": round(encode_seconds, 3)},
+                          message=f"{reached} before the solver started")
+        outcome = run_engine(ENGINES[self.engine], encoding.cnf, limits.left(), getattr(encoding, "refine", None))
         stats = {"variables": encoding.cnf.nv, "clauses": len(encoding.cnf.clauses),
                  "encode_s": round(encode_seconds, 3), **outcome.get("stats", {})}
         wall = time.monotonic() - started

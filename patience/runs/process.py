@@ -7,6 +7,11 @@ solver) at the wall-clock, CPU or memory limit: SIGTERM, a grace second, then SI
 in a private temporary folder that is removed afterwards; nothing is left running, even when this
 process is stopped by Ctrl-C, SIGTERM (`timeout`, `kill`, a batch system) or SIGHUP, or when the
 thread's caller stops the run (`stopping`: a hunt's deal after the first wrong one, a class at Ctrl-C).
+
+Limits count from the moment a solve starts (`Limits.counting`): what a solve spends in this process
+before its solver starts (reading the deal, writing the model) comes off them (`Limits.left`), and
+`enforced` ends the work of this process itself (an encoding that outgrows the limit) a margin after
+the limit, whatever it is doing then.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from patience.reading import read_output
@@ -31,6 +36,11 @@ _GRACE_SECONDS = 1.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 CALLER_VARIABLE = "PATIENCE_CALLER"  # a child of ours (the Python searches) learns here who started it
 _WATCH_SECONDS = 0.5
+MARGIN_SECONDS = 1.0  # `enforced` stops this process's own work this long after a limit: a solver that stops
+# itself at the limit has that second to hand its answer over
+TIME_REACHED = "time limit reached"  # why a run ended undecided, as every runner says it
+CPU_REACHED = "CPU time limit reached"
+LIMIT_SIGNALS = (signal.SIGALRM, signal.SIGPROF)  # `enforced`'s timers: the wall clock, this process's CPU
 
 
 class Stopped(BaseException):
@@ -63,11 +73,14 @@ def raise_if_stopped() -> None:
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits of one run; None means unlimited. CPU defaults to the wall-clock limit."""
+    """Resource limits of one run; None means unlimited. CPU defaults to the wall-clock limit.
+    `since` (set by `counting`): the wall clock and this thread's CPU clock when the limits started
+    counting; limits without it count from the start of each process they are given to."""
 
     timeout: float | None = None
     cpu: float | None = None
     memory_mb: int | None = None
+    since: tuple[float, float] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("timeout", "cpu", "memory_mb"):
@@ -82,11 +95,114 @@ class Limits:
     def with_grace(self, seconds: float) -> Limits:
         """The hard limits of a solver that stops itself at these: each time limit `seconds` later, so
         the kill comes only when the solver did not stop (and a solver stopping at its limit still
-        writes its answer). The memory limit is unchanged."""
+        writes its answer). The memory limit is unchanged, and so is the moment they count from."""
         if not seconds:
             return self
-        return Limits(None if self.timeout is None else self.timeout + seconds,
-                      None if self.cpu is None else self.cpu + seconds, self.memory_mb)
+        return replace(self, timeout=None if self.timeout is None else self.timeout + seconds,
+                       cpu=None if self.cpu is None else self.cpu + seconds)
+
+    def counting(self) -> Limits:
+        """These limits counting from now, in this thread: every second of the wall clock and of this
+        thread's CPU from here on comes off them (`left`). Limits already counting keep their start,
+        so a limit holds from the first moment anything stamped it (a command's start)."""
+        return self if self.since is not None else replace(self, since=(time.monotonic(), time.thread_time()))
+
+    def spent(self) -> tuple[float, float]:
+        """Wall-clock and CPU seconds (this thread's) since the limits started counting; (0, 0) if they do not."""
+        if self.since is None:
+            return 0.0, 0.0
+        return time.monotonic() - self.since[0], time.thread_time() - self.since[1]
+
+    def left(self) -> Limits:
+        """What is left of these limits now, as limits that count from here: each time limit less
+        the wall clock and the CPU spent since they started counting, a sliver at least (a limit
+        is more than 0: `reached` tells whether anything is left). Limits that do not count are
+        returned as they are."""
+        if self.since is None:
+            return self
+        wall, cpu = self.spent()
+        cpu_limit = self.cpu_limit
+        return Limits(None if self.timeout is None else max(self.timeout - wall, _SLIVER),
+                      None if cpu_limit is None else max(cpu_limit - cpu, _SLIVER), self.memory_mb)
+
+    def reached(self) -> str:
+        """Which limit the time spent since the limits started counting has used up (TIME_REACHED or
+        CPU_REACHED), or '' while both have time left."""
+        wall, cpu = self.spent()
+        cpu_limit = self.cpu_limit
+        if self.since is not None and self.timeout is not None and wall >= self.timeout:
+            return TIME_REACHED
+        if self.since is not None and cpu_limit is not None and cpu >= cpu_limit:
+            return CPU_REACHED
+        return ""
+
+
+_SLIVER = 0.01  # what `left` leaves of a limit already spent: a run then ends at its first look at a clock
+
+
+class LimitReached(BaseException):
+    """This process's own work outlasted a limit and its margin (`enforced`): the solve has no verdict.
+    A BaseException, as Ctrl-C's is, so that no `except Exception` on the way takes it for an error."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+_enforcing = threading.local()  # whether `enforced` holds in this thread
+
+
+@contextlib.contextmanager
+def enforced(limits: Limits) -> Iterator[None]:
+    """While this holds, the work of this process ends with LimitReached MARGIN_SECONDS after what is
+    left of `limits` (the wall clock, or this process's CPU), whatever it is doing: an encoding of a
+    large deal, a solver that outlives its limit by its kill grace. A run under the runner core is
+    killed with its whole process group on the way out (as at Ctrl-C) and its CPU counts, not the
+    core's polling. Timers are signals, which only the main thread receives: elsewhere (worker
+    threads) only the limits' `left`, and the core's own limits, hold. Nested, the outer one holds."""
+    if threading.current_thread() is not threading.main_thread() or getattr(_enforcing, "on", False):
+        yield
+        return
+    left = limits.left()
+    timers = ((signal.ITIMER_REAL, signal.SIGALRM, left.timeout, TIME_REACHED),
+              (signal.ITIMER_PROF, signal.SIGPROF, left.cpu_limit, CPU_REACHED))
+    previous = {}
+    _enforcing.on = True
+    try:
+        for which, number, seconds, message in timers:
+            if seconds is not None:
+                previous[number] = signal.signal(number, _raiser(message))
+                signal.setitimer(which, seconds + MARGIN_SECONDS)
+        yield
+    finally:
+        for which, number, _, _ in timers:
+            if number in previous:
+                signal.setitimer(which, 0)
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        _enforcing.on = False
+
+
+def _raiser(message: str) -> Callable[[int, object], None]:
+    def reached(number: int, frame: object) -> None:
+        raise LimitReached(message)
+    return reached
+
+
+@contextlib.contextmanager
+def _cpu_timer_paused() -> Iterator[list[float]]:
+    """While a child runs under the runner core, `enforced`'s CPU timer stops (the core's polling
+    is not the solve's work); the child's CPU, put into the list yielded, comes off it after."""
+    mine = threading.current_thread() is threading.main_thread() and getattr(_enforcing, "on", False)
+    remaining = signal.getitimer(signal.ITIMER_PROF)[0] if mine else 0.0
+    child_cpu = [0.0]
+    if remaining:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    try:
+        yield child_cpu
+    finally:
+        if remaining:
+            signal.setitimer(signal.ITIMER_PROF, max(remaining - child_cpu[0], 0.001))
 
 
 @dataclass(frozen=True)
@@ -128,7 +244,9 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                             env=None if env is None else {**os.environ, **env}, start_new_session=True,
                         )
                     share_nice(process.pid)
-                    returncode, child_cpu, timed_out, memout, stopped = _monitor(process, limits, started, stop)
+                    with _cpu_timer_paused() as spent:
+                        returncode, child_cpu, timed_out, memout, stopped = _monitor(process, limits, started, stop)
+                        spent[0] = child_cpu
                 finally:
                     if process is not None:
                         _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
@@ -176,14 +294,15 @@ def stop_signals_unwind() -> Iterator[None]:
 
 @contextlib.contextmanager
 def stops_deferred() -> Iterator[None]:
-    """Hold Ctrl-C, SIGTERM and SIGHUP while a solver process is being started, so that the caller
-    has its handle before any of them unwinds the stack; one that came meanwhile is delivered at the
-    end. Without this, a stop in the middle of a fork leaves a child that no `finally` knows of."""
+    """Hold Ctrl-C, SIGTERM and SIGHUP (and `enforced`'s timers) while a solver process is being
+    started, so that the caller has its handle before any of them unwinds the stack; one that came
+    meanwhile is delivered at the end. Without this, a stop in the middle of a fork leaves a child
+    that no `finally` knows of."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: list[int] = []
-    held = (signal.SIGINT, *STOP_SIGNALS)
+    held = (signal.SIGINT, *STOP_SIGNALS, *(LIMIT_SIGNALS if getattr(_enforcing, "on", False) else ()))
     previous = {number: signal.signal(number, lambda number, frame: caught.append(number)) for number in held}
     try:
         yield
