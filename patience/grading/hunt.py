@@ -208,14 +208,15 @@ def _smaller_black_hole(deal: Deal) -> Iterator[Deal]:
 
 
 def _simpler_order(deal: Piled) -> Iterator[Piled]:
-    """The same cards with one pair swapped so that a card moves to its place in sorted order; never
-    two cards of one rank, whose swap leaves the game as it was (its rules see ranks alone)."""
+    """The same cards with one pair swapped so that a place gets the rank it has in sorted order, from
+    a place that has the wrong rank too: each step puts one more rank in its sorted place. Never two
+    cards of one rank, whose swap leaves the game as it was (its rules see ranks alone)."""
     cards = list(deal.cards)
-    ordered = sorted(cards)
+    ranks = sorted(card.rank for card in cards)
     for index, card in enumerate(cards):
-        if card.rank != ordered[index].rank:
-            other = next(j for j in (*range(index + 1, len(cards)), *range(index))  # a later copy first
-                         if cards[j] == ordered[index])
+        if card.rank != ranks[index]:
+            other = next(j for j in (*range(index + 1, len(cards)), *range(index))  # a later card first
+                         if cards[j].rank == ranks[index] != ranks[j])
             swapped = cards[:]
             swapped[index], swapped[other] = swapped[other], swapped[index]
             yield _regrouped(deal, swapped)
@@ -283,7 +284,8 @@ def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int
     target, page = write_counterexample(hunt, small, folder, game)
     report(f"counterexample: {printable(str(target))}")
     shrunk = (f"its {cards} cards reordered in {hunt.shrink_runs} runs (a model of fixed shape keeps its cards)"
-              if hunt.fixed else f"shrunk to {len(getattr(small.deal, 'cards', ()))} cards in {hunt.shrink_runs} runs")
+              if hunt.fixed and shape(small.deal) == shape(found.deal)
+              else f"shrunk to {len(getattr(small.deal, 'cards', ()))} cards in {hunt.shrink_runs} runs")
     report(f"deal {found.posed} of the hunt, {shrunk}: the model's answer is {small.row.verdict}, {small.row.note} "
            f"(replay of the right answer: {printable(str(page))})")
     return 1
