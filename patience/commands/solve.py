@@ -28,9 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("deal", help="deal file in any known form, of any game")
     parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)
     parser.add_argument("--solver", default="native", help="a name from `patience solvers` (default: native)")
-    parser.add_argument("--timeout", type=seconds, default=60.0, help="wall-clock limit in seconds (default 60)")
-    parser.add_argument("--cpu", type=seconds, help="CPU-time limit in seconds (default: the timeout)")
-    parser.add_argument("--memory", type=mebibytes, help="memory limit in MiB")
+    parser.add_argument("--timeout", type=seconds, default=60.0,
+                        help="wall-clock limit in seconds (default 60), from the command's start: reading the deal, "
+                             "writing the model and the solver; not the replay after (README: What a limit covers)")
+    parser.add_argument("--cpu", type=seconds, help="CPU-time limit in seconds (default: the timeout), counted as "
+                                                     "--timeout is: this process's and the solver's CPU")
+    parser.add_argument("--memory", type=mebibytes, help="memory limit in MiB of the solver's processes")
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="options",
                         help="solver option (see `patience solvers`); repeatable")
     parser.add_argument("--json", action="store_true", help="print the result record as JSON")
