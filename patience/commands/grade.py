@@ -140,7 +140,7 @@ def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
         shrink = _count(str(SHRINK_RUNS) if args.shrink is None else args.shrink, "--shrink", 0)
         student = games.StudentModel(args.model, mapping, args.backend)
         return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out or Path("."),
-                          print, min(args.jobs or 1, 64), progress=sys.stderr.isatty(), shrink_runs=shrink)
+                          print, min(args.jobs or 1, 64), progress=True, shrink_runs=shrink, stream=sys.stderr)
     if args.instances is None:
         raise UsageError("give MODEL --instances DIR, or MODEL --hunt N")
     student = games.StudentModel(args.model, mapping, args.backend)
