@@ -140,7 +140,8 @@ def _cpsat_after(deal: Deal, first: Answer, limits: Limits) -> Answer:
     answer counts both stages and names the route (cpsat) when CP-SAT decides."""
     second_solver = _cpsat()()
     grace = second_solver.grace
-    left = Limits(_left(limits.timeout, first.wall + grace), _left(limits.cpu, first.cpu + grace), limits.memory_mb)
+    left = Limits(_left(limits.timeout, first.wall + grace), _left(limits.cpu, first.cpu + grace),
+                  limits.memory_mb).counting()  # CP-SAT's model is built on its part of the limits
     second = second_solver.solve(deal, left, check_options(second_solver.options, {"presolve": "off"}, "cpsat"))
     stats = {**second.stats, "search_nodes": first.nodes or 0, "search_cpu": round(first.cpu, 3),
              **{key: value for key, value in first.stats.items() if key.endswith("_nodes") or key == "engine"}}
