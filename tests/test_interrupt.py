@@ -96,12 +96,17 @@ def test_stopping_the_command_kills_an_embedded_sat_solver(tmp_path, number, sta
 @pytest.mark.parametrize(("number", "status", "said"), STOPS[1:])
 def test_stopping_a_survey_in_this_process_keeps_its_whole_batches(tmp_path, number, status, said):
     """One job: the search runs in the command's own process. SIGTERM and SIGHUP end it with their
-    status, no traceback and no warning, at once (a batch being stored is stored whole first)."""
+    status, no traceback and no warning, at once (a batch being stored is stored whole first), and one
+    line: what is stored, and the command that resumes."""
     db = tmp_path / "s.db"
     process = _start(["survey", "--seeds", "1-100000", "--batch", "50", "--jobs", "1", "--quiet", "--db", str(db)])
     _wait_for(lambda: stored_rows(db, "deals") >= 100, seconds=60)
     started = time.monotonic()
     ended = _interrupt(process, number)
-    assert ended.returncode == status and ended.stderr.strip() == said and ended.stdout == ""
+    stored = stored_rows(db, "deals")
+    assert ended.returncode == status and ended.stdout == ""
+    assert ended.stderr.strip() == (f"stopped by {signal.Signals(number).name}: {stored:,} of 100,000 black_hole "
+                                    f"deals stored in {db} ({stored:,} new); to resume, run: patience survey "
+                                    f"--seeds 1-100000 --batch 50 --db {db} --quiet")
     assert time.monotonic() - started < 2
-    assert stored_rows(db, "deals") % 50 == 0
+    assert stored % 50 == 0

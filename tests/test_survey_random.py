@@ -62,8 +62,8 @@ def test_the_report_gives_the_share_won_its_interval_nodes_and_the_undecided_sha
     assert main(["survey", "report", "--db", str(db), "--plot", str(tmp_path / "random.png")]) == 0
     assert (tmp_path / "random.png").stat().st_size > 0
     text = capsys.readouterr().out
-    assert text.startswith("survey: generalised, 10 deals (random 13 ranks x 4 suits in piles of 3, "
-                           "decision mode, 60.0 s and 20,000 nodes per deal)\n")
+    assert text.startswith("survey: generalised, 10 deals (random 13 ranks x 4 suits in piles of 3, decision mode)\n"
+                           "limits: 60.0 s and 20,000 nodes per deal\n")
     assert f"won: {won} of {decided} decided = {100 * won / decided:.2f}% (95% Wilson interval " in text
     assert f"undecided: {10 - decided} of 10 = {10 * (10 - decided):.2f}%" in text
     nodes = sorted(row.nodes for row in rows)

@@ -105,5 +105,6 @@ def test_report_prints_the_table_and_draws_the_plot(tmp_path, capsys):
     store.close()
     png, svg = tmp_path / "h.png", tmp_path / "h.svg"
     assert main(["survey", "report", "--db", str(db), "--plot", str(png), "--plot", str(svg)]) == 0
-    assert "no playable card: 2 deals, expected 0.2" in capsys.readouterr().out
+    assert "no playable card: 2 deals, expected 0.171 (chance C(43,17)/C(51,17) = 0.0285; binomial sd 0.408)" \
+        in capsys.readouterr().out
     assert png.read_bytes().startswith(b"\x89PNG") and b"<svg" in svg.read_bytes()

@@ -3,6 +3,7 @@ correlation of per-deal times, pairwise win rates with Wilson 95% intervals, and
 
 Times are those of decided runs (solved, or proved unsolvable); a run that hit a limit counts in
 the timeout row, an error in its own row. Contradicting verdicts are listed, never averaged away.
+The numbers that compare configurations are taken on the deals all of them finished (`complete`).
 """
 
 from __future__ import annotations
@@ -83,6 +84,13 @@ def grid(rows: Sequence[RunRecord], clock: str = "cpu", stop: float | None = Non
             status = Status.TIMEOUT
         table.setdefault(str(row.deal), {})[str(row.configuration)] = Run(status, seconds)
     return table
+
+
+def complete(runs: Grid, labels: Sequence[str]) -> dict[str, Mapping[str, Run]]:
+    """The deals every configuration has finished (a run stored, whatever its status): the only ones
+    on which configurations are compared, so that a campaign stopped part way compares like with like
+    (a configuration that has not run a deal yet neither wins nor loses it)."""
+    return {deal: by_label for deal, by_label in runs.items() if all(label in by_label for label in labels)}
 
 
 def table4(runs: Grid, labels: Sequence[str]) -> dict[str, dict[str, object]]:

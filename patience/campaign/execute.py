@@ -32,11 +32,20 @@ class Task:
 
 def plan(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits,
          finished: set[tuple[str, str, str]], seed: int) -> list[Task]:
-    """Every deal x configuration without a stored row (on the deal's content now), shuffled so that no
-    solver or deal family meets the machine's busiest (or quietest) minutes more than another."""
-    tasks = [Task(deal, configuration, limits) for deal in deals for configuration in configurations
-             if (deal.name, deal.content, configuration.label) not in finished]
-    random.Random(seed).shuffle(tasks)
+    """Every deal x configuration without a stored row (on the deal's content now): the deals shuffled
+    so that no deal family meets the machine's busiest (or quietest) minutes more than another, and
+    each deal's configurations next to each other, in a shuffled order, so that they meet the same
+    minutes and a campaign stopped part way has its deals finished by every configuration, which its
+    report compares, not a few runs of each deal."""
+    shuffle = random.Random(seed).shuffle
+    order = list(deals)
+    shuffle(order)
+    tasks = []
+    for deal in order:
+        todo = [Task(deal, configuration, limits) for configuration in configurations
+                if (deal.name, deal.content, configuration.label) not in finished]
+        shuffle(todo)
+        tasks += todo
     return tasks
 
 

@@ -16,6 +16,7 @@ from patience.runs.pool import Runner, runner
 from patience.runs.process import Limits
 from patience.runs.progress import Progress
 from patience.runs.specs import NamedDeal
+from patience.runs.stops import Kept, keeping
 
 
 @dataclass(frozen=True)
@@ -29,21 +30,13 @@ class Campaign:
     contradictions: list[Disagreement]
 
 
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped the campaign; the runs that finished, `new` of them, are stored."""
-
-    def __init__(self, new: int) -> None:
-        super().__init__(new)
-        self.new = new
-
-
 def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits, store: Store,
              run: Runner | None = None, show_progress: bool = True, seed: int = 0,
              retry_errors: bool = False,
              on_changed: Callable[[list[tuple[str, list[str], str]]], None] | None = None) -> Campaign:
     """Run every configuration on every deal that has no row in `store` yet (on `run`, by default
-    one local worker), each validated record stored the moment it arrives; Interrupted by Ctrl-C
-    (SIGTERM and SIGHUP end as SystemExit), with every finished run stored either way. A deal is
+    one local worker), each validated record stored the moment it arrives; Interrupted by Ctrl-C,
+    Ended by SIGTERM and SIGHUP (a SystemExit), each saying what is stored (patience.runs.stops). A deal is
     known by its content: `on_changed` hears of the deal files whose content changed since they were
     stored (each runs again as a new deal; its old runs stay under the old content)."""
     run = run or runner(1, here=False)
@@ -68,10 +61,7 @@ def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration]
         new += store.record(record)
         progress.update(record.status)
 
-    try:
-        with progress:
-            run(run_task, tasks, keep)
-    except KeyboardInterrupt:
-        raise Interrupted(new) from None
+    with keeping(lambda: Kept(sum(done.values()) + new, len(wanted), new)), progress:
+        run(run_task, tasks, keep)
     return Campaign(len(wanted), sum(done.values()), new, disagreements(store.runs()))  # each label one content
 

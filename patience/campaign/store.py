@@ -78,6 +78,7 @@ class Store(stores.Closing):
         self.path = str(path)
         self.database = stores.Database(path, CAMPAIGN, writable=create)
         self.kept: frozenset[tuple[str, str]] | None = None
+        self.kept_names: frozenset[str] = frozenset()  # by name: the runs stored without content
 
     def close(self) -> None:
         self.database.close()
@@ -179,16 +180,26 @@ class Store(stores.Closing):
         rows = self.database.read(f"SELECT {', '.join(RUN_COLUMNS)}, finished, {self._content()} "
                                   "FROM runs ORDER BY rowid")
         labels = self.labels()
-        kept_names = frozenset(name for name, _ in self.kept or ())  # by name: the runs stored without content
         return [replace(record, deal=labels[(record.deal, record.content)], source=record.deal)
-                for record in (RunRecord.stored(row) for row in rows)
-                if self.kept is None or (record.deal, record.content) in self.kept
-                or (record.content == UNRECORDED and record.deal in kept_names)]
+                for record in (RunRecord.stored(row) for row in rows) if self._reported(record.deal, record.content)]
+
+    def _reported(self, name: str, content: str) -> bool:
+        """Whether the deal is among those of `keep_deals` (all, before it is called); one stored
+        without its content (schema 1) is kept by name."""
+        if self.kept is None or (name, content) in self.kept:
+            return True
+        return content == UNRECORDED and name in self.kept_names
 
     def keep_deals(self, deals: Iterable[specs.NamedDeal]) -> None:
         """Report on these deals only, as they are now (a part of a campaign still running, say); a run
         stored without its deal's content (schema 1) is kept by name."""
         self.kept = frozenset((item.name, item.content) for item in deals)
+        self.kept_names = frozenset(name for name, _ in self.kept)
+
+    def planned_deals(self) -> set[str]:
+        """The labels of every deal a campaign on this store was asked to run (and any with a run),
+        only those of `keep_deals` once it was called: each is to have one run per configuration."""
+        return {label for (name, content), label in self.labels().items() if self._reported(name, content)}
 
     def sources(self) -> dict[str, tuple[str, str]]:
         """Each label's stored deal: its name and content key."""

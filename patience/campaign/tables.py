@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict, cast
 
-from patience import stores
+from patience import columns, stores
 from patience.campaign import analysis
 from patience.campaign.store import Store
 
@@ -39,6 +39,8 @@ class ReportData(TypedDict):
     clock: str
     deals: int
     runs: int
+    planned_runs: int  # one per configuration on every deal of the campaign: more than `runs` while unfinished
+    compared_deals: int  # the deals every configuration finished, on which they are compared
     configurations: list[ConfigurationData]
     hosts: list[str]
     table4: dict[str, dict[str, object]]
@@ -59,12 +61,15 @@ def build(store: Store, clock: str) -> tuple[ReportData, list[Table]]:
     labels = [label for label, _, _ in store.configurations()]
     settings = store.settings()
     runs = analysis.grid(rows, clock, analysis.limit(settings, clock))
-    table4 = analysis.table4(runs, labels)
-    correlations = analysis.correlations(runs, labels)
-    win_rates = analysis.win_rates(runs, labels)
+    compared = analysis.complete(runs, labels)
+    table4 = analysis.table4(compared, labels)
+    correlations = analysis.correlations(compared, labels)
+    win_rates = analysis.win_rates(compared, labels)
     disagreements = analysis.disagreements(rows)
     errors = analysis.errors(rows)
+    planned = len(store.planned_deals() | set(runs)) * len(labels)
     data: ReportData = {"settings": settings, "clock": clock, "deals": len(runs), "runs": len(rows),
+                        "planned_runs": planned, "compared_deals": len(compared),
                         "configurations": [{"label": label, "solver": solver, "options": _options(options),
                                             "versions": sorted({str(row.version) for row in rows
                                                                 if row.configuration == label and row.version})}
@@ -77,7 +82,7 @@ def build(store: Store, clock: str) -> tuple[ReportData, list[Table]]:
         Table("configurations", "Configurations", ("configuration", "solver", "options", "versions"),
               tuple((item["label"], item["solver"], " ".join(f"{k}={v}" for k, v in item["options"].items()) or "-",
                      ", ".join(item["versions"]) or "-") for item in data["configurations"])),
-        Table("table4", f"Table 4: {clock} seconds of decided runs on {len(runs)} deals "
+        Table("table4", f"Table 4: {clock} seconds of decided runs on {_compared(data)} "
                         f"({analysis.limit_used(settings, clock)})",
               ("", *labels), tuple((metric, *(table4[label][metric] for label in labels)) for metric in metrics)),
         Table("correlations", "Correlation of per-deal times (deals both decided)",
@@ -97,13 +102,10 @@ def build(store: Store, clock: str) -> tuple[ReportData, list[Table]]:
 
 
 def cell(value: object) -> str:
-    """A value as table text, on one line whatever a deal's name holds (text and markdown are read by lines)."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        if value == 0:
-            return "0"
-        return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
+    """A value as table text, numbers in the reports' one format (columns.number), on one line
+    whatever a deal's name holds (text and markdown are read by lines)."""
+    if value is None or (isinstance(value, int | float) and not isinstance(value, bool)):
+        return columns.number(value)
     return "".join(char if char.isprintable() else "?" for char in str(value))  # a deal's name: one row
 
 
@@ -112,14 +114,28 @@ def render(data: ReportData, tables: Sequence[Table], form: str) -> str:
         return json.dumps(data, indent=2) + "\n"
     if form == "csv":
         return "\n".join(_csv(table) for table in tables)
-    blocks = [summary(data)] + [_markdown(table) if form == "markdown" else _text(table) for table in tables]
+    head = summary(data) if form == "markdown" else "\n".join(
+        line for part in summary(data).splitlines() for line in columns.wrapped(part))
+    blocks = [head] + [_markdown(table) if form == "markdown" else _text(table) for table in tables]
     return "\n\n".join(blocks) + "\n"
 
 
 def summary(data: ReportData) -> str:
-    """The report's first line: runs, deals, hosts and the limits that were set."""
-    return (f"{data['runs']} runs on {data['deals']} deals; hosts: {', '.join(data['hosts']) or '-'}; "
+    """The report's first line: runs, deals, hosts and the limits that were set; first of all, on a
+    campaign not finished, that it is not, and what its comparisons count."""
+    unfinished = ""
+    planned, compared = data.get("planned_runs", data["runs"]), data.get("compared_deals", data["deals"])
+    if data["runs"] < planned:
+        unfinished = (f"unfinished campaign: {data['runs']:,} of {planned:,} runs; compared on the {compared:,} "
+                      "deals every configuration ran\n")
+    return (f"{unfinished}{data['runs']:,} runs on {data['deals']:,} deals; hosts: {', '.join(data['hosts']) or '-'}; "
             f"limits: {analysis.limits_set(data['settings'])}")
+
+
+def _compared(data: ReportData) -> str:
+    """`8 deals`, or where some configuration has not run them all `3 of 8 deals` (those all ran)."""
+    compared = data.get("compared_deals", data["deals"])
+    return f"{data['deals']:,} deals" if compared == data["deals"] else f"{compared:,} of {data['deals']:,} deals"
 
 
 def _shown(table: Table) -> tuple[tuple[object, ...], ...]:
@@ -133,14 +149,10 @@ def _text(table: Table) -> str:
     text, such as a version `2.3`, left-aligned."""
     shown = _shown(table)
     rows = [tuple(table.headers)] + [tuple(cell(value) for value in row) for row in shown]
-    right = [[_numeric(value) for value in row] for row in shown]
-    right.insert(0, [bool(right) and all(flags[column] for flags in right) for column in range(len(table.headers))])
-    widths = [max(len(row[column]) for row in rows) for column in range(len(table.headers))]
-    lines = [table.title, "-" * len(table.title)]
-    lines += ["  ".join(value.rjust(width) if column and flush else value.ljust(width)
-                        for column, (value, width, flush) in enumerate(zip(row, widths, flags, strict=True))).rstrip()
-              for row, flags in zip(rows, right, strict=True)]
-    return "\n".join(lines)
+    right = [column > 0 and bool(shown) and all(_numeric(row[column]) for row in shown)
+             for column in range(len(table.headers))]
+    title = columns.fit(table.title)
+    return "\n".join([title, "-" * len(title), *columns.aligned(rows, right)])
 
 
 def _numeric(value: object) -> bool:

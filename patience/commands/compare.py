@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from patience.campaign import config
-from patience.campaign.run import Interrupted, campaign
+from patience.campaign.run import campaign
 from patience.campaign.store import CHANGED_SHOWN, Store
 from patience.caps import MAX_SEED
 from patience.errors import UsageError
@@ -20,6 +20,7 @@ from patience.numeric import whole_argument
 from patience.runs import specs
 from patience.runs.pool import runner
 from patience.runs.process import Limits
+from patience.runs.stops import STOPPED, command_line, said, tell
 
 _DEFAULTS = {"timeout": 60.0, "cpu": None, "memory": None, "jobs": 1}
 
@@ -51,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         default=0, help="seed of the task order shuffle (default 0)")
     parser.add_argument("--retry-errors", action="store_true", help="run again the runs stored as errors")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, parser=parser)
 
 
 def _campaign(args: argparse.Namespace) -> tuple[dict[str, object], list[config.Configuration]]:
@@ -66,15 +67,10 @@ def _campaign(args: argparse.Namespace) -> tuple[dict[str, object], list[config.
     if args.solvers:
         configurations += config.from_solver_list(args.solvers)
     configurations += [config.from_config_argument(text) for text in args.config]
-    by_label: dict[str, config.Configuration] = {}
-    for configuration in configurations:
-        if by_label.setdefault(configuration.label, configuration) != configuration:
-            raise UsageError(f"configuration {configuration.label} is defined twice, differently")
-    if not by_label:
-        raise UsageError("no configurations: give --solvers, --config or --experiment")
+    gathered = config.gathered(configurations)
     if not settings.get("deals"):
         raise UsageError("no deals: give --deals SPEC or deals: in the experiment file")
-    return settings, list(by_label.values())
+    return settings, gathered
 
 
 def _real(value: object) -> float:
@@ -119,10 +115,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             ran = campaign(deals, configurations, limits, store, run_tasks, not args.quiet, args.seed,
                            args.retry_errors, _say_changed)
-        except Interrupted as stop:
-            print(f"interrupted: {stop.new} new runs stored in {args.db}; rerun the same command to continue",
-                  file=sys.stderr)
-            return ExitCode.INTERRUPTED
+        except STOPPED as stop:  # Ctrl-C, SIGTERM, SIGHUP: what is kept, and how to go on
+            tell(said(stop, "runs", args.db, command_line(args.parser, args, leave_out=("retry_errors",))))
+            return stop.status
     for item in ran.contradictions:
         print(f"CONTRADICTION on {item['deal']}: solved (validated) by {', '.join(item['solved by'])}, "
               f"called unsolvable by {', '.join(item['unsolvable by'])}", file=sys.stderr)

@@ -23,6 +23,7 @@ from patience.result import Status
 from patience.runs.pool import Runner, runner
 from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
+from patience.runs.stops import STOPPED, Kept, command_line, keeping, said, tell
 from patience.survey import experiment, export, report
 from patience.survey.decide import UntrustedPlay
 from patience.survey.run import (
@@ -82,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--reference", type=real_argument(0, 100), metavar="PERCENT",
                         help="shuffles: draw a dotted line at this win rate (a survey's, say)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, parser=parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,10 +104,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         before, new = run_survey(args.db, game, args.numbering, shape, seeds, args.mode, args.timeout, args.nodes,
                                  args.batch or 2000, run_batches, not args.quiet)
-    except KeyboardInterrupt:
-        print(f"interrupted: the finished batches are in {args.db}; rerun the same command to continue",
-              file=sys.stderr)
-        return 130
+    except STOPPED as stop:  # Ctrl-C, SIGTERM, SIGHUP: what is kept, and how to go on
+        tell(said(stop, f"{game} deals", str(args.db), command_line(args.parser, args)))
+        return stop.status
     except UntrustedPlay as error:
         print(f"error: {error}", file=sys.stderr)
         return 4
@@ -159,13 +159,14 @@ def _shuffles(args: argparse.Namespace, run_batches: Runner) -> int:
                                     UNDECIDED: result.undecided})
             progress.show()
 
+        wanted = args.games * len(riffles) * len(DECKS) * len(DEALINGS)
+        before = wanted - progress.total
         try:
-            with progress:
+            with keeping(lambda: Kept(before + progress.done, wanted, progress.done)), progress:
                 run_batches(play_batch, work, keep)
-        except KeyboardInterrupt:
-            print(f"interrupted: the finished chains are in {args.db}; rerun the same command to continue",
-                  file=sys.stderr)
-            return 130
+        except STOPPED as stop:
+            tell(said(stop, "games", str(args.db), command_line(args.parser, args)))
+            return stop.status
         except UntrustedPlay as error:
             print(f"error: {error}", file=sys.stderr)
             return 4

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from patience.columns import number, wrapped
 from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, GAME_TITLES, GENERALISED
 from patience.outputs import save_figure
 from patience.result import Status
@@ -108,11 +109,11 @@ def render(summary: Summary, settings: Mapping[str, object]) -> str:
     dealt = (f"random {shape[0]} ranks x {shape[1]} suits in piles of {shape[2]}" if isinstance(shape, list)
              else f"{settings.get('numbering')} numbering")
     removable = "mean cards removable" if mode == "max-cards" else "mean longest play met (a lower bound)"
-    lines = [f"survey: {summary.game}, {summary.deals} deals ({dealt}, "
-             f"{mode} mode, {settings.get('timeout')} s{nodes} per deal)",
-             f"won: {summary.won} of {summary.decided} decided = {100 * summary.rate:.2f}% "
+    lines = [f"survey: {summary.game}, {summary.deals:,} deals ({dealt}, {mode} mode)",
+             f"limits: {settings.get('timeout')} s{nodes} per deal",
+             f"won: {summary.won:,} of {summary.decided:,} decided = {100 * summary.rate:.2f}% "
              f"(95% Wilson interval {100 * low:.2f}-{100 * high:.2f}%)",
-             f"undecided: {len(summary.undecided)} of {summary.deals} = "
+             f"undecided: {len(summary.undecided):,} of {summary.deals:,} = "
              f"{100 * len(summary.undecided) / summary.deals:.2f}%"
              + (f" (seeds {', '.join(map(str, summary.undecided[:20]))}"
                 f"{' ...' if len(summary.undecided) > 20 else ''})" if summary.undecided else ""),
@@ -123,11 +124,12 @@ def render(summary: Summary, settings: Mapping[str, object]) -> str:
                 f"{TABLEAU_CARDS[summary.game] + START_CARDS[summary.game]} with the start cards, as Wolter counts)"
                 if summary.game == BINARY_STAR else "")]
     lines += _stops(summary)
-    lines.append(f"search: {summary.nodes} nodes, {summary.seconds:.0f} s in all, "
-                 f"{1000 * summary.seconds / summary.deals:.2f} ms per deal")
+    lines.append(f"search: {summary.nodes:,} nodes, {number(summary.seconds)} s in all, "
+                 f"{number(1000 * summary.seconds / summary.deals)} ms per deal")
+    lines = [part for line in lines for part in wrapped(line)]  # within the reports' 100 columns
     lines += ["", f"| {'most cards removable' if mode == 'max-cards' else 'longest play met'} | deals | % |",
               "|---:|---:|---:|"]
-    lines += [f"| {cards} | {count} | {100 * count / summary.deals:.3f} |"
+    lines += [f"| {cards} | {count:,} | {100 * count / summary.deals:.3f} |"
               for cards, count in summary.histogram.items() if count]
     return "\n".join(lines) + "\n"
 
@@ -142,11 +144,12 @@ def _stops(summary: Summary) -> list[str]:
     spread = math.sqrt(summary.deals * chance * (1 - chance))
     if summary.game in (BLACK_HOLE, BINARY_STAR):
         formula = "C(43,17)/C(51,17)" if summary.game == BLACK_HOLE else "C(72,17)/C(102,17)"
-        lines.append(f"no playable card: {summary.no_move} deals, expected {expected:.1f} "
-                     f"(chance {formula} = {chance:.5f}; binomial sd {spread:.1f})")
+        lines.append(f"no playable card: {summary.no_move:,} deals, expected {number(expected)} "
+                     f"(chance {formula} = {number(chance)}; binomial sd {number(spread)})")
     else:
         lines.append(f"no playable card: impossible (any top card may go first); only that first card playable: "
-                     f"{summary.no_move} deals, expected {expected:.2f} (exact chance {chance:.4g}; sd {spread:.2f})")
+                     f"{summary.no_move:,} deals, expected {number(expected)} (exact chance {number(chance)}; "
+                     f"sd {number(spread)})")
     return lines
 
 

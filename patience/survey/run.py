@@ -14,6 +14,7 @@ from patience.numeric import whole_or_none
 from patience.runs.pool import Runner
 from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
+from patience.runs.stops import Kept, keeping
 from patience.survey import report
 from patience.survey.decide import Shape, batches, decide_batch
 from patience.survey.store import MAX_CARDS, UNDECIDED, VERDICTS, Row, SurveyStore, survey_settings
@@ -93,7 +94,8 @@ def read_survey(path: str | Path) -> tuple[dict[str, object], report.Summary, li
 def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence[int], batch_size: int,
            seconds: float, run: Runner, show_progress: bool = True, nodes: int | None = None,
            mode: str = MAX_CARDS, shape: Shape | None = None) -> tuple[int, int]:
-    """Decide every seed without a row; returns (deals stored before, deals stored now)."""
+    """Decide every seed without a row; returns (deals stored before, deals stored now). A stop
+    raises Interrupted or Ended saying what is stored (patience.runs.stops)."""
     wanted = set(seeds)
     stored = store.stored_seeds(min(wanted), max(wanted)) & wanted
     done = Counter(store.verdict_counts(wanted))
@@ -108,6 +110,6 @@ def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence
             progress.counts[row.verdict] += 1
         progress.show()
 
-    with progress:
+    with keeping(lambda: Kept(len(stored) + new, len(wanted), new)), progress:
         run(decide_batch, batches(game, numbering, todo, batch_size, seconds, nodes, mode, shape), keep)
     return len(stored), new
