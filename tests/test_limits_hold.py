@@ -30,7 +30,7 @@ from patience.runs.process import (
     enforced,
 )
 
-SLACK = 1.5  # a shared, loaded machine's scheduling on top of the documented margin
+SLACK = 3.0  # a shared machine's scheduling on top of the documented margin (load 11 on 2 cores: 2.5 s)
 LARGE = (100, 100, 5, 1)  # 10,000 cards: past the compiled search's 8,192, open for minutes
 SLOW_ENCODING = (52, 4, 3, 2)  # 207 cards: the paper's CNF takes seconds to build, CaDiCaL more to answer
 
@@ -63,11 +63,12 @@ def test_limits_count_from_their_start():
 @pytest.mark.parametrize(("limits", "message"), [(Limits(timeout=0.5), TIME_REACHED),
                                                  (Limits(timeout=60.0, cpu=0.5), CPU_REACHED)])
 def test_work_in_this_process_ends_a_margin_after_the_limit(limits, message):
-    started = time.monotonic()
+    started, cpu_started = time.monotonic(), time.thread_time()
     with pytest.raises(LimitReached) as reached, enforced(limits.counting()):
         _busy(20.0)
     assert reached.value.message == message
-    assert time.monotonic() - started < 0.5 + MARGIN_SECONDS + SLACK
+    spent = time.monotonic() - started if message == TIME_REACHED else time.thread_time() - cpu_started
+    assert spent < 0.5 + MARGIN_SECONDS + SLACK
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL and signal.getsignal(signal.SIGPROF) is signal.SIG_DFL
 
@@ -100,6 +101,7 @@ def test_a_deal_too_large_for_the_compiled_search_keeps_the_limit(large_deal, so
     result = solve(large_deal, solver, Limits(timeout=2.0), {"direction": direction})
     wall = time.monotonic() - started
     assert result.status is Status.TIMEOUT and result.stats["engine"] == "python"
+    assert "patience.runners.python_search" in result.command  # in a child the runner core kills
     assert wall < 2.0 + python_search.GRACE_SECONDS + SLACK
 
 

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from patience.reading import read_output
 
@@ -159,41 +160,52 @@ def enforced(limits: Limits) -> Iterator[None]:
     large deal, a solver that outlives its limit by its kill grace. A run under the runner core is
     killed with its whole process group on the way out (as at Ctrl-C) and its CPU counts, not the
     core's polling. Timers are signals, which only the main thread receives: elsewhere (worker
-    threads) only the limits' `left`, and the core's own limits, hold. Nested, the outer one holds."""
+    threads) only the limits' `left`, and the core's own limits, hold. Nested, the outer one holds;
+    a timer the program had set already (its own SIGALRM) is left as it is."""
     if threading.current_thread() is not threading.main_thread() or getattr(_enforcing, "on", False):
         yield
         return
     left = limits.left()
-    timers = ((signal.ITIMER_REAL, signal.SIGALRM, left.timeout, TIME_REACHED),
-              (signal.ITIMER_PROF, signal.SIGPROF, left.cpu_limit, CPU_REACHED))
-    previous = {}
-    _enforcing.on = True
-    try:
-        for which, number, seconds, message in timers:
-            if seconds is not None:
-                previous[number] = signal.signal(number, _raiser(message))
-                signal.setitimer(which, seconds + MARGIN_SECONDS)
-        yield
-    finally:
+    timers = [(which, number, seconds, message) for which, number, seconds, message in (
+        (signal.ITIMER_REAL, signal.SIGALRM, left.timeout, TIME_REACHED),
+        (signal.ITIMER_PROF, signal.SIGPROF, left.cpu_limit, CPU_REACHED))
+        if seconds is not None and not signal.getitimer(which)[0]]  # a timer of someone else's is left alone
+    previous: dict[int, Any] = {}
+
+    def release() -> None:
+        """Disarm the timers and give their signals back; called by a timer too, before it raises,
+        so that a second timer cannot interrupt the release."""
         for which, number, _, _ in timers:
             if number in previous:
                 signal.setitimer(which, 0)
         for number, handler in previous.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)
-        _enforcing.on = False
+        previous.clear()
+        _enforcing.on = _enforcing.cpu_timer = False
 
+    def reached(message: str) -> Callable[[int, object], None]:
+        def raiser(number: int, frame: object) -> None:
+            if previous:  # not released yet: the limit is reached
+                release()
+                raise LimitReached(message)
+        return raiser
 
-def _raiser(message: str) -> Callable[[int, object], None]:
-    def reached(number: int, frame: object) -> None:
-        raise LimitReached(message)
-    return reached
+    _enforcing.on = True
+    try:
+        for which, number, seconds, message in timers:
+            previous[number] = signal.signal(number, reached(message))
+            signal.setitimer(which, seconds + MARGIN_SECONDS)
+        _enforcing.cpu_timer = signal.SIGPROF in previous
+        yield
+    finally:
+        release()
 
 
 @contextlib.contextmanager
 def _cpu_timer_paused() -> Iterator[list[float]]:
     """While a child runs under the runner core, `enforced`'s CPU timer stops (the core's polling
     is not the solve's work); the child's CPU, put into the list yielded, comes off it after."""
-    mine = threading.current_thread() is threading.main_thread() and getattr(_enforcing, "on", False)
+    mine = threading.current_thread() is threading.main_thread() and getattr(_enforcing, "cpu_timer", False)
     remaining = signal.getitimer(signal.ITIMER_PROF)[0] if mine else 0.0
     child_cpu = [0.0]
     if remaining:
