@@ -1,0 +1,87 @@
+"""Certificates of a loss measured: size and time of the certificate pass and of the checker.
+
+    nice .venv/bin/python benchmarks/certificates.py --game black_hole --losses 200
+    nice .venv/bin/python benchmarks/certificates.py --game all_in_a_row --losses 200 --timeout 120
+
+PySolFC's deals from number 1 on are decided by the native search; each loss gets its certificate
+(the pass of patience.certificates, in this process), written to a scratch folder and checked by
+patience.checker from the files, as `patience check` does. Per game: the losses, and the positions,
+bytes (gzip), pass seconds and check seconds of a certificate (median, 90th percentile, largest,
+total), and the losses whose pass reached its time limit (left out of the figures: a pass keeps
+every position in memory, some hundred bytes each). A loss the checker does not certify, or whose
+pass finds a win, is a fault and ends the run with exit 1. `--verbose` prints a line a loss.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from patience.certificates import dead_positions, encode
+from patience.checker import CERTIFIED, check
+from patience.games import game_of
+from patience.generators.deals import pysol_deal
+from patience.result import Status
+from patience.runners.solve import solve
+from patience.runs.process import Limits
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="black_hole", choices=("black_hole", "all_in_a_row"))
+    parser.add_argument("--losses", type=int, default=200, help="how many lost deals to certify")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds for one certificate pass")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    rows: list[tuple[int, int, float, float]] = []
+    seed, open_losses = 0, []
+    with tempfile.TemporaryDirectory(prefix="certificates-") as scratch:
+        deal_path, certificate_path = Path(scratch, "deal.txt"), Path(scratch, "deal.cert")
+        while len(rows) + len(open_losses) < args.losses:
+            seed += 1
+            deal = pysol_deal(args.game, seed)
+            if solve(deal, "native", Limits(timeout=60)).status is not Status.UNSOLVABLE:
+                continue
+            started = time.process_time()
+            found = dead_positions(deal, args.timeout)
+            passed = time.process_time() - started
+            if found.limited_by:
+                open_losses.append(seed)
+                print(f"deal {seed}: the pass reached its limit of {args.timeout:g} s", flush=True)
+                continue
+            if found.won:
+                print(f"deal {seed}: the pass found a win")
+                return 1
+            data = encode(deal, found.positions)
+            certificate_path.write_bytes(data)
+            game = game_of(deal)
+            deal_path.write_text(game.write_deal(deal, game.forms[0]))
+            started = time.process_time()
+            verdict = check(deal_path, certificate_path)
+            checked = time.process_time() - started
+            if verdict != CERTIFIED:
+                print(f"deal {seed}: {verdict}")
+                return 1
+            rows.append((len(found.positions), len(data), passed, checked))
+            if args.verbose:
+                print(f"deal {seed}: {rows[-1][0]:,} positions, {rows[-1][1]:,} bytes, pass {passed:.3f} s, "
+                      f"check {checked:.3f} s", flush=True)
+    past = f" (deals {', '.join(map(str, open_losses))})" if open_losses else ""
+    print(f"{args.game}: {len(rows) + len(open_losses)} losses among deals 1-{seed}; {len(rows)} certified, "
+          f"{len(open_losses)} with the pass past {args.timeout:g} s{past}")
+    print(f"{'':12} {'median':>10} {'90th pct':>10} {'largest':>10} {'total':>12}")
+    for index, label in enumerate(("positions", "bytes", "pass s", "check s")):
+        values = sorted(row[index] for row in rows)
+        tenth = values[min(len(values) - 1, int(0.9 * len(values)))]
+        shown = [statistics.median(values), tenth, values[-1], sum(values)]
+        print(f"{label:12} " + " ".join(f"{value:>10,.0f}" if index < 2 else f"{value:>10.3f}"
+                                         for value in shown[:3]) + f" {shown[3]:>12,.{0 if index < 2 else 1}f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
