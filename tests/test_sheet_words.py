@@ -60,6 +60,7 @@ def test_a_mapping_files_name_is_text_in_the_html_sheet(tmp_path, capsys):
     assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
     command = html.unescape(re.findall(r"<pre><code>(.*?)</code></pre>", page, flags=re.DOTALL)[-1])
     assert "\n" not in command and shlex.split(command)[-1] == printable(HOSTILE)
+    assert "0 in <code>above</code> or <code>below</code> means no card" in page  # its own code spans as code
 
 
 def declared_and_used(block: str, language: str) -> tuple[set[str], set[str]]:

@@ -505,6 +505,11 @@ def markdown(blocks: Sequence[tuple[str, Any]]) -> str:
     return "\n\n".join(out) + "\n"
 
 
+def html_text(text: str) -> str:
+    """A sheet's text as HTML: escaped, its `code` spans (the Markdown sheet's) set as <code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def page(blocks: Sequence[tuple[str, Any]], title: str) -> str:
     """The same sheet as one HTML page (every text escaped; no script, no network)."""
     out = ["<!DOCTYPE html>", '<html lang="en">', '<head><meta charset="utf-8">',
@@ -515,11 +520,11 @@ def page(blocks: Sequence[tuple[str, Any]], title: str) -> str:
            "</head>", "<body>"]
     for kind, body in blocks:
         if kind in ("h1", "h2", "p"):
-            out.append(f"<{kind}>{html.escape(body)}</{kind}>")
+            out.append(f"<{kind}>{html_text(body)}</{kind}>")
         elif kind == "code":
             out.append(f"<pre><code>{html.escape(body)}</code></pre>")
         elif kind == "list":
-            out.append("<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in body) + "</ul>")
+            out.append("<ul>" + "".join(f"<li>{html_text(item)}</li>" for item in body) + "</ul>")
         else:
             head, rows = body
             out.append("<table><thead><tr>" + "".join(f"<th>{html.escape(cell)}</th>" for cell in head)
