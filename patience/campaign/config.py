@@ -14,7 +14,7 @@ On the command line: `--solvers native,fd-ff` (label = solver name) and repeatab
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +56,18 @@ def make(label: str, solver_name: str, options: Mapping[str, object] | None = No
     values = {str(key): option_text(value) for key, value in (options or {}).items()}  # YAML's on/off are booleans
     check_options(solver.options, values, f"configuration {label}: {solver_name}")
     return Configuration(label, solver_name, tuple(sorted(values.items())))
+
+
+def gathered(configurations: Iterable[Configuration]) -> list[Configuration]:
+    """The configurations given, each label once (in the order first given); a usage error for a label
+    defined twice differently, or for none at all. `patience compare` and `patience.compare` both ask."""
+    by_label: dict[str, Configuration] = {}
+    for configuration in configurations:
+        if by_label.setdefault(configuration.label, configuration) != configuration:
+            raise UsageError(f"configuration {configuration.label} is defined twice, differently")
+    if not by_label:
+        raise UsageError("no configurations: give --solvers, --config or --experiment")
+    return list(by_label.values())
 
 
 def from_solver_list(text: str) -> list[Configuration]:
