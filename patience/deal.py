@@ -48,6 +48,20 @@ class Drawn:
 
         return deal_html(cast("AnyDeal", self))  # Drawn is a base of the deal types only
 
+    def __str__(self) -> str:
+        """The deal as `patience deal` prints it: its game's board text (an LBS row's `.param`), or YAML
+        for a deal the board cannot hold (ranks beyond a standard deck's names)."""
+        from patience.games import game_of
+
+        deal = cast("AnyDeal", self)
+        game = game_of(deal)
+        for form in dict.fromkeys((game.forms[0], "yaml")):
+            try:
+                return game.write_deal(deal, form)
+            except ValueError:
+                continue
+        return repr(self)
+
 
 @dataclass(frozen=True)
 class Deal(Drawn):

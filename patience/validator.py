@@ -23,6 +23,15 @@ class Replay:
     def valid(self) -> bool:
         return self.fault is None
 
+    def __bool__(self) -> bool:
+        """True exactly when valid: `if patience.validate(deal, moves):` asks whether the moves win
+        (or, with `partial`, are legal)."""
+        return self.valid
+
+    def to_dict(self) -> dict[str, object]:
+        """The replay as plain data (JSON-ready): `valid`, `moves` (legal moves made) and `fault`."""
+        return {"valid": self.valid, "moves": self.moves, "fault": self.fault}
+
     def describe(self) -> str:
         return f"valid: {self.moves} moves" if self.valid else f"invalid: {self.fault}"
 
