@@ -19,6 +19,7 @@ from patience.native.rules import Rules
 from patience.result import Status
 
 _CLOCK_EVERY = 1024  # nodes between looks at the clock
+_CLOCK_CARDS = 256  # past this many cards a node costs a millisecond or more: the clock is read at every node
 PLAIN = Rules.only("cache")  # the reference's default: the exhaustive search with its failure cache
 ONE_LUBY_UNIT = 250  # restarts, one foundation: rounds of Luby's sequence times this many nodes,
 ONE_LUBY_PER_CARD = 4  # or this many a card if more: a round must be able to play a large deal
@@ -111,6 +112,7 @@ def _search_rounds(board: Board, rules: Rules, max_cards: bool, limit: list[int 
     noise = restarts and rules.noise
     size = len(board)
     every = (1 << size) - 1
+    clock_every = _CLOCK_EVERY if size <= _CLOCK_CARDS else 1  # 10,000 cards: 150 nodes a CPU second
     counts = [0] * board.ranks
     for rank in board.rank:
         counts[rank] += 1
@@ -189,7 +191,7 @@ def _search_rounds(board: Board, rules: Rules, max_cards: bool, limit: list[int 
             if options:
                 if limit[0] is not None and nodes >= limit[0]:
                     return Outcome(Status.UNKNOWN, None, nodes, len(best), len(failed))
-                if nodes % _CLOCK_EVERY == 0 and (deadline is not None or cpu_deadline is not None):
+                if nodes % clock_every == 0 and (deadline is not None or cpu_deadline is not None):
                     if deadline is not None and time.monotonic() > deadline:
                         return Outcome(Status.TIMEOUT, None, nodes, len(best), len(failed))
                     if cpu_deadline is not None and time.thread_time() > cpu_deadline:
