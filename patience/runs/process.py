@@ -178,8 +178,8 @@ def enforced(limits: Limits) -> Iterator[None]:
         for which, number, _, _ in timers:
             if number in previous:
                 signal.setitimer(which, 0)
-        for number, handler in previous.items():
-            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
         previous.clear()
         _enforcing.on = _enforcing.cpu_timer = False
 
