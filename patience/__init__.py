@@ -10,9 +10,12 @@ __version__ = "0.1.0"
 from patience import deal as _deal_module  # noqa: I001  (first: see the docstring)
 from patience import survey as _survey_module
 from patience.api import (
+    Grading,
     InputError,
     Model,
+    Page,
     Replay,
+    Report,
     Result,
     Status,
     SurveySummary,
@@ -20,10 +23,14 @@ from patience.api import (
     compare,
     coursework,
     deal,
+    family,
     generate,
+    grade,
     parse_deal,
     random_deal,
     read_deal,
+    report,
+    show,
     solve,
     solvers,
     survey,
@@ -33,6 +40,6 @@ from patience.api import (
 
 del _deal_module, _survey_module
 
-__all__ = ["InputError", "Model", "Replay", "Result", "Status", "SurveySummary", "UsageError", "__version__", "compare",
-           "coursework", "deal", "generate", "parse_deal", "random_deal", "read_deal", "solve", "solvers", "survey",
-           "validate", "write_deal"]
+__all__ = ["Grading", "InputError", "Model", "Page", "Replay", "Report", "Result", "Status", "SurveySummary",
+           "UsageError", "__version__", "compare", "coursework", "deal", "family", "generate", "grade", "parse_deal",
+           "random_deal", "read_deal", "report", "show", "solve", "solvers", "survey", "validate", "write_deal"]

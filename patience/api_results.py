@@ -91,6 +91,35 @@ class Result:
         """Whether the moves were replayed and win: true exactly when the status is `solved`."""
         return self.sequence is not None
 
+    @property
+    def solved(self) -> bool:
+        """Won, and the validator replayed the win."""
+        return self.status is Status.SOLVED
+
+    @property
+    def unsolvable(self) -> bool:
+        """Proved to have no winning play."""
+        return self.status is Status.UNSOLVABLE
+
+    @property
+    def decided(self) -> bool:
+        """A verdict either way (solved or unsolvable), not a limit reached or an error."""
+        return self.status.decided
+
+    def __bool__(self) -> bool:
+        """True exactly when solved (as CPMpy's and PySAT's `solve()`): `if patience.solve(deal):` asks
+        whether the deal was won. An unsolvable deal, a timeout and an error are all false; ask
+        `.decided` or `.unsolvable` to tell them apart."""
+        return self.solved
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain data (JSON-ready): what `patience solve --json` prints, with the game."""
+        from patience.games import game_of
+
+        return {"game": game_of(self.deal).variant(self.deal), "solver": self.solver, "status": self.status.value,
+                "moves": None if self.moves is None else list(self.moves), "wall": self.wall, "cpu": self.cpu,
+                "nodes": self.nodes, "version": self.version, "message": self.message, "stats": dict(self.stats)}
+
     @classmethod
     def judged(cls, deal: AnyDeal, result: SolverResult) -> Result:
         """The API's view of the runners' judged result."""
@@ -151,6 +180,13 @@ class SurveySummary:
         """The share of decided deals won."""
         return self.summary.rate
 
+    def to_dict(self) -> dict[str, Any]:
+        """The summary as plain data (JSON-ready): the counts, the interval, the histogram and the settings."""
+        return {"game": self.game, "deals": self.deals, "won": self.won, "lost": self.lost, "rate": self.rate,
+                "interval": list(self.interval), "histogram": {str(cards): count for cards, count
+                                                              in sorted(self.histogram.items())},
+                "undecided": list(self.undecided), "settings": dict(self.settings)}
+
     @property
     def rows(self) -> pandas.DataFrame:
         """One row a deal: `seed`, `verdict` (solved, unsolvable, unknown), `cards`, `nodes`, `seconds`."""
@@ -178,3 +214,82 @@ class SurveySummary:
         import html
 
         return f"<pre>{html.escape(str(self))}</pre>"
+
+
+@dataclass(frozen=True)
+class Page:
+    """A deal's page, as `patience show` writes it: one self-contained HTML file to step through an
+    answer or to play by hand. A notebook draws it; `.write(path)` writes it whole.
+
+    Attributes:
+        html: the page.
+        verdict: the validator's words on the moves it steps through (None: no moves, play by hand).
+        result: the solver's judged result when a solver was asked, else None.
+    """
+
+    html: str = field(repr=False)
+    verdict: str | None
+    result: Result | None
+    height: int = field(default=600, repr=False)  # about the page's height in pixels, for a notebook's frame
+
+    def write(self, path: str | os.PathLike[str]) -> Path:
+        """Write the page to `path` (whole or not at all); returns the path."""
+        from patience.api_checks import path as checked
+        from patience.outputs import write_file
+
+        target = Path(checked(path, "path"))
+        write_file(target, self.html)
+        return target
+
+    def __bool__(self) -> bool:
+        raise TypeError("a Page is neither true nor false: ask page.verdict, or page.result.solved")
+
+    def _repr_html_(self) -> str:
+        from patience.pages.notebook import page_frame
+
+        return page_frame(self.html, self.height)
+
+
+@dataclass(frozen=True)
+class Report:
+    """A campaign store's report, as `patience report STORE` prints it (`str(report)`): the paper's
+    Table 4, the correlations of per-deal times, the win rates, the disagreements and the errors,
+    each a pandas DataFrame.
+
+    Attributes:
+        data: the report as `patience report --format json` writes it (`to_dict()`).
+        tables: name -> DataFrame: `configurations`, `table4`, `correlations`, `win_rates`,
+            `disagreements`, `errors`.
+    """
+
+    data: Mapping[str, Any] = field(repr=False)
+    tables: Mapping[str, pandas.DataFrame] = field(repr=False)
+    built: tuple[Any, ...] = field(repr=False)  # the report's own tables, as the command renders them
+
+    @property
+    def table4(self) -> pandas.DataFrame:
+        """Table 4: one row a measure (decided, mean, median, ...), one column a configuration."""
+        return self.tables["table4"]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as plain data: what `patience report --format json` writes."""
+        import json
+
+        return json.loads(json.dumps(self.data))
+
+    def __bool__(self) -> bool:
+        raise TypeError("a Report is neither true nor false: ask report.data['deals'] or report.tables")
+
+    def __str__(self) -> str:
+        from patience.campaign.tables import render
+
+        return render(self.data, self.built, "text")  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        return f"<Report: {self.data['runs']:,} runs on {self.data['deals']:,} deals>"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return "".join(f"<h4>{html.escape(table.title)}</h4>{self.tables[table.name].to_html()}"
+                       for table in self.built)

@@ -15,7 +15,7 @@ from patience.grading.classroom import mark_class, summary_lines
 from patience.grading.hunt import SHRINK_RUNS, hunt_model
 from patience.grading.lbs_minizinc import COLUMNS, grade_minizinc
 from patience.grading.lbs_savilerow import NativeVerdicts, grade_model, grade_results
-from patience.grading.table import SAVILE_ROW_COLUMNS, WRONG, table
+from patience.grading.table import SAVILE_ROW_COLUMNS, WRONG, Graded, table
 from patience.lbs.solution import read_mapping
 from patience.limits import jobs, seconds
 from patience.names import LBS, family_of, game_name
@@ -107,6 +107,21 @@ def run(args: argparse.Namespace) -> int:
     mapping = game_mapping(args)
     if mapping is not None:
         return run_game(args, mapping)
+    return _printed(*graded(args, None))
+
+
+def graded(args: argparse.Namespace, mapping: games.GameMapping | None) -> tuple[list[Graded], tuple[str, str, str]]:
+    """The rows (and their three figures' columns) of a model graded on --instances, or of Savile Row's
+    --results: `patience grade` prints them, `patience.grade` returns them."""
+    if mapping is not None:
+        if args.model is None or args.results is not None:
+            raise UsageError("give MODEL with --instances DIR or --hunt N (--results is for LBS Savile Row files)")
+        if args.instances is None:
+            raise UsageError("give MODEL --instances DIR, or MODEL --hunt N")
+        student = games.StudentModel(args.model, mapping, args.backend)
+        native_truth = games.NativeTruth(args.native_timeout)
+        return (games.grade_instances(student, args.instances, native_truth, args.timeout, min(args.jobs or 1, 64)),
+                games.COLUMNS)
     lbs_mapping = read_mapping(args.mapping) if args.mapping else None
     native = NativeVerdicts(args.native_timeout)
     columns = SAVILE_ROW_COLUMNS
@@ -122,6 +137,11 @@ def run(args: argparse.Namespace) -> int:
         rows = grade_model(args.model, args.instances, lbs_mapping, native, args.timeout, args.level)
     else:
         raise UsageError("give MODEL --instances DIR, or --results DIR")
+    return rows, columns
+
+
+def _printed(rows: list[Graded], columns: tuple[str, str, str]) -> int:
+    """The table printed; exit 1 if any answer is wrong."""
     print(table(rows, columns), end="")
     return GRADED_WRONG if any(row.grade == WRONG for row in rows) else ExitCode.SOLVED
 
@@ -141,12 +161,7 @@ def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
         student = games.StudentModel(args.model, mapping, args.backend)
         return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out or Path("."),
                           print, min(args.jobs or 1, 64), progress=True, shrink_runs=shrink, stream=sys.stderr)
-    if args.instances is None:
-        raise UsageError("give MODEL --instances DIR, or MODEL --hunt N")
-    student = games.StudentModel(args.model, mapping, args.backend)
-    rows = games.grade_instances(student, args.instances, native, args.timeout, min(args.jobs or 1, 64))
-    print(table(rows, games.COLUMNS), end="")
-    return GRADED_WRONG if any(row.grade == WRONG for row in rows) else ExitCode.SOLVED
+    return _printed(*graded(args, mapping))
 
 
 def run_class(args: argparse.Namespace, mapping: games.GameMapping) -> int:

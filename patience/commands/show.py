@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from patience.commands.solve import parse_options, status_lines
 from patience.errors import UsageError, encodable
@@ -20,6 +22,10 @@ from patience.pages import replay
 from patience.reading import read_text
 from patience.runners.solve import solve
 from patience.runs.process import Limits
+
+if TYPE_CHECKING:
+    from patience.games import AnyDeal, Game
+    from patience.result import SolverResult
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,6 +49,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+@dataclass(frozen=True)
+class Shown:
+    """A deal's page: its HTML, the validator's verdict on the moves it steps through (None: none to
+    step through), and the solver's result when a solver was asked."""
+
+    page: str
+    verdict: str | None
+    result: SolverResult | None
+
+
+def shown(game: Game[Any], deal: AnyDeal, heading: str, moves: Sequence[Move] | None, source: str,
+          solver: str | None, limits: Limits, options: Mapping[str, str]) -> Shown:
+    """The page of `deal` stepping through `moves`, or through `solver`'s answer when a solver is named
+    (its verdict a note on the page), or to play by hand: `patience show` and `patience.show`."""
+    notes: list[str] = []
+    result = None
+    if solver is not None:
+        result = solve(deal, solver, limits, options)
+        notes.append(f"{result.solver}: {result.status.value} in {result.wall:.3f} s"
+                     + (f" ({result.message})" if result.message else ""))
+        if result.sequence is not None:
+            moves, source = result.sequence, f"{result.solver}'s answer"
+    page_game = replay.game_page(game.name, deal, moves, source)
+    return Shown(replay.render(page_game, heading, notes), replay.verdict(page_game), result)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.answer is not None and args.solver is not None:
         raise UsageError("give an ANSWER or --solver, not both")
@@ -51,9 +83,8 @@ def run(args: argparse.Namespace) -> int:
     game, deal = read_game_deal(args.deal, args.game)
     if args.mapping is not None and game.name != LBS:
         raise UsageError("--mapping names the move variables of an LBS .solution; this is not an LBS deal")
-    notes: list[str] = []
     moves: Sequence[Move] | None = None
-    source, result = "", None
+    source = ""
     if args.answer is not None:
         text = read_text(args.answer)
         if args.mapping is not None:
@@ -61,17 +92,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             moves = game.read_answer(text, args.answer, deal)
         source = Path(args.answer).name
-    elif args.solver is not None:
-        result = solve(deal, args.solver, Limits(timeout=args.timeout), parse_options(args.options))
-        notes.append(f"{result.solver}: {result.status.value} in {result.wall:.3f} s"
-                     + (f" ({result.message})" if result.message else ""))
-        if result.sequence is not None:
-            moves, source = result.sequence, f"{result.solver}'s answer"
-    page_game = replay.game_page(game.name, deal, moves, source)
-    heading = (isinstance(deal, LBSDeal) and deal.name) or encodable(Path(args.deal).name)  # an LBS deal knows its instance name
-    page = replay.render(page_game, heading, notes)
-    write_file(args.output, page)
-    verdict = replay.verdict(page_game)
+    # an LBS deal knows its instance name
+    heading = (isinstance(deal, LBSDeal) and deal.name) or encodable(Path(args.deal).name)
+    made = shown(game, deal, heading, moves, source, args.solver, Limits(timeout=args.timeout),
+                 parse_options(args.options))
+    write_file(args.output, made.page)
+    verdict, result = made.verdict, made.result
     if result is None:
         print(f"{args.output}: " + (verdict if verdict is not None else "no answer: play by hand"))
         return ExitCode.SOLVED

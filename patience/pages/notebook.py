@@ -29,8 +29,13 @@ def replay_frame(deal: AnyDeal, moves: Sequence | None = None, source: str = "",
     name = getattr(deal, "name", None)  # an LBS deal's instance name (a Deal's `name` names a card)
     heading = name if isinstance(name, str) and name else game.describe(deal)
     page = replay.render(replay.game_page(game.variant(deal), deal, moves, source), heading, notes)
+    return page_frame(page, frame_height(deal, moves))
+
+
+def page_frame(page: str, height: int) -> str:
+    """A replay page (`patience show`'s, `patience.show`'s) in an iframe of about `height` pixels."""
     return (f'<iframe srcdoc="{html.escape(page, quote=True)}" title="replay" onload="{_FIT}" '
-            f'style="width: 100%; height: {frame_height(deal, moves)}px; border: none; resize: vertical"></iframe>')
+            f'style="width: 100%; height: {height}px; border: none; resize: vertical"></iframe>')
 
 
 def frame_height(deal: AnyDeal, moves: Sequence | None) -> int:
