@@ -20,6 +20,7 @@ from patience.native import engine
 from patience.native.board import Board
 from patience.result import Status
 from patience.runners import python_search
+from patience.runners.registry import get_solver
 from patience.runners.solve import solve
 from patience.runs.process import (
     CPU_REACHED,
@@ -82,6 +83,18 @@ def test_a_slow_encoding_counts_against_the_limit():
     wall = time.monotonic() - started
     assert result.status is Status.TIMEOUT, result.message
     assert wall < 3.0 + MARGIN_SECONDS + SLACK
+
+
+@pytest.mark.parametrize("solver", ["sat", "cpsat"])
+def test_an_encoding_that_outgrows_the_limit_is_stopped(solver, monkeypatch):
+    """However long the model takes to write (here: forever), the solve ends a margin after its limit,
+    a timeout, for a solver encoding in memory (sat) and one writing files for a process (cpsat)."""
+    runner = type(get_solver(solver))
+    monkeypatch.setattr(runner, "encode" if solver == "sat" else "build", lambda self, deal, options: _busy(60.0))
+    started = time.monotonic()
+    result = solve(random_deal(13, 4, 3, 1), solver, Limits(timeout=1.0))
+    assert result.status is Status.TIMEOUT and result.message == TIME_REACHED
+    assert time.monotonic() - started < 1.0 + MARGIN_SECONDS + SLACK
 
 
 @pytest.fixture(scope="module")
