@@ -319,3 +319,39 @@ def test_limits_within_the_bounds_are_honoured():
                    {"memory": 1024 * 1024, "timeout": 30.0}):
         result = patience.solve(DEAL, **limits)
         assert result.solved, (limits, result)
+
+
+API_PAGE = ROOT / "docs" / "api.md"
+
+
+def api_examples() -> list:
+    """docs/api.md's examples, one a section; the teaching one runs clingo, so it is slow."""
+    from tests.test_examples import blocks
+
+    return [pytest.param(block, id=f"api.md:{block.line}",
+                         marks=[pytest.mark.slow] if "patience.grade(" in block.text else [])
+            for block in blocks(API_PAGE) if not block.not_run]
+
+
+@pytest.mark.parametrize("block", api_examples())
+def test_every_example_of_the_api_reference_runs_as_written(block, tmp_path):
+    """As tests/test_examples.py runs every docs page (under -m slow), but by default and each block in a
+    folder of its own: the API reference's examples are its contract."""
+    from tests.test_examples import folder_for, run_block
+
+    run_block(block, folder_for(tmp_path))
+
+
+def test_the_api_reference_has_an_example_for_each_part_and_defines_its_types():
+    text = API_PAGE.read_text(encoding="utf-8")
+    sections = [line[3:] for line in text.splitlines() if line.startswith("## ")]
+    assert sections[:8] == ["Deals", "Models", "Solving", "Validating", "Pages", "Campaigns", "Surveys", "Teaching"]
+    for section in sections[:8]:
+        body = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
+        assert "```python\n" in body, section
+    for name in ("AnyDeal", "Card", "Move", "Status", "DataFrame"):
+        assert f"- **`{name}`**:" in text
+    for name in ("deal.Deal", "cards.Card", "api_results.Result", "validator.Replay", "api_teaching.Grading"):
+        assert f"::: patience.{name}\n" in text
+    documented = {line.split(".")[-1] for line in text.splitlines() if line.startswith("::: patience.")}
+    assert set(patience.__all__) - {"__version__"} <= documented
