@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import itertools
 import json
 import sys
 from collections.abc import Mapping
@@ -72,10 +73,26 @@ class Clingo(ProcessSolver):
         result = output.get("Result") if isinstance(output, dict) else None
         if not isinstance(result, str) or result not in VERDICTS:
             raise InputError(SOURCE, None, f"clingo says {str(result)[:40]}")
+        failure = _failure(run.stderr) if result == "UNKNOWN" else None
+        if failure is not None:  # clingo answers UNKNOWN, exit 0, for a program it cannot read or ground
+            return answer_from_run(run, Status.ERROR, message=failure)
         sequence = None
         if VERDICTS[result] is Status.SOLVED:
             sequence = model.decode(_last_answer_set(output), SOURCE)
         return answer_from_run(run, VERDICTS[result], sequence, _choices(output), message=result)
+
+
+def _failure(stderr: str) -> str | None:
+    """What stopped clingo before it searched (`*** ERROR: (clingo): parsing failed` and the error lines
+    before it), or None if nothing did."""
+    if "*** ERROR" not in stderr or "stopped by signal" in stderr:  # a signal: its time limit, or a kill
+        return None
+    lines = stderr.splitlines()
+    start = next((index for index, line in enumerate(lines) if ": error: " in line), None)
+    detail = " ".join(line.strip() for line in itertools.takewhile(str.strip, lines[start:])) if start is not None \
+        else next(line for line in lines if "*** ERROR" in line).strip()
+    compiles = not any(word in stderr for word in ("parsing failed", "grounding stopped because of errors"))
+    return ("clingo stopped: " if compiles else "the program does not compile: ") + detail
 
 
 def _last_answer_set(output: Mapping[str, Any]) -> list:

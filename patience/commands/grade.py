@@ -19,6 +19,7 @@ from patience.grading.table import SAVILE_ROW_COLUMNS, WRONG, Graded, table
 from patience.lbs.solution import read_mapping
 from patience.limits import jobs, seconds
 from patience.names import LBS, family_of, game_name
+from patience.outputs import check_folder
 from patience.reading import small_int
 from patience.runners.minizinc import DEFAULT_BACKEND
 
@@ -85,13 +86,40 @@ def game_mapping(args: argparse.Namespace) -> games.GameMapping | None:
             raise UsageError(f"--game {named} but the mapping is for {mapping.game}")
         if mapping is not None:
             mapping = replace(mapping, game=mapping.game or named)
-        elif family_of(named) != LBS or args.hunt is not None:
+        elif family_of(named) != LBS or args.hunt is not None or _asp(args):
             mapping = games.GameMapping(named)
     if mapping is None and args.hunt is not None:
         raise UsageError("--hunt needs the model's game: give --game or a --mapping that names it")
-    if mapping is None and args.klass is not None:
+    if mapping is None and (args.klass is not None or _asp(args)):  # an ASP model of LBS: clingo, as any game's
         mapping = games.GameMapping(LBS)
     return mapping
+
+
+def _asp(args: argparse.Namespace) -> bool:
+    """An ASP model, which the Savile Row and MiniZinc graders of LBS cannot run: clingo runs it."""
+    return args.model is not None and args.model.suffix == ".lp"
+
+
+def check_hunt_out(out: Path, student: games.StudentModel, mapping: Path | None) -> None:
+    """The hunt writes `counterexample.*` into `out` (its data and a page): never over an input, such as a
+    model or helper named `counterexample.lp` in that folder. Checked before the hunt, with `out`."""
+    check_folder(out)
+    inputs = [student.path, *(student.path.parent / name for name in student.solver.beside),
+              *([mapping] if mapping is not None and mapping.is_file() else [])]
+    for given in inputs:
+        if given.name.startswith("counterexample.") and (out / given.name).resolve() == given.resolve():
+            raise UsageError(f"--out {out}: the hunt writes counterexample.* there, over the input {given}: "
+                             "give another --out or rename the file")
+
+
+def check_class_out(out: Path, klass: Path, instances: Path) -> None:
+    """The marks go neither into the class's folder (a student's) nor into the instances (read as deals)."""
+    check_folder(out)
+    target = out.resolve()
+    for folder, what in ((klass, "the class's folder"), (instances, "the instances' folder")):
+        source = folder.resolve()
+        if target == source or source in target.parents:
+            raise UsageError(f"--out {out} lies in {what} {folder}: write the marks elsewhere")
 
 
 def _count(text: str, option: str, low: int) -> int:
@@ -159,6 +187,7 @@ def run_game(args: argparse.Namespace, mapping: games.GameMapping) -> int:
         count, seed = _count(args.hunt, "--hunt", 1), _count(args.seed, "--seed", 0)
         shrink = _count(str(SHRINK_RUNS) if args.shrink is None else args.shrink, "--shrink", 0)
         student = games.StudentModel(args.model, mapping, args.backend)
+        check_hunt_out(args.out or Path("."), student, args.mapping)
         return hunt_model(student, native, mapping.game or LBS, count, seed, args.timeout, args.out or Path("."),
                           print, min(args.jobs or 1, 64), progress=True, shrink_runs=shrink, stream=sys.stderr)
     return _printed(*graded(args, mapping))
@@ -170,6 +199,7 @@ def run_class(args: argparse.Namespace, mapping: games.GameMapping) -> int:
     if args.model is not None or args.results is not None or args.hunt is not None or args.instances is None:
         raise UsageError("give --class FOLDER --instances DIR (no MODEL, --results or --hunt)")
     out = args.out or Path("marks")
+    check_class_out(out, args.klass, args.instances)
     marks = mark_class(args.klass, args.instances, mapping, args.backend, games.NativeTruth(args.native_timeout),
                        args.timeout, min(args.jobs or 2, 64), out)
     for line in summary_lines(marks):

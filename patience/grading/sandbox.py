@@ -42,7 +42,7 @@ libc.prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
 libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 def below():
     found, children = set(), {}
-    for name in os.listdir("/proc"):
+    for name in filter(str.isdigit, os.listdir("/proc")):
         try:
             fields = open(f"/proc/{name}/stat").read().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
@@ -124,6 +124,11 @@ def confined(command: Sequence[str], folder: Path) -> list[str]:
     found = bubblewrap()
     if found is not None:
         return _bubblewrap_command(found, list(command), folder)
+    return guarded(command)
+
+
+def guarded(command: Sequence[str]) -> list[str]:
+    """`command` under the guard that ends all its processes when this process ends (kill -9 too)."""
     return [_real_python(), "-I", "-S", "-c", GUARD, str(os.getpid()), *command]
 
 
