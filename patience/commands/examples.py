@@ -17,7 +17,8 @@ from patience.runs.process import stop_signals_unwind
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "examples", help="copy the example files (the paper's deal, LBS instances, a grader's files) into a folder",
+        "examples",
+        help="copy the example files (the paper's deal, lbs coursework instances, a grader's files) into a folder",
         description="Copy the example files that come with patience-models into --out: "
                     + "; ".join(f"{folder}/, {what}" for folder, what in EXAMPLES.items())
                     + ". The folder appears whole or not at all; its README.md says what each file is.")

@@ -11,7 +11,7 @@ from importlib.resources.abc import Traversable
 EXAMPLES = {
     "black_hole": "the example deal of Gent et al. (2007) and its published solution",
     "lbs-coursework": "a Late Binding Solitaire coursework's 43 instances, with Savile Row's output where solved",
-    "lbs-grader": "two wrong LBS student models and the files Savile Row wrote for them (grade --results)",
+    "lbs-grader": "two wrong Late Binding Solitaire models and the files Savile Row wrote for them (grade --results)",
 }
 
 
