@@ -246,7 +246,7 @@ class Database(Closing):
         try:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
-                if _cookie(self.connection) != self.cookie:  # a schema change since the check: check again
+                if _cookie(self.connection) != self.cookie and not self._migrated_meanwhile():
                     raise InputError(self.path, None, f"the {self.kind.name} store's schema was changed by "
                                                       "another program while open; nothing was written")
                 if self.unmarked:
@@ -266,6 +266,22 @@ class Database(Closing):
         if self.version < self.kind.schema_version:  # migrated: the schema is now the current one
             self.version, self.cookie = self.kind.schema_version, _cookie(self.connection)
         self.unmarked = False
+
+
+    def _migrated_meanwhile(self) -> bool:
+        """Whether another process (a second `compare` resumed on the same store) migrated this store
+        to the current schema after this one checked it at an older version: this one's write waited
+        for that migration (SQLite's busy timeout), and goes on with the store as it is now, checked
+        again as a whole, rather than calling the schema change foreign."""
+        if self.version >= self.kind.schema_version:
+            return False
+        (application_id,) = self.connection.execute("PRAGMA application_id").fetchone()
+        (version,) = self.connection.execute("PRAGMA user_version").fetchone()
+        if application_id != self.kind.application_id or version != self.kind.schema_version:
+            return False
+        checked = _check_contents(self.connection, self.path, self.kind)
+        self.version, self.cookie, self.unmarked = checked.version, checked.cookie, False
+        return True
 
 
 def _text(value: bytes) -> str:
