@@ -208,7 +208,7 @@ def validate(deal: AnyDeal | str | os.PathLike[str], moves: Iterable[object] | s
 
     Args:
         deal: a deal, or the path of a deal file.
-        moves: move names (`["AS", "2H", ...]`, a `Result`'s `moves`), the game's move objects, the text
+        moves: move names (`["AS", "2H", ...]`, a `Result` or its `moves`), the game's move objects, the text
             of an answer in any form `patience validate` reads (a solver's output too), or the `Path`
             of such a file.
         partial: accept a legal sequence that does not win.
@@ -293,6 +293,8 @@ def read_moves(game: Game[Any], deal: AnyDeal, moves: object) -> Sequence[Move]:
     file), read into the game's moves; nothing replayed yet."""
     from patience.reading import read_text
 
+    if isinstance(moves, Result):  # a result's own moves (none unless solved)
+        moves = moves.sequence or ()
     if isinstance(moves, os.PathLike):
         named = check.path(moves, "moves")
         return game.read_answer(read_text(named), named, deal)
