@@ -329,3 +329,13 @@ def test_a_class_never_writes_its_marks_into_the_class_or_the_instances(setting,
     assert (status, captured.out, captured.err.count("\n")) == (2, "", 1)
     assert "write the marks elsewhere" in captured.err
     assert not (out / "marks.csv").exists()
+
+
+def test_patience_solvers_says_which_protection_grading_has(capsys, monkeypatch):
+    assert main(["solvers"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"students' models (patience grade) run in {sandbox.protection()}" in said
+    monkeypatch.setattr(sandbox, "bubblewrap", lambda: None)
+    assert main(["solvers", "--verbose"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "run in a scratch copy" in said and "no sandbox (bubblewrap" in said

@@ -13,6 +13,7 @@ import textwrap
 from typing import Any
 
 from patience.exit_codes import ExitCode
+from patience.grading.sandbox import protection
 from patience.names import GAMES
 from patience.runners.registry import PREFIXED, all_solvers
 
@@ -95,7 +96,13 @@ def table_lines(records: list[dict[str, Any]], width: int) -> list[str]:
         lines += textwrap.wrap(f"missing here: {', '.join(missing)}", width, subsequent_indent="  ")
     lines.append(f"every game: {', '.join(GAMES)}")
     lines.append("how to get each solver and its --set options: patience solvers --verbose")
+    lines += grading_lines(width)
     return lines
+
+
+def grading_lines(width: int) -> list[str]:
+    """What keeps a student's model from reading other files here (`patience grade`)."""
+    return textwrap.wrap(f"students' models (patience grade) run in {protection()}", width, subsequent_indent="  ")
 
 
 def verbose_lines(records: list[dict[str, Any]], width: int) -> list[str]:
@@ -111,4 +118,4 @@ def verbose_lines(records: list[dict[str, Any]], width: int) -> list[str]:
             lines += textwrap.wrap(detail, width, initial_indent="    ", subsequent_indent="      ",
                                    break_on_hyphens=False)
     lines += [f"{prefix}:ARGUMENT  (a program of your own: see the {prefix} solvers above)" for prefix in PREFIXED]
-    return lines
+    return lines + grading_lines(width)

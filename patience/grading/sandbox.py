@@ -111,11 +111,11 @@ def bubblewrap() -> str | None:
 def protection() -> str:
     """What keeps a student's model from reading other files on this machine, in one sentence."""
     if bubblewrap() is not None:
-        return (f"{BUBBLEWRAP}: each run sees only the system's programs, the solver and a scratch copy of "
-                "the student's own files and the deal (no network); its processes end with the grader")
+        return (f"a {BUBBLEWRAP} sandbox: each run sees only the system's programs, the solver and a scratch copy "
+                "of the student's own files and the deal (no network); its processes end with the grader")
     why = "not installed" if shutil.which("bwrap") is None else "installed but cannot run here"
-    return (f"a scratch copy of the student's own files and the deal, and the check of its includes "
-            f"(no sandbox: {BUBBLEWRAP} {why}; Debian package bubblewrap)")
+    return (f"a scratch copy of the student's own files and the deal, with the check of their includes and "
+            f"links; no sandbox ({BUBBLEWRAP} {why}: Debian package bubblewrap)")
 
 
 def confined(command: Sequence[str], folder: Path) -> list[str]:
