@@ -20,7 +20,7 @@ import pytest
 from patience.cli import main
 from patience.formats import write_deal
 from patience.generators.deals import random_deal
-from patience.generators.mzn import black_hole
+from patience.generators.mzn import black_hole, lbs
 from patience.grading import sandbox, student
 from patience.reading import read_text
 from patience.runs.process import Limits, descendants, run_process
@@ -339,3 +339,20 @@ def test_patience_solvers_says_which_protection_grading_has(capsys, monkeypatch)
     assert main(["solvers", "--verbose"]) == 0
     said = " ".join(capsys.readouterr().out.split())
     assert "run in a scratch copy" in said and "no sandbox (bubblewrap" in said
+
+
+@needs_bubblewrap
+@needs_solver("minizinc")
+def test_the_lbs_minizinc_road_is_sandboxed_too(tmp_path, capsys, monkeypatch):
+    (tmp_path / "teacher.mzn").write_text(lbs.model_text())
+    (tmp_path / "instances").mkdir()
+    shutil.copy(COURSE / "SolvableInstances" / "LBS5_0.param", tmp_path / "instances")
+    model = write_student(tmp_path / "student", ".mzn", f'string: s = "%"; include "{tmp_path / "teacher.mzn"}";\n',
+                          {})
+    scanner_off(monkeypatch)
+    status = main(["grade", str(model), "--instances", str(tmp_path / "instances")])
+    row = capsys.readouterr().out.splitlines()[1]
+    assert status == 1 and row.split()[2:4] == ["error", "WRONG"]
+    monkeypatch.setattr(sandbox, "bubblewrap", lambda: None)  # the control: unprotected, it is correct
+    assert main(["grade", str(model), "--instances", str(tmp_path / "instances")]) == 0
+    assert "1 correct, 0 wrong" in capsys.readouterr().out
