@@ -1,6 +1,12 @@
 """MiniZinc (Debian's `minizinc`, 2.6.4 with Gecode) on the project's MiniZinc models, with any
 solver MiniZinc reports as configured behind it (`--set backend=...`, Gecode by default).
 
+Debian's Gecode is 6.2, whose solver library (`-Ggecode`) predates MiniZinc 2.6's standard library:
+with it a model that includes "globals.mzn" does not compile. Behind such a MiniZinc, Gecode runs
+with the project's own library instead (minizinc_gecode/, beside this file, README.md there), which
+gives the standard library's globals Gecode's propagators where 6.2 has them and the standard
+decompositions elsewhere. A backend counts as running here only once a small model ran on it.
+
 MiniZinc stops itself at `--time-limit` (compilation and search together); the hard kill of the
 whole process group (minizinc and the FlatZinc solver it starts) comes a grace period later.
 Solutions are printed as JSON (`--output-mode json`) and decoded by the model's own map.
@@ -11,7 +17,10 @@ from __future__ import annotations
 import functools
 import json
 import re
+import tempfile
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,7 +38,13 @@ from patience.runs.process import Limits, ProcessRun, run_process
 GRACE_SECONDS = 5.0  # MiniZinc stops itself at the time limit; the hard kill comes this much later
 LIST_SECONDS = 10.0
 DEFAULT_BACKEND = "gecode"
+GECODE_ID = "org.gecode.gecode"
 VERDICTS = {"UNSATISFIABLE": Status.UNSOLVABLE, "UNKNOWN": Status.TIMEOUT}
+CAUSE_CHARS = 300  # a MiniZinc error's cause, as a message keeps it
+# The model a backend must solve to count as running: a global, as students' models use them.
+PROBE_MODEL = 'include "globals.mzn";\narray[1..3] of var 1..3: x;\nconstraint all_different(x);\nsolve satisfy;\n'
+_LOCATION = re.compile(r"^(?:.*/)?([^/\s]+\.(?:mzn|dzn|json|mzc|fzn)):(\d[\d.-]*):?$")  # `/tmp/x/model.mzn:3.12-30:`
+_ERROR = re.compile(r"\b(?:Error|error|exception):")
 
 
 @functools.cache
@@ -46,9 +61,8 @@ def minizinc_version() -> str | None:
 
 
 @functools.cache
-def configured_backends() -> dict[str, str]:
-    """Short name -> MiniZinc solver id, for every non-GUI solver `minizinc --solvers-json` reports
-    (Debian's also lists CPLEX, Gurobi, SCIP and Xpress, which need their own libraries to run)."""
+def solver_configurations() -> tuple[Mapping[str, Any], ...]:
+    """The solver configurations `minizinc --solvers-json` reports (none if MiniZinc cannot say)."""
     executable = MiniZinc().executable()
     listed: list = []
     if executable is not None:
@@ -57,27 +71,116 @@ def configured_backends() -> dict[str, str]:
             listed = json.loads(run.stdout) if run.returncode == 0 else []
         except (OSError, ValueError):
             listed = []
-    backends = {entry["id"].rsplit(".", 1)[-1]: entry["id"] for entry in listed if isinstance(entry, dict)
-                and isinstance(entry.get("id"), str) and not entry.get("isGUIApplication", False)}
-    return dict(sorted(backends.items())) or {DEFAULT_BACKEND: "org.gecode.gecode"}
+    return tuple(entry for entry in listed if isinstance(entry, dict) and isinstance(entry.get("id"), str)) \
+        if isinstance(listed, list) else ()
+
+
+@functools.cache
+def configured_backends() -> dict[str, str]:
+    """Short name -> MiniZinc solver id, for every non-GUI solver `minizinc --solvers-json` reports
+    (Debian's also lists CPLEX, Gurobi, SCIP and Xpress, which need their own libraries to run)."""
+    backends = {entry["id"].rsplit(".", 1)[-1]: entry["id"] for entry in solver_configurations()
+                if not entry.get("isGUIApplication", False)}
+    return dict(sorted(backends.items())) or {DEFAULT_BACKEND: GECODE_ID}
+
+
+def own_gecode_configuration() -> Path:
+    """The project's solver configuration for fzn-gecode 6.2 (its library is the folder it lies in)."""
+    return Path(str(resources.files("patience.runners").joinpath("minizinc_gecode", "gecode.msc")))
+
+
+@functools.cache
+def needs_own_gecode_library() -> bool:
+    """Whether Gecode is the 6.2 that MiniZinc 2.5 and later cannot compile globals for with its own
+    library (Debian's: version 6.2.x, library `-Ggecode`)."""
+    gecode = next((entry for entry in solver_configurations() if entry["id"] == GECODE_ID), None)
+    number = tuple(int(part) for part in (minizinc_version() or "0").split("."))
+    return (gecode is not None and str(gecode.get("version", "")).startswith("6.2.")
+            and gecode.get("mznlib") == "-Ggecode" and number >= (2, 5))
+
+
+def solver_argument(backend: str) -> str:
+    """What `--solver` names for a backend: its configured id, or for Debian's Gecode 6.2 the
+    project's configuration file."""
+    configured = configured_backends().get(backend, backend)
+    return str(own_gecode_configuration()) if configured == GECODE_ID and needs_own_gecode_library() else configured
 
 
 def minizinc_command(executable: str, backend: str, seconds: float | None, files: list[str]) -> list[str]:
     """One MiniZinc run: the backend, statistics, JSON solutions, MiniZinc's own time limit."""
     limit = [] if seconds is None else ["--time-limit", str(max(1, int(seconds * 1000)))]
-    return [executable, "--solver", configured_backends().get(backend, backend), "-s", "--output-mode", "json",
-            *limit, *files]
+    return [executable, "--solver", solver_argument(backend), "-s", "--output-mode", "json", *limit, *files]
+
+
+def error_cause(stderr: str) -> str | None:
+    """The line of MiniZinc's error output that says what went wrong, with the place in the model it
+    names (`model.mzn:3.12-30: MiniZinc: type error: ...`), or None when it says nothing. A MIP
+    backend prints its statistics on the error's line: the cause starts at its `Error:`."""
+    lines = [line.strip() for line in stderr.splitlines()]
+    for number, line in enumerate(lines):
+        found = _ERROR.search(line)
+        if found is None or line.lower().startswith("warning"):
+            continue
+        start = line.find("Error:")
+        cause = line[start:] if start > 0 and " ... " in line[:start] else line
+        place = next((match for match in map(_LOCATION.match, reversed(lines[max(0, number - 4):number]))
+                      if match), None)
+        cause = f"{place.group(1)}:{place.group(2)}: {cause}" if place else cause
+        return cause if len(cause) <= CAUSE_CHARS else cause[:CAUSE_CHARS] + "..."
+    return None
+
+
+def answered(run: ProcessRun) -> bool:
+    """Whether MiniZinc printed a solution or a verdict line (a run killed at a limit may have)."""
+    return "----------" in run.stdout or "=====" in run.stdout
+
+
+def failure_of(run: ProcessRun) -> str | None:
+    """Why a MiniZinc run failed (its error's cause), or None if it printed a solution or a verdict."""
+    if "=====ERROR=====" in run.stdout or (run.returncode not in (0, None) and not answered(run)):
+        return error_cause(run.stderr) or f"minizinc exit {run.returncode}"
+    return None
 
 
 def verdict_of(run: ProcessRun, source: str = "MiniZinc output") -> MiniZincOutput:
-    """The parsed output of a run, or InputError carrying MiniZinc's own error line (a model that
-    does not compile, a backend that cannot load)."""
-    output = None if run.returncode not in (0, None) and "=====" not in run.stdout else read_output(run.stdout, source)
-    if output is None or output.verdict == "ERROR":
-        detail = next((line.strip()[:200] for line in run.stderr.splitlines() if "rror" in line),
-                      f"minizinc exit {run.returncode}")
-        raise InputError(source, None, detail)
-    return output
+    """The parsed output of a run, or InputError carrying MiniZinc's own error (a model that does not
+    compile, a backend that cannot load)."""
+    failure = failure_of(run)
+    if failure is not None:
+        raise InputError(source, None, failure)
+    return read_output(run.stdout, source)
+
+
+def probe_backend(executable: str, backend: str, folder: Path) -> str | None:
+    """None if `backend` solves the probe model here, else why not (its error's cause)."""
+    try:
+        run = run_process([executable, "--solver", solver_argument(backend), str(folder / "probe.mzn")],
+                          Limits(timeout=LIST_SECONDS))
+    except OSError as error:
+        return f"minizinc does not start: {error.strerror}"
+    if run.returncode == 0 and "----------" in run.stdout:
+        return None
+    return "no answer within the probe's time" if run.timed_out else (failure_of(run) or "no solution printed")
+
+
+@functools.cache
+def backend_failures() -> dict[str, str]:
+    """Why each configured backend that cannot run a model here cannot (a backend that solved the
+    probe model is not in it); all probed at once, once per process."""
+    executable = MiniZinc().executable()
+    if executable is None:
+        return {}
+    with tempfile.TemporaryDirectory(prefix="patience-probe-") as scratch:
+        (Path(scratch) / "probe.mzn").write_text(PROBE_MODEL)
+        names = list(configured_backends())
+        with ThreadPoolExecutor(max_workers=len(names)) as pool:
+            causes = list(pool.map(lambda name: probe_backend(executable, name, Path(scratch)), names))
+    return {name: cause for name, cause in zip(names, causes, strict=True) if cause is not None}
+
+
+def running_backends() -> tuple[str, ...]:
+    """The configured backends that solved the probe model here."""
+    return tuple(name for name in configured_backends() if name not in backend_failures())
 
 
 class MiniZinc(ExecutableSolver, ProcessSolver):
@@ -94,11 +197,18 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
     # the backends are asked of MiniZinc where a value is checked or shown, not when the schema is read
     options: ClassVar[Schema] = (*black_hole.OPTIONS,
                                  Option("backend", DEFAULT_BACKEND, "the solver behind MiniZinc (those "
-                                        "`minizinc --solvers` reports)", Asked(lambda: tuple(configured_backends()))))
+                                        "`minizinc --solvers` reports; `patience solvers` lists those that "
+                                        "run here)", Asked(lambda: tuple(configured_backends()))))
 
     def version(self) -> str | None:
+        """MiniZinc's version and the backends that run here (each probed with a model)."""
         number = minizinc_version()
-        return f"MiniZinc {number} ({', '.join(configured_backends())})" if number else None
+        return f"MiniZinc {number} ({', '.join(running_backends()) or 'no backend runs'})" if number else None
+
+    def version_of(self, answer: Answer) -> str | None:
+        """MiniZinc's version and the backend that gave `answer` (no probe of the others)."""
+        number = minizinc_version()
+        return f"MiniZinc {number} ({answer.stats.get('backend', DEFAULT_BACKEND)})" if number else None
 
     def install_hint(self) -> str:
         return "Debian package minizinc (brings Gecode); or set MINIZINC_PATH"
@@ -109,9 +219,14 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
                                 [*models, model.primary])
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
-        output = verdict_of(run)
-        nodes = count_or_none(output.stats.get("nodes"))
         stats = {"backend": options["backend"]}
+        if (run.timed_out or run.memout) and not answered(run):
+            return answer_from_run(run, Status.UNKNOWN, None, None, stats, "killed before MiniZinc answered")
+        failure = failure_of(run)
+        if failure is not None:  # the model does not compile, the backend cannot load: MiniZinc says why
+            return answer_from_run(run, Status.ERROR, None, None, stats, f"MiniZinc: {failure}")
+        output = read_output(run.stdout, "MiniZinc output")
+        nodes = count_or_none(output.stats.get("nodes"))
         if output.values is not None:
             return answer_from_run(run, Status.SOLVED, model.decode(output.values, "MiniZinc output"), nodes, stats)
         if output.verdict in VERDICTS:

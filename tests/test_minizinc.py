@@ -119,9 +119,11 @@ def asked_backends(monkeypatch):
 
     monkeypatch.setattr(minizinc, "run_process", fake_run)
     monkeypatch.setattr(MiniZinc, "executable", lambda self: "minizinc")
-    configured_backends.cache_clear()
+    for cached in (minizinc.solver_configurations, configured_backends):
+        cached.cache_clear()
     yield asked
-    configured_backends.cache_clear()
+    for cached in (minizinc.solver_configurations, configured_backends):
+        cached.cache_clear()
 
 
 def test_reading_the_options_starts_no_process_checking_a_backend_does(asked_backends):
