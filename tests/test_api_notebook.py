@@ -360,3 +360,12 @@ def test_the_api_reference_has_an_example_for_each_part_and_defines_its_types():
         assert f"::: patience.{name}\n" in text
     documented = {line.split(".")[-1] for line in text.splitlines() if line.startswith("::: patience.")}
     assert set(patience.__all__) - {"__version__"} <= documented
+
+
+@needs_solver("sat")
+def test_the_largest_limits_the_command_line_takes_are_honoured_by_a_process_solver():
+    """1,000,000 s and 1 TiB, the largest `--timeout`, `--cpu` and `--memory`: within what the limits
+    become (milliseconds, rlimits), so no overflow and no false memout."""
+    result = patience.solve(patience.random_deal(**SMALL), "sat", timeout=1_000_000, cpu=1_000_000,
+                            memory=1024 * 1024)
+    assert result.solved, result
