@@ -39,7 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "its --mapping (`--mapping minizinc-benchmarks`: the public Black Hole model). "
                     "--hunt N poses N seeded random deals instead and stops at the first the model gets "
                     "wrong, shrinks it, writes it in the model's data format with a replay page of the "
-                    "right answer and prints `counterexample: FILE` (exit 1); exit 0 if all N agree.")
+                    "right answer and prints `counterexample: FILE` (exit 1); exit 0 if all N agree. Each model "
+                    "runs from a scratch copy of its own files, in a sandbox that reads nothing else where "
+                    "bubblewrap runs here (`patience solvers` says which).")
     parser.add_argument("model", nargs="?", type=Path, help="the student's model")
     parser.add_argument("--instances", type=Path, help="folder of instances (deals) to run the model on")
     parser.add_argument("--results", type=Path, help="folder of .param files with Savile Row's .info/.solution")
