@@ -6,12 +6,15 @@ Why every position reached: that set is closed under the moves of the game (a mo
 position leads to a listed position) and holds the start and no won position, which is all a checker
 needs to prove the loss from the rules alone, with no bound to trust. The certificate pass that finds
 it runs after a search has said "lost", in a child process under the limits of the solve: for the
-Black Hole family the plain search from the front with its bound off (patience.plain_search.closure),
-for Late Binding Solitaire the LBS search with its cut off, for Binary Star the short walk here (no
-Python search of it keeps its states). A pass that finds a win (a search's fault) writes nothing.
+Black Hole family the plain search from the front and the back in turns with its bound off, the
+direction that ends first giving the positions (patience.plain_search.closure; the deal's piles
+turned over, played from no foundation card to a last card next to the deal's foundation card, have
+a win exactly when the deal has: a win read backwards); for Late Binding Solitaire the LBS search
+with its cut off; for Binary Star the short walk here (no Python search of it keeps its states). A
+pass that finds a win (a search's fault) writes nothing.
 
-The file: gzip of one JSON header line (the game, the SHA-256 of the deal's content, the numbers per
-position, their width in bytes, the count) and the positions, each its numbers big-endian in that
+The file: gzip of one JSON header line (the game, the SHA-256 of the deal's content, the direction,
+the numbers per position, their width in bytes, the count) and the positions, each its numbers big-endian in that
 width, sorted, no two alike. It is written whole or not at all (patience.outputs.write_file).
 """
 
@@ -48,6 +51,7 @@ class Pass:
     positions: list[tuple[int, ...]]
     won: bool = False
     limited_by: str | None = None  # "time" or "cpu"
+    direction: str = "forward"  # the Black Hole family's board: the deal's, or its piles turned over
 
 
 @dataclass(frozen=True)
@@ -59,8 +63,9 @@ class Written:
     reason: str | None = None
 
 
-def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]]) -> bytes:
-    """The certificate file of `deal` listing `positions` (each a tuple of the game's numbers)."""
+def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]], direction: str = "forward") -> bytes:
+    """The certificate file of `deal` listing `positions` (each a tuple of the game's numbers) of the
+    deal's board (`forward`) or, in the Black Hole family, of its piles turned over (`backward`)."""
     game = game_of(deal)
     records = [tuple(position) for position in positions]
     if isinstance(deal, LBSDeal):  # a row, padded after its last card by a number above every card
@@ -73,7 +78,7 @@ def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]]) -> bytes:
     body = sorted(b"".join(number.to_bytes(width, "big") for number in record + (pad,) * (numbers - len(record)))
                   for record in records)
     header = {"format": FORMAT, "version": VERSION, "game": game.variant(deal), "deal": deal_content(game, deal),
-              "numbers": numbers, "width": width, "positions": len(body)}
+              "direction": direction, "numbers": numbers, "width": width, "positions": len(body)}
     return gzip.compress(json.dumps(header, sort_keys=True).encode() + b"\n" + b"".join(body), mtime=0)
 
 
@@ -83,7 +88,8 @@ def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: flo
         from patience.plain_search import closure
 
         found = closure(deal, seconds, cpu_seconds)
-        return Pass([(top + 1, *taken) for top, taken in found.positions()], found.won, found.limited_by)
+        return Pass([(top + 1, *taken) for top, taken in found.positions()], found.won, found.limited_by,
+                    found.direction or "forward")
     if isinstance(deal, LBSDeal):
         from patience.lbs.solver import solve
 
@@ -161,7 +167,7 @@ def main() -> int:
     elif found.won:
         result = {"reason": "the certificate pass found a win: the loss is wrong (a fault of the search)"}
     else:
-        data = encode(deal, found.positions)
+        data = encode(deal, found.positions, found.direction)
         try:
             write_file(Path(path), data)
         except InputError as error:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import RANK_LETTERS, STANDARD_RANKS, SUIT_SYMBOLS, Card
 from patience.deal import Deal
-from patience.errors import InputError, encodable
+from patience.errors import InputError, encodable, quote
 from patience.games import AnyDeal, deal_content, game_of, read_game_deal
 from patience.lbs.deal import LBSDeal
 
@@ -63,33 +63,41 @@ class Rules(Protocol):
 class BlackHole(Rules):
     """Black Hole, All in a Row, generalised: (the foundation's rank + 1, 0 for none; the cards taken
     from each pile). A pile's top card goes on the foundation when its rank is next to the
-    foundation's (any card on an empty foundation); the deal is won when every pile is empty."""
+    foundation's (any card on an empty foundation); the deal is won when every pile is empty.
+    `backward`: the same game on the piles turned over, from an empty foundation, won when every pile
+    is empty and the last card is next to the deal's foundation card; a win of the deal read
+    backwards is one of these, so when these have none, neither has the deal."""
 
-    def __init__(self, deal: Deal) -> None:
-        self.deal, self.ranks = deal, deal.ranks
+    def __init__(self, deal: Deal, backward: bool) -> None:
+        self.ranks, self.backward = deal.ranks, backward
+        self.piles = [tuple(reversed(pile)) if backward else pile for pile in deal.piles]
         self.heights = [len(pile) for pile in deal.piles]
         self.numbers = 1 + len(deal.piles)
+        foundation = None if deal.foundation is None else deal.foundation.rank
+        self.top, self.end = (0, foundation) if backward else (0 if foundation is None else foundation + 1, None)
 
     def start(self) -> Position:
-        return (0 if self.deal.foundation is None else self.deal.foundation.rank + 1, *[0] * len(self.heights))
+        return (self.top, *[0] * len(self.heights))
 
     def won(self, position: Position) -> bool:
-        return list(position[1:]) == self.heights
+        return list(position[1:]) == self.heights and (self.end is None or adjacent(position[0] - 1, self.end,
+                                                                                     self.ranks))
 
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
-        on = position[0]
-        for index, pile in enumerate(self.deal.piles):
+        on, where = position[0], "the bottom" if self.backward else "the top"
+        for index, pile in enumerate(self.piles):
             taken = position[1 + index]
             if taken < len(pile):
                 card = pile[taken]
                 if on == 0 or adjacent(on - 1, card.rank, self.ranks):
                     after = list(position)
                     after[0], after[1 + index] = card.rank + 1, taken + 1
-                    yield f"{card.spoken()} from pile {index + 1}", tuple(after)
+                    yield f"{card.spoken()} from {where} of pile {index + 1}", tuple(after)
 
     def show(self, position: Position) -> str:
         on = "no card" if position[0] == 0 else rank_name(position[0] - 1, self.ranks)
-        return f"[foundation {on}; taken {' '.join(map(str, position[1:]))}]"
+        played = "played backwards, " if self.backward else ""
+        return f"[{played}foundation {on}; taken {' '.join(map(str, position[1:]))}]"
 
 
 class BinaryStar(Rules):
@@ -161,9 +169,9 @@ class LateBinding(Rules):
         return f"[row {' '.join(self.card(number) for number in self.row(position))}]"
 
 
-def rules_of(deal: AnyDeal, width: int) -> Rules:
+def rules_of(deal: AnyDeal, width: int, backward: bool) -> Rules:
     if isinstance(deal, Deal):
-        return BlackHole(deal)
+        return BlackHole(deal, backward)
     if isinstance(deal, BinaryStarDeal):
         return BinaryStar(deal)
     return LateBinding(deal, (1 << 8 * width) - 1)
@@ -176,8 +184,8 @@ def read_header(stream: Any, source: str) -> dict[str, Any]:
         header = json.loads(line)
     except ValueError:
         raise InputError(source, 1, "not a certificate: the first line is no JSON header") from None
-    fields = {"format": str, "version": int, "game": str, "deal": str, "numbers": int, "width": int,
-              "positions": int}
+    fields = {"format": str, "version": int, "game": str, "deal": str, "direction": str, "numbers": int,
+              "width": int, "positions": int}
     if not isinstance(header, dict) or any(type(header.get(name)) is not kind for name, kind in fields.items()):
         raise InputError(source, 1, f"not a certificate: the header needs {', '.join(fields)}")
     if header["format"] != FORMAT or header["version"] != VERSION:
@@ -189,27 +197,32 @@ def read_header(stream: Any, source: str) -> dict[str, Any]:
 
 def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, list[bytes]]:
     """The rules of `deal`, the width of a number and the certificate's positions (as written: each its
-    numbers' bytes);
-    InputError for a file that is no certificate, is cut short, or is another deal's or game's."""
+    numbers' bytes); InputError for a file that is no certificate, is cut short, or is another deal's
+    or game's."""
     source = encodable(str(path))
     try:
         with gzip.open(path, "rb") as stream:
             header = read_header(stream, source)
-            rules = rules_of(deal, header["width"])
-            size = header["numbers"] * header["width"]
             if header["game"] != game:
-                raise InputError(source, 1, f"a certificate of game {header['game']}, not of this deal's {game}")
+                raise InputError(source, 1, f"a certificate of game {quote(header['game'])}, "
+                                            f"not of this deal's {game}")
             if header["deal"] != deal_content(game_of(deal), deal):
                 raise InputError(source, 1, "a certificate of another deal (its content hash is not this deal's)")
+            if header["direction"] not in ("forward", "backward") or (
+                    header["direction"] == "backward" and not isinstance(deal, Deal)):
+                raise InputError(source, 1, f"direction {quote(header['direction'])} is no direction of this game")
+            rules = rules_of(deal, header["width"], header["direction"] == "backward")
             if header["numbers"] != rules.numbers:
                 raise InputError(source, 1, f"positions of {header['numbers']} numbers, not this deal's "
                                             f"{rules.numbers}")
-            body = stream.read(size * header["positions"] + 1)
+            expected = header["numbers"] * header["width"] * header["positions"]
+            body = stream.read(expected + 1)
     except (OSError, EOFError, zlib.error) as error:
         raise InputError(source, None, f"not a whole gzip file ({error})") from None
-    if len(body) != size * header["positions"]:
-        raise InputError(source, None, f"{header['positions']} positions announced, "
-                                       f"{len(body) // size} found" + (" and more" if len(body) > size else ""))
+    size = header["numbers"] * header["width"]
+    if len(body) != expected:
+        raise InputError(source, None, f"{header['positions']} positions announced, " +
+                         ("more bytes after them" if len(body) > expected else f"{len(body) // size} found"))
     records = [body[offset:offset + size] for offset in range(0, len(body), size)]
     for number in range(1, len(records)):
         if records[number - 1] >= records[number]:

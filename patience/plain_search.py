@@ -31,7 +31,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from patience.caps import MAX_NODES
 from patience.cards import Card, ranks_adjacent
 from patience.deal import Deal
 
@@ -114,6 +113,24 @@ class _Direction:
             if live >= left and ending:
                 return True
         return live >= left and ending
+
+    def ends(self) -> set[tuple[int, bytes]]:
+        """The states with every card played that the failed states lead to: from the back, a play
+        whose last card is not next to the end rank ends in one, never searched (nothing is left)."""
+        if self.end is None:
+            return set()
+        heights = [len(pile) for pile in self.piles]
+        cards, found = sum(heights), set()
+        for top, packed in self.failed:
+            taken = _counts(packed, self.wide)
+            if sum(taken) != cards - 1:
+                continue
+            short = [index for index, height in enumerate(heights) if taken[index] < height]
+            if len(short) == 1 and taken[short[0]] == heights[short[0]] - 1:
+                rank = self.piles[short[0]][-1]
+                if top < 0 or rank in self.neighbours[top]:
+                    found.add(self.key(rank, heights))
+        return found
 
     def turn(self, budget: int, look: Callable[[int], None]) -> tuple[bool, int, list[int]]:
         """One depth-first search from the first play, at most `budget` nodes: (True, nodes, the piles
@@ -227,33 +244,49 @@ def search(deal: Deal, node_limit: int | None = None, seconds: float | None = No
 
 @dataclass(frozen=True)
 class Closure:
-    """Every state the plays of a deal reach from its start, when none is won (`won` False): all dead.
-    `won` True when a win was found, `limited_by` set when a limit came first (then neither)."""
+    """Every state the plays reach from the start of one direction's board, when none is won (`won`
+    False): all dead. `won` True when a win was found, `limited_by` set when a limit came first."""
 
     states: set[tuple[int, bytes]]  # as the search keeps them (`positions` reads them)
     wide: bool
     won: bool
     limited_by: str | None
+    direction: str | None  # the board: the deal's (forward) or the deal's piles turned over (backward)
 
     def positions(self) -> Iterator[tuple[int, tuple[int, ...]]]:
         """Each state as (the foundation's rank, -1 with none; the cards taken from each pile)."""
         for top, packed in self.states:
-            if not self.wide:
-                yield top, tuple(packed)
-            else:
-                yield top, tuple(int.from_bytes(packed[at:at + 2], "little") for at in range(0, len(packed), 2))
+            yield top, _counts(packed, self.wide)
 
 
 def closure(deal: Deal, seconds: float | None = None, cpu_seconds: float | None = None) -> Closure:
     """The positions a certificate of the deal's loss lists (patience.certificates): the search from
-    the front with its bound and its memory cap off, whose failed states are then every state reached."""
+    the front and from the back in turns, as `search`, with the bound and the memory cap off, so that
+    the failed states of the direction that ends first are every state its board reaches (with, from
+    the back, the states of every card played whose last card is not next to the end rank)."""
+    look = _clock(seconds, cpu_seconds)
     top = None if deal.foundation is None else deal.foundation.rank
-    front = _Direction(deal.piles, deal.ranks, top, None, bound=False)
-    try:
-        won, _, _ = front.turn(MAX_NODES, _clock(seconds, cpu_seconds))
-    except _Stop as stop:
-        return Closure(set(), front.wide, False, stop.args[0])
-    return Closure(set() if won else front.failed, front.wide, won, None)
+    boards = ((FORWARD, _Direction(deal.piles, deal.ranks, top, None, bound=False)),
+              (BACKWARD, _Direction([tuple(reversed(pile)) for pile in deal.piles], deal.ranks, None, top,
+                                    bound=False)))
+    budget = FIRST_TURN
+    while True:
+        for direction, board in boards:
+            try:
+                won, _, _ = board.turn(budget, look)
+            except _Stop as stop:
+                if stop.args[0] == "nodes":
+                    continue
+                return Closure(set(), board.wide, False, stop.args[0], None)
+            return Closure(set() if won else board.failed | board.ends(), board.wide, won, None, direction)
+        budget *= 2
+
+
+def _counts(packed: bytes, wide: bool) -> tuple[int, ...]:
+    """The cards taken from each pile, from a state's key."""
+    if not wide:
+        return tuple(packed)
+    return tuple(int.from_bytes(packed[at:at + 2], "little") for at in range(0, len(packed), 2))
 
 
 def _clock(seconds: float | None, cpu_seconds: float | None) -> Callable[[int], None]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from patience import checker
+from patience import checker, plain_search
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import Card, ranks_adjacent
 from patience.certificates import dead_positions, encode
@@ -87,6 +87,19 @@ def test_a_loss_gets_a_certificate_that_the_checker_certifies(tmp_path, capsys, 
     assert verdict(path, certificate, capsys) == (0, CERTIFIED)
 
 
+def test_a_loss_proved_from_the_back_gets_a_certificate_of_the_piles_turned_over(tmp_path, capsys):
+    """Black Hole deal 400: the piles turned over reach 1,122 positions, the deal's own millions."""
+    path, certificate = deal_file(tmp_path, pysol_deal("black_hole", 400)), tmp_path / "loss.cert"
+    assert main(["solve", str(path), "--certificate", str(certificate)]) == 1
+    assert "certificate: " in capsys.readouterr().out
+    header, positions = read(certificate)
+    assert header["direction"] == "backward" and len(positions) < 2_000
+    assert verdict(path, certificate, capsys) == (0, CERTIFIED)
+    write(certificate, {**header, "direction": "forward"}, positions)  # read as the deal's own positions
+    code, message = verdict(path, certificate, capsys)
+    assert code == 1 and "the start position [foundation A; taken 0" in message
+
+
 def test_a_win_gets_no_certificate(tmp_path, capsys):
     path, certificate = deal_file(tmp_path, pysol_deal("black_hole", 2)), tmp_path / "win.cert"
     assert main(["solve", str(path), "--solver", "plain", "--certificate", str(certificate)]) == 0
@@ -103,7 +116,7 @@ def lost(tmp_path):
     path, certificate = deal_file(tmp_path, deal), tmp_path / "real.cert"
     certificate.write_bytes(encode(deal, dead_positions(deal).positions))
     header, positions = read(certificate)
-    return deal, path, header, positions, checker.BlackHole(deal)
+    return deal, path, header, positions, checker.BlackHole(deal, header["direction"] == "backward")
 
 
 def test_a_dropped_position_is_named(tmp_path, capsys, lost):
@@ -161,7 +174,7 @@ def test_a_certificate_of_another_game_is_bad_input(tmp_path, capsys, lost):
     lbs = random_lbs_deal(14, 0)
     (tmp_path / "lbs.cert").write_bytes(encode(lbs, dead_positions(lbs).positions))
     code, message = verdict(path, tmp_path / "lbs.cert", capsys)
-    assert code == 2 and "a certificate of game lbs, not of this deal's all_in_a_row" in message
+    assert code == 2 and "a certificate of game 'lbs', not of this deal's all_in_a_row" in message
 
 
 @pytest.mark.parametrize("damage", ["unsorted", "twice", "not gzip", "no header", "other format"])
@@ -182,8 +195,10 @@ def test_a_malformed_file_is_bad_input(tmp_path, capsys, lost, damage):
 
 # --- the checker against a brute force on small deals -------------------------------------------------
 
-def brute_force(deal: AnyDeal) -> tuple[set[tuple[int, ...]], bool]:
-    """Every position the plays reach (as the certificate writes them) and whether one is won."""
+def brute_force(deal: AnyDeal, backward: bool = False) -> tuple[set[tuple[int, ...]], bool]:
+    """Every position the plays reach (as the certificate writes them) and whether one is won; with
+    `backward`, of the Black Hole family's piles turned over, from an empty foundation to a last card
+    next to the deal's foundation card."""
     if isinstance(deal, LBSDeal):
         def following(row):
             for source, step in itertools.product(range(1, len(row)), (1, 3)):
@@ -196,10 +211,12 @@ def brute_force(deal: AnyDeal) -> tuple[set[tuple[int, ...]], bool]:
         count = len(deal.foundations) if isinstance(deal, BinaryStarDeal) else 1
         heights = tuple(len(pile) for pile in deal.piles)
         tops = (tuple(card.rank for card in deal.foundations) if isinstance(deal, BinaryStarDeal)
-                else (0 if deal.foundation is None else deal.foundation.rank + 1,))
+                else (0 if deal.foundation is None or backward else deal.foundation.rank + 1,))
+        end = deal.foundation.rank if backward and isinstance(deal, Deal) and deal.foundation else None
+        piles = [tuple(reversed(pile)) if backward else pile for pile in deal.piles]
 
         def following(position):
-            for (index, pile), foundation in itertools.product(enumerate(deal.piles), range(count)):
+            for (index, pile), foundation in itertools.product(enumerate(piles), range(count)):
                 taken, on = position[count + index], position[foundation]
                 if taken < len(pile) and (ranks_adjacent(on, pile[taken].rank, deal.ranks) if count > 1 or
                                           isinstance(deal, BinaryStarDeal) else
@@ -208,7 +225,10 @@ def brute_force(deal: AnyDeal) -> tuple[set[tuple[int, ...]], bool]:
                     after[foundation] = pile[taken].rank + (0 if isinstance(deal, BinaryStarDeal) else 1)
                     after[count + index] += 1
                     yield tuple(after)
-        start, won = (*tops, *(0,) * len(heights)), lambda position: position[count:] == heights
+        start = (*tops, *(0,) * len(heights))
+
+        def won(position):
+            return position[count:] == heights and (end is None or ranks_adjacent(position[0] - 1, end, deal.ranks))
     seen, waiting = {start}, [start]
     while waiting:
         for after in following(waiting.pop()):
@@ -230,19 +250,23 @@ def small_deals():
         yield random_lbs_deal(6 + seed % 6, seed)
 
 
-def test_the_checker_accepts_exactly_the_losses_of_a_brute_force(tmp_path):
+def test_the_checker_accepts_exactly_the_losses_of_a_brute_force(tmp_path, monkeypatch):
+    monkeypatch.setattr(plain_search, "FIRST_TURN", 1)  # turns of a node or two: the back decides some
     outcomes = set()
     for number, deal in enumerate(small_deals()):
         path, certificate = deal_file(tmp_path, deal, f"d{number}"), tmp_path / f"d{number}.cert"
         reached, won = brute_force(deal)
         found = dead_positions(deal)
         assert found.won == won, deal
+        if not won and found.direction == "backward":
+            reached, won = brute_force(deal, backward=True)
+            assert not won
         if not won:
             padded = reached
             if isinstance(deal, LBSDeal):  # rows padded to the deal's length
                 pad = (1 << 8 * read_width(deal)) - 1
                 padded = {row + (pad,) * (len(deal.cards) - len(row)) for row in reached}
-            certificate.write_bytes(encode(deal, found.positions))
+            certificate.write_bytes(encode(deal, found.positions, found.direction))
             assert set(read(certificate)[1]) == padded  # the pass lists every position reached
             assert check(path, certificate) == CERTIFIED
             dropped = random.Random(number).choice(sorted(padded))  # any one left out breaks it
@@ -254,8 +278,10 @@ def test_the_checker_accepts_exactly_the_losses_of_a_brute_force(tmp_path):
                                            [position for position in reached if not _won(deal, position)]))
         with pytest.raises(Broken):
             check(path, certificate)
-        outcomes.add((type(deal).__name__, won))
-    assert len(outcomes) == 6  # each game both won and lost
+        outcomes.add((type(deal).__name__, won, found.direction))
+    assert {(name, won) for name, won, _ in outcomes} == set(itertools.product(
+        ("Deal", "BinaryStarDeal", "LBSDeal"), (False, True)))  # each game both won and lost
+    assert {("Deal", False, "forward"), ("Deal", False, "backward")} <= outcomes
 
 
 def read_width(deal: LBSDeal) -> int:
