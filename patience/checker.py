@@ -217,8 +217,14 @@ def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, li
                                             f"{rules.numbers}")
             expected = header["numbers"] * header["width"] * header["positions"]
             body = stream.read(expected + 1)
-    except (OSError, EOFError, zlib.error) as error:
-        raise InputError(source, None, f"not a whole gzip file ({error})") from None
+    except FileNotFoundError:
+        raise InputError(source, None, "no such file") from None
+    except gzip.BadGzipFile:
+        raise InputError(source, None, "not a certificate: not a gzip file") from None
+    except (EOFError, zlib.error):
+        raise InputError(source, None, "cut short or damaged: not a whole gzip file") from None
+    except OSError as error:
+        raise InputError(source, None, error.strerror or "cannot read") from None
     size = header["numbers"] * header["width"]
     if len(body) != expected:
         raise InputError(source, None, f"{header['positions']} positions announced, " +
