@@ -1,9 +1,10 @@
 """A hunt that talks and a shrinker that spends its runs where they can succeed: off a terminal the
 hunt writes a plain progress line (posed k of N, agreed, wrong, undecided, elapsed, time left) each
 tenth of the way and each minute even while a deal runs, a line when it starts to shrink, lines that
-fit 80 columns with each label after its number; the shrinker keeps only deals the model gets wrong
-the same way, never runs a deal twice, and a model of fixed shape (declared, or found when it cannot
-read a smaller deal) only has its cards reordered, never two of one rank swapped."""
+fit 80 columns with each label after its number; the shrinker keeps only deals the model answers
+wrong (an error where it answered before shows no fault), never runs a deal twice, and a model of
+fixed shape (declared, or found when it cannot read a smaller deal) only has its cards reordered,
+never two of one rank swapped."""
 
 from __future__ import annotations
 
@@ -83,12 +84,15 @@ def test_a_declared_fixed_shape_never_loses_cards_nor_swaps_cards_of_one_rank():
     assert small.deal == kept[-1] and len(ran) == len(set(ran))
 
 
-def test_a_deal_wrong_another_way_is_not_kept():
+def test_a_deal_the_model_cannot_run_is_not_kept_but_another_wrong_answer_is():
     found = Counterexample(random_deal(4, 2, 2, 1), illegal(True), 1)
+    broken = Graded("deal", 0, ERROR, WRONG, "MiniZinc: type error")
+    hunt, ran = fake_hunt(lambda deal: broken)  # an error on every other deal: never its fault shown
+    assert hunt.shrink(found) == found and ran and len(ran) == len(set(ran)) == hunt.shrink_runs
     lost = Graded("deal", 0, NO_SOLUTION, WRONG, "lost solutions: native wins with A♠ 2♠")
-    hunt, ran = fake_hunt(lambda deal: lost)  # wrong on every smaller deal, but not as it was
+    hunt, ran = fake_hunt(lambda deal: lost)  # a lost win where the deal found had an illegal play: kept
     small = hunt.shrink(found)
-    assert small == found and ran and len(ran) == len(set(ran)) == hunt.shrink_runs
+    assert small.row == lost and len(small.deal.cards) == 1 and not hunt.fixed
 
 
 def slow_agreeing(deal) -> Graded:

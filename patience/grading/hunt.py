@@ -5,10 +5,11 @@ the model's fixed shape), runs the model and the native search on each, and stop
 disagreement: a solution that does not replay, "no solution" where the search wins, or an error.
 The shrinker then tries smaller deals, as Hypothesis shrinks a failing example: fewer piles, fewer
 cards, fewer ranks, then a simpler order, keeping any candidate on which the model still goes wrong
-the same way (an illegal play stays an illegal play: a model that cannot read a smaller deal's data
-has not shown its fault there). A model of fixed shape cannot lose cards: its shrink only reorders
-the deal's cards toward sorted, swapping cards of different ranks (the rules see ranks alone), and a
-model found to fail on any smaller shape is treated as fixed from then on; no deal is run twice.
+(an illegal play or a lost win; an error only where the deal found was an error too: a model that
+cannot read a smaller deal's data has not shown its fault there). A model of fixed shape cannot lose
+cards: its shrink only reorders the deal's cards toward sorted, swapping cards of different ranks
+(the rules see ranks alone), and a model found to fail on any smaller shape is treated as fixed from
+then on; no deal is run twice.
 """
 
 from __future__ import annotations
@@ -126,8 +127,8 @@ class Hunt:
 
     def shrink(self, found: Counterexample, runs: int = SHRINK_RUNS,
                progress: Progress | None = None) -> Counterexample:
-        """The smallest deal the passes reach on which the model is still wrong the same way (greedy,
-        first fit), in at most `runs` runs of the model (`self.shrink_runs` says how many it made;
+        """The smallest deal the passes reach on which the model is still wrong, not merely failing to
+        run (greedy, first fit), in at most `runs` runs of the model (`self.shrink_runs` says how many it made;
         `self.fixed` whether it took the model to be of fixed shape)."""
         best, self.shrink_runs, self.fixed = found, 0, fixed_shape(self.student)
         tried = {found.deal}
@@ -157,10 +158,11 @@ class Hunt:
 
 
 def _shrink_outcome(row: Graded, wrong: Graded) -> str:
-    """How a shrink candidate's row counts: `smaller` (kept: wrong as the deal found was), `other
-    fault` (wrong otherwise: another fault, or data the model cannot read), `agree` or `undecided`."""
+    """How a shrink candidate's row counts: `smaller` (kept: an illegal play or a lost win, or an error
+    where the deal found was one), `other fault` (an error where the deal found was answered: data the
+    model cannot read, say), `agree` or `undecided`."""
     if row.grade == WRONG:
-        return "smaller" if row.verdict == wrong.verdict else "other fault"
+        return "other fault" if row.verdict == ERROR != wrong.verdict else "smaller"
     return "agree" if row.grade == CORRECT else "undecided"
 
 
