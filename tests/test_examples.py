@@ -1,7 +1,9 @@
 """Every example in the README and the docs runs as written: each ```sh block's commands and each
-```python block, a page's blocks in order in one fresh folder (the checkout's `instances/` and
-`tests/` reachable, `.venv/bin` first on PATH, as after `. .venv/bin/activate`). A command exits 0
-unless its comment says otherwise (`# ... exit 1`).
+```python block, a page's blocks in order in one fresh, empty folder outside the checkout, with the
+tests' environment first on PATH, as after `. .venv/bin/activate` (the folder's one entry, `.venv`,
+links that environment for the README's activate line). Nothing of the checkout is reachable: deals
+come from `patience deal`, other files from `patience examples` (the installed package's). A command
+exits 0 unless its comment says otherwise (`# ... exit 1`).
 
 A block too slow to run here (the reproduction of a measurement) or one that needs a solver outside
 PyPI and Debian is marked by the line `<!-- not-run: REASON -->` just before it; its `patience` and
@@ -29,7 +31,8 @@ from patience.commands import gen
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
-LINKED = ("instances", "tests")  # what the examples may read from the checkout (never write)
+# A path into the checkout a runnable example must not name: it runs in an empty folder, as a user's does.
+_CHECKOUT_PATH = re.compile(r"(?<![\w/.-])(?:instances|tests|docs|benchmarks|patience|models|templates)/")
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _NOT_RUN = re.compile(r"^<!--\s*not-run:\s*(.+?)\s*-->\s*$")
 _EXPECTED_EXIT = re.compile(r"#.*\bexit (\d+)\b")
@@ -91,10 +94,14 @@ def pages() -> list[Path]:
 
 
 def folder_for(tmp_path: Path) -> Path:
-    for name in LINKED:
-        (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / ".venv").symlink_to(VENV_BIN.parent)
     return tmp_path
+
+
+def checkout_paths(block: Block) -> list[str]:
+    """The commands (or the Python block) of a runnable block that name a path into the checkout."""
+    texts = [block.text] if block.language == "python" else commands(block.text)
+    return [text for text in texts if _CHECKOUT_PATH.search(text.split(" #")[0])]
 
 
 def environment() -> dict[str, str]:
@@ -178,6 +185,14 @@ def check_page(page: Path, tmp_path: Path, capsys) -> None:
             print(f"\n{line}", end="")
 
 
+@pytest.mark.parametrize("page", pages(), ids=page_id)
+def test_no_runnable_example_reads_the_checkout(page):
+    """The README's and the docs' examples run from an empty folder (the tests run them there too)."""
+    named = [f"{block.where()}: {text}" for block in blocks(page) if not block.not_run
+             for text in checkout_paths(block)]
+    assert named == []
+
+
 def test_the_not_run_marker_is_seen_and_a_failing_command_is_caught(tmp_path):
     """The conventions themselves: a marked block is not run, an unmarked one is, exits are held."""
     page = tmp_path / "page.md"
@@ -193,4 +208,6 @@ def test_the_not_run_marker_is_seen_and_a_failing_command_is_caught(tmp_path):
         parse_only(bad)
     with pytest.raises(AssertionError, match="exited 1, not 0"):
         run_block(Block(page, 1, "sh", "false", None), tmp_path)
+    reads = Block(page, 1, "sh", "patience solve instances/a.txt\npatience solve examples/a.txt  # not tests/x", None)
+    assert checkout_paths(reads) == ["patience solve instances/a.txt"]
 
