@@ -112,20 +112,13 @@ def report(store: str | os.PathLike[str], *, clock: str = "cpu", deals: Any = No
     import pandas
 
     from patience.campaign import tables
-    from patience.campaign.store import Store
-    from patience.errors import InputError
+    from patience.commands.report import opened
 
     path = check.path(store, "store")
     used = check.choice(clock, "clock", ("cpu", "wall"))
     kept = None if deals is None else named_deals(deals, None)
-    if not Path(path).is_file():
-        raise InputError(path, None, "no such campaign store")
-    with Store(path, create=False) as opened:
-        if kept is not None:
-            opened.keep_deals(kept)
-        if not opened.finished():
-            raise InputError(path, None, "no runs stored yet")
-        data, built = tables.build(opened, used)
+    with opened(path, kept) as store_opened:  # as `patience report` opens it
+        data, built = tables.build(store_opened, used)
     frames = {table.name: pandas.DataFrame(list(table.rows), columns=list(table.headers)) for table in built}
     if "table4" in frames:
         frames["table4"] = frames["table4"].rename(columns={"": "measure"}).set_index("measure")

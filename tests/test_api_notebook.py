@@ -180,7 +180,7 @@ def test_report_gives_table4_as_a_dataframe_as_patience_report_prints_it(tmp_pat
     assert made.to_dict() == json.loads(as_json) and made.to_dict()["deals"] == 3
     wall = patience.report(store, clock="wall", deals=deals[:1])
     assert wall.to_dict()["deals"] == 1 and wall.to_dict()["clock"] == "wall"
-    with pytest.raises(patience.InputError, match="no such campaign store"):
+    with pytest.raises(patience.InputError, match="missing.sqlite: no such file"):
         patience.report(tmp_path / "missing.sqlite")
     with pytest.raises(patience.UsageError, match="clock must be one of cpu, wall"):
         patience.report(store, clock="cpu time")

@@ -5,7 +5,9 @@ disagreements) from a campaign store, with --plots the cactus and per-deal effor
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from patience.campaign import analysis, tables
@@ -34,19 +36,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    for folder in (args.plots, args.html):  # every output checked before anything is made or written
-        if folder is not None:
-            check_folder(folder)
-    with Store(args.db, create=False) as store:
-        if args.deals:
-            store.keep_deals(specs.resolve(args.deals))
+@contextlib.contextmanager
+def opened(db: str, deals: Sequence[specs.NamedDeal] | None) -> Iterator[Store]:
+    """The store to report on (only the runs on `deals` when given): an input error when it holds no runs
+    yet, a note on standard error for each deal whose file changed between runs. `patience report` and
+    `patience.report` both open it here."""
+    with Store(db, create=False) as store:
+        if deals is not None:
+            store.keep_deals(deals)
         if not store.finished():
-            raise InputError(args.db, None, "no runs stored yet")
+            raise InputError(db, None, "no runs stored yet")
         for name, contents in list(store.several_contents().items())[:CHANGED_SHOWN]:
             shown = ", ".join(f"{name}#{content[:12] or 'unrecorded'}" for content in contents)
             print(f"note: {name} changed between runs; its {len(contents)} contents are reported apart: {shown}",
                   file=sys.stderr)
+        yield store
+
+
+def run(args: argparse.Namespace) -> int:
+    for folder in (args.plots, args.html):  # every output checked before anything is made or written
+        if folder is not None:
+            check_folder(folder)
+    with opened(args.db, specs.resolve(args.deals) if args.deals else None) as store:
         data, built = tables.build(store, args.clock)
         text = tables.render(data, built, args.format) if args.html is None else ""  # the page holds the tables
         if args.plots is not None:
