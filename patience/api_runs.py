@@ -135,7 +135,8 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
         game: `black_hole` (the default), `all_in_a_row`, `binary_star`, or `generalised` (the
             default with `shape`).
         seeds: deal numbers: a `range(1, 1001)`, a list of ints, or text as `--seeds` takes it
-            (`"1-1000"`, `"1-100,500"`).
+            (`"1-1000"`, `"1-100,500"`). A survey's store keeps deals by number: for deal objects,
+            `compare(deals, "native")`.
         shape: for `generalised`: random deals of (ranks, suits, pile height), e.g. `(13, 4, 3)`.
         mode: `max-cards` (the most cards removable too) or `decision` (won or lost only, faster).
         timeout: search limit per deal in seconds; nodes: node limit per deal as well.
@@ -306,7 +307,12 @@ def _seeds(seeds: object) -> list[int]:
                          f"'1-{seeds}', not the int {seeds}")
     if isinstance(seeds, range) and len(seeds) > MAX_DEALS:
         raise UsageError(f"seeds: {len(seeds):,} deals, more than the cap of {MAX_DEALS:,}")
+    if check.is_deal(seeds):
+        seeds = [seeds]
     numbers = _listed(seeds, "seeds")
+    if any(check.is_deal(number) for number in numbers):
+        raise UsageError("seeds must be deal numbers: a survey decides a game's numbered deals (its store keeps "
+                         "them by number); for deals as objects, patience.compare(deals, 'native')")
     if not numbers:
         raise UsageError("seeds names no deals")
     if len(numbers) > MAX_DEALS:

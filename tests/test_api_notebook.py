@@ -229,7 +229,9 @@ def test_survey_takes_ranges_and_lists_of_deal_numbers():
     assert patience.survey("black_hole", [3, 1, 2], mode="decision").deals == 3
     for wrong, message in [(5, r"seeds must be deal numbers: range\(1, 6\)"), ([0], "each of seeds must be"),
                            (["1"], "each of seeds must be a whole number"), ([], "names no deals"),
-                           (range(1, 10**7), "more than the cap"), (2.5, "seeds must be a list")]:
+                           (range(1, 10**7), "more than the cap"), (2.5, "seeds must be a list"),
+                           ([patience.deal("black_hole", 1)], "for deals as objects, patience.compare"),
+                           (patience.deal("black_hole", 1), "for deals as objects, patience.compare")]:
         with pytest.raises(patience.UsageError, match=message):
             patience.survey("black_hole", wrong)
 
