@@ -113,18 +113,17 @@ def minizinc_command(executable: str, backend: str, seconds: float | None, files
 
 
 def error_cause(stderr: str) -> str | None:
-    """The line of MiniZinc's error output that says what went wrong, with the place in the model it
-    names (`model.mzn:3.12-30: MiniZinc: type error: ...`), or None when it says nothing. A MIP
-    backend prints its statistics on the error's line: the cause starts at its `Error:`."""
+    """The line of MiniZinc's error output that says what went wrong, with the place it names (the
+    line after it, or before: `model.mzn:3.12-30: Error: type error: ...`), or None when it says
+    nothing. A MIP backend prints its statistics on the error's line: the cause starts at `Error:`."""
     lines = [line.strip() for line in stderr.splitlines()]
     for number, line in enumerate(lines):
-        found = _ERROR.search(line)
-        if found is None or line.lower().startswith("warning"):
+        if _ERROR.search(line) is None or line.lower().startswith("warning"):
             continue
         start = line.find("Error:")
-        cause = line[start:] if start > 0 and " ... " in line[:start] else line
-        place = next((match for match in map(_LOCATION.match, reversed(lines[max(0, number - 4):number]))
-                      if match), None)
+        cause = line[start:] if start > 0 else line
+        near = [*lines[number + 1:number + 12], *reversed(lines[max(0, number - 4):number])]
+        place = next((match for match in map(_LOCATION.match, near) if match), None)
         cause = f"{place.group(1)}:{place.group(2)}: {cause}" if place else cause
         return cause if len(cause) <= CAUSE_CHARS else cause[:CAUSE_CHARS] + "..."
     return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -27,6 +28,7 @@ from tests.test_binary_star import small_deal
 
 PAPER = INSTANCES / "black_hole" / "paper-example.txt"
 LBS5_0 = COURSE / "SolvableInstances" / "LBS5_0.param"
+ERRORS = Path(__file__).parent / "corpus" / "minizinc-errors"
 SOLUTION = '{\n  "x" : [0, 2, 1],\n  "y" : [0, 2, 1]\n}\n----------\n'
 
 
@@ -137,12 +139,47 @@ def test_reading_the_options_starts_no_process_checking_a_backend_does(asked_bac
 
 
 @needs_solver("minizinc")
-def test_a_backend_that_cannot_load_is_a_solver_error():
-    unusable = [name for name in configured_backends() if name in ("cplex", "gurobi", "xpress")]
+def test_a_backend_that_cannot_load_is_a_solver_error_that_says_why():
+    unusable = [name for name in configured_backends() if name in minizinc.backend_failures()]
     if not unusable:
-        pytest.skip("every configured backend loads here")
+        pytest.skip("every configured backend runs here")
     result = solve(read_game_deal(LBS5_0)[1], "minizinc", Limits(timeout=30), {"backend": unusable[0]})
-    assert result.status is Status.ERROR and result.message
+    assert result.status is Status.ERROR and result.message.startswith("MiniZinc: Error: ")
+    assert "load" in result.message and "POSTs" not in result.message  # the cause, not a MIP backend's statistics
+    assert result.version == f"MiniZinc {minizinc.minizinc_version()} ({unusable[0]})"
+
+
+@needs_solver("minizinc")
+def test_a_backend_is_listed_only_once_a_model_ran_on_it():
+    """`patience solvers` names the backends that solved a model with a global here; Debian's
+    CPLEX, Gurobi, SCIP and Xpress are configured but have no library to load."""
+    running, failing = minizinc.running_backends(), minizinc.backend_failures()
+    assert "gecode" in running and set(running) | set(failing) == set(configured_backends())
+    assert MiniZinc().version() == f"MiniZinc {minizinc.minizinc_version()} ({', '.join(running)})"
+    for name, cause in failing.items():
+        assert "Error: " in cause and "POSTs" not in cause, (name, cause)
+    if "cplex" in configured_backends():
+        assert "cannot load cplex dll" in failing["cplex"]
+
+
+@pytest.mark.parametrize(("transcript", "cause"), [
+    ("cplex", "Error: error: cannot load cplex dll, specify --cplex-dll"),
+    ("xpress", "Error: plugin loading error: Failed to load plugin. Tried libxprs, /opt/xpressmp/lib/libxprs.so"),
+    ("type-error", "typo.mzn:2.12-31: Error: type error: no function or predicate with name `alldifferent_typo' found"),
+    ("assertion", "ev.mzn:3.12-43: Error: assertion failed: n must exceed 5"),
+    ("stock-gecode-globals", "Error: type error: no function or predicate with this signature found: "
+                             "`inverse(array[int] of var opt int,array[int] of var opt int)'"),
+])
+def test_a_minizinc_error_keeps_its_cause(transcript, cause):
+    """MiniZinc 2.6.4's own error output (tests/corpus/minizinc-errors): the line that says what went
+    wrong, after whatever a backend printed before it on that line, with the model's place."""
+    assert minizinc.error_cause((ERRORS / f"{transcript}.txt").read_text()) == cause
+
+
+def test_a_run_that_failed_without_a_word_says_its_exit():
+    run = SimpleNamespace(returncode=1, stdout="", stderr="Warning: something\n")
+    assert minizinc.failure_of(run) == "minizinc exit 1"
+    assert minizinc.failure_of(SimpleNamespace(returncode=0, stdout=SOLUTION, stderr="")) is None
 
 
 @needs_solver("minizinc")
