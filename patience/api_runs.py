@@ -197,7 +197,8 @@ def family(language: str, deals: str, out: str | os.PathLike[str], *, status: st
         measure: `STORE:SOLVER`: rank by that configuration's time in a campaign store (default:
             the native search's nodes).
         seed: the seed of `sample:N`; label_timeout: the native search's limit per deal;
-        jobs: worker processes; force: replace a non-empty `out`; progress: the progress bar.
+        jobs: worker processes (more than one: call it under `if __name__ == "__main__":`, as for
+            `compare`); force: replace a non-empty `out`; progress: the progress bar.
         **options: the generator's options, as for `generate`.
 
     Returns:

@@ -98,7 +98,8 @@ def coursework(game: str, out: str | os.PathLike[str] = "exercise", answers: str
         cards: an LBS pool's cards in a row; shape: a generalised pool's `RANKS,SUITS,HEIGHT`.
         mapping: a game mapping file (the students' variable names and data).
         sheet: md or html; timeout: seconds per instance the sheet promises; label_timeout: the
-            native search's limit per pool deal; jobs: worker processes labelling the pool.
+            native search's limit per pool deal; jobs: worker processes labelling the pool (as for
+            `compare`, a script asking for more than one calls it under `if __name__ == "__main__":`).
         force: replace non-empty folders.
 
     Returns:
