@@ -29,6 +29,7 @@ from patience.runs.process import (
     LimitReached,
     Limits,
     enforced,
+    run_process,
 )
 
 SLACK = 3.0  # a shared machine's scheduling on top of the documented margin (load 11 on 2 cores: 2.5 s)
@@ -75,6 +76,16 @@ def test_work_in_this_process_ends_a_margin_after_the_limit(limits, message):
     assert spent < 0.5 + MARGIN_SECONDS + SLACK
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL and signal.getsignal(signal.SIGPROF) is signal.SIG_DFL
+
+
+def test_a_limit_reached_while_a_child_runs_leaves_no_timer_behind():
+    """The CPU timer is paused while the runner core watches a child; the wall clock's stop then must
+    not let the pause arm it again (its signal, restored to the default, would end this process)."""
+    started = time.monotonic()
+    with pytest.raises(LimitReached), enforced(Limits(timeout=0.3, cpu=30.0).counting()):
+        run_process(["sleep", "20"], Limits(timeout=30.0))
+    assert time.monotonic() - started < 0.3 + MARGIN_SECONDS + SLACK
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
 
 
 def test_a_slow_encoding_counts_against_the_limit():

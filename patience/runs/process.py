@@ -213,7 +213,7 @@ def _cpu_timer_paused() -> Iterator[list[float]]:
     try:
         yield child_cpu
     finally:
-        if remaining:
+        if remaining and getattr(_enforcing, "cpu_timer", False):  # not released meanwhile (a limit reached)
             signal.setitimer(signal.ITIMER_PROF, max(remaining - child_cpu[0], 0.001))
 
 
