@@ -89,20 +89,26 @@ def plan(games: Iterable[str], riffles: Iterable[int], per_point: int, chain: in
 
 
 def table(totals: Mapping[Point, tuple[int, int, int, float]], game: str) -> str:
-    """Markdown: one row per riffle count, one column per deck and dealing (rate, 95% interval)."""
+    """Markdown: one row per riffle count, one column per deck and dealing (rate, 95% interval); the
+    games a point above it when every point has the same (each cell's own otherwise), so that the
+    table keeps within the reports' 100 columns."""
     columns = [(deck, dealing) for deck in DECKS for dealing in DEALINGS]
-    lines = ["| riffles | " + " | ".join(f"{deck} deck, by {dealing}" for deck, dealing in columns) + " |",
-             "|---:|" + "---:|" * len(columns)]
-    for count in sorted({point[3] for point in totals if point[0] == game}):
+    points = {point: found for point, found in totals.items() if point[0] == game}
+    counts = {found[0] for found in points.values()}
+    lines = [f"{next(iter(counts)):,} games a point; won, with the 95% Wilson interval", ""] if len(counts) == 1 else []
+    lines += ["| riffles | " + " | ".join(f"{deck}, by {dealing}" for deck, dealing in columns) + " |",
+              "|---:|" + "---:|" * len(columns)]
+    for count in sorted({point[3] for point in points}):
         cells = []
         for deck, dealing in columns:
-            found = totals.get((game, deck, dealing, count))
+            found = points.get((game, deck, dealing, count))
             if found is None:
                 cells.append("")
                 continue
             games, won = found[0], found[1]
             low, high = wilson(won, games)
-            cells.append(f"{100 * won / games:.1f}% ({100 * low:.1f}-{100 * high:.1f}) of {games}")
+            cells.append(f"{100 * won / games:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
+                         + ("" if len(counts) == 1 else f" of {games:,}"))
         lines.append(f"| {count} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
