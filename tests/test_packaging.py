@@ -97,8 +97,9 @@ def test_wheel_holds_every_module_and_data_file_and_the_compiled_search(artefact
     assert installed == shipped_files()
     assert "patience/py.typed" in installed  # the API's types reach its users
     assert any(name.startswith("patience/native/_search") and name.endswith(".so") for name in names)
-    checked = subprocess.run([str(Path(sys.executable).parent / "check-wheel-contents"), str(artefacts["wheel"])],
-                             capture_output=True, text=True)
+    # W002 (duplicate files) is by design: a grader's transcript folder holds the course instances it was run on
+    checked = subprocess.run([str(Path(sys.executable).parent / "check-wheel-contents"), "--ignore", "W002",
+                              str(artefacts["wheel"])], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
@@ -249,3 +250,24 @@ def test_the_python_api_works_from_the_installed_package(installed):
                           env=installed.env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2", "3", "20", "True"]
+
+
+def test_the_readme_runs_from_the_installed_wheel_in_an_empty_folder(installed, tmp_path):
+    """The README's runnable blocks (its Python and its tour) with nothing but the installed package: the
+    deals from `patience deal`, the example files from `patience examples` (no checkout, no `.venv`)."""
+    from tests.test_examples import blocks, commands, expected_exit
+
+    if not installed.work.parent.name.startswith("wheel"):
+        pytest.skip("the wheel's run stands for both artefacts (they hold the same files)")
+    folder = tmp_path / "tour"
+    folder.mkdir()
+    for block in blocks(ROOT / "README.md"):
+        if block.not_run:
+            continue
+        runs = ([([str(installed.bin / "python"), "-c", block.text], 0)] if block.language == "python" else
+                [(["bash", "-c", f"set -o pipefail; {line}"], expected_exit(line)) for line in commands(block.text)
+                 if not line.startswith(". .venv/")])  # the checkout's activate line: here the environment is on PATH
+        for argv, status in runs:
+            done = subprocess.run(argv, cwd=folder, env=installed.env, capture_output=True, text=True, timeout=600,
+                                  stdin=subprocess.DEVNULL)
+            assert done.returncode == status, f"{block.where()}: {argv[-1]}\n{done.stdout[-1500:]}{done.stderr[-1500:]}"
