@@ -81,7 +81,7 @@ class Progress:
 
     @property
     def done(self) -> int:
-        return sum(self.counts.values())
+        return sum(dict(self.counts).values())  # a copy: the clock's thread reads while the run counts
 
     def left(self) -> float | None:
         """Seconds still to go at the pace of the items finished in this run; None until one has."""
@@ -184,7 +184,8 @@ class Progress:
     def _tick(self, stop: threading.Event) -> None:
         while not stop.wait(min(1.0, LOG_EVERY_SECONDS / 2)):
             if time.monotonic() - self.last_logged >= LOG_EVERY_SECONDS:
-                self.show(force=True)
+                with contextlib.suppress(RuntimeError):  # a count added under it: the next tick draws it
+                    self.show(force=True)
 
     def _stop_ticking(self) -> None:
         if self._ticking is not None:

@@ -61,7 +61,8 @@ def keeping(counts: Callable[[], Kept]) -> Iterator[None]:
     except STOPPED:
         raise
     except KeyboardInterrupt:
-        raise Interrupted(counts().new, counts()) from None
+        kept = counts()
+        raise Interrupted(kept.new, kept) from None
     except SystemExit as stop:
         if stop.code not in _SIGNALLED:
             raise
