@@ -178,6 +178,10 @@ def test_report_gives_table4_as_a_dataframe_as_patience_report_prints_it(tmp_pat
     assert set(made.tables) == {"configurations", "table4", "correlations", "win_rates", "disagreements", "errors"}
     _, as_json = cli(capsys, "report", str(store), "--format", "json")
     assert made.to_dict() == json.loads(as_json) and made.to_dict()["deals"] == 3
+    shown = made._repr_html_()
+    assert "Table 4" in shown and shown.count("<table") == len(made.tables)
+    with pytest.raises(TypeError, match="ask report"):
+        bool(made)
     wall = patience.report(store, clock="wall", deals=deals[:1])
     assert wall.to_dict()["deals"] == 1 and wall.to_dict()["clock"] == "wall"
     with pytest.raises(patience.InputError, match="missing.sqlite: no such file"):
@@ -358,7 +362,8 @@ def test_the_api_reference_has_an_example_for_each_part_and_defines_its_types():
         assert "```python\n" in body, section
     for name in ("AnyDeal", "Card", "Move", "Status", "DataFrame"):
         assert f"- **`{name}`**:" in text
-    for name in ("deal.Deal", "cards.Card", "api_results.Result", "validator.Replay", "api_teaching.Grading"):
+    for name in ("deal.Deal", "cards.Card", "binary_star.deal.Play", "api_results.Result", "validator.Replay",
+                 "api_teaching.Grading"):
         assert f"::: patience.{name}\n" in text
     documented = {line.split(".")[-1] for line in text.splitlines() if line.startswith("::: patience.")}
     assert set(patience.__all__) - {"__version__"} <= documented
