@@ -97,10 +97,10 @@ def test_a_log_hears_from_a_run_whose_items_take_long(monkeypatch):
     """`with Progress(...)` writes a line each LOG_EVERY_SECONDS while no item finishes."""
     monkeypatch.setattr(progress, "LOG_EVERY_SECONDS", 0.1)
     log = io.StringIO()
-    with Progress(3, Counter(), stream=log, title="hunt", shown=("agree",)):
+    with Progress(3, Counter(), stream=log, title="hunt", shown=("agree",), verb="posed"):
         time.sleep(0.6)
     lines = log.getvalue().splitlines()
-    assert len(lines) >= 3 and all(line.startswith("hunt 0/3 done, 0 agree | ") for line in lines), lines
+    assert len(lines) >= 3 and all(line.startswith("hunt 0/3 posed, 0 agree | ") for line in lines), lines
     written = len(lines)
     time.sleep(0.3)
     assert len(log.getvalue().splitlines()) == written  # the clock stops with the block

@@ -65,8 +65,9 @@ class Progress:
 
     def __init__(self, total: int, done: Mapping[Status, int] | Mapping[str, int], stream: TextIO | None = None,
                  enabled: bool = True, shown: tuple[str, ...] | None = None, title: str = "",
-                 words: Mapping[str, str] | None = None) -> None:
+                 words: Mapping[str, str] | None = None, verb: str = "done") -> None:
         self.total, self.enabled = total, enabled
+        self.verb = verb  # what the first count says of its items: `3/200 done` (a hunt's: `posed`)
         self.counts: Counter[str] = Counter(done)  # by Status (a str), or a word of the caller's own
         self.shown = shown or SHOWN  # the outcomes always counted by name
         self.words = dict(words or {})  # how an outcome is named on the line, when not by itself
@@ -94,9 +95,10 @@ class Progress:
         return self.words.get(outcome, str(outcome))
 
     def counted(self) -> str:
-        """`8/8 done, 6 solved, 2 unsolvable, 0 timeout` (and `1 error`, `2 other` once there are)."""
+        """`8/8 done, 6 solved, 2 unsolvable, 0 timeout` (and `1 error`, `2 other` once there are; a
+        `verb` of the caller's own in place of `done`)."""
         done = self.done
-        parts = [f"{done}/{self.total} done"]
+        parts = [f"{done}/{self.total} {self.verb}"]
         parts += [f"{self.counts[outcome]} {self._name(outcome)}" for outcome in self.shown]
         parts += [f"{self.counts[outcome]} {self._name(outcome)}" for outcome in OPTIONAL
                   if outcome not in self.shown and self.counts[outcome]]
@@ -128,7 +130,7 @@ class Progress:
             size = min(_BAR_WIDTH, room)
             filled = size * self.done // self.total if self.total else size
             return f"{title}[{'#' * filled}{'.' * (size - filled)}] {_joined(counted, full)}"
-        least = _joined(f"{self.done}/{self.total} done", short)
+        least = _joined(f"{self.done}/{self.total} {self.verb}", short)
         for candidate in (title + _joined(counted, full), title + _joined(counted, short), _joined(counted, short),
                           least):
             if len(candidate) <= width:
