@@ -1,7 +1,7 @@
 """Certificates of a loss measured: size and time of the certificate pass and of the checker.
 
     nice .venv/bin/python benchmarks/certificates.py --game black_hole --losses 200
-    nice .venv/bin/python benchmarks/certificates.py --game all_in_a_row --losses 200 --timeout 120
+    nice .venv/bin/python benchmarks/certificates.py --game all_in_a_row --losses 200
 
 PySolFC's deals from number 1 on are decided by the native search; each loss gets its certificate
 (the pass of patience.certificates, in this process), written to a scratch folder and checked by
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from patience.certificates import dead_positions, encode
-from patience.checker import CERTIFIED, check
+from patience.checker import Broken, check
 from patience.games import game_of
 from patience.generators.deals import pysol_deal
 from patience.result import Status
@@ -38,13 +38,16 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     rows: list[tuple[int, int, float, float]] = []
-    seed, open_losses = 0, []
+    seed, open_losses, backward = 0, [], 0
     with tempfile.TemporaryDirectory(prefix="certificates-") as scratch:
         deal_path, certificate_path = Path(scratch, "deal.txt"), Path(scratch, "deal.cert")
         while len(rows) + len(open_losses) < args.losses:
             seed += 1
             deal = pysol_deal(args.game, seed)
-            if solve(deal, "native", Limits(timeout=60)).status is not Status.UNSOLVABLE:
+            status = solve(deal, "native", Limits(timeout=60)).status
+            if status is not Status.UNSOLVABLE:
+                if status is not Status.SOLVED:
+                    print(f"deal {seed}: the native search left it {status.value}", flush=True)
                 continue
             started = time.process_time()
             found = dead_positions(deal, args.timeout)
@@ -56,23 +59,25 @@ def main() -> int:
             if found.won:
                 print(f"deal {seed}: the pass found a win")
                 return 1
-            data = encode(deal, found.positions)
+            data = encode(deal, found.positions, found.direction)
             certificate_path.write_bytes(data)
             game = game_of(deal)
             deal_path.write_text(game.write_deal(deal, game.forms[0]))
             started = time.process_time()
-            verdict = check(deal_path, certificate_path)
-            checked = time.process_time() - started
-            if verdict != CERTIFIED:
-                print(f"deal {seed}: {verdict}")
+            try:
+                check(deal_path, certificate_path)
+            except Broken as broken:
+                print(f"deal {seed}: not certified: {broken}")
                 return 1
+            checked = time.process_time() - started
             rows.append((len(found.positions), len(data), passed, checked))
+            backward += found.direction == "backward"
             if args.verbose:
-                print(f"deal {seed}: {rows[-1][0]:,} positions, {rows[-1][1]:,} bytes, pass {passed:.3f} s, "
-                      f"check {checked:.3f} s", flush=True)
+                print(f"deal {seed}: {rows[-1][0]:,} positions ({found.direction}), {rows[-1][1]:,} bytes, "
+                      f"pass {passed:.3f} s, check {checked:.3f} s", flush=True)
     past = f" (deals {', '.join(map(str, open_losses))})" if open_losses else ""
     print(f"{args.game}: {len(rows) + len(open_losses)} losses among deals 1-{seed}; {len(rows)} certified, "
-          f"{len(open_losses)} with the pass past {args.timeout:g} s{past}")
+          f"{len(open_losses)} with the pass past {args.timeout:g} s{past}; {backward} certificates from the back")
     print(f"{'':12} {'median':>10} {'90th pct':>10} {'largest':>10} {'total':>12}")
     for index, label in enumerate(("positions", "bytes", "pass s", "check s")):
         values = sorted(row[index] for row in rows)
