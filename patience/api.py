@@ -196,8 +196,8 @@ def solve(deal: AnyDeal | str | os.PathLike[str], solver: str = "native", *, tim
     from patience.options import option_texts
     from patience.runners.solve import solve as solve_deal
 
+    limits = check.limits(timeout, cpu, memory).counting()  # from the call: reading a deal file counts too
     deal = check.deal_or_path(deal)
-    limits = check.limits(timeout, cpu, memory)
     named = check.text(solver, "solver")
     return Result.judged(deal, solve_deal(deal, named, limits, option_texts(check.keywords(options, named))))
 
