@@ -163,6 +163,9 @@ def _bubblewrap_command(bwrap: str, command: list[str], folder: Path) -> list[st
                 arguments += ["--ro-bind", part, f"{INNER_PYTHON}/{os.path.basename(part)}"]
         arguments += ["--setenv", "PYTHONPATH", INNER_PYTHON, "--setenv", "PYTHONNOUSERSITE", "1",
                       "--unsetenv", "PYTHONHOME"]
+    # a solver's file named by a link (a package's data through an installed layout) is named by its real path
+    command = [os.path.realpath(argument) if os.path.isabs(argument) and os.path.isfile(argument) else argument
+               for argument in command]
     programs = [argument for argument in command if os.path.isabs(argument) and os.path.isfile(argument)]
     readable += [_solver_folder(program) for program in programs]
     for interpreter in filter(None, map(_interpreter, programs)):  # a solver that is a script
