@@ -9,6 +9,8 @@ the slow set runs each global alone, both ways, so that a failure names its glob
 
 from __future__ import annotations
 
+import json
+import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -414,3 +416,24 @@ def test_the_globals_gecode_has_reach_its_propagators(solved, globals_file):
 @pytest.mark.parametrize("part", PARTS, ids=[part.name for part in PARTS])
 def test_each_global_alone(part, globals_file):
     assert wrong([part], solve_model([part], globals_file).values) == []
+
+
+def standard_library_globals() -> list[str]:
+    """The files "globals.mzn" includes, from the standard library of the MiniZinc installed here."""
+    executable = MiniZinc().executable()
+    if executable is None:
+        return []
+    found = run_process([executable, "--config-dirs"], Limits(timeout=30))
+    folder = Path(json.loads(found.stdout)["mznStdlibDir"]) / "std"
+    return re.findall(r'^include "([^"]+)";', (folder / "globals.mzn").read_text(), re.MULTILINE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("file", standard_library_globals())
+def test_each_file_of_the_standard_library_compiles_alone(file):
+    """A model may include any one global's file: each compiles with nothing else included."""
+    with tempfile.TemporaryDirectory(prefix="patience-globals-") as folder:
+        (Path(folder) / "model.mzn").write_text(f'include "{file}";\nvar 1..2: x;\nsolve satisfy;\n')
+        run = run_process([MiniZinc().executable() or "minizinc", "--solver", solver_argument("gecode"), "model.mzn"],
+                          Limits(timeout=60), cwd=folder)
+    assert failure_of(run) is None and "----------" in run.stdout, failure_of(run)
