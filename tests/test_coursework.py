@@ -147,9 +147,9 @@ def test_the_python_api_writes_the_same_exercise_as_the_command(tmp_path, capsys
     assert [item["instance"] for item in chosen] == ["black_hole-01", "black_hole-02", "black_hole-03"]
     for item in chosen:
         assert (item["moves"] is None) == (item["status"] == "unsolvable")
-    with pytest.raises(patience.UsageError, match="hardness one of"):
+    with pytest.raises(patience.UsageError, match="hardness must be one of easiest, hardest, sample, spread"):
         patience.coursework("black_hole", tmp_path / "x", tmp_path / "y", hardness="medium")
-    with pytest.raises(patience.UsageError, match="at least one instance"):
+    with pytest.raises(patience.UsageError, match="count must be from 1 to 1,000, not 0"):  # as --count
         patience.coursework("black_hole", tmp_path / "x", tmp_path / "y", count=0)
     assert not (tmp_path / "x").exists()
 
