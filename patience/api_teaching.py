@@ -166,6 +166,10 @@ def grade(model: str | os.PathLike[str], instances: str | os.PathLike[str] | Non
     hunted = check.whole(hunt, "hunt", 1, command.MAX_HUNT, optional=True)
     if hunted is None and (shrink is not None or out is not None):
         raise UsageError("shrink and out are for a hunt: give hunt=N too")
+    if (hunted is None) == (instances is None):
+        raise UsageError("give instances (a folder of deals) or hunt=N, one of them")
+    if hunted is not None and game is None and mapping is None:
+        raise UsageError("a hunt needs the model's game: give game= or a mapping that names it")
     folder = None if out is None else Path(check.path(out, "out"))
     args = argparse.Namespace(
         model=Path(check.path(model, "model")), instances=None if instances is None else

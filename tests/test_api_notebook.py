@@ -292,6 +292,9 @@ WRONG_TYPES = [  # (call, the argument the one-line error names)
     (lambda: patience.grade("model.lp", hunt=0), "hunt must be from 1 to"),
     (lambda: patience.grade("model.lp", "instances", shrink=5), "shrink and out are for a hunt"),
     (lambda: patience.grade("model.lp", "instances", timeout=float("nan")), "timeout must be above 0"),
+    (lambda: patience.grade("model.lp"), "give instances .* or hunt=N"),
+    (lambda: patience.grade("model.lp", "instances", hunt=5), "give instances .* or hunt=N"),
+    (lambda: patience.grade("model.lp", hunt=5), "a hunt needs the model's game: give game="),
 ]
 
 
