@@ -163,6 +163,7 @@ def grade(model: str | os.PathLike[str], instances: str | os.PathLike[str] | Non
     """
     from patience.commands import grade as command
 
+    student = Path(check.path(model, "model"))
     hunted = check.whole(hunt, "hunt", 1, command.MAX_HUNT, optional=True)
     if hunted is None and (shrink is not None or out is not None):
         raise UsageError("shrink and out are for a hunt: give hunt=N too")
@@ -172,7 +173,7 @@ def grade(model: str | os.PathLike[str], instances: str | os.PathLike[str] | Non
         raise UsageError("a hunt needs the model's game: give game= or a mapping that names it")
     folder = None if out is None else Path(check.path(out, "out"))
     args = argparse.Namespace(
-        model=Path(check.path(model, "model")), instances=None if instances is None else
+        model=student, instances=None if instances is None else
         Path(check.path(instances, "instances")), results=None,
         mapping=None if mapping is None else Path(check.path(mapping, "mapping")),
         game=check.text(game, "game", optional=True), hunt=None if hunted is None else str(hunted),
