@@ -18,6 +18,7 @@ import time
 import pytest
 
 from patience.cli import main
+from patience.commands import grade  # noqa: F401  (imported before a test patches the names it takes from student)
 from patience.formats import write_deal
 from patience.generators.deals import random_deal
 from patience.generators.mzn import black_hole, lbs
