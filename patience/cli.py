@@ -126,8 +126,9 @@ def _escape_unencodable_names() -> None:
     `\\xNN` instead of ending the command with a UnicodeEncodeError (errors.escape_unencodable)."""
     codecs.register_error(ESCAPE_HANDLER, escape_unencodable)
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
-            stream.reconfigure(errors=ESCAPE_HANDLER)  # not a text stream of its own (a test's capture)
+        if isinstance(stream, io.TextIOWrapper):  # not None (started closed), nor another stream put in its place
+            with contextlib.suppress(ValueError, io.UnsupportedOperation):
+                stream.reconfigure(errors=ESCAPE_HANDLER)
 
 
 def _parsed(parser: argparse.ArgumentParser, arguments: list[str]) -> argparse.Namespace:
