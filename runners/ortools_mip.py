@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from patience.errors import InputError
+from patience.generators.files import ModelFiles
 from patience.generators.lp.solution import ORTOOLS_HEADER, MipVerdict, read_ortools
 from patience.generators.lp.start import read_start
 from patience.outputs import write_file
 from patience.result import Status
-from patience.generators.files import ModelFiles
 from patience.runners.cpsat import PRESOLVE, OrToolsSolver
 from patience.runners.mip import START_OPTION, MipSolver, split_start
 from patience.runs.process import Limits, ProcessRun
