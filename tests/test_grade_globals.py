@@ -5,15 +5,20 @@ sandbox the grader runs students' models in."""
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
+import patience
 from patience.cli import main
 from patience.formats import write_deal
 from patience.generators.deals import random_deal
 from patience.generators.mzn import lbs
+from patience.grading import sandbox
 from patience.reading import read_text
+from patience.runners.minizinc import MiniZinc, minizinc_command
+from patience.runs.process import Limits, run_process
 from tests.helpers import COURSE, ROOT, needs_solver
 
 pytestmark = needs_solver("minizinc")
@@ -61,3 +66,23 @@ def test_an_lbs_model_with_globals_grades_correct(tmp_path, capsys, include):
     assert [line.split()[:4] for line in lines[1:3]] == [["LBS5_0", "5", "solved", "correct"],
                                                          ["LBS6_12", "6", "no", "solution"]]
     assert lines[-1].endswith("2 correct, 0 wrong, 0 not graded")
+
+
+def test_the_library_is_seen_in_the_sandbox_of_a_toolkit_installed_with_the_system(tmp_path, monkeypatch):
+    """Installed under /usr (root's pip), the toolkit lies in a system folder the sandbox shows and
+    hides behind an empty folder (the teacher's models are in it): its MiniZinc library stays seen."""
+    if sandbox.bubblewrap() is None:
+        pytest.skip("no bubblewrap sandbox runs here")
+    toolkit = str(Path(patience.__path__[0]).resolve().parent)
+    if Path(toolkit).is_relative_to("/tmp"):
+        pytest.skip("the sandbox's /tmp is its own: a toolkit there cannot stand for one under /usr")
+    monkeypatch.setattr(sandbox, "SYSTEM_FOLDERS", (*sandbox.SYSTEM_FOLDERS, toolkit))
+    (tmp_path / "model.mzn").write_text('include "globals.mzn";\narray[1..3] of var 1..3: x;\n'
+                                        "constraint all_different(x);\nsolve satisfy;\n")
+    command = minizinc_command(MiniZinc().executable() or "minizinc", "gecode", 30, ["model.mzn"])
+    run = run_process(sandbox.confined(command, tmp_path), Limits(timeout=60), cwd=tmp_path)
+    assert run.returncode == 0 and "----------" in run.stdout, run.stderr
+    models = Path(str(resources.files("patience.models").joinpath("minizinc-benchmarks-black-hole.mzn")))
+    peek = run_process(sandbox.confined(["/bin/sh", "-c", f"cat '{models.resolve()}'"], tmp_path),
+                       Limits(timeout=60), cwd=tmp_path)
+    assert peek.returncode != 0 and peek.stdout == ""  # the teacher's models stay hidden

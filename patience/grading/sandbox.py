@@ -172,11 +172,14 @@ def _bubblewrap_command(bwrap: str, command: list[str], folder: Path) -> list[st
         readable.append(os.path.dirname(os.path.dirname(os.path.realpath(interpreter))))  # its prefix: a Python's
         if not _system(interpreter):
             arguments += ["--ro-bind", interpreter, interpreter]
-    readable = [path for path in dict.fromkeys(readable) if path and not _system(path)]
+    # the system's folders are bound already, but one inside the toolkit (its MiniZinc library, the toolkit
+    # installed under /usr) must still be kept from the toolkit's mask
+    wanted = [path for path in dict.fromkeys(readable) if path]
+    readable = [path for path in wanted if not _system(path)]
     for path in readable:
         if not any(path.startswith(other + "/") for other in readable):  # a folder in one bound already
             arguments += ["--ro-bind", path, path]
-    arguments += [*_masks(readable), "--bind", str(folder), str(folder), "--chdir", str(folder),
+    arguments += [*_masks(wanted), "--bind", str(folder), str(folder), "--chdir", str(folder),
                   "--setenv", "HOME", str(folder), "--setenv", "TMPDIR", "/tmp", "--", *command]
     return arguments
 
