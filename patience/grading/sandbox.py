@@ -209,16 +209,19 @@ def _system(path: str) -> bool:
 
 
 def _masks(readable: Sequence[str]) -> list[str]:
-    """An empty folder over the toolkit's own files (its models: the teacher's) wherever they lie
-    inside a folder the sandbox can read (a toolkit installed under /usr, or beside a solver)."""
+    """An empty folder over the toolkit's own files (its models, the teacher's, and the generators that
+    write them) wherever they lie inside a folder the sandbox can read (a toolkit installed under /usr,
+    or beside a solver); a solver's folder inside them (the toolkit's MiniZinc library) shown again."""
     import patience
     import patience.models
 
-    shown = [*SYSTEM_FOLDERS, *(os.path.realpath(path) for path in readable)]
+    wanted = [os.path.realpath(path) for path in readable]
+    shown = [*SYSTEM_FOLDERS, *wanted]
     arguments = []
     for package in dict.fromkeys((*patience.__path__, *patience.models.__path__)):
         real = os.path.realpath(package)
-        if any(real.startswith(root + "/") for root in shown) and not any(
-                root == real or root.startswith(real + "/") for root in shown):
+        if any(real.startswith(root + "/") for root in shown) and real not in wanted:
             arguments += ["--tmpfs", real]
+            for inside in (path for path in wanted if path.startswith(real + "/")):
+                arguments += ["--ro-bind", inside, inside]  # mounted after the mask, so seen again
     return arguments
