@@ -100,6 +100,16 @@ def test_a_loss_proved_from_the_back_gets_a_certificate_of_the_piles_turned_over
     assert code == 1 and "the start position [foundation A; taken 0" in message
 
 
+def test_a_pass_stopped_at_its_limit_leaves_no_file(tmp_path, capsys):
+    """All in a Row deal 7: the native search proves it lost at once; the pass needs 400,000 positions."""
+    path, certificate = deal_file(tmp_path, pysol_deal("all_in_a_row", 7)), tmp_path / "loss.cert"
+    assert main(["solve", str(path), "--timeout", "1", "--certificate", str(certificate)]) == 1
+    out = capsys.readouterr().out
+    assert "status: unsolvable" in out
+    assert "certificate: not written: the certificate pass reached the time limit" in out
+    assert list(tmp_path.iterdir()) == [path]  # nothing half written beside it
+
+
 def test_a_win_gets_no_certificate(tmp_path, capsys):
     path, certificate = deal_file(tmp_path, pysol_deal("black_hole", 2)), tmp_path / "win.cert"
     assert main(["solve", str(path), "--solver", "plain", "--certificate", str(certificate)]) == 0
