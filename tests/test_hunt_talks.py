@@ -110,8 +110,8 @@ def test_a_hunt_off_a_terminal_writes_a_line_each_minute_even_while_a_deal_runs(
     lines = log.getvalue().splitlines()
     assert status == 0 and reported[0].startswith("all 3 deals agree")
     assert len(lines) > 3 + 1  # more than a line per deal: the clock's lines between them
-    assert lines[-1].startswith("hunt 3/3 done, 3 agree, 0 wrong, 0 undecided")
-    assert all(len(line) <= 80 and "\r" not in line and re.match(r"hunt \d+/3 done, \d+ agree", line)
+    assert lines[-1].startswith("hunt 3/3 posed, 3 agree, 0 wrong, 0 undecided")
+    assert all(len(line) <= 80 and "\r" not in line and re.match(r"hunt \d+/3 posed, \d+ agree", line)
                for line in lines)
     assert any(" left" in line for line in lines) and all("elapsed" in line for line in lines)
 
@@ -131,7 +131,7 @@ def test_a_hunt_says_when_it_starts_to_shrink_and_counts_the_shrinks_runs(monkey
     assert re.fullmatch(r"deal \d+ of the hunt is wrong \(\d+ cards\): shrinking it, at most 7 runs", lines[start])
     assert all(line.startswith("hunt ") for line in lines[:start])
     assert lines[start + 1:] and all(line.startswith("shrink ") for line in lines[start + 1:])
-    assert re.search(r"\d+/7 done, \d+ smaller, \d+ agree", lines[-1])
+    assert re.search(r"\d+/7 runs, \d+ smaller, \d+ agree", lines[-1])
     assert all(len(line) <= 80 for line in lines)
     assert reported[0] == f"counterexample: {tmp_path / 'counterexample.dzn'}"
     assert re.match(r"deal \d+ of the hunt, shrunk to \d+ cards in \d+ runs", reported[1])
@@ -149,7 +149,7 @@ def test_a_real_hunt_talks_on_a_log_and_shrinks(tmp_path, capsys):
     captured = capsys.readouterr()
     err = captured.err.splitlines()
     assert status == 1 and "illegal: move" in captured.out.splitlines()[1]
-    assert err[0].startswith("hunt 0/10 done, 0 agree, 0 wrong, 0 undecided")
+    assert err[0].startswith("hunt 0/10 posed, 0 agree, 0 wrong, 0 undecided")
     assert any(line.startswith("deal ") and "shrinking it, at most 200 runs" in line for line in err)
     assert err[-1].startswith("shrink ") and all(len(line) <= 80 for line in err)
     assert Counter(line.split()[0] for line in err)["hunt"] >= 2

@@ -269,7 +269,7 @@ def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int
     redrawn on a terminal, elsewhere (a log) a plain line every tenth of the way and every minute
     (a hunt of 200 hard deals takes half an hour), and a line when the shrink starts."""
     hunt = Hunt(student, native, timeout)
-    with Progress(count, Counter(), stream, enabled=progress, shown=HUNT_SHOWN, title="hunt") as line:
+    with Progress(count, Counter(), stream, enabled=progress, shown=HUNT_SHOWN, title="hunt", verb="posed") as line:
         found = hunt.search(game, count, seed, jobs, line)
     if found is None:
         report(f"all {count} deals agree (seed {seed}; {hunt.undecided} not decided within the time limit)")
@@ -281,7 +281,7 @@ def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int
                   "runs\n")
         out.flush()
     with Progress(shrink_runs, Counter(), stream, enabled=progress and shrink_runs > 0, shown=SHRINK_SHOWN,
-                  title="shrink") as line:
+                  title="shrink", verb="runs") as line:
         small = hunt.shrink(found, shrink_runs, line)
     target, page = write_counterexample(hunt, small, folder, game)
     report(f"counterexample: {printable(str(target))}")
