@@ -54,6 +54,10 @@ class Rules(Protocol):
 
     def won(self, position: Position) -> bool: ...
 
+    def played(self, position: Position) -> int:
+        """The cards played (LBS: the moves made) to reach `position`."""
+        ...
+
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
         """Each move from `position`: its name and the position it leads to."""
 
@@ -82,6 +86,9 @@ class BlackHole(Rules):
     def won(self, position: Position) -> bool:
         return list(position[1:]) == self.heights and (self.end is None or adjacent(position[0] - 1, self.end,
                                                                                      self.ranks))
+
+    def played(self, position: Position) -> int:
+        return sum(position[1:])
 
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
         on, where = position[0], "the bottom" if self.backward else "the top"
@@ -116,6 +123,9 @@ class BinaryStar(Rules):
     def won(self, position: Position) -> bool:
         return list(position[self.count:]) == self.heights
 
+    def played(self, position: Position) -> int:
+        return sum(position[self.count:])
+
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
         for index, pile in enumerate(self.deal.piles):
             taken = position[self.count + index]
@@ -148,6 +158,9 @@ class LateBinding(Rules):
 
     def won(self, position: Position) -> bool:
         return len(self.row(position)) == 1
+
+    def played(self, position: Position) -> int:
+        return self.numbers - len(self.row(position))
 
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
         row, ranks = self.row(position), self.deal.ranks
@@ -237,11 +250,13 @@ def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, li
     return rules, header["width"], records
 
 
-def check(deal_path: Path, certificate_path: Path) -> str:
-    """CERTIFIED when the certificate proves the deal lost; Broken naming what breaks it;
+def check(deal_path: Path, certificate_path: Path) -> list[str]:
+    """CERTIFIED when the certificate proves the deal lost, then (of the deal's own positions) the most
+    cards a play can play: every position a play reaches is listed; Broken naming what breaks it;
     InputError for a deal or certificate that cannot be read."""
     game, deal = read_game_deal(deal_path)
     rules, width, records = read_positions(certificate_path, deal, game.variant(deal))
+    most = 0
 
     def decode(record: bytes) -> Position:
         if width == 1:
@@ -263,8 +278,13 @@ def check(deal_path: Path, certificate_path: Path) -> str:
         position = decode(record)
         if rules.won(position):
             raise Broken(f"position {number} {rules.show(position)} is won")
+        most = max(most, rules.played(position))
         for move, after in rules.moves(position):
             if encode(after) not in listed:
                 raise Broken(f"position {number} {rules.show(position)}: {move} leads to "
                              f"{rules.show(after)}, which is not listed")
-    return CERTIFIED
+    if isinstance(rules, BlackHole) and rules.backward:  # a play of the deal is no play of these
+        return [CERTIFIED]
+    if isinstance(rules, LateBinding):
+        return [CERTIFIED, f"certified: no play makes more than {most} of the {rules.numbers - 1} moves"]
+    return [CERTIFIED, f"certified: no play plays more than {most} of the {len(deal.cards)} cards"]

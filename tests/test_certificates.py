@@ -26,6 +26,9 @@ from patience.games import AnyDeal, deal_content, game_of
 from patience.generators.deals import pysol_deal, random_deal
 from patience.lbs.deal import LBSDeal
 from patience.lbs.deal import random_deal as random_lbs_deal
+from patience.result import Status
+from patience.runners.solve import solve
+from patience.runs.process import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,7 +87,21 @@ def test_a_loss_gets_a_certificate_that_the_checker_certifies(tmp_path, capsys, 
     assert "status: unsolvable" in out and f"certificate: {certificate}" in out
     header, positions = read(certificate)
     assert header["game"] == game_of(deal).variant(deal) and header["positions"] == len(positions) > 0
-    assert verdict(path, certificate, capsys) == (0, CERTIFIED)
+    code, message = verdict(path, certificate, capsys)
+    assert code == 0 and message.splitlines()[0] == CERTIFIED
+
+
+@pytest.mark.parametrize("deal", [pysol_deal("black_hole", 1), pysol_deal("all_in_a_row", 1), lost_binary_star()],
+                         ids=["black_hole", "all_in_a_row", "binary_star"])
+def test_the_certified_most_cards_are_the_native_searchs_longest_play(tmp_path, capsys, deal):
+    path, certificate = deal_file(tmp_path, deal), tmp_path / "loss.cert"
+    found = dead_positions(deal)
+    assert found.direction == "forward"  # the deal's own positions: its plays
+    certificate.write_bytes(encode(deal, found.positions))
+    longest = solve(deal, "native", Limits(timeout=60), {"max-cards": "on"})
+    assert longest.status is Status.UNSOLVABLE  # its longest play replayed
+    assert check(path, certificate)[1] == (f"certified: no play plays more than {longest.stats['max_cards']} "
+                                           f"of the {len(deal.cards)} cards")
 
 
 def test_a_loss_proved_from_the_back_gets_a_certificate_of_the_piles_turned_over(tmp_path, capsys):
@@ -94,7 +111,7 @@ def test_a_loss_proved_from_the_back_gets_a_certificate_of_the_piles_turned_over
     assert "certificate: " in capsys.readouterr().out
     header, positions = read(certificate)
     assert header["direction"] == "backward" and len(positions) < 2_000
-    assert verdict(path, certificate, capsys) == (0, CERTIFIED)
+    assert verdict(path, certificate, capsys) == (0, CERTIFIED)  # no most cards: these are not the deal's plays
     write(certificate, {**header, "direction": "forward"}, positions)  # read as the deal's own positions
     code, message = verdict(path, certificate, capsys)
     assert code == 1 and "the start position [foundation A; taken 0" in message
@@ -278,7 +295,12 @@ def test_the_checker_accepts_exactly_the_losses_of_a_brute_force(tmp_path, monke
                 padded = {row + (pad,) * (len(deal.cards) - len(row)) for row in reached}
             certificate.write_bytes(encode(deal, found.positions, found.direction))
             assert set(read(certificate)[1]) == padded  # the pass lists every position reached
-            assert check(path, certificate) == CERTIFIED
+            verdicts = check(path, certificate)
+            assert verdicts[0] == CERTIFIED
+            if found.direction == "forward":  # the most cards (LBS: moves) any play reaches
+                most = max(len(deal.cards) - len(row) if isinstance(deal, LBSDeal) else sum(row[-len(deal.piles):])
+                           for row in reached)
+                assert f" more than {most} of " in verdicts[1]
             dropped = random.Random(number).choice(sorted(padded))  # any one left out breaks it
             header, positions = read(certificate)
             write(certificate, header, [position for position in positions if position != dropped])

@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        print(check(Path(args.deal), Path(args.certificate)))
+        print("\n".join(check(Path(args.deal), Path(args.certificate))))
     except Broken as broken:
         print(f"not certified: {broken}")
         return ExitCode.UNSOLVABLE
