@@ -11,6 +11,7 @@ import gzip
 import itertools
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -325,6 +326,28 @@ def _won(deal: Deal | BinaryStarDeal, position: tuple[int, ...]) -> bool:
 
 
 # --- the checker itself ---------------------------------------------------------------------------------
+
+def test_the_check_takes_time_linear_in_the_certificate(tmp_path):
+    """Ten times the positions take at most 30 times as long (CPU, best of three, a floor under the
+    small one's): a quadratic checker would take a hundred. The positions are of a one-pile deal of
+    1,000 ranks (two bytes a number), each with a foundation rank next to no top card: no move."""
+    deal = Deal((tuple(Card(2 * depth, 0) for depth in range(50)),), Card(500, 1), 1000)
+    path = deal_file(tmp_path, deal)
+    dead = [(rank + 1, taken) for taken in range(50) for rank in range(1000)
+            if not ranks_adjacent(rank, 2 * taken, 1000) and (rank + 1, taken) != (501, 0)]
+
+    def seconds(count: int) -> float:
+        certificate = tmp_path / f"{count}.cert"
+        certificate.write_bytes(encode(deal, [(501, 0), *dead[:count - 1]]))
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            assert check(path, certificate)[0] == CERTIFIED
+            best = min(best, time.process_time() - started)
+        return max(best, 0.01)
+
+    assert seconds(40_000) <= 30 * seconds(4_000)
+
 
 def test_the_checker_is_short_and_imports_no_search():
     source = Path(checker.__file__).read_text(encoding="utf-8")
