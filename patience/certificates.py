@@ -96,7 +96,7 @@ def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: flo
         rows: set[tuple[int, ...]] = set()
         search = solve(deal, seconds, None, cpu_seconds, dead=rows)
         limit = None if search.complete else ("cpu" if search.cpu_limited else "time")
-        return Pass(sorted(rows) if search.complete and search.moves is None else [],
+        return Pass(list(rows) if search.complete and search.moves is None else [],
                     search.moves is not None, limit)
     return _binary_star(deal, seconds, cpu_seconds)
 
@@ -108,10 +108,11 @@ def _binary_star(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float
     ranks, heights = deal.ranks, [len(pile) for pile in deal.piles]
     start = (*(card.rank for card in deal.foundations), *(0,) * len(deal.piles))
     count = len(deal.foundations)
-    seen, waiting = {start}, [start]
+    seen, waiting, visited = {start}, [start], 0
     while waiting:
         position = waiting.pop()
-        if len(seen) % CLOCK_EVERY == 0:
+        visited += 1
+        if visited % CLOCK_EVERY == 0:
             if seconds is not None and time.monotonic() - started > seconds:
                 return Pass([], limited_by="time")
             if cpu_seconds is not None and time.process_time() - cpu_started > cpu_seconds:
