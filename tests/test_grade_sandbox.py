@@ -194,9 +194,10 @@ def test_the_sandbox_shows_the_system_and_the_scratch_folder_only(tmp_path):
 
 
 def test_the_guard_ends_every_process_of_a_run_whose_grader_is_killed(tmp_path):
-    """Where no sandbox runs: kill -9 of the grader leaves nothing of the solver's running."""
+    """Where no sandbox runs: kill -9 of the grader leaves nothing of the solver's running, not even a
+    process that left its session (setsid)."""
     code = ("import sys; from patience.grading import sandbox; from patience.runs.process import Limits, run_process; "
-            "run_process(sandbox.guarded(['sh', '-c', 'sleep 300 & sleep 300 & wait']), Limits(timeout=300))")
+            "run_process(sandbox.guarded(['sh', '-c', 'setsid sleep 300 & sleep 300 & wait']), Limits(timeout=300))")
     grader = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
     try:
         below = wait_for_sleepers(grader.pid)

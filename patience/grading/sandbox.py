@@ -30,16 +30,16 @@ SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # links
 INNER_PYTHON = "/run/patience/python"  # where the sandbox sees the Python packages clingo needs
 CLINGO_PARTS = ("clingo", "cffi", "_cffi_backend")  # `python -m clingo` and what it imports
 PROBE_SECONDS = 10.0
-# The guard where no sandbox runs: the command's parent, a subreaper of everything it starts, sent
-# SIGTERM when the grader's thread that started it ends (kill -9 too): it then kills every process
-# of its session and below it. A SIGTERM while the grader lives is the runner's own stop, which
-# signals the whole session itself.
+# The guard where no sandbox runs: the command's parent and a subreaper of everything it starts. When
+# the grader's thread that started it ends (kill -9 too) it is sent SIGUSR1 and kills every process of
+# its session and below it at once; the runner's SIGTERM at a limit it passes on to them all (one that
+# left the session too), and kills them a second later, as the runner does with its own group.
 GUARD = r"""
 import ctypes, os, signal, sys
 parent = int(sys.argv[1])
 libc = ctypes.CDLL(None, use_errno=True)
 libc.prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
-libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+libc.prctl(1, signal.SIGUSR1)  # PR_SET_PDEATHSIG
 def below():
     found, children = set(), {}
     for name in filter(str.isdigit, os.listdir("/proc")):
@@ -50,26 +50,34 @@ def below():
         if int(fields[3]) == os.getsid(0) and int(name) != os.getpid():
             found.add(int(name))
         children.setdefault(int(fields[1]), []).append(int(name))
-    todo = [os.getpid()]
+    todo, seen = [os.getpid()], set()
     while todo:
         for pid in children.get(todo.pop(), ()):
-            if pid not in found:
-                found.add(pid)
+            if pid not in seen:
+                seen.add(pid)
                 todo.append(pid)
-    return found
-def end(*_):
+    return found | seen
+def send(number):
     for pid in below():
         try:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, number)
         except OSError:
             pass
+def end(*_):
+    send(signal.SIGKILL)
     os._exit(137)
-signal.signal(signal.SIGTERM, lambda *_: end() if os.getppid() != parent else None)
+def stop(*_):
+    send(signal.SIGTERM)
+    signal.alarm(1)
+signal.signal(signal.SIGUSR1, end)
+signal.signal(signal.SIGALRM, end)
+signal.signal(signal.SIGTERM, stop)
 if os.getppid() != parent:
     end()
 child = os.fork()
 if child == 0:
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for number in (signal.SIGUSR1, signal.SIGALRM, signal.SIGTERM):
+        signal.signal(number, signal.SIG_DFL)
     try:
         os.execvp(sys.argv[2], sys.argv[2:])
     except OSError as error:
@@ -81,18 +89,11 @@ while True:
         pid, code = os.wait()
     except ChildProcessError:
         break
-    except InterruptedError:
-        continue
     if pid == child:
         status = os.waitstatus_to_exitcode(code)
-        for pid in below():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        send(signal.SIGKILL)
 sys.exit(status if status >= 0 else 128 - status)
 """
-
 
 @functools.cache
 def bubblewrap() -> str | None:
