@@ -2,16 +2,18 @@
 sweep that finds a false verdict before a user does.
 
 Each deal is decided by the native search and then by every installed route that plays its game,
-each with its defaults, under `--timeout`. Every win is replayed by the validator before it counts
+each with its defaults, under `--cpu` seconds of CPU (and ten times that of wall clock: a loaded
+machine stretches the wall clock, not the CPU a run needs). Every win is replayed by the validator before it counts
 (the runner core's `judge`), so a route that says "unsolvable" where the native search wins has given
 a false loss, and a replayed win where the native search says "unsolvable" shows a false loss of the
 native search's: either is a disagreement, and the run ends with exit status 1 if it found one.
 
-    nice -n 15 .venv/bin/python benchmarks/agreement.py run --out agreement --deals 500 --jobs 2
+    nice -n 15 .venv/bin/python benchmarks/agreement.py run --out agreement --deals 500 --jobs 2 --cpu 30
     .venv/bin/python benchmarks/agreement.py report --out agreement     # docs/agreement.md's table
 
 A run is resumable: rows go to `OUT/rows.jsonl` one deal at a time, and a rerun of the same command
-runs only the (deal, route) pairs that have no row. `--routes` and `--families` narrow a run; the
+runs only the (deal, route) pairs that have no row (with `--retry-open`, also those that timed out).
+`--routes` and `--families` narrow a run; the
 deals of a family are numbered 1, 2, ... and dealt from the family's name and that number alone.
 """
 
@@ -45,7 +47,8 @@ from patience.runs.progress import Progress
 FAMILIES = ("generalised", "all_in_a_row_like", "binary_star_generalised", "lbs", "black_hole")
 REFERENCE = "native"
 OUTCOMES = ("agree", "open", "error", "disagree")  # per (deal, route)
-NATIVE_LIMITS = Limits(timeout=60)
+NATIVE_LIMITS = Limits(timeout=600, cpu=60)
+WALL_PER_CPU = 10  # a run's wall-clock limit, in multiples of its CPU limit
 ROWS = "rows.jsonl"
 
 
@@ -95,7 +98,7 @@ class Task:
     family: str
     number: int
     routes: tuple[str, ...]
-    timeout: float
+    cpu: float
 
 
 def decide_deal(task: Task) -> list[dict[str, Any]]:
@@ -107,7 +110,7 @@ def decide_deal(task: Task) -> list[dict[str, Any]]:
         row = {"family": task.family, "number": task.number, "cards": len(deal.cards), "route": route,
                "native": native.status.value}
         try:
-            result = solve(deal, route, Limits(timeout=task.timeout))
+            result = solve(deal, route, Limits(timeout=WALL_PER_CPU * task.cpu, cpu=task.cpu))
         except Exception as error:  # a route that crashes is a fault to list, not the end of the sweep
             rows.append({**row, "status": Status.ERROR.value, "outcome": "error", "wall": 0.0, "cpu": 0.0,
                          "message": f"{type(error).__name__}: {error}"[:200]})
@@ -131,7 +134,7 @@ def read_rows(folder: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def plan(families: Iterable[str], deals: int, routes: Sequence[str] | None, timeout: float,
+def plan(families: Iterable[str], deals: int, routes: Sequence[str] | None, cpu: float,
          done: set[tuple[str, int, str]], black_hole_deals: int) -> list[Task]:
     """The deals with routes left to run, the families in turns (deal 1 of each, then deal 2...), so that a
     run stopped early has covered every family about equally."""
@@ -143,19 +146,19 @@ def plan(families: Iterable[str], deals: int, routes: Sequence[str] | None, time
             missing = tuple(route for route in routes_for(small_deal(family, number), routes)
                             if (family, number, route) not in done)
             if missing:
-                tasks.append(Task(family, number, missing, timeout))
+                tasks.append(Task(family, number, missing, cpu))
     return tasks
 
 
-def run(folder: Path, families: Sequence[str], deals: int, routes: Sequence[str] | None, timeout: float,
-        jobs: int, black_hole_deals: int, show_progress: bool = True) -> Counter[str]:
+def run(folder: Path, families: Sequence[str], deals: int, routes: Sequence[str] | None, cpu: float,
+        jobs: int, black_hole_deals: int, show_progress: bool = True, retry_open: bool = False) -> Counter[str]:
     """Run every missing (deal, route) pair, appending each deal's rows as it finishes; the outcomes of
     the whole store."""
     folder.mkdir(parents=True, exist_ok=True)
-    stored = read_rows(folder)
+    stored = [row for row in read_rows(folder) if not (retry_open and row["outcome"] == "open")]
     write_file(folder / ROWS, "".join(json.dumps(row) + "\n" for row in stored))  # drop a cut last line
     done = {(row["family"], row["number"], row["route"]) for row in stored}
-    tasks = plan(families, deals, routes, timeout, done, black_hole_deals)
+    tasks = plan(families, deals, routes, cpu, done, black_hole_deals)
     progress = Progress(len(tasks), {}, enabled=show_progress, shown=OUTCOMES, title="agreement")
     counts = Counter(row["outcome"] for row in stored)
 
@@ -204,7 +207,8 @@ def main(arguments: Sequence[str]) -> int:
     run_parser.add_argument("--black-hole-deals", type=int, default=5, help="PySolFC deals 1..N")
     run_parser.add_argument("--families", default=",".join(FAMILIES))
     run_parser.add_argument("--routes", default="", help="comma-separated solvers (default: every installed one)")
-    run_parser.add_argument("--timeout", type=float, default=30.0, help="seconds a route run")
+    run_parser.add_argument("--cpu", type=float, default=30.0, help="seconds of CPU a route run")
+    run_parser.add_argument("--retry-open", action="store_true", help="run again the pairs that timed out")
     run_parser.add_argument("--jobs", type=int, default=1)
     report_parser = commands.add_parser("report", help="the table of a run")
     report_parser.add_argument("--out", type=Path, required=True)
@@ -217,8 +221,8 @@ def main(arguments: Sequence[str]) -> int:
             routes = [name.strip() for name in options.routes.split(",") if name.strip()] or None
             for route in routes or ():
                 get_solver(route)
-            run(options.out, families, options.deals, routes, options.timeout, options.jobs,
-                options.black_hole_deals)
+            run(options.out, families, options.deals, routes, options.cpu, options.jobs,
+                options.black_hole_deals, retry_open=options.retry_open)
     except UsageError as error:
         print(f"agreement.py: {error}", file=sys.stderr)
         return 2

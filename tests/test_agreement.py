@@ -53,7 +53,7 @@ def test_outcomes_count_a_false_verdict_as_a_disagreement(agreement):
 
 def test_a_run_resumes_and_a_stored_disagreement_ends_it_with_status_1(agreement, tmp_path, capsys):
     arguments = ["run", "--out", str(tmp_path), "--families", "generalised", "--deals", "3",
-                 "--routes", "sat-successor,plain", "--timeout", "30"]
+                 "--routes", "sat-successor,plain", "--cpu", "30"]
     assert agreement.main(arguments) == 0
     rows = agreement.read_rows(tmp_path)
     routes = ("sat-successor", "plain")
@@ -63,6 +63,11 @@ def test_a_run_resumes_and_a_stored_disagreement_ends_it_with_status_1(agreement
         out.write('{"family": "gener')
     assert agreement.main(arguments) == 0
     assert len(agreement.read_rows(tmp_path)) == 6  # nothing ran again, the cut line is gone
+    timed_out = [{**rows[0], "status": "timeout", "outcome": "open"}, *rows[1:]]
+    (tmp_path / agreement.ROWS).write_text("".join(json.dumps(row) + "\n" for row in timed_out))
+    assert agreement.main(arguments) == 0 and len(agreement.read_rows(tmp_path)) == 6  # kept as it was
+    assert agreement.main([*arguments, "--retry-open"]) == 0
+    assert sorted(row["outcome"] for row in agreement.read_rows(tmp_path)) == ["agree"] * 6  # run again
     forged = {**rows[0], "status": "unsolvable" if rows[0]["native"] == "solved" else "solved", "outcome": "disagree"}
     with (tmp_path / agreement.ROWS).open("a") as out:
         out.write(json.dumps(forged) + "\n")
@@ -84,7 +89,7 @@ def test_every_route_agrees_with_the_native_search_on_small_deals_of_every_game(
     against a loss either way is a false verdict; timeouts are allowed, errors are not."""
     families = ["generalised", "all_in_a_row_like", "binary_star_generalised", "lbs"]
     assert agreement.main(["run", "--out", str(tmp_path), "--families", ",".join(families), "--deals", str(deals),
-                           "--black-hole-deals", "0", "--timeout", "60"]) == 0
+                           "--black-hole-deals", "0", "--cpu", "60"]) == 0
     rows = agreement.read_rows(tmp_path)
     assert not [row for row in rows if row["outcome"] in ("disagree", "error")]
     for family in families:
