@@ -52,7 +52,6 @@ def main() -> int:
                 continue
             started = time.process_time()
             found = dead_positions(deal, args.timeout)
-            passed = time.process_time() - started
             if found.limited_by:
                 open_losses.append(seed)
                 print(f"deal {seed}: the pass reached its limit of {args.timeout:g} s", flush=True)
@@ -61,6 +60,7 @@ def main() -> int:
                 print(f"deal {seed}: the pass found a win")
                 return 1
             data = encode(deal, found.positions, found.direction)
+            passed = time.process_time() - started  # the positions found and encoded
             certificate_path.write_bytes(data)
             game = game_of(deal)
             deal_path.write_text(game.write_deal(deal, game.forms[0]))

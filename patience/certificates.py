@@ -75,11 +75,13 @@ def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]], direction: str =
         top = max((max(record) for record in records), default=0)
     width = max(1, (top.bit_length() + 7) // 8)
     pad = (1 << 8 * width) - 1
-    body = sorted(b"".join(number.to_bytes(width, "big") for number in record + (pad,) * (numbers - len(record)))
-                  for record in records)
+    padded = (record + (pad,) * (numbers - len(record)) for record in records)
+    body = sorted(bytes(record) if width == 1 else b"".join(number.to_bytes(width, "big") for number in record)
+                  for record in padded)
     header = {"format": FORMAT, "version": VERSION, "game": game.variant(deal), "deal": deal_content(game, deal),
               "direction": direction, "numbers": numbers, "width": width, "positions": len(body)}
-    return gzip.compress(json.dumps(header, sort_keys=True).encode() + b"\n" + b"".join(body), mtime=0)
+    # level 6: on a million positions a sixth of level 9's time, and no larger
+    return gzip.compress(json.dumps(header, sort_keys=True).encode() + b"\n" + b"".join(body), compresslevel=6, mtime=0)
 
 
 def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: float | None = None) -> Pass:
