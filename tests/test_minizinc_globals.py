@@ -20,8 +20,10 @@ from typing import Any
 
 import pytest
 
+from patience.generators.deals import random_deal
+from patience.generators.mzn import black_hole
 from patience.generators.mzn.solution import read_output
-from patience.runners.minizinc import MiniZinc, failure_of, solver_argument
+from patience.runners.minizinc import GECODE_ID, MiniZinc, failure_of, needs_own_gecode_library, solver_argument
 from patience.runs.process import Limits, run_process
 from tests.helpers import needs_solver
 
@@ -437,3 +439,22 @@ def test_each_file_of_the_standard_library_compiles_alone(file):
         run = run_process([MiniZinc().executable() or "minizinc", "--solver", solver_argument("gecode"), "model.mzn"],
                           Limits(timeout=60), cwd=folder)
     assert failure_of(run) is None and "----------" in run.stdout, failure_of(run)
+
+
+@pytest.mark.parametrize("formulation", ["project", "benchmark"])
+def test_the_library_keeps_gecodes_search_where_its_own_library_compiles(formulation, tmp_path):
+    """On the models Gecode 6.2's own library compiles (the project's, the public benchmark's), the
+    project's library gives Gecode the same propagation: the same nodes on a deal both decide quickly."""
+    if not needs_own_gecode_library():
+        pytest.skip("Gecode runs with its own library here")
+    model = black_hole.build(random_deal(13, 4, 3, 3), formulation=formulation)
+    for name, text in model.files.items():
+        (tmp_path / name).write_text(text)
+    models = [name for name in model.files if name.endswith(".mzn")]
+    nodes = {}
+    for solver in (GECODE_ID, solver_argument("gecode")):
+        command = [MiniZinc().executable() or "minizinc", "--solver", solver, "-s", "--output-mode", "json"]
+        run = run_process([*command, *models, model.primary], Limits(timeout=120), cwd=tmp_path)
+        assert failure_of(run) is None, failure_of(run)
+        nodes[solver] = read_output(run.stdout, "MiniZinc output").stats["nodes"]
+    assert solver_argument("gecode") != GECODE_ID and len(set(nodes.values())) == 1, nodes
