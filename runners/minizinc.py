@@ -20,6 +20,7 @@ import re
 import tempfile
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
@@ -182,6 +183,18 @@ def running_backends() -> tuple[str, ...]:
     return tuple(name for name in configured_backends() if name not in backend_failures())
 
 
+@dataclass(frozen=True)
+class BackendOption(Option):
+    """The backend: any MiniZinc has configured is accepted (a run on one that cannot load says why),
+    but the listing offers those that ran a model here and names the others apart."""
+
+    def describe(self) -> str:
+        failing = backend_failures()
+        running = "|".join(name for name in self.values if name not in failing) or self.metavar
+        apart = f"; configured, not running here: {', '.join(sorted(failing))}" if failing else ""
+        return f"{running}: {self.explain()[:-1]}{apart})"
+
+
 class MiniZinc(ExecutableSolver, ProcessSolver):
     name = "minizinc"
     paradigm = "cp"
@@ -195,9 +208,9 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
 
     # the backends are asked of MiniZinc where a value is checked or shown, not when the schema is read
     options: ClassVar[Schema] = (*black_hole.OPTIONS,
-                                 Option("backend", DEFAULT_BACKEND, "the solver behind MiniZinc (those "
-                                        "`minizinc --solvers` reports; `patience solvers` lists those that "
-                                        "run here)", Asked(lambda: tuple(configured_backends()))))
+                                 BackendOption("backend", DEFAULT_BACKEND, "the solver behind MiniZinc, one "
+                                               "that `minizinc --solvers` reports",
+                                               Asked(lambda: tuple(configured_backends()))))
 
     def version(self) -> str | None:
         """MiniZinc's version and the backends that run here (each probed with a model)."""

@@ -160,6 +160,11 @@ def test_a_backend_is_listed_only_once_a_model_ran_on_it():
         assert "Error: " in cause and "POSTs" not in cause, (name, cause)
     if "cplex" in configured_backends():
         assert "cannot load cplex dll" in failing["cplex"]
+    line = next(option for option in MiniZinc.options if option.name == "backend").describe()
+    offered, _, said = line.partition(": ")
+    assert offered.split("|") == list(running)
+    apart = f"configured, not running here: {', '.join(sorted(failing))})" if failing else "(default gecode)"
+    assert said.endswith(apart)
 
 
 @pytest.mark.parametrize(("transcript", "cause"), [
