@@ -93,6 +93,12 @@ def peak(starts: Sequence[int], durations: Sequence[int], uses: Sequence[int]) -
                for t in range(horizon + 1))
 
 
+def present(starts: Sequence[int | None], durations: Sequence[int], uses: Sequence[int]) -> list[list[int]]:
+    """The starts, durations and uses of the optional tasks that occur (MiniZinc writes an absent one null)."""
+    kept = [(s, d, u) for s, d, u in zip(starts, durations, uses, strict=True) if s is not None]
+    return [[task[k] for task in kept] for k in range(3)]
+
+
 def overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     """Strict reading (MiniZinc's diffn): an empty rectangle still may not lie inside another."""
     (ax, ay, aw, ah), (bx, by, bw, bh) = a, b
@@ -172,6 +178,14 @@ PARTS = (
          "constraint forall(i in 1..4)(cu[i] + [2, 3, 1, 2][i] <= 4);",
          lambda v: peak(v["cu"], [2, 3, 1, 2], [2, 1, 2, 1]) <= 3
          and all(s + d <= 4 for s, d in zip(v["cu"], [2, 3, 1, 2], strict=True))),
+    Part("cumulative, optional tasks", "cumulative_opt.mzn",
+         "array[1..3] of var opt 0..4: cuo; constraint cumulative(cuo, [2, 2, 2], [2, 2, 1], 3);\n"
+         "constraint occurs(cuo[1]) /\\ occurs(cuo[2]) /\\ forall(i in 1..3)(occurs(cuo[i]) -> deopt(cuo[i]) <= 2);",
+         lambda v: None not in v["cuo"][:2] and peak(*present(v["cuo"], [2, 2, 2], [2, 2, 1])) <= 3),
+    Part("disjunctive_strict, optional tasks", "disjunctive_strict_opt.mzn",
+         "array[1..3] of var opt 0..3: dso; constraint disjunctive_strict(dso, [2, 2, 2]);\n"
+         "constraint occurs(dso[1]) /\\ occurs(dso[2]) /\\ forall(i in 1..3)(occurs(dso[i]) -> deopt(dso[i]) <= 2);",
+         lambda v: v["dso"][2] is None and tasks_apart(v["dso"][:2], [2, 2], strict=True)),
     Part("decreasing", "decreasing.mzn",
          "array[1..4] of var 1..4: de; constraint decreasing(de) /\\ de[1] = 3 /\\ de[4] = 2;",
          lambda v: all(a >= b for a, b in pairwise(v["de"])) and v["de"][0] == 3 and v["de"][3] == 2),
@@ -339,7 +353,10 @@ PARTS = (
 # The globals Gecode 6.2 has a propagator for, and the FlatZinc constraint each must reach.
 NATIVES = {"all_different": "all_different_offset(", "among": "among(", "arg_max": "gecode_maximum_arg_int_offset(",
            "bin_packing_load": "gecode_bin_packing_load(", "circuit": "gecode_circuit(", "count": "count_reif(",
-           "cumulative": "cumulatives(", "diffn": "gecode_nooverlap(", "disjunctive_strict": "gecode_schedule_unary(",
+           "cumulative": "cumulatives(",
+           "cumulative, optional tasks": "gecode_schedule_cumulative_optional(",
+           "disjunctive_strict, optional tasks": "gecode_schedule_unary_optional(",
+           "diffn": "gecode_nooverlap(", "disjunctive_strict": "gecode_schedule_unary(",
            "global_cardinality": "gecode_global_cardinality(", "inverse": "inverse_offsets(",
            "lex_less": "array_int_lt(", "member": "gecode_member_int_reif(", "nvalue": "nvalue(",
            "regular": "gecode_regular(", "sort": "sort(", "table": "gecode_table_int(",
