@@ -443,8 +443,11 @@ def standard_library_globals() -> list[str]:
     if executable is None:
         return []
     found = run_process([executable, "--config-dirs"], Limits(timeout=30))
-    folder = Path(json.loads(found.stdout)["mznStdlibDir"]) / "std"
-    return re.findall(r'^include "([^"]+)";', (folder / "globals.mzn").read_text(), re.MULTILINE)
+    try:
+        folder = Path(json.loads(found.stdout)["mznStdlibDir"]) / "std"
+        return re.findall(r'^include "([^"]+)";', (folder / "globals.mzn").read_text(), re.MULTILINE)
+    except (ValueError, KeyError, TypeError, OSError):  # a MiniZinc that cannot say: its tests fail elsewhere
+        return []
 
 
 @pytest.mark.slow
