@@ -187,7 +187,7 @@ def own_file(path: Path, home: Path | None = None) -> None:
     except (OSError, ValueError):
         raise InputError(str(path), None, "not a file name") from None
     if os.path.commonpath((folder, real)) != folder:
-        raise InputError(str(path), None, f"is a link to {quote(real)}, outside the student's folder: refused, not run")
+        raise InputError(str(path), None, f"is a link outside the student's folder, refused, not run: to {quote(real)}")
 
 
 def helper_files(model: Path, text: str, own_folder: bool = True) -> dict[str, str]:
