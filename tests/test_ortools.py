@@ -146,3 +146,9 @@ def test_every_cpsat_route_wins_by_default_the_small_deal_its_presolve_calls_inf
     assert result.status is Status.SOLVED
     assert replay(deal, result.sequence).valid
     assert solve(deal, solver, LIMITS, {"presolve": "on"}).status in (Status.SOLVED, Status.UNSOLVABLE)
+
+
+# The whole file runs in the slow set (`pytest -m slow`, in .ci/run): with it the default set passed its
+# budget of 300 s of CPU (tests/README.md, "Where the time goes"); the solver contract tests keep each
+# route in the default set.
+pytestmark = pytest.mark.slow

@@ -256,3 +256,9 @@ def test_planners_agree_with_the_native_solver_on_pysol_deals(solver):
             assert planned.status is native.status, seed
             decided += 1
     assert decided >= 15
+
+
+# The whole file runs in the slow set (`pytest -m slow`, in .ci/run): with it the default set passed its
+# budget of 300 s of CPU (tests/README.md, "Where the time goes"); the solver contract tests keep each
+# route in the default set.
+pytestmark = pytest.mark.slow

@@ -230,3 +230,9 @@ def _stdin(stream):
     finally:
         sys.stdin = saved
         reading._stdin_read = False
+
+
+# The whole file runs in the slow set (`pytest -m slow`, in .ci/run): with it the default set passed its
+# budget of 300 s of CPU (tests/README.md, "Where the time goes"); the solver contract tests keep each
+# route in the default set.
+pytestmark = pytest.mark.slow

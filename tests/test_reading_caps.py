@@ -209,3 +209,9 @@ def test_survey_shuffles_sizes_its_games_first(tmp_path, capsys, arguments, mess
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
     assert not (tmp_path / "sh.db").exists()
+
+
+# The whole file runs in the slow set (`pytest -m slow`, in .ci/run): with it the default set passed its
+# budget of 300 s of CPU (tests/README.md, "Where the time goes"); the solver contract tests keep each
+# route in the default set.
+pytestmark = pytest.mark.slow
