@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import os
 import signal
 import sqlite3
+import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import TypeVar
 
 import pytest
@@ -136,3 +140,17 @@ def every_model(clauses: Sequence[Sequence[int]], projection: Iterable[int],
             found.add(decode(true))
             solver.add_clause([-variable if variable in true else variable for variable in variables])
     return found
+
+
+@contextlib.contextmanager
+def benchmark_script(name: str) -> Iterator[ModuleType]:
+    """benchmarks/NAME.py loaded as a module (benchmarks/ is not a package), registered in sys.modules
+    while in use, since dataclasses look their module up while the script loads."""
+    spec = importlib.util.spec_from_file_location(f"{name}_under_test", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[spec.name]

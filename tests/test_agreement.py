@@ -5,29 +5,19 @@ catches a false verdict."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from patience.games import game_of
 from patience.result import Status
-from tests.helpers import sweep_seeds
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import benchmark_script, sweep_seeds
 
 
 @pytest.fixture(scope="module")
 def agreement():
-    """The script as a module (benchmarks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("agreement_under_test", ROOT / "benchmarks" / "agreement.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the script loads
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
+    with benchmark_script("agreement") as module:
+        yield module
 
 
 def test_the_families_deal_small_deals_of_their_games_from_the_number_alone(agreement):

@@ -4,7 +4,6 @@ deal a broken model gets wrong (and pass an unbroken one), bad command lines ref
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import re
@@ -23,7 +22,7 @@ from patience.grading.classroom import student_models
 from patience.grading.hunt import posed_deals, smaller
 from patience.grading.student import GameMapping, NativeTruth, StudentModel, grade_instances, renamed
 from patience.reading import read_text
-from tests.helpers import ROOT, needs_solver
+from tests.helpers import ROOT, benchmark_script, needs_solver
 
 PUBLIC = ROOT / "models" / "minizinc-benchmarks-black-hole.mzn"
 PILE_ORDER = "constraint forall(c in PILECARD where above[c] != 0)(y[above[c]] < y[c]);"
@@ -345,11 +344,9 @@ def test_savile_row_lettings_are_renamed_by_whole_name_only():
 def test_a_class_of_every_kind_of_model_is_marked_by_one_command(tmp_path):
     """benchmarks/class_of_models.py's class, one model of each kind (its 30-model run: docs/commands.md):
     a row for every model and instance, each kind graded as it should be."""
-    spec = importlib.util.spec_from_file_location("class_of_models", ROOT / "benchmarks" / "class_of_models.py")
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
-    expected = builder.make_class(tmp_path / "class", 10)
-    builder.make_instances(tmp_path / "instances", 3)
+    with benchmark_script("class_of_models") as builder:
+        expected = builder.make_class(tmp_path / "class", 10)
+        builder.make_instances(tmp_path / "instances", 3)
     assert main(["grade", "--class", str(tmp_path / "class"), "--instances", str(tmp_path / "instances"),
                  "--game", "generalised", "--timeout", "30", "--out", str(tmp_path / "marks")]) == 0
     marks = json.loads((tmp_path / "marks" / "marks.json").read_text())

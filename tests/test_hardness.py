@@ -4,7 +4,6 @@ page's generated blocks, so that the code behind docs/hardness.md cannot rot unn
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
 from pathlib import Path
@@ -14,19 +13,13 @@ import pytest
 from patience.names import GENERALISED
 from patience.result import Status
 from patience.survey.store import DECISION, UNDECIDED, Row, SurveyStore, survey_settings
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import benchmark_script
 
 
 @pytest.fixture(scope="module")
 def hardness():
-    """The script as a module (benchmarks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("hardness_under_test", ROOT / "benchmarks" / "hardness.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the script loads
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
+    with benchmark_script("hardness") as module:
+        yield module
 
 
 def won_share(ranks: int, ratio: float, centre: dict[int, float], width: float, exponent: float) -> float:
