@@ -261,7 +261,7 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                         spent[0] = child_cpu
                 finally:
                     if process is not None:
-                        _signal_group(process.pid, signal.SIGKILL)  # orphans and daemons of the group
+                        _end_group(process.pid, _GRACE_SECONDS)  # orphans and daemons of the group
                         if process.returncode is None:  # stopped mid-run: reap the killed child before going on,
                             # or on a busy machine it still runs until the scheduler lets it die
                             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -456,6 +456,16 @@ def end_processes(processes: Mapping[int, int], seconds: float) -> None:
     while time.monotonic() < deadline and any(
             fields[0] not in ("Z", "X") and (pid in processes or int(fields[2]) in groups)
             for pid, fields in _processes()):
+        time.sleep(0.01)
+
+
+def _end_group(group: int, seconds: float) -> None:
+    """Kill every process of the child's group and session, and wait up to `seconds` until none of them
+    is alive: a killed process takes a moment to go on a busy machine, and a run that has returned
+    leaves nothing running."""
+    _signal_group(group, signal.SIGKILL)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(fields[0] not in ("Z", "X") for _, fields in _members(group)):
         time.sleep(0.01)
 
 
