@@ -134,6 +134,18 @@ def read_rows(folder: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def merged_rows(folders: Sequence[Path]) -> list[dict[str, Any]]:
+    """The rows of several runs, a (family, deal, route) pair run more than once kept once: by its worst
+    outcome, so that a disagreement in any run stays in the merge."""
+    kept: dict[tuple[str, int, str], dict[str, Any]] = {}
+    for folder in folders:
+        for row in read_rows(folder):
+            key = (row["family"], row["number"], row["route"])
+            if key not in kept or OUTCOMES.index(row["outcome"]) > OUTCOMES.index(kept[key]["outcome"]):
+                kept[key] = row
+    return list(kept.values())
+
+
 def plan(families: Iterable[str], deals: int, routes: Sequence[str] | None, cpu: float,
          done: set[tuple[str, int, str]], black_hole_deals: int) -> list[Task]:
     """The deals with routes left to run, the families in turns (deal 1 of each, then deal 2...), so that a
@@ -210,8 +222,9 @@ def main(arguments: Sequence[str]) -> int:
     run_parser.add_argument("--cpu", type=float, default=30.0, help="seconds of CPU a route run")
     run_parser.add_argument("--retry-open", action="store_true", help="run again the pairs that timed out")
     run_parser.add_argument("--jobs", type=int, default=1)
-    report_parser = commands.add_parser("report", help="the table of a run")
-    report_parser.add_argument("--out", type=Path, required=True)
+    report_parser = commands.add_parser("report", help="the table of one run or of several merged")
+    report_parser.add_argument("--out", type=Path, required=True, action="append",
+                               help="a run's folder; given again, the runs are merged (a pair run twice counts once)")
     options = parser.parse_args(arguments)
     try:
         if options.command == "run":
@@ -226,7 +239,7 @@ def main(arguments: Sequence[str]) -> int:
     except UsageError as error:
         print(f"agreement.py: {error}", file=sys.stderr)
         return 2
-    rows = read_rows(options.out)
+    rows = merged_rows(options.out if options.command == "report" else [options.out])
     print(table(rows))
     wrong = disagreements(rows)
     for line in wrong:

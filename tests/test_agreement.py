@@ -66,6 +66,23 @@ def test_a_run_resumes_and_a_stored_disagreement_ends_it_with_status_1(agreement
     assert "DISAGREEMENT: generalised deal 1" in capsys.readouterr().out
 
 
+def test_a_report_merges_runs_and_keeps_a_pair_run_twice_by_its_worst_outcome(agreement, tmp_path, capsys):
+    first, second = tmp_path / "first", tmp_path / "second"
+    row = {"family": "lbs", "number": 1, "cards": 5, "route": "sat", "native": "solved", "status": "solved",
+           "outcome": "agree", "wall": 0.1, "cpu": 0.1, "message": ""}
+    first.mkdir()
+    second.mkdir()
+    (first / agreement.ROWS).write_text(json.dumps(row) + "\n")
+    (second / agreement.ROWS).write_text(json.dumps(row) + "\n" + json.dumps({**row, "number": 2}) + "\n")
+    assert [r["number"] for r in agreement.merged_rows([first, second])] == [1, 2]
+    assert agreement.main(["report", "--out", str(first), "--out", str(second)]) == 0
+    assert "| all | 2 | 2 | 0 | 0 | 0 | 2 deals |" in capsys.readouterr().out
+    again = {**row, "outcome": "disagree", "status": "unsolvable"}  # the same pair, another verdict: it stays
+    (second / agreement.ROWS).write_text(json.dumps(again) + "\n")
+    assert agreement.main(["report", "--out", str(first), "--out", str(second)]) == 1
+    assert "| all | 1 | 0 | 0 | 0 | 1 | 1 deals |" in capsys.readouterr().out
+
+
 def test_an_unknown_family_or_route_is_one_line_and_status_2(agreement, tmp_path, capsys):
     assert agreement.main(["run", "--out", str(tmp_path), "--families", "golf"]) == 2
     assert agreement.main(["run", "--out", str(tmp_path), "--routes", "nosuch"]) == 2
