@@ -128,7 +128,8 @@ def report(store: str | os.PathLike[str], *, clock: str = "cpu", deals: Any = No
 def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
            shape: str | Sequence[int] | None = None, mode: str = "max-cards", timeout: float = 60.0,
            nodes: int | None = None, numbering: str | None = None, batch: int | None = None, jobs: int = 1,
-           store: str | os.PathLike[str] | None = None, progress: bool = False) -> SurveySummary:
+           store: str | os.PathLike[str] | None = None, progress: bool = False,
+           certify: bool = False) -> SurveySummary:
     """Decide every deal of a numbered range with the native search, as `patience survey` does.
 
     Args:
@@ -146,6 +147,8 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
             `if __name__ == "__main__":` when it asks for more.
         store: a SQLite store to keep and resume (default: a temporary one, removed afterwards).
         progress: draw the progress bar on standard error.
+        certify: keep a certificate of each loss in the store (`summary.summary.certified` counts
+            them; `check(store=...)` verifies them), as `patience survey --certify` does.
 
     Returns:
         A `SurveySummary`: `str(summary)` is what `patience survey report` prints; `.to_dict()`.
@@ -171,10 +174,11 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
     numbers = survey_seeds(seeds) if isinstance(seeds, str) else _seeds(seeds)
     run_batches = runner(check.jobs(jobs), None)
     show_progress = check.flag(progress, "progress")
+    certified = check.flag(certify, "certify")
     with tempfile.TemporaryDirectory(prefix="patience-survey-") as scratch:
         path = Path(scratch) / "survey.sqlite" if store is None else Path(check.path(store, "store"))
         run_survey(path, surveyed, numbering_name(numbered or DEFAULT_NUMBERING), checked_shape, numbers, chosen,
-                   seconds, limit, size or 2000, run_batches, show_progress)
+                   seconds, limit, size or 2000, run_batches, show_progress, certified)
         settings, summary, rows = read_survey(path)
     return SurveySummary(summary.game, summary.deals, summary.won, summary.lost,
                          wilson(summary.won, summary.decided), dict(summary.histogram), summary.undecided, settings,

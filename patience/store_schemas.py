@@ -62,14 +62,23 @@ CAMPAIGN = StoreSchema(  # patience/campaign/store.py
     schema=CAMPAIGN_V1.split("CREATE TABLE IF NOT EXISTS deals")[0] + CAMPAIGN_DEALS_V2 + CAMPAIGN_RUNS_V2,
     made_by="patience compare", previous={1: CAMPAIGN_V1})
 
-SURVEY = StoreSchema(  # patience/survey/store.py
-    name="survey", application_id=0x50535256, schema_version=1, made_by="patience survey",  # "PSRV"
-    schema="""
+SURVEY_V1 = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS deals (
     seed INTEGER PRIMARY KEY, verdict INTEGER NOT NULL, cards INTEGER NOT NULL,
     nodes INTEGER NOT NULL, seconds REAL NOT NULL);
-""")
+"""
+# Schema 2 keeps the certificate of each loss a `survey --certify` proved (docs/certificates.md): the
+# certificate file's bytes, its positions, and the seconds its pass took.
+SURVEY_CERTIFICATES_V2 = """
+CREATE TABLE IF NOT EXISTS certificates (
+    seed INTEGER PRIMARY KEY REFERENCES deals(seed), positions INTEGER NOT NULL, seconds REAL NOT NULL,
+    data BLOB NOT NULL);
+"""
+
+SURVEY = StoreSchema(  # patience/survey/store.py
+    name="survey", application_id=0x50535256, schema_version=2, made_by="patience survey",  # "PSRV"
+    schema=SURVEY_V1 + SURVEY_CERTIFICATES_V2, previous={1: SURVEY_V1})
 
 SHUFFLES = StoreSchema(  # patience/survey/experiment.py
     name="shuffle-experiment", application_id=0x50534846, schema_version=1,  # "PSHF"

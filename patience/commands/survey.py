@@ -82,6 +82,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         default=0, help="shuffles: seed of every chain's generator (0)")
     parser.add_argument("--reference", type=real_argument(0, 100), metavar="PERCENT",
                         help="shuffles: draw a dotted line at this win rate (a survey's, say)")
+    parser.add_argument("--certify", action="store_true",
+                        help="keep a certificate of each loss in the store (docs/certificates.md), "
+                             "verified by `patience check --db STORE`; its pass has the search's --timeout")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run, parser=parser)
 
@@ -103,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     game, shape = game_and_shape(args.game, args.shape)
     try:
         before, new = run_survey(args.db, game, args.numbering, shape, seeds, args.mode, args.timeout, args.nodes,
-                                 args.batch or 2000, run_batches, not args.quiet)
+                                 args.batch or 2000, run_batches, not args.quiet, args.certify)
     except STOPPED as stop:  # Ctrl-C, SIGTERM, SIGHUP: what is kept, and how to go on
         tell(said(stop, f"{game} deals", str(args.db), command_line(args.parser, args)))
         return stop.status

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from patience.binary_star import rules as binary_star_rules
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
+from patience.certificates import dead_positions, encode
 from patience.deal import Deal
 from patience.generators.deals import ACE_OF_SPADES_NUMBER, numbered_piles, pysol_deal, random_deal
 from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
@@ -29,7 +30,7 @@ from patience.native.board import Board
 from patience.native.rules import Rules
 from patience.result import Status
 from patience.runners.native import binary_star_plays
-from patience.survey.store import MAX_CARDS, UNDECIDED, Row
+from patience.survey.store import MAX_CARDS, UNDECIDED, Certificate, Row
 from patience.validator import replay, replay_numbers
 
 RULES = Rules()  # every pruning on, as the native solver's defaults
@@ -52,6 +53,7 @@ class Batch:
     nodes: int | None = None
     mode: str = MAX_CARDS
     shape: Shape | None = None
+    certify: bool = False  # each loss gets a certificate (certify_batch)
 
     def deal(self, seed: int) -> Deal | BinaryStarDeal:
         if self.game == GENERALISED:
@@ -207,6 +209,34 @@ def decide_batch(batch: Batch) -> list[Row]:
     return rows
 
 
+@dataclass(frozen=True)
+class Certified:
+    """A batch's rows and the certificates of its losses (a loss whose pass reached the survey's time
+    limit has none: it stays an uncertified loss)."""
+
+    rows: list[Row]
+    certificates: list[Certificate]
+
+
+def certify_batch(batch: Batch) -> Certified:
+    """`decide_batch`, then the certificate pass (patience.certificates) on each loss, in this worker,
+    limited as each search is (batch.seconds). A pass that finds a win contradicts the search: the
+    survey stops (UntrustedPlay) and stores nothing of the batch."""
+    rows, certificates = decide_batch(batch), []
+    for row in rows:
+        if row.verdict is not Status.UNSOLVABLE:
+            continue
+        started = time.perf_counter()
+        deal = batch.deal(row.seed)
+        found = dead_positions(deal, batch.seconds)
+        if found.won:
+            raise UntrustedPlay(f"{batch.game} deal {row.seed}: the search says lost, the certificate pass found a win")
+        if found.limited_by is None:
+            data = encode(deal, found.positions, found.direction)
+            certificates.append(Certificate(row.seed, len(found.positions), time.perf_counter() - started, data))
+    return Certified(rows, certificates)
+
+
 def decide_seed(batch: Batch, seed: int) -> tuple[Status, int, int]:
     """(verdict, most cards, nodes) of one deal of the batch: a numbered Black Hole or All in a Row
     deal through `decide_numbered` when the search is compiled, else through its Deal."""
@@ -221,6 +251,7 @@ def decide_seed(batch: Batch, seed: int) -> tuple[Status, int, int]:
 
 
 def batches(game: str, numbering: str | None, seeds: Sequence[int], size: int, seconds: float,
-            nodes: int | None = None, mode: str = MAX_CARDS, shape: Shape | None = None) -> list[Batch]:
-    return [Batch(game, numbering, tuple(seeds[start:start + size]), seconds, nodes, mode, shape)
+            nodes: int | None = None, mode: str = MAX_CARDS, shape: Shape | None = None,
+            certify: bool = False) -> list[Batch]:
+    return [Batch(game, numbering, tuple(seeds[start:start + size]), seconds, nodes, mode, shape, certify)
             for start in range(0, len(seeds), size)]

@@ -73,6 +73,7 @@ class Summary:
     median_nodes: int
     top_nodes: int  # the 99th percentile
     tableau: int  # cards dealt to the piles
+    certified: int = 0  # losses with a stored certificate (survey --certify)
 
     @property
     def decided(self) -> int:
@@ -113,6 +114,8 @@ def render(summary: Summary, settings: Mapping[str, object]) -> str:
              f"limits: {settings.get('timeout')} s{nodes} per deal",
              f"won: {summary.won:,} of {summary.decided:,} decided = {100 * summary.rate:.2f}% "
              f"(95% Wilson interval {100 * low:.2f}-{100 * high:.2f}%)",
+             *([f"lost (certified): {summary.certified:,} of {summary.lost:,} lost "
+                f"(a certificate each, checked by `patience check --db`)"] if settings.get("certify") else []),
              f"undecided: {len(summary.undecided):,} of {summary.deals:,} = "
              f"{100 * len(summary.undecided) / summary.deals:.2f}%"
              + (f" (seeds {', '.join(map(str, summary.undecided[:20]))}"

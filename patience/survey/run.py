@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from patience.errors import InputError, UsageError, quote
@@ -16,7 +17,7 @@ from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
 from patience.runs.stops import Kept, keeping
 from patience.survey import report
-from patience.survey.decide import Shape, batches, decide_batch
+from patience.survey.decide import Certified, Shape, batches, certify_batch, decide_batch
 from patience.survey.store import MAX_CARDS, UNDECIDED, VERDICTS, Row, SurveyStore, survey_settings
 
 LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
@@ -69,33 +70,36 @@ def check_counts(batch: int | None, nodes: int | None) -> None:
 
 def run_survey(path: str | Path, game: str, numbering: str | None, shape: Shape | None, seeds: Sequence[int],
                mode: str, seconds: float, nodes: int | None, batch_size: int, run: Runner,
-               show_progress: bool = True) -> tuple[int, int]:
+               show_progress: bool = True, certify: bool = False) -> tuple[int, int]:
     """Open (or make) the store at `path`, hold it to the survey's settings and decide every seed
-    without a row; returns (deals stored before, deals stored now)."""
+    without a row (`certify`: with a certificate of each loss); returns (deals stored before, deals
+    stored now)."""
     with SurveyStore(path) as store:
-        store.fix_settings(survey_settings(game, None if shape else numbering, shape, mode, seconds, nodes))
+        store.fix_settings(survey_settings(game, None if shape else numbering, shape, mode, seconds, nodes, certify))
         return survey(store, game, None if shape else numbering, seeds, batch_size, seconds, run, show_progress,
-                      nodes, mode, shape)
+                      nodes, mode, shape, certify)
 
 
 def read_survey(path: str | Path) -> tuple[dict[str, object], report.Summary, list[Row]]:
     """A survey store's settings, summary and rows; an input error for a store with no decided deal or
     of a game this patience does not know."""
     with SurveyStore(path, create=False) as store:
-        settings, rows = store.settings(), store.rows()
+        settings, rows, certified = store.settings(), store.rows(), store.certified()
     if not rows:
         raise InputError(str(path), None, "holds no decided deals yet")
     game, shape = settings.get("game"), settings.get("shape")
     if game not in report.TABLEAU_CARDS and not (game == GENERALISED and shape):
         raise InputError(str(path), None, f"a survey of no game this patience knows ({settings.get('game')})")
-    return settings, report.summarise(str(settings["game"]), rows, report.tableau_cards(settings)), rows
+    summary = report.summarise(str(settings["game"]), rows, report.tableau_cards(settings))
+    return settings, replace(summary, certified=certified), rows
 
 
 def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence[int], batch_size: int,
            seconds: float, run: Runner, show_progress: bool = True, nodes: int | None = None,
-           mode: str = MAX_CARDS, shape: Shape | None = None) -> tuple[int, int]:
-    """Decide every seed without a row; returns (deals stored before, deals stored now). A stop
-    raises Interrupted or Ended saying what is stored (patience.runs.stops)."""
+           mode: str = MAX_CARDS, shape: Shape | None = None, certify: bool = False) -> tuple[int, int]:
+    """Decide every seed without a row (`certify`: and certify each loss, stored with its row);
+    returns (deals stored before, deals stored now). A stop raises Interrupted or Ended saying what
+    is stored (patience.runs.stops)."""
     wanted = set(seeds)
     stored = store.stored_seeds(min(wanted), max(wanted)) & wanted
     done = Counter(store.verdict_counts(wanted))
@@ -103,13 +107,15 @@ def survey(store: SurveyStore, game: str, numbering: str | None, seeds: Sequence
     progress = Progress(len(wanted), done, enabled=show_progress, shown=VERDICTS, title="survey", words=WORDS)
     new = 0
 
-    def keep(rows: list[Row]) -> None:
+    def keep(decided: list[Row] | Certified) -> None:
         nonlocal new
-        new += store.add_batch(rows)
+        rows, certificates = (decided.rows, decided.certificates) if isinstance(decided, Certified) else (decided, [])
+        new += store.add_batch(rows, certificates)
         for row in rows:
             progress.counts[row.verdict] += 1
         progress.show()
 
+    work = batches(game, numbering, todo, batch_size, seconds, nodes, mode, shape, certify)
     with keeping(lambda: Kept(len(stored) + new, len(wanted), new)), progress:
-        run(decide_batch, batches(game, numbering, todo, batch_size, seconds, nodes, mode, shape), keep)
+        run(certify_batch if certify else decide_batch, work, keep)
     return len(stored), new

@@ -4,7 +4,8 @@ and a rerun of the same command decides exactly the deals that have no row."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -41,23 +42,34 @@ def _shape(value: object) -> bool:
         return False
     return True
 
+def _migrate(connection: sqlite3.Connection, version: int) -> None:
+    """Schema 1 to 2, inside the first write's transaction: the table of certificates, empty."""
+    connection.execute(store_schemas.SURVEY_CERTIFICATES_V2)
+
+
 SURVEY = stores.StoreKind.of(
-    store_schemas.SURVEY,
+    store_schemas.SURVEY, migrate=_migrate,
     checks={
         "settings": {"key": stores.text("key"), "value": stores.text("value")},
         "deals": {"seed": stores.count("seed"), "verdict": stores.one_of("verdict", tuple(READ_VERDICT)),
                   "cards": stores.count("cards"), "nodes": stores.count("nodes"), "seconds": stores.seconds("seconds")},
+        "certificates": {"seed": stores.count("seed"), "positions": stores.count("positions"),
+                         "seconds": stores.seconds("seconds"), "data": stores.gzip_blob("data")},
     },
     settings={"game": lambda value: isinstance(value, str), "numbering": lambda value: isinstance(value, str),
               "mode": lambda value: value in MODES, "timeout": stores.typed_as(seconds),
-              "nodes": stores.optional_positive_number, "shape": _shape},
+              "nodes": stores.optional_positive_number, "shape": _shape,
+              "certify": lambda value: value is True},
 )
 
 
 def survey_settings(game: str, numbering: str | None, shape: tuple[int, int, int] | None, mode: str,
-                    timeout: float, nodes: int | None) -> dict[str, object]:
-    """The settings a survey records: its numbering for numbered deals, its shape for random ones."""
+                    timeout: float, nodes: int | None, certify: bool = False) -> dict[str, object]:
+    """The settings a survey records: its numbering for numbered deals, its shape for random ones;
+    `certify` only when on, so that a store made before it existed reads as uncertified."""
     settings: dict[str, object] = {"game": game, "mode": mode, "timeout": timeout, "nodes": nodes}
+    if certify:
+        settings["certify"] = True
     return settings | ({"shape": list(shape)} if shape else {"numbering": numbering})
 
 
@@ -70,6 +82,15 @@ class Row(NamedTuple):
     cards: int
     nodes: int
     seconds: float
+
+
+class Certificate(NamedTuple):
+    """The certificate of a lost deal (a patience.certificates file's bytes), and its pass's time."""
+
+    seed: int
+    positions: int
+    seconds: float
+    data: bytes
 
 
 class SurveyStore(stores.Closing):
@@ -100,14 +121,34 @@ class SurveyStore(stores.Closing):
             settings["game"] = stores.stored_game(self.path, settings["game"])
         return settings
 
-    def add_batch(self, rows: Iterable[Row]) -> int:
-        """Store a batch in one transaction. A seed stored twice is an error (the batch is refused
-        whole), so that no deal can ever be counted twice."""
+    def add_batch(self, rows: Iterable[Row], certificates: Iterable[Certificate] = ()) -> int:
+        """Store a batch (and its losses' certificates) in one transaction. A seed stored twice is an
+        error (the batch is refused whole), so that no deal can ever be counted twice."""
         with self.database.transaction() as connection:
             cursor = connection.executemany(
                 "INSERT INTO deals VALUES (?, ?, ?, ?, ?)",
                 [(row.seed, STORED_VERDICT[row.verdict], row.cards, row.nodes, row.seconds) for row in rows])
-        return cursor.rowcount
+            added = cursor.rowcount
+            connection.executemany("INSERT INTO certificates VALUES (?, ?, ?, ?)",
+                                   [tuple(certificate) for certificate in certificates])
+        return added
+
+    def certified(self) -> int:
+        """The stored certificates (none in a store of schema 1)."""
+        if self.database.version < 2:
+            return 0
+        return int(self.database.read("SELECT count(*) FROM certificates")[0][0])
+
+    def certificates(self) -> Iterator[Certificate]:
+        """Every stored certificate, by seed, read a page at a time (a store may hold millions)."""
+        if self.database.version < 2:
+            return
+        after = -1
+        while page := self.database.read("SELECT seed, positions, seconds, data FROM certificates "
+                                         "WHERE seed > ? ORDER BY seed LIMIT 256", (after,)):
+            for seed, positions, spent, data in page:
+                yield Certificate(seed, positions, spent, bytes(data))
+            after = page[-1][0]
 
     def stored_seeds(self, first: int, last: int) -> set[int]:
         return {seed for (seed,) in self.database.read(
