@@ -151,14 +151,14 @@ def test_a_store_of_the_previous_version_opens_and_is_migrated_only_by_a_write(m
     assert migrated.execute("SELECT count(DISTINCT content) FROM runs WHERE length(content) = 64").fetchone() == (3,)
     migrated.close()
     assert main(["report", str(path)]) == 0 and "3 runs on 3 deals" in capsys.readouterr().out
-    survey = _copy(made, "survey", tmp_path, "survey.db")
-    _edit(survey, "PRAGMA application_id = 0", "PRAGMA user_version = 0")
+    survey = _copy(made, "survey", tmp_path, "survey.db")  # as schema 1 made it: no certificates table
+    _edit(survey, "DROP TABLE certificates", "PRAGMA application_id = 0", "PRAGMA user_version = 0")
     assert main(["survey", "report", "--db", str(survey)]) == 0 and _marks(survey) == (0, 0)
-    assert main([*SURVEY_RUN, "--db", str(survey)]) == 0 and _marks(survey) == (SURVEY.application_id, 1)
+    assert main([*SURVEY_RUN, "--db", str(survey)]) == 0 and _marks(survey) == (SURVEY.application_id, 2)
     capsys.readouterr()
     # the previous version's survey store that its `compare` filled with empty campaign tables
     spoilt = _copy(made, "survey", tmp_path, "spoilt.db")
-    _edit(spoilt, "PRAGMA application_id = 0", "PRAGMA user_version = 0",
+    _edit(spoilt, "DROP TABLE certificates", "PRAGMA application_id = 0", "PRAGMA user_version = 0",
           *[statement for statement in store_schemas.CAMPAIGN_V1.split(";") if "settings" not in statement])
     assert main(["survey", "report", "--db", str(spoilt)]) == 0
     assert main([*SURVEY_RUN, "--db", str(spoilt)]) == 0 and _marks(spoilt)[0] == SURVEY.application_id

@@ -33,7 +33,7 @@ def test_a_random_survey_stores_the_shape_and_the_verdicts_of_those_deals(tmp_pa
     settings, rows = store.settings(), store.rows()
     store.close()
     assert settings == {"game": "generalised", "mode": "decision", "timeout": 60.0, "nodes": 20000,
-                        "shape": [13, 4, 3]}
+                        "shape": [13, 4, 3], "certify": False}
     assert [row.seed for row in rows] == list(range(1, 9))
     assert [row.verdict for row in rows] == [_verdict(random_deal(13, 4, 3, seed)) for seed in range(1, 9)]
     assert all(row.cards == 51 for row in rows if row.verdict == Status.SOLVED)

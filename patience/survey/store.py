@@ -59,17 +59,15 @@ SURVEY = stores.StoreKind.of(
     settings={"game": lambda value: isinstance(value, str), "numbering": lambda value: isinstance(value, str),
               "mode": lambda value: value in MODES, "timeout": stores.typed_as(seconds),
               "nodes": stores.optional_positive_number, "shape": _shape,
-              "certify": lambda value: value is True},
+              "certify": lambda value: isinstance(value, bool)},
 )
 
 
 def survey_settings(game: str, numbering: str | None, shape: tuple[int, int, int] | None, mode: str,
                     timeout: float, nodes: int | None, certify: bool = False) -> dict[str, object]:
     """The settings a survey records: its numbering for numbered deals, its shape for random ones;
-    `certify` only when on, so that a store made before it existed reads as uncertified."""
-    settings: dict[str, object] = {"game": game, "mode": mode, "timeout": timeout, "nodes": nodes}
-    if certify:
-        settings["certify"] = True
+    whether it certifies its losses (a certified survey resumed uncertified would mix the two)."""
+    settings: dict[str, object] = {"game": game, "mode": mode, "timeout": timeout, "nodes": nodes, "certify": certify}
     return settings | ({"shape": list(shape)} if shape else {"numbering": numbering})
 
 
@@ -108,10 +106,10 @@ class SurveyStore(stores.Closing):
     def fix_settings(self, settings: Mapping[str, object]) -> None:
         """Record game, numbering (or shape), mode and limits on first use; a rerun with others would
         mix two surveys. A setting a store made before it existed has its default, None (`nodes`: no
-        node limit, `shape`: numbered deals)."""
+        node limit, `shape`: numbered deals; `certify`: False)."""
         stored = self.settings()
         if stored:
-            stored = {key: None for key in settings} | stored
+            stored = {key: None for key in settings} | {"certify": False} | stored
         stores.fix_settings(self.database, self.path, stored, settings, "holds a survey with")
 
     def settings(self) -> dict[str, object]:

@@ -1,0 +1,90 @@
+"""survey --certify and check --db (issue 53 item 4): every loss a survey proves keeps a certificate
+in the store, and `patience check --db` checks them all with the independent checker, refusing a
+tampered one by its deal's number and a damaged store in one line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+from pathlib import Path
+
+from patience.cli import main
+from patience.result import Status
+from patience.survey.store import SurveyStore
+
+
+def certified_survey(db: Path, seeds: str = "1-60") -> None:
+    assert main(["survey", "--seeds", seeds, "--db", str(db), "--certify", "--quiet", "--timeout", "30"]) == 0
+
+
+def stored(db: Path) -> tuple[set[int], dict[int, bytes]]:
+    """The lost seeds and the stored certificates by seed."""
+    with SurveyStore(db, create=False) as store:
+        lost = {row.seed for row in store.rows() if row.verdict is Status.UNSOLVABLE}
+        return lost, {certificate.seed: certificate.data for certificate in store.certificates()}
+
+
+def test_a_certified_survey_keeps_a_certificate_of_each_loss_that_check_db_certifies(tmp_path, capsys):
+    db = tmp_path / "survey.sqlite"
+    certified_survey(db)
+    lost, certificates = stored(db)
+    assert lost and set(certificates) == lost
+    capsys.readouterr()
+    assert main(["survey", "report", "--db", str(db)]) == 0
+    assert f"lost (certified): {len(lost)} of {len(lost)} lost" in capsys.readouterr().out
+    assert main(["check", "--db", str(db), "--quiet"]) == 0
+    assert capsys.readouterr().out.strip().endswith(f"{len(lost)} of {len(lost)} certificates certified: cannot be won")
+
+
+def test_check_db_names_a_tampered_certificate(tmp_path, capsys):
+    db = tmp_path / "survey.sqlite"
+    certified_survey(db)
+    _, certificates = stored(db)
+    seed = max(certificates, key=lambda number: len(certificates[number]))
+    header_line, body = gzip.decompress(certificates[seed]).split(b"\n", 1)
+    header = json.loads(header_line)
+    size = header["numbers"] * header["width"]
+    header["positions"] -= 1  # a position dropped: its parent's move leads out of the set, or the start is gone
+    dropped = body[:size * (len(body) // size // 2)] + body[size * (len(body) // size // 2 + 1):]
+    tampered = gzip.compress(json.dumps(header, sort_keys=True).encode() + b"\n" + dropped)
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE certificates SET data = ? WHERE seed = ?", (tampered, seed))
+    connection.close()
+    capsys.readouterr()
+    assert main(["check", "--db", str(db), "--quiet"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if "not certified" in line and f"deal {seed}:" in line]
+    assert out[-1].endswith(f"{len(certificates) - 1} of {len(certificates)} certificates certified: "
+                            "cannot be won; 1 not certified")
+
+
+def test_a_certified_survey_resumes_certified_and_keeps_to_its_setting(tmp_path, capsys):
+    db = tmp_path / "survey.sqlite"
+    certified_survey(db, "1-30")
+    first_lost, first = stored(db)
+    certified_survey(db, "1-60")
+    lost, certificates = stored(db)
+    assert first_lost < lost and set(certificates) == lost
+    assert all(certificates[seed] == first[seed] for seed in first)  # the first run's kept as they were
+    capsys.readouterr()
+    # resumed without --certify: refused, its losses would go uncertified
+    assert main(["survey", "--seeds", "1-90", "--db", str(db), "--quiet", "--timeout", "30"]) == 2
+    assert "certify" in capsys.readouterr().err
+
+
+def test_a_damaged_store_is_one_line_and_exit_2(tmp_path, capsys):
+    db = tmp_path / "survey.sqlite"
+    certified_survey(db, "1-30")
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE certificates SET data = x'00' WHERE seed = (SELECT min(seed) FROM certificates)")
+    connection.close()
+    capsys.readouterr()
+    assert main(["check", "--db", str(db), "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and "certificates" in captured.err
+    uncertified = tmp_path / "plain.sqlite"
+    assert main(["survey", "--seeds", "1-5", "--db", str(uncertified), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["check", "--db", str(uncertified)]) == 2
+    assert "holds no certificates" in capsys.readouterr().err
