@@ -88,3 +88,11 @@ def test_a_damaged_store_is_one_line_and_exit_2(tmp_path, capsys):
     capsys.readouterr()
     assert main(["check", "--db", str(uncertified)]) == 2
     assert "holds no certificates" in capsys.readouterr().err
+
+
+def test_the_api_survey_certifies_too(tmp_path):
+    import patience
+
+    summary = patience.survey("black_hole", "1-40", certify=True, store=tmp_path / "survey.sqlite")
+    assert summary.lost and summary.summary.certified == summary.lost
+    assert "lost (certified)" in str(summary)
