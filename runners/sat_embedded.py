@@ -88,8 +88,9 @@ class EmbeddedSat(Solver):
 Refine = Callable[[set[int]], list[list[int]]]
 
 
-def run_engine(engine: str, formula: CNF, limits: Limits, refine: Refine | None = None) -> dict:
-    """Solve in a forked child under the limits: verdict True/False, or timeout/memout/error.
+def run_engine(engine: str, formula: CNF, limits: Limits, refine: Refine | None = None, proof: bool = False) -> dict:
+    """Solve in a forked child under the limits: verdict True/False, or timeout/memout/error; with
+    `proof`, a refutation comes with the engine's DRAT proof (its lines, under "proof").
     `refine`, given a model's true variables, returns clauses that cut it off (none: the model
     stands); the child adds them and solves again, the solver kept warm, until a model stands or
     the formula is refuted.
@@ -103,7 +104,7 @@ def run_engine(engine: str, formula: CNF, limits: Limits, refine: Refine | None 
             with stops_deferred():
                 child = os.fork()
                 if child == 0:
-                    _child_process(engine, formula, limits, receiver, sender, refine)
+                    _child_process(engine, formula, limits, receiver, sender, refine, proof)
             sender.close()
             if receiver.poll(limits.timeout):
                 try:
@@ -124,18 +125,19 @@ def run_engine(engine: str, formula: CNF, limits: Limits, refine: Refine | None 
             receiver.close()
 
 
-def _child_process(engine: str, formula: CNF, limits: Limits, receiver, sender, refine: Refine | None) -> NoReturn:
+def _child_process(engine: str, formula: CNF, limits: Limits, receiver, sender, refine: Refine | None,
+                   proof: bool) -> NoReturn:
     """The forked child: solve, send the outcome, and end without running the parent's exit handlers."""
     status = 1
     try:
         receiver.close()
-        _child(engine, formula, limits, sender, refine)
+        _child(engine, formula, limits, sender, refine, proof)
         status = 0
     finally:
         os._exit(status)
 
 
-def _child(engine: str, formula: CNF, limits: Limits, sender, refine: Refine | None) -> None:
+def _child(engine: str, formula: CNF, limits: Limits, sender, refine: Refine | None, proof: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent too, which kills this child
     for number in STOP_SIGNALS:  # the parent's unwinding handlers are not the solver's: it just dies
         signal.signal(number, signal.SIG_DFL)
@@ -148,7 +150,7 @@ def _child(engine: str, formula: CNF, limits: Limits, sender, refine: Refine | N
         resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
     started = time.process_time()
     try:
-        with PySatSolver(name=engine, bootstrap_with=formula.clauses) as solver:
+        with PySatSolver(name=engine, bootstrap_with=formula.clauses, with_proof=proof) as solver:
             verdict, rounds = solver.solve(), 0
             while verdict and refine is not None:
                 cuts = refine({literal for literal in solver.get_model() if literal > 0})
@@ -159,8 +161,10 @@ def _child(engine: str, formula: CNF, limits: Limits, sender, refine: Refine | N
                 verdict = solver.solve()
             model = solver.get_model() if verdict else None
             stats = solver.accum_stats() | ({"refinements": rounds} if refine is not None else {})
+            lines = solver.get_proof() if proof and verdict is False else None
         true = [literal for literal in model or () if literal > 0]
-        sender.send({"verdict": verdict, "true": true, "stats": stats, "cpu": time.process_time() - started})
+        sender.send({"verdict": verdict, "true": true, "stats": stats, "cpu": time.process_time() - started,
+                     **({"proof": lines} if lines is not None else {})})
     except MemoryError:
         sender.send({"verdict": "memout", "cpu": time.process_time() - started, "message": "memory limit reached"})
     sender.close()

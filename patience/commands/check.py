@@ -14,7 +14,9 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from patience import sat_proof
 from patience.checker import Broken, check
+from patience.drat import ProofError
 from patience.errors import InputError, UsageError
 from patience.exit_codes import ExitCode
 from patience.games import game_of, write_game_deal
@@ -47,9 +49,10 @@ def run(args: argparse.Namespace) -> int:
         return check_store(args.db, not args.quiet)
     if args.deal is None or args.certificate is None:
         raise UsageError("check needs DEAL CERTIFICATE (or --db STORE)")
+    checker = sat_proof.check if sat_proof.is_sat_proof(Path(args.certificate)) else check
     try:
-        print("\n".join(check(Path(args.deal), Path(args.certificate))))
-    except Broken as broken:
+        print("\n".join(checker(Path(args.deal), Path(args.certificate))))
+    except (Broken, ProofError) as broken:
         print(f"not certified: {broken}")
         return ExitCode.UNSOLVABLE
     return ExitCode.SOLVED

@@ -9,13 +9,14 @@ from pathlib import Path
 from patience.certificates import certify
 from patience.errors import UsageError, one_line, quote
 from patience.exit_codes import STATUS_EXIT
-from patience.games import AnyDeal, read_game_deal
+from patience.games import AnyDeal, game_of, read_game_deal
 from patience.limits import mebibytes, seconds
 from patience.names import GAME_OPTION_HELP, game_option
 from patience.outputs import check_apart, output_file
 from patience.result import SolverResult, Status, to_record
-from patience.runners.solve import solve
+from patience.runners.solve import checked_solver, solve
 from patience.runs.process import Limits
+from patience.sat_proof import prove, proves
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,14 +60,21 @@ def status_lines(result: SolverResult) -> list[str]:
             f"status: {result.status.value}"]
 
 
-def certificate_line(deal: AnyDeal, result: SolverResult, path: Path, limits: Limits) -> str:
-    """What became of the certificate asked for: written (a loss, the pass done), or why not."""
+def certificate_line(deal: AnyDeal, result: SolverResult, path: Path, limits: Limits,
+                     solver: str = "", options: dict[str, str] | None = None) -> str:
+    """What became of the certificate asked for: written (a loss, the pass done), or why not. A CNF
+    route that logs proofs gives a SAT proof certificate (patience.sat_proof), any other the game's."""
     if result.status is not Status.UNSOLVABLE:
         return f"none (the status is {result.status.value}, not unsolvable)"
-    written = certify(deal, path, limits)
+    if proves(solver):
+        _, typed = checked_solver(solver, game_of(deal).variant(deal), options or {})
+        written = prove(deal, solver, typed, path, limits)
+        kind = "DRAT steps"
+    else:
+        written, kind = certify(deal, path, limits), "positions"
     if written.reason is not None:
         return f"not written: {written.reason}"
-    return f"{one_line(str(path))} ({written.positions:,} positions, {written.size:,} bytes)"
+    return f"{one_line(str(path))} ({written.positions:,} {kind}, {written.size:,} bytes)"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,9 +82,11 @@ def run(args: argparse.Namespace) -> int:
     game, deal = read_game_deal(args.deal, args.game)
     if args.certificate is not None:
         check_apart(output_file(args.certificate), [args.deal])
-    result = solve(deal, args.solver, limits, parse_options(args.options))
+    options = parse_options(args.options)
+    result = solve(deal, args.solver, limits, options)
     record = to_record(deal, result)
-    certificate = None if args.certificate is None else certificate_line(deal, result, args.certificate, limits)
+    certificate = None if args.certificate is None else certificate_line(deal, result, args.certificate, limits,
+                                                                          args.solver, options)
     if args.json:
         print(json.dumps({"deal": args.deal, **record, **({} if certificate is None else {"certificate": certificate})},
                          indent=2))
