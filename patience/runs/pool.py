@@ -33,7 +33,6 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
-from concurrent.futures import process as futures_process
 from functools import partial
 from multiprocessing import get_context, resource_tracker
 from typing import Any, TypeVar
@@ -107,8 +106,10 @@ def _run_on_workers(jobs: int, function: Callable[[Work], Result], work: Sequenc
     pool: ProcessPoolExecutor | None = None
     futures: list[Future] = []
     kept: set[Future] = set()
+    others: set[int] = set()
     try:
         with _deaf_children():
+            others = set(_group_below())  # the resource tracker, say: no worker of this pool
             pool = ProcessPoolExecutor(max_workers=pool_size(jobs, len(work)), mp_context=get_context("spawn"),
                                        initializer=_start_worker, initargs=(os.getpid(),))
             futures = [pool.submit(_run_in_worker, function, item) for item in work]  # workers start here
@@ -118,7 +119,7 @@ def _run_on_workers(jobs: int, function: Callable[[Work], Result], work: Sequenc
                 kept.add(future)
     except BaseException as stop:  # a stop, an error of the work, or the caller's own error in `keep`
         if pool is not None:
-            stop_pool(pool)
+            stop_pool(pool, others)
             if isinstance(stop, STOPS):
                 _keep_finished(futures, kept, keep)
         raise
@@ -150,33 +151,39 @@ def _deaf_children() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def stop_pool(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor, others: Iterable[int] = ()) -> None:
     """Stop a pool now, leaving no process behind. Leaving it the usual way would wait for the work in
     flight, up to a whole time limit. SIGTERM makes a worker unwind its run, which kills its solver's
-    process group, and exit; a worker still there after a moment is killed, and so is every process it
-    had started, and this waits until they are gone (a killed JVM takes a second)."""
-    workers = list((pool._processes or {}).values())  # the pool has no public handle on its workers
-    below = descendants(worker.pid for worker in workers if worker.pid is not None)
-    # read before shutdown, which forgets it
-    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)  # no public handle either
-    pool.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        worker.terminate()
+    process group, and exit (an idle one exits at once, so none takes another item); a worker still
+    there after a moment is killed, and so is every process it had started, and this waits until they
+    are gone (a killed JVM takes a second). Then the pool, its workers gone, fails the items left
+    (BrokenProcessPool: never kept) and is shut down and waited for, so that its thread is over before
+    the interpreter's exit hook could wake it through a pipe already closed (a traceback on stderr,
+    "Bad file descriptor"). The futures are not cancelled here: the pool's thread would fail one
+    cancelled under it (InvalidStateError).
+
+    The pool has no public handle on its workers. They are this process's children that stay in its
+    process group (a solver leads a group of its own), all started by `submit`: every such process
+    below this one but `others`, those that were there before the pool."""
+    left = set(others)
+    workers = [pid for pid in _group_below() if pid not in left]
+    below = descendants(workers)
+    for pid in workers:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + _STOP_SECONDS
-    for worker in workers:
-        worker.join(max(0.0, deadline - time.monotonic()))
-        if worker.exitcode is None:
-            worker.kill()
-            worker.join()
-    end_processes(below, _STOP_SECONDS)
-    # The pool's manager thread closes its wake-up pipe as it ends; were it still ending when the
-    # interpreter exits, concurrent.futures' exit hook could write to that pipe as it closes (a
-    # traceback on stderr, "Bad file descriptor"). Its workers are gone, so it ends at once.
-    if manager is not None:
-        manager.join(_STOP_SECONDS)
-        # and its exit hook is told to leave this pool's pipe alone: after a stop its file descriptor
-        # can be closed under it ("Bad file descriptor" at exit after SIGHUP, seen on an idle machine)
-        futures_process._threads_wakeups.pop(manager, None)
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.01)
+        alive = [pid for pid in _group_below() if pid in workers]
+    end_processes(dict.fromkeys(alive, os.getpgrp()) | below, _STOP_SECONDS)
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _group_below() -> list[int]:
+    """The live processes below this one in its own process group (a zombie is none)."""
+    own = os.getpgrp()
+    return [pid for pid, group in descendants([os.getpid()]).items() if group == own]
 
 
 _stopping = False  # set in a worker once it has been told to stop (or its parent has gone)
