@@ -96,3 +96,14 @@ def test_the_api_survey_certifies_too(tmp_path):
     summary = patience.survey("black_hole", "1-40", certify=True, store=tmp_path / "survey.sqlite")
     assert summary.lost and summary.summary.certified == summary.lost
     assert "lost (certified)" in str(summary)
+
+
+def test_a_certified_survey_of_generalised_deals_checks(tmp_path, capsys):
+    """Random deals of a shape no board text holds: check --db writes each deal in a form that does."""
+    db = tmp_path / "random.sqlite"
+    assert main(["survey", "--shape", "7,4,3", "--seeds", "1-200", "--db", str(db), "--certify", "--quiet"]) == 0
+    lost, certificates = stored(db)
+    assert lost and set(certificates) == lost
+    capsys.readouterr()
+    assert main(["check", "--db", str(db), "--quiet"]) == 0
+    assert capsys.readouterr().out.strip().endswith(f"{len(lost)} of {len(lost)} certificates certified: cannot be won")

@@ -19,12 +19,13 @@ from patience.checker import Broken, check
 from patience.drat import ProofError
 from patience.errors import InputError, UsageError
 from patience.exit_codes import ExitCode
-from patience.games import game_of, write_game_deal
+from patience.games import write_game_deal
 from patience.result import Status
 from patience.runs.progress import Progress
 from patience.survey.decide import Batch
 from patience.survey.store import SurveyStore
 
+DEAL_FORM = "yaml"  # every game writes it, and it holds any shape of deal
 CHECKED_WORDS: dict[str, str] = {Status.SOLVED: "certified", Status.UNSOLVABLE: "not certified"}  # the progress line's
 
 
@@ -75,8 +76,8 @@ def check_store(path: Path, show_progress: bool = True) -> int:
         with tempfile.TemporaryDirectory(prefix="patience-check-") as scratch, progress:
             for certificate in store.certificates():
                 deal = batch.deal(certificate.seed)
-                deal_file = Path(scratch) / f"deal-{certificate.seed}.txt"
-                deal_file.write_text(write_game_deal(deal, game_of(deal).forms[0]), encoding="utf-8")
+                deal_file = Path(scratch) / f"deal-{certificate.seed}.yaml"
+                deal_file.write_text(write_game_deal(deal, DEAL_FORM), encoding="utf-8")
                 certificate_file = Path(scratch) / f"deal-{certificate.seed}.certificate"
                 certificate_file.write_bytes(certificate.data)
                 try:
