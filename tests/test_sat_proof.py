@@ -124,3 +124,16 @@ def test_the_checker_does_rup_rat_and_deletions():
         drat.check_proof([[1, 2], [-1, -2]], ["1 0", "0"])
     with pytest.raises(drat.ProofError, match="never adds"):
         drat.check_proof(clauses, ["2 0"])
+
+
+def test_the_drat_checker_imports_only_the_standard_library():
+    """No solver, no SAT library: what the checker trusts is its own page of code."""
+    import ast
+    import sys
+
+    tree = ast.parse(Path(drat.__file__).read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module}
+    assert imported and imported <= set(sys.stdlib_module_names) | {"__future__"}
