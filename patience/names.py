@@ -41,7 +41,10 @@ GAME_TITLES = {BLACK_HOLE: "Black Hole", ALL_IN_A_ROW: "All in a Row", GENERALIS
 # The games PySolFC deals by number (`patience deal --seed`, `survey`, deal specs `GAME:1-100`).
 NUMBERED_GAMES = (BLACK_HOLE, ALL_IN_A_ROW, BINARY_STAR)
 
-_EXTRA_ALIASES = {"late_binding": LBS, "late_binding_solitaire": LBS, "accordion": LBS,
+# Names other tools give a game (Solvitaire's and PyCSP3's `accordion`): accepted wherever a game is
+# named, and the one alias a help may use beside the canonical name, saying which game it is.
+OTHER_NAMES = {"accordion": LBS}
+_EXTRA_ALIASES = {**OTHER_NAMES, "late_binding": LBS, "late_binding_solitaire": LBS,
                   "generalised_black_hole": GENERALISED, "generalized": GENERALISED,
                   "binary_star_generalized": BINARY_STAR_GENERALISED}
 
@@ -121,8 +124,9 @@ def numbering_option(text: str) -> str:
 
 def game_option_help(known: tuple[str, ...] = GAMES) -> str:
     """The help of a `--game` option that takes the games `known`."""
-    return (f"the deal's game, one of {', '.join(known)} (hyphens accepted); the deal must be that game "
-            "(default: found from the file)")
+    others = "".join(f"; {other} is {game}" for other, game in OTHER_NAMES.items() if game in known)
+    return (f"the deal's game, one of {', '.join(known)} (hyphens accepted{others}); the deal must be that "
+            "game (default: found from the file)")
 
 
 GAME_OPTION_HELP = game_option_help()

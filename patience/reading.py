@@ -8,6 +8,7 @@ standard input, read (bounded) at most once per process.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -154,6 +155,27 @@ def construct_yaml(root: yaml.Node | None, source: str) -> Any:
                          f"bad YAML: {quote(problem, 80)[1:-1]}") from None
     except (ValueError, OverflowError, RecursionError) as error:  # a timestamp or number Python cannot hold
         raise InputError(source, None, f"bad YAML value: {quote(str(error), 80)[1:-1]}") from None
+
+
+def load_json(text: str, source: str) -> Any:
+    """The JSON data of `text`, or an InputError naming `source`: malformed JSON (with its line), a
+    key given twice (json.loads would keep the last silently), a number too long for int(), lists
+    nested too deep. Callers bound the text's size (their commas) before: loads builds every value."""
+    try:
+        return json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as error:
+        raise InputError(source, error.lineno, f"bad JSON: {error.msg}") from None
+    except (ValueError, RecursionError) as error:  # a repeated key, a number too long to convert, too deep
+        raise InputError(source, None, f"bad JSON: {quote(str(error), 80)[1:-1]}") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise ValueError(f"key {quote(key)} appears twice")
+        document[key] = value
+    return document
 
 
 def yaml_line(node: yaml.Node | None) -> int | None:

@@ -11,7 +11,8 @@ from patience.names import GAME_OPTION_HELP, game_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("convert", help="convert a deal between board, yaml, param, dzn and json")
+    parser = subparsers.add_parser("convert", help="convert a deal between board, yaml, param, dzn and json "
+                                                 "(PyCSP3's data; an lbs deal: param or json)")
     parser.add_argument("deal", help="deal file in any known form")
     parser.add_argument("--to", required=True, choices=list(FORMATS))
     parser.add_argument("--game", type=game_option(), metavar="GAME", help=GAME_OPTION_HELP)

@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "random Late Binding Solitaire .param.")
     games = (*NUMBERED_GAMES, GENERALISED, LBS)
     parser.add_argument("--game", default=BLACK_HOLE, type=game_option(games), metavar="GAME",
-                        help=f"{', '.join(games)} (default {BLACK_HOLE}; hyphens accepted)")
+                        help=f"{', '.join(games)} (default {BLACK_HOLE}; hyphens accepted; accordion is {LBS})")
     parser.add_argument("--cards", type=whole_argument(1, MAX_CARDS),
                         default=10, help="lbs: cards in the row, named LBS<cards>_<seed> (default 10)")
     parser.add_argument("--seed", type=whole_argument(-LARGEST, LARGEST),  # each numbering checks its own range

@@ -23,14 +23,14 @@ from patience.runs.process import Limits
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("lbs", help="Late Binding Solitaire: solve a .param deal or validate moves",
+    parser = subparsers.add_parser("lbs", help="Late Binding Solitaire (accordion): solve a deal or validate moves",
                                    description="Decide an lbs deal (Late Binding Solitaire, a .param) or replay "
                                                "a solution's moves on it.")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     solver = actions.add_parser("solve", help="decide the deal (as `patience solve`), showing each move's row",
                                 description="Decide the deal; any claimed win is replayed before it is printed. "
                                             "Exit status as `patience solve`.")
-    solver.add_argument("deal", help="lbs deal: a .param file")
+    solver.add_argument("deal", help="lbs deal: a .param file or PyCSP3 Accordion JSON")
     solver.add_argument("--solver", default="native",
                         help="a name from `patience solvers` that plays lbs (default native)")
     solver.add_argument("--timeout", type=seconds, default=60.0, help="seconds (default 60)")
@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     validate = actions.add_parser("validate", help="replay a .solution (or `FROM TO` lines) on the deal",
                                   description="Replay the moves of a Savile Row .solution file, or of a text "
                                               "file with one `FROM TO` pair (1-based) per line.")
-    validate.add_argument("deal", help="lbs deal: a .param file")
+    validate.add_argument("deal", help="lbs deal: a .param file or PyCSP3 Accordion JSON")
     validate.add_argument("solution", type=Path)
     validate.add_argument("--mapping", type=Path, help="YAML naming the move variables (see patience grade)")
     validate.set_defaults(handler=run_validate)

@@ -18,7 +18,7 @@ from patience.cards import STANDARD_RANKS, Card
 from patience.deal import Deal
 from patience.errors import InputError, quote
 from patience.numeric import whole, whole_value
-from patience.reading import at_most
+from patience.reading import at_most, load_json
 
 # Each pattern ends at the list's `[`; the list runs to the first `]` (found by str.find, so no
 # pattern ever scans an unclosed list to the end of the file again and again).
@@ -91,12 +91,7 @@ def write_dzn(deal: Deal) -> str:
 def read_json(text: str, source: str) -> Deal:
     # a deal has one comma per card: counted before json.loads builds every value of a long document
     at_most(text.count(","), MAX_CARDS, "cards (commas)", source, None)
-    try:
-        document = json.loads(text.removeprefix("\ufeff"))
-    except json.JSONDecodeError as error:
-        raise InputError(source, error.lineno, f"bad JSON: {error.msg}") from None
-    except (ValueError, RecursionError) as error:  # a number too long to convert, lists nested too deep
-        raise InputError(source, None, f"bad JSON: {quote(str(error), 80)[1:-1]}") from None
+    document = load_json(text, source)
     if not isinstance(document, dict) or "m" not in document:
         raise InputError(source, 1, "expected {\"m\": cards per suit, \"piles\": [[...], ...]}")
     ranks = whole_value(document["m"], "m (cards per suit)", 1, MAX_RANKS, source, 1)  # `true` is no number

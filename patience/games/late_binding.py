@@ -1,4 +1,4 @@
-"""Late Binding Solitaire: a row of piles; a move puts pile i onto pile i-1 or i-3."""
+"""Late Binding Solitaire (Accordion, `accordion`): a row of piles; a move puts pile i onto pile i-1 or i-3."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from patience.caps import MAX_MOVES
 from patience.errors import InputError
-from patience.lbs.deal import LBSDeal, read_param, write_param
+from patience.lbs.deal import LBSDeal, is_pycsp3, read_param, read_pycsp3, write_param, write_pycsp3
 from patience.lbs.rules import Move, replay
 from patience.lbs.solution import Mapping, read_moves
 from patience.names import LBS
@@ -43,24 +43,24 @@ def read_lbs_answer(text: str, source: str, mapping: Mapping | None = None) -> t
 
 
 class LateBinding:
-    """A deal is an LBS `.param` (`letting cards be [...]`); an answer is a Savile Row `.solution`
-    (actionFrom/actionTo) or `FROM TO` lines."""
+    """A deal is an LBS `.param` (`letting cards be [...]`) or PyCSP3's Accordion data (`json`:
+    `{"cards": [...]}`); an answer is a Savile Row `.solution` (actionFrom/actionTo) or `FROM TO` lines."""
 
     name: ClassVar[str] = LBS
     title: ClassVar[str] = "Late Binding Solitaire"
     deal_type: ClassVar[type] = LBSDeal
-    forms: ClassVar[tuple[str, ...]] = ("param",)
+    forms: ClassVar[tuple[str, ...]] = ("param", "json")
 
     def detect(self, text: str) -> bool:
-        return _CARDS_LETTING.search(text) is not None
+        return is_pycsp3(text) or _CARDS_LETTING.search(text) is not None
 
     def parse_deal(self, text: str, source: str) -> LBSDeal:
-        return read_param(text, source)
+        return read_pycsp3(text, source) if is_pycsp3(text) else read_param(text, source)
 
     def write_deal(self, deal: LBSDeal, form: str) -> str:
-        if form != "param":
-            raise ValueError(f"an LBS deal is written only as param, not {form}")
-        return write_param(deal)
+        if form not in self.forms:
+            raise ValueError(f"an LBS deal is written as {' or '.join(self.forms)}, not {form}")
+        return write_pycsp3(deal) if form == "json" else write_param(deal)
 
     def variant(self, deal: LBSDeal) -> str:
         return LBS

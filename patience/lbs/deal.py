@@ -2,25 +2,31 @@
 
 The coursework numbers cards 0..51 with value = card mod 13 and suit = card div 13 (0 hearts,
 1 diamonds, 2 clubs, 3 spades). Generalised deals have R ranks (values) and S suits; their `.param`
-files add `letting ranks be R` and `letting suits be S`.
+files add `letting ranks be R` and `letting suits be S`. PyCSP3's Accordion model (xcsp3team/
+PyCSP3-models, recreational/Accordion) reads the same numbers of the standard deck as JSON data,
+`{"cards": [17, 11, 49]}`: `read_pycsp3` and `write_pycsp3`.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass
 
 from patience import syntax
 from patience.caps import MAX_CARDS, MAX_RANKS, MAX_SUITS
-from patience.cards import RANK_LETTERS
+from patience.cards import RANK_LETTERS, in_players_words
 from patience.deal import Drawn
 from patience.errors import InputError, quote
-from patience.reading import at_most, lines, numbered_lines, read_text, small_int
+from patience.reading import at_most, lines, load_json, numbered_lines, read_text, small_int
 
 STANDARD_RANKS, STANDARD_SUITS = 13, 4
 SUIT_LETTERS = "HDCS"  # the coursework's suit order
 _LETTING = re.compile(r"^letting\s+(\w+)\s+be\s+(.+)$")
+# PyCSP3's Accordion data: a JSON object with a "cards" key (Black Hole's PyCSP3 JSON has "m" and "piles")
+_PYCSP3_CARDS = re.compile(r'"cards"[ \t\r\n]*:')
+PYCSP3_SHAPE = '{"cards": [card numbers 0..51]} (PyCSP3\'s Accordion data)'
 
 
 @dataclass(frozen=True)
@@ -57,7 +63,7 @@ class LBSDeal(Drawn):
     def card_name(self, card: int) -> str:
         """`6S`, `TH` for a standard deck; `v14s2` for generalised cards."""
         if self.ranks == STANDARD_RANKS and self.suits <= STANDARD_SUITS:
-            return RANK_LETTERS[self.value(card)] + SUIT_LETTERS[self.suit(card)]
+            return _standard_name(card)
         return f"v{self.value(card)}s{self.suit(card)}"
 
     @property
@@ -115,6 +121,50 @@ def read_dzn(text: str, source: str) -> LBSDeal:
         return LBSDeal(tuple(int(token) for token in match.group(1).split(",")), name=name)
     except ValueError as error:
         raise InputError(source, first, str(error)) from None
+
+
+def is_pycsp3(text: str) -> bool:
+    """Whether `text` is a JSON object with a "cards" key: PyCSP3's Accordion data."""
+    return text.lstrip().startswith("{") and _PYCSP3_CARDS.search(text) is not None
+
+
+def read_pycsp3(text: str, source: str) -> LBSDeal:
+    """PyCSP3's Accordion data, `{"cards": [...]}`: the standard deck's numbers 0..51 (value c mod 13,
+    suit c div 13, as the coursework numbers them), left to right; named by the file, as `.param` deals."""
+    # one comma a card: counted before json.loads builds every value of a long document
+    at_most(text.count(","), MAX_CARDS, "cards (commas)", source, None)
+    document = load_json(text, source)
+    if not isinstance(document, dict) or "cards" not in document:
+        raise InputError(source, 1, f"expected {PYCSP3_SHAPE}")
+    extra = sorted(set(document) - {"cards"})
+    if extra:
+        raise InputError(source, None, f"unknown key {quote(extra[0])}: PyCSP3's Accordion data holds only \"cards\"")
+    cards = document["cards"]
+    if not isinstance(cards, list) or not cards:
+        raise InputError(source, None, "\"cards\" must be a non-empty list of card numbers 0..51")
+    deck = STANDARD_RANKS * STANDARD_SUITS
+    seen: set[int] = set()
+    for index, card in enumerate(cards):
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < deck:
+            raise InputError(source, None, f"cards[{index}] is {quote(json.dumps(card))}, not a card number 0..51")
+        if card in seen:
+            raise InputError(source, None, f"cards[{index}]: card {card} "
+                                           f"({in_players_words(_standard_name(card), True)}) appears twice")
+        seen.add(card)
+    return LBSDeal(tuple(cards), name=source.rsplit("/", 1)[-1].removesuffix(".json"))
+
+
+def write_pycsp3(deal: LBSDeal) -> str:
+    """The deal as PyCSP3's Accordion data, laid out byte for byte as its example 11-01.json; a
+    ValueError for a generalised deal, which the model (cards 0..51, rank c mod 13) cannot hold."""
+    if not deal.standard:
+        raise ValueError(f"PyCSP3's Accordion data holds only standard deals (13 values, 4 suits), "
+                         f"not {deal.ranks} values of {deal.suits} suits")
+    return '{\n    "cards": [' + ", ".join(map(str, deal.cards)) + "]\n}\n"
+
+
+def _standard_name(card: int) -> str:
+    return RANK_LETTERS[card % STANDARD_RANKS] + SUIT_LETTERS[card // STANDARD_RANKS]
 
 
 def write_param(deal: LBSDeal, comment: str = "") -> str:
