@@ -67,6 +67,8 @@ class ProcessSolver(Solver):
 
     language: ClassVar[str]  # the model language it reads (a key of generators.MODEL_LANGUAGES)
     grace: ClassVar[float] = 0.0  # seconds between the limit a solver keeps itself and the hard kill
+    address_space_limit: ClassVar[bool] = True  # RLIMIT_AS may hold its memory limit where no cgroup can;
+    # False for a JVM (its reserved heap would trip it) or a solver of many threads' arenas: sampled then
     beside: ClassVar[Mapping[str, str]] = {}  # files written beside the model's, by their path in its folder
     # (the files a student's model includes), never named on the command line
 
@@ -106,13 +108,13 @@ class ProcessSolver(Solver):
             folder = Path(scratch)
             write_scratch(folder, {**self.beside, **model.files})
             run = run_process(self.confine(self.command(model, limits, options), folder), self.run_limits(limits),
-                              cwd=folder, env=self.environment(options))
+                              cwd=folder, env=self.environment(options), address_space=self.address_space_limit)
             try:
                 answer = self.read_verdict(run, folder, model, options)
             except InputError as error:
                 status = Status.UNKNOWN if run.timed_out or run.memout else Status.ERROR
                 answer = answer_from_run(run, status, message=f"unreadable solver output: {error}")
-        return replace(answer, stats={**model.stats, **answer.stats})
+        return replace(answer, stats={**model.stats, **answer.stats, "limits": run.enforcement})
 
 
 def write_scratch(folder: Path, files: Mapping[str, str]) -> None:

@@ -46,6 +46,8 @@ PRESOLVE = Switch("presolve", "off", "CP-SAT's presolve; on by request only: OR-
 class OrToolsSolver:
     """What the OR-Tools routes share: found when the wheel is, and its version."""
 
+    address_space_limit = False  # a JVM's or many threads' reserved address space would trip RLIMIT_AS
+
     def available(self) -> bool:
         return importlib.util.find_spec("ortools") is not None
 

@@ -196,6 +196,7 @@ class BackendOption(Option):
 
 
 class MiniZinc(ExecutableSolver, ProcessSolver):
+    address_space_limit = False  # its backends may be JVMs or many threads: RLIMIT_AS would trip
     name = "minizinc"
     paradigm = "cp"
     description = ("MiniZinc on the project's model (dual viewpoint, table of following pairs, pile order, "

@@ -84,6 +84,8 @@ class SavileRow(ProcessSolver):
     -solver-options, and the hard kill comes a grace period after the limit, so a run that stops
     at the limit still writes its .info file."""
 
+    address_space_limit = False  # a JVM's or many threads' reserved address space would trip RLIMIT_AS
+
     paradigm = "cp"
     language = "eprime"
     games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)

@@ -47,6 +47,8 @@ class XcspSolver(ProcessSolver):
     """The template for Java XCSP3 solvers: the instance built by pycsp3 (before the limits start
     counting), the jar run under limits, its s/v lines read."""
 
+    address_space_limit = False  # a JVM's or many threads' reserved address space would trip RLIMIT_AS
+
     paradigm = "cp"
     language = "xcsp3"
     games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)

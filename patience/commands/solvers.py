@@ -15,7 +15,9 @@ from typing import Any
 from patience.exit_codes import ExitCode
 from patience.grading.sandbox import protection
 from patience.names import GAMES
+from patience.runners.base import ProcessSolver, Solver
 from patience.runners.registry import PREFIXED, all_solvers
+from patience.runs.kernel_limits import how_enforced
 
 MAX_WIDTH = 100
 _COLUMNS = ("solver", "paradigm", "installed", "plays")
@@ -45,12 +47,20 @@ def solver_records() -> list[dict[str, Any]]:
             "name": solver.name, "paradigm": solver.paradigm, "installed": installed,
             "version": (solver.version() or "") if installed else None,
             "description": solver.description, "how_to_get": None if installed else solver.install_hint(),
-            "games": list(solver.games),
+            "games": list(solver.games), "limits": limits_of(solver),
             "options": [{"name": option.name, "values": list(option.values), "default": option.default,
                          "help": option.help} for option in solver.options],
             "option_lines": [f"--set {option.name}={option.describe()}" for option in solver.options],
         })
     return records
+
+
+def limits_of(solver: Solver) -> str:
+    """How a solver's limits are held here: a process's by the kernel (patience.runs.kernel_limits),
+    an in-process solver's by the timers of the solve."""
+    if isinstance(solver, ProcessSolver):
+        return how_enforced(solver.address_space_limit)
+    return "in this process: the solve's own timers and limits"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,7 +121,7 @@ def verbose_lines(records: list[dict[str, Any]], width: int) -> list[str]:
     for record in records:
         details = [f"installed: {_state(record)}" if record["installed"] else "MISSING",
                    *([f"how to get it: {record['how_to_get']}"] if record["how_to_get"] else []),
-                   f"plays: {', '.join(record['games'])}", *record["option_lines"]]
+                   f"plays: {', '.join(record['games'])}", f"limits: {record['limits']}", *record["option_lines"]]
         lines += textwrap.wrap(f"{record['name']} ({record['paradigm']}): {record['description']}", width,
                                subsequent_indent="    ", break_on_hyphens=False)
         for detail in details:

@@ -1,9 +1,12 @@
 """Run one external solver command under limits, the way runsolver and BenchExec do.
 
-The command runs in its own session (process group). A monitor polls the session's CPU time and
-resident memory through /proc and kills the WHOLE session (JVMs and helper processes included, and
-children that a solver puts into process groups of their own, as MiniZinc does with its FlatZinc
-solver) at the wall-clock, CPU or memory limit: SIGTERM, a grace second, then SIGKILL. Output goes to files
+The command runs in its own session (process group), and where the machine lets us, in a cgroup of
+its own whose memory limit the kernel keeps and whose CPU the kernel counts (patience.runs.kernel_limits;
+else RLIMIT_CPU and, for solvers that allow it, RLIMIT_AS). A monitor polls that CPU time (the /proc
+sampling of the session's CPU and resident memory where no cgroup holds) and kills the WHOLE session
+(JVMs and helper processes included, and children that a solver puts into process groups of their
+own, as MiniZinc does with its FlatZinc solver) at the wall-clock, CPU or memory limit: SIGTERM, a
+grace second, then SIGKILL. Output goes to files
 in a private temporary folder that is removed afterwards; nothing is left running, even when this
 process is stopped by Ctrl-C, SIGTERM (`timeout`, `kill`, a batch system) or SIGHUP, or when the
 thread's caller stops the run (`stopping`: a hunt's deal after the first wrong one, a class at Ctrl-C).
@@ -30,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from patience.reading import read_output
+from patience.runs import kernel_limits
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
@@ -229,6 +233,7 @@ class ProcessRun:
     cpu: float
     timed_out: bool = False
     memout: bool = False
+    enforcement: str = ""  # how its limits were held (kernel_limits.Enforcement: "memory: cgroup v1; cpu: ...")
 
     @property
     def command_line(self) -> str:
@@ -236,41 +241,64 @@ class ProcessRun:
 
 
 def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None = None,
-                env: Mapping[str, str] | None = None, stdin_text: str | None = None) -> ProcessRun:
-    """Run `command` to completion or to a limit; never leaves a process of its group alive. `Stopped`
-    if the thread's caller stops it (`stopping`)."""
+                env: Mapping[str, str] | None = None, stdin_text: str | None = None,
+                address_space: bool = False) -> ProcessRun:
+    """Run `command` to completion or to a limit; never leaves a process of its group (or cgroup)
+    alive. `address_space`: RLIMIT_AS may hold its memory limit where no cgroup can (not for a JVM,
+    whose reserved heap would trip it). `Stopped` if the thread's caller stops it (`stopping`)."""
     raise_if_stopped()
     stop: threading.Event | None = getattr(_stop, "event", None)
     stopped = False
-    with tempfile.TemporaryDirectory(prefix="patience-run-") as scratch:
-        out_path, err_path, in_path = (Path(scratch, name) for name in ("stdout", "stderr", "stdin"))
-        in_path.write_text(stdin_text or "")
-        with open(out_path, "wb") as out, open(err_path, "wb") as err, open(in_path, "rb") as stdin:
-            started = time.monotonic()
-            process = None
-            with stop_signals_unwind():
-                try:
-                    with stops_deferred():  # a signal now would leave the new group running unseen
-                        process = subprocess.Popen(
-                            list(command), stdout=out, stderr=err, stdin=stdin, cwd=cwd,
-                            env=None if env is None else {**os.environ, **env}, start_new_session=True,
-                        )
-                    share_nice(process.pid)
-                    with _cpu_timer_paused() as spent:
-                        returncode, child_cpu, timed_out, memout, stopped = _monitor(process, limits, started, stop)
-                        spent[0] = child_cpu
-                finally:
-                    if process is not None:
-                        _end_group(process.pid, _GRACE_SECONDS)  # orphans and daemons of the group
-                        if process.returncode is None:  # stopped mid-run: reap the killed child before going on,
-                            # or on a busy machine it still runs until the scheduler lets it die
-                            with contextlib.suppress(subprocess.TimeoutExpired):
-                                process.wait(timeout=_GRACE_SECONDS * 5)
-            wall = time.monotonic() - started
-        if stopped:
-            raise Stopped
-        return ProcessRun(tuple(command), returncode, read_output(out_path), read_output(err_path), wall, child_cpu,
-                          timed_out, memout)
+    cgroup = kernel_limits.make_cgroup(limits.memory_mb)
+    enforcement = cgroup.enforcement(address_space) if cgroup else kernel_limits.Enforcement(
+        kernel_limits.RLIMIT if address_space else kernel_limits.SAMPLING, kernel_limits.RLIMIT)
+    try:
+        with tempfile.TemporaryDirectory(prefix="patience-run-") as scratch:
+            out_path, err_path, in_path = (Path(scratch, name) for name in ("stdout", "stderr", "stdin"))
+            in_path.write_text(stdin_text or "")
+            with open(out_path, "wb") as out, open(err_path, "wb") as err, open(in_path, "rb") as stdin:
+                started = time.monotonic()
+                process = None
+                with stop_signals_unwind():
+                    try:
+                        with stops_deferred():  # a signal now would leave the new group running unseen
+                            process = subprocess.Popen(
+                                list(command), stdout=out, stderr=err, stdin=stdin, cwd=cwd,
+                                env=None if env is None else {**os.environ, **env}, start_new_session=True,
+                                preexec_fn=kernel_limits.child_setup(cgroup, limits.cpu_limit, limits.memory_mb,
+                                                                     address_space),
+                            )
+                        share_nice(process.pid)
+                        watch = _Watch(process.pid, cgroup, sample_memory=enforcement.memory == kernel_limits.SAMPLING)
+                        with _cpu_timer_paused() as spent:
+                            returncode, child_cpu, timed_out, memout, stopped = _monitor(
+                                process, limits, started, stop, watch)
+                            spent[0] = child_cpu
+                    finally:
+                        if process is not None:
+                            _end_group(process.pid, _GRACE_SECONDS)  # orphans and daemons of the group
+                            if process.returncode is None:  # stopped mid-run: reap the killed child before going on,
+                                # or on a busy machine it still runs until the scheduler lets it die
+                                with contextlib.suppress(subprocess.TimeoutExpired):
+                                    process.wait(timeout=_GRACE_SECONDS * 5)
+                wall = time.monotonic() - started
+            if cgroup is not None:  # the kernel's count of the whole run, children gone before the end included
+                child_cpu = max(child_cpu, cgroup.cpu_seconds() or 0.0)
+                memout = memout or (not timed_out and cgroup.out_of_memory())
+            stderr = read_output(err_path)
+            cpu_limit = limits.cpu_limit
+            if cpu_limit is not None and not memout and kernel_limits.killed_by_cpu_limit(returncode, child_cpu,
+                                                                                         cpu_limit):
+                timed_out = True  # RLIMIT_CPU's SIGXCPU or SIGKILL
+            if enforcement.memory == kernel_limits.RLIMIT and limits.memory_mb is not None and not timed_out:
+                memout = memout or kernel_limits.says_out_of_memory(returncode, stderr)
+            if stopped:
+                raise Stopped
+            return ProcessRun(tuple(command), returncode, read_output(out_path), stderr, wall, child_cpu,
+                              timed_out, memout, str(enforcement))
+    finally:
+        if cgroup is not None:
+            cgroup.remove(_GRACE_SECONDS * 5)
 
 
 def share_nice(session: int) -> None:
@@ -359,10 +387,30 @@ def _exit_on_signal(number: int, frame: object) -> None:
     raise SystemExit(128 + number)
 
 
+class _Watch:
+    """Where the monitor reads a run's CPU seconds and memory: the kernel's cgroup accounting, else
+    the /proc fields of the live processes of its session."""
+
+    def __init__(self, group: int, cgroup: kernel_limits.RunCgroup | None, sample_memory: bool) -> None:
+        self.group, self.cgroup, self.sample_memory = group, cgroup, sample_memory
+
+    def usage(self) -> tuple[float, float, bool]:
+        """CPU seconds so far, resident MiB (0 where the kernel keeps the memory limit), and whether
+        the kernel has killed a process of the run at its memory limit."""
+        cpu = self.cgroup.cpu_seconds() if self.cgroup else None
+        rss_mb = 0.0
+        if cpu is None or self.sample_memory:
+            sampled_cpu, rss_mb = _group_usage(self.group)
+            cpu = sampled_cpu if cpu is None else cpu
+        return cpu, rss_mb if self.sample_memory else 0.0, bool(self.cgroup and self.cgroup.out_of_memory())
+
+
 def _monitor(process: subprocess.Popen, limits: Limits, started: float,
-             stop: threading.Event | None = None) -> tuple[int | None, float, bool, bool, bool]:
+             stop: threading.Event | None = None,
+             watch: _Watch | None = None) -> tuple[int | None, float, bool, bool, bool]:
     """Poll until the child exits; enforce limits, and end it as at a limit once `stop` is set.
     Returns (exit code, CPU seconds, timeout, memout, stopped)."""
+    watch = watch or _Watch(process.pid, None, sample_memory=True)
     timed_out = memout = stopped = False
     peak_cpu = 0.0
     interval = 0.005
@@ -375,12 +423,13 @@ def _monitor(process: subprocess.Popen, limits: Limits, started: float,
             return process.returncode, max(cpu, peak_cpu), timed_out, memout, stopped
         now = time.monotonic()
         if kill_at is None:
-            cpu, rss_mb = _group_usage(process.pid)
+            cpu, rss_mb, killed_at_memory = watch.usage()
             peak_cpu = max(peak_cpu, cpu)
             cpu_limit = limits.cpu_limit
             timed_out = (limits.timeout is not None and now - started > limits.timeout) or (
                 cpu_limit is not None and cpu > cpu_limit)
-            memout = not timed_out and limits.memory_mb is not None and rss_mb > limits.memory_mb
+            over_memory = limits.memory_mb is not None and rss_mb > limits.memory_mb
+            memout = not timed_out and (killed_at_memory or over_memory)
             stopped = stop is not None and stop.is_set()
             if timed_out or memout or stopped:
                 _signal_group(process.pid, signal.SIGTERM)

@@ -1,0 +1,277 @@
+"""Limits the kernel keeps for one solver run, BenchExec's and Fast Downward's ways.
+
+Where this process may make a cgroup of its own (root, or a delegated subtree), each run gets a
+fresh child of the cgroup this process is in: its memory limit is the kernel's (cgroup v2
+`memory.max`, else v1 `memory.limit_in_bytes`; a burst past it is stopped at the page, not at the
+next sample) and its CPU time is the kernel's accounting of every process the run ever had,
+children that exited included (v2 `cpu.stat`, else v1 `cpuacct.usage`). Where no cgroup can be
+made, the child sets `RLIMIT_AS` (only for solvers that declare it right: a JVM reserves more
+address space than it ever uses) before it execs; and `RLIMIT_CPU` always backs the CPU limit. The
+/proc sampling of the runner core is what is left where neither holds (a JVM's memory without a
+cgroup). Every cgroup made here is removed after its run, its processes killed first; one left by a
+process killed with -9 is removed by the next run that finds it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import math
+import os
+import resource
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CGROUP_V2, CGROUP_V1, RLIMIT, SAMPLING = "cgroup v2", "cgroup v1", "rlimit", "sampling"
+_PREFIX = "patience-"
+_MIB = 1024 * 1024
+_numbers = itertools.count()
+
+
+@dataclass(frozen=True)
+class Enforcement:
+    """How one run's limits are held: memory by `memory`, CPU time read from `cpu` (each one of
+    CGROUP_V2, CGROUP_V1, RLIMIT, SAMPLING)."""
+
+    memory: str
+    cpu: str
+
+    def __str__(self) -> str:
+        return f"memory: {self.memory}; cpu: {self.cpu}"
+
+
+@dataclass
+class RunCgroup:
+    """The cgroup(s) of one run: a memory one and a CPU-accounting one (the same folder under v2
+    with its memory controller; two under v1, or v1 memory beside v2's `cpu.stat`)."""
+
+    memory_dir: Path | None = None
+    memory_v2: bool = False
+    cpu_dir: Path | None = None
+    cpu_v2: bool = False
+    folders: list[Path] = field(default_factory=list)
+
+    def enforcement(self, address_space: bool) -> Enforcement:
+        memory = (CGROUP_V2 if self.memory_v2 else CGROUP_V1) if self.memory_dir else (
+            RLIMIT if address_space else SAMPLING)
+        cpu = (CGROUP_V2 if self.cpu_v2 else CGROUP_V1) if self.cpu_dir else RLIMIT
+        return Enforcement(memory, cpu)
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds of every process the run had, live or gone; None without CPU accounting."""
+        if self.cpu_dir is None:
+            return None
+        with contextlib.suppress(OSError, ValueError):
+            if self.cpu_v2:
+                for line in (self.cpu_dir / "cpu.stat").read_text().splitlines():
+                    if line.startswith("usage_usec "):
+                        return int(line.split()[1]) / 1e6
+                return None
+            return int((self.cpu_dir / "cpuacct.usage").read_text()) / 1e9
+        return None
+
+    def peak_mb(self) -> float | None:
+        """The most memory the run ever had charged, MiB; None if the kernel does not say."""
+        if self.memory_dir is None:
+            return None
+        name = "memory.peak" if self.memory_v2 else "memory.max_usage_in_bytes"
+        with contextlib.suppress(OSError, ValueError):
+            return int((self.memory_dir / name).read_text()) / _MIB
+        return None
+
+    def out_of_memory(self) -> bool:
+        """Whether the kernel has killed a process of the run at its memory limit."""
+        if self.memory_dir is None:
+            return False
+        name = "memory.events" if self.memory_v2 else "memory.oom_control"
+        with contextlib.suppress(OSError, ValueError):
+            for line in (self.memory_dir / name).read_text().splitlines():
+                if line.startswith("oom_kill "):
+                    return int(line.split()[1]) > 0
+        return False
+
+    def remove(self, seconds: float) -> None:
+        """Kill whatever is left in the run's cgroups, wait up to `seconds` until they are empty,
+        and remove them."""
+        for folder in self.folders:
+            _remove(folder, seconds)
+
+
+def make_cgroup(memory_mb: int | None) -> RunCgroup | None:
+    """A fresh cgroup for one run below this process's own, with `memory_mb` as its kernel memory
+    limit; None where none can be made (no cgroup file system, or no right to write it)."""
+    mounts = _mounts()
+    own = _own_cgroups()
+    run = RunCgroup()
+    name = f"{_PREFIX}{os.getpid()}-{next(_numbers)}"
+    v2 = _child(mounts.get("cgroup2"), own.get(""), name)
+    try:
+        if v2 is not None:
+            run.folders.append(v2)
+            run.cpu_dir, run.cpu_v2 = v2, (v2 / "cpu.stat").exists()
+            if not run.cpu_v2:
+                run.cpu_dir = None
+            if (v2 / "memory.max").exists():
+                run.memory_dir, run.memory_v2 = v2, True
+                _write(v2 / "memory.max", "max" if memory_mb is None else str(memory_mb * _MIB))
+                with contextlib.suppress(OSError):  # no swap accounting: nothing to keep from swap
+                    _write(v2 / "memory.swap.max", "0")
+        if run.memory_dir is None:
+            memory = _child(mounts.get("memory"), own.get("memory"), name)
+            if memory is not None:
+                run.folders.append(memory)
+                run.memory_dir = memory
+                if memory_mb is not None:
+                    _write(memory / "memory.limit_in_bytes", str(memory_mb * _MIB))
+                    with contextlib.suppress(OSError):
+                        _write(memory / "memory.memsw.limit_in_bytes", str(memory_mb * _MIB))
+        if run.cpu_dir is None:
+            cpu = _child(mounts.get("cpuacct"), own.get("cpuacct"), name)
+            if cpu is not None:
+                run.folders.append(cpu)
+                run.cpu_dir = cpu
+    except OSError:
+        run.remove(0.0)
+        return None
+    if run.memory_dir is None and run.cpu_dir is None:
+        run.remove(0.0)
+        return None
+    return run
+
+
+def child_setup(run: RunCgroup | None, cpu_limit: float | None, memory_mb: int | None,
+                address_space: bool) -> Callable[[], None] | None:
+    """What the child does between fork and exec: join the run's cgroups, set its rlimits. Only
+    system calls on values computed here, since another thread of this process may hold any lock at
+    the fork."""
+    procs = [os.fsencode(folder / "cgroup.procs") for folder in (run.folders if run else ())]
+    limits = []
+    if cpu_limit is not None:  # SIGXCPU at the limit, SIGKILL a second later
+        seconds = max(1, math.ceil(cpu_limit))
+        limits.append((resource.RLIMIT_CPU, (seconds, seconds + 1)))
+    if memory_mb is not None and address_space and (run is None or run.memory_dir is None):
+        limits.append((resource.RLIMIT_AS, (memory_mb * _MIB, memory_mb * _MIB)))
+    if not procs and not limits:
+        return None
+
+    def setup() -> None:
+        for path in procs:
+            descriptor = os.open(path, os.O_WRONLY)
+            try:
+                os.write(descriptor, b"0")  # 0: the writing process itself
+            finally:
+                os.close(descriptor)
+        for which, values in limits:
+            resource.setrlimit(which, values)
+    return setup
+
+
+def killed_by_cpu_limit(returncode: int | None, cpu: float, cpu_limit: float) -> bool:
+    """Whether a run was ended by RLIMIT_CPU: SIGXCPU at the soft limit (no one else sends it), or
+    SIGKILL at the hard one a second later (the kernel counts CPU in ticks: a tenth of slack)."""
+    hard_limit = max(1, math.ceil(cpu_limit))
+    return returncode == -signal.SIGXCPU or (returncode == -signal.SIGKILL and cpu >= hard_limit - 0.1)
+
+
+OUT_OF_MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Out of memory", "OutOfMemoryError",
+                       "Cannot allocate memory", "cannot allocate memory")
+
+
+def says_out_of_memory(returncode: int | None, output: str) -> bool:
+    """Whether a run under RLIMIT_AS ended because an allocation failed: it ended badly and its last
+    words say so (the kernel tells no one else: the allocation just fails)."""
+    return returncode not in (0, None) and any(word in output[-4000:] for word in OUT_OF_MEMORY_WORDS)
+
+
+def _mounts() -> dict[str, Path]:
+    """Where the cgroup hierarchies are mounted: "cgroup2", and each v1 controller by its name."""
+    found: dict[str, Path] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/mounts").read_text().splitlines():
+            parts = line.split()
+            if len(parts) < 4:
+                continue
+            if parts[2] == "cgroup2":
+                found.setdefault("cgroup2", Path(parts[1]))
+            elif parts[2] == "cgroup":
+                for option in parts[3].split(","):
+                    found.setdefault(option, Path(parts[1]))
+    return found
+
+
+def _own_cgroups() -> dict[str, str]:
+    """This process's cgroup in each hierarchy: "" for v2, each v1 controller by its name."""
+    found: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for controller in controllers.split(",") if controllers else [""]:
+                found[controller] = path
+    return found
+
+
+def _child(mount: Path | None, own: str | None, name: str) -> Path | None:
+    """A new cgroup `name` below this process's own in a hierarchy, after the removal of ones whose
+    process is gone (killed with -9 before it could remove them); None if it cannot be made."""
+    if mount is None or own is None:
+        return None
+    parent = mount / own.lstrip("/")
+    if not os.access(parent, os.W_OK):
+        return None
+    _remove_stale(parent)
+    folder = parent / name
+    try:
+        folder.mkdir()
+    except OSError:
+        return None
+    return folder
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove the cgroups of runs whose patience process no longer exists."""
+    with contextlib.suppress(OSError):
+        for entry in parent.iterdir():
+            owner = entry.name[len(_PREFIX):].split("-")[0] if entry.name.startswith(_PREFIX) else ""
+            if owner.isdigit() and not Path("/proc", owner).exists():
+                _remove(entry, 1.0)
+
+
+def _remove(folder: Path, seconds: float) -> None:
+    """Kill the processes of a cgroup, wait up to `seconds` until it is empty, remove it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with contextlib.suppress(OSError):
+            pids = [int(pid) for pid in (folder / "cgroup.procs").read_text().split()]
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+        if not folder.exists() or time.monotonic() >= deadline:
+            return
+        time.sleep(0.01)
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text)
+
+
+@functools.cache
+def _probe() -> RunCgroup | None:
+    """Whether a run's cgroup can be made here (one made and removed at once), asked once a process."""
+    run = make_cgroup(None)
+    if run is not None:
+        run.remove(1.0)
+    return run
+
+
+def how_enforced(address_space: bool) -> str:
+    """How a solver process's limits would be held on this machine (`patience solvers --verbose`)."""
+    run = _probe()
+    enforcement = run.enforcement(address_space) if run else Enforcement(RLIMIT if address_space else SAMPLING, RLIMIT)
+    why = "" if address_space or (run and run.memory_dir) else " (RLIMIT_AS would trip on its reserved address space)"
+    return f"{enforcement}{why}"

@@ -1,0 +1,112 @@
+"""The limits the kernel keeps (patience.runs.kernel_limits): a memory burst faster than any sample is
+a memout with no more than the limit resident (cgroup) or allocated (RLIMIT_AS), and the CPU of
+children that exited is charged to the run."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from patience.runs import kernel_limits
+from patience.runs.process import Limits, run_process
+
+LIMIT_MB = 50
+# Allocates (and touches) 1 MiB at a time, 400 of them in well under 10 ms of a free core; on a
+# failed allocation says how many it had.
+BURST = """
+import signal
+import subprocess
+import sys
+chunks = []
+try:
+    for _ in range(400):
+        chunks.append(bytearray(1 << 20))
+except MemoryError:
+    sys.stderr.write(f"allocated {len(chunks)}\\n")
+    raise
+"""
+# Forks two children that each burn 0.25 s of CPU and exit, reaped before the parent ends.
+FORKS = """
+import os, time
+for _ in range(2):
+    if os.fork() == 0:
+        end = time.process_time() + 0.25
+        while time.process_time() < end:
+            pass
+        os._exit(0)
+    os.wait()
+"""
+CGROUP = kernel_limits.make_cgroup(None)
+if CGROUP is not None:
+    CGROUP.remove(1.0)
+needs_cgroup = pytest.mark.skipif(CGROUP is None, reason="no cgroup can be made here (not root, or no cgroup fs)")
+
+
+def run_script(script: str, limits: Limits, address_space: bool = True):
+    return run_process([sys.executable, "-c", script], limits, address_space=address_space)
+
+
+@pytest.fixture
+def no_cgroup(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernel_limits, "make_cgroup", lambda memory_mb: None)
+
+
+@needs_cgroup
+def test_a_burst_is_stopped_by_the_cgroup_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[kernel_limits.RunCgroup] = []
+    real = kernel_limits.make_cgroup
+    monkeypatch.setattr(kernel_limits, "make_cgroup", lambda memory_mb: made.append(real(memory_mb)) or made[-1])
+    run = run_script(BURST, Limits(timeout=60, memory_mb=LIMIT_MB))
+    assert run.memout and not run.timed_out, run
+    assert "memory: cgroup" in run.enforcement
+    peak = made[0].peak_mb()
+    assert peak is None or peak <= LIMIT_MB  # read after the run: the folder is gone, so None is expected
+    assert all(not Path(folder).exists() for folder in made[0].folders), "a run's cgroup is left behind"
+
+
+@needs_cgroup
+def test_the_cgroup_peak_never_passes_the_limit() -> None:
+    cgroup = kernel_limits.make_cgroup(LIMIT_MB)
+    assert cgroup is not None
+    try:
+        setup = kernel_limits.child_setup(cgroup, None, LIMIT_MB, True)
+        done = subprocess.run([sys.executable, "-c", BURST], preexec_fn=setup, capture_output=True, timeout=60)
+        assert done.returncode != 0 and cgroup.out_of_memory()
+        peak = cgroup.peak_mb()
+        assert peak is not None and peak <= LIMIT_MB
+    finally:
+        cgroup.remove(5.0)
+    assert all(not folder.exists() for folder in cgroup.folders)
+
+
+def test_a_burst_under_rlimit_allocates_no_more_than_the_limit(no_cgroup: None) -> None:
+    run = run_script(BURST, Limits(timeout=60, memory_mb=LIMIT_MB))
+    assert run.memout and run.enforcement == "memory: rlimit; cpu: rlimit", run
+    allocated = int(run.stderr.split("allocated ")[1].split()[0])
+    assert allocated < LIMIT_MB  # the interpreter itself takes part of the address space
+
+
+def test_a_jvm_like_solver_is_sampled_not_rlimited(no_cgroup: None) -> None:
+    run = run_script(BURST, Limits(timeout=60, memory_mb=LIMIT_MB), address_space=False)
+    assert run.enforcement == "memory: sampling; cpu: rlimit"
+    assert "allocated" not in run.stderr  # no RLIMIT_AS: its allocations never failed
+
+
+@pytest.mark.parametrize("kernel", [pytest.param(True, marks=needs_cgroup), False])
+def test_children_that_burned_cpu_and_exited_are_charged(kernel: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not kernel:
+        monkeypatch.setattr(kernel_limits, "make_cgroup", lambda memory_mb: None)
+    run = run_script(FORKS, Limits(timeout=120))
+    assert run.returncode == 0, run
+    assert run.cpu >= 0.45, run.cpu
+    assert ("cpu: cgroup" in run.enforcement) == kernel
+
+
+@pytest.mark.slow  # a second of CPU, many of the wall clock on a loaded machine
+def test_rlimit_cpu_ends_a_spinning_run_as_a_timeout(no_cgroup: None) -> None:
+    run = run_script("while True: pass", Limits(timeout=120, cpu=1))
+    assert run.timed_out and not run.memout and run.returncode == -signal.SIGXCPU, run
