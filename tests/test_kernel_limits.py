@@ -110,3 +110,15 @@ def test_children_that_burned_cpu_and_exited_are_charged(kernel: bool, monkeypat
 def test_rlimit_cpu_ends_a_spinning_run_as_a_timeout(no_cgroup: None) -> None:
     run = run_script("while True: pass", Limits(timeout=120, cpu=1))
     assert run.timed_out and not run.memout and run.returncode == -signal.SIGXCPU, run
+
+
+@needs_cgroup
+def test_two_runs_at_once_each_have_their_own_cgroup() -> None:
+    """As under --jobs 2: two runs side by side, a burst in one and forked children in the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        burst = pool.submit(run_script, BURST, Limits(timeout=60, memory_mb=LIMIT_MB))
+        forks = pool.submit(run_script, FORKS, Limits(timeout=120, memory_mb=LIMIT_MB * 4))
+    assert burst.result().memout and "cgroup" in burst.result().enforcement
+    assert forks.result().returncode == 0 and forks.result().cpu >= 0.45 and not forks.result().memout
