@@ -102,7 +102,7 @@ def test_bad_deals_and_choices_raise_the_toolkits_own_errors(tmp_path):
         patience.random_deal(seed=1.5)
     with pytest.raises(patience.UsageError, match="positive"):
         patience.random_deal(ranks=0)
-    with pytest.raises(patience.UsageError, match="written as param, not .yaml."):
+    with pytest.raises(patience.UsageError, match="written as param, json, not .yaml."):
         patience.write_deal(patience.deal("lbs", 1), "yaml")
     with pytest.raises(patience.UsageError, match="not 'svg'"):
         patience.write_deal(patience.deal("black_hole", 1), "svg")
