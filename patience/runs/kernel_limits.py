@@ -187,8 +187,10 @@ def says_out_of_memory(returncode: int | None, output: str) -> bool:
     return returncode not in (0, None) and any(word in output[-4000:] for word in OUT_OF_MEMORY_WORDS)
 
 
+@functools.cache
 def _mounts() -> dict[str, Path]:
-    """Where the cgroup hierarchies are mounted: "cgroup2", and each v1 controller by its name."""
+    """Where the cgroup hierarchies are mounted: "cgroup2", and each v1 controller by its name (read
+    once a process: the mounts do not move under a run, and every solver run asks)."""
     found: dict[str, Path] = {}
     with contextlib.suppress(OSError):
         for line in Path("/proc/self/mounts").read_text().splitlines():
