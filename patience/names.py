@@ -26,6 +26,8 @@ GENERALISED = "generalised"  # generalised Black Hole: any ranks, suits, piles a
 BINARY_STAR = "binary_star"
 BINARY_STAR_GENERALISED = "binary_star_generalised"
 LBS = "lbs"  # Late Binding Solitaire, the coursework's name (its instances are LBS<n>_<k>)
+WORM_HOLE = "worm_hole"  # Black Hole with one free cell (Solvitaire's worm-hole)
+WORM_HOLE_GENERALISED = "worm_hole_generalised"  # any generalised Black Hole deal, any number of cells
 
 BLACK_HOLE_FAMILY = (BLACK_HOLE, ALL_IN_A_ROW, GENERALISED)
 BINARY_STAR_FAMILY = (BINARY_STAR, BINARY_STAR_GENERALISED)
