@@ -1,0 +1,1 @@
+"""Worm Hole (Solvitaire's `worm-hole`): Black Hole with free cells, one game package."""
