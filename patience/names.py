@@ -28,6 +28,10 @@ BINARY_STAR_GENERALISED = "binary_star_generalised"
 LBS = "lbs"  # Late Binding Solitaire, the coursework's name (its instances are LBS<n>_<k>)
 WORM_HOLE = "worm_hole"  # Black Hole with one free cell (Solvitaire's worm-hole)
 WORM_HOLE_GENERALISED = "worm_hole_generalised"  # any generalised Black Hole deal, any number of cells
+GOLF = "golf"  # PySolFC's Golf: 7 piles of 5, a stock of 16; no wrap, nothing on a King
+GOLF_QUEENS_ON_KINGS = "golf_queens_on_kings"  # black-hole-solve --game golf --queens-on-kings
+GOLF_WRAP_RANKS = "golf_wrap_ranks"  # black-hole-solve --game golf --wrap-ranks: K and A touch
+GOLF_GENERALISED = "golf_generalised"  # any ranks, suits, piles, heights and stock, any variant
 
 BLACK_HOLE_FAMILY = (BLACK_HOLE, ALL_IN_A_ROW, GENERALISED)
 BINARY_STAR_FAMILY = (BINARY_STAR, BINARY_STAR_GENERALISED)
