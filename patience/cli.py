@@ -21,6 +21,7 @@ import warnings
 from typing import NoReturn
 
 from patience import __version__
+from patience.arguments import RecordingParser
 from patience.errors import InputError, UsageError, clip_words, escape_unencodable, one_line, shown_name
 from patience.exit_codes import ExitCode
 from patience.runs.process import stop_signals_unwind
@@ -32,7 +33,7 @@ ESCAPE_HANDLER = "patience-names"  # the codec error handler of standard output 
 _MESSAGE_LIMIT = 300  # characters of an exception's message kept on the one line
 
 
-class OneLineParser(argparse.ArgumentParser):
+class OneLineParser(RecordingParser):
     """argparse with its usage errors as one line `error: ...` and exit status 2 (`-h` shows usage)."""
 
     def error(self, message: str) -> NoReturn:
@@ -63,10 +64,8 @@ def _add_debug(parser: argparse.ArgumentParser) -> None:
     """`--debug` on every parser of the tree, so that it may stand before or after any subcommand."""
     parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help=f"show the traceback of an internal error (also: {DEBUG_VARIABLE}=1)")
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for subparser in dict.fromkeys(action.choices.values()):  # aliases share a parser
-                _add_debug(subparser)
+    for subparser in parser.subcommands if isinstance(parser, RecordingParser) else ():
+        _add_debug(subparser)
 
 
 def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,

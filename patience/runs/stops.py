@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from patience.arguments import RecordingParser
 from patience.exit_codes import ExitCode
 
 
@@ -84,14 +85,15 @@ def tell(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
 
-def command_line(parser: argparse.ArgumentParser, args: argparse.Namespace, leave_out: Iterable[str] = ()) -> str:
+def command_line(parser: RecordingParser, args: argparse.Namespace, leave_out: Iterable[str] = ()) -> str:
     """The command that `args` were parsed from, as a shell reads it: `parser.prog`, then each
     positional and each option whose value is not its default (`leave_out`: options not to repeat)."""
     left = set(leave_out)
     words = parser.prog.split()
-    for action in parser._actions:  # argparse has no public list of a parser's actions
+    for added in parser.added:
+        action = added.action
         value = getattr(args, action.dest, action.default)
-        if action.dest in left or isinstance(action, argparse._HelpAction | argparse._VersionAction):
+        if action.dest in left or added.kind in ("help", "version"):
             continue
         if not action.option_strings:
             if value is not None:
@@ -100,9 +102,12 @@ def command_line(parser: argparse.ArgumentParser, args: argparse.Namespace, leav
         if value == action.default or value is argparse.SUPPRESS:
             continue
         flag = max(action.option_strings, key=len)
-        if isinstance(action, argparse._StoreTrueAction):
+        if added.kind in ("store_true", "store_false"):
             words.append(flag)
-        elif isinstance(action, argparse._AppendAction):
+        elif added.kind == "store_const":
+            if value == action.const:
+                words.append(flag)
+        elif added.kind == "append":
             for item in value[len(action.default or []):]:
                 words += [flag, str(item)]
         else:
