@@ -1,0 +1,50 @@
+"""Worm Hole (Solvitaire's `worm-hole`): Black Hole with free cells, any generalised deal, any number of cells."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from patience.names import WORM_HOLE
+from patience.validator import Replay
+from patience.worm_hole import forms, rules
+from patience.worm_hole.deal import WormHoleDeal
+from patience.worm_hole.moves import Move
+
+
+class WormHole:
+    """A move is a card to the foundation (from its pile or a cell) or a pile's top card parked in an
+    empty cell; a win puts every card on the foundation. Answers are `5♠` / `5♠ cell` lines."""
+
+    name: ClassVar[str] = WORM_HOLE
+    title: ClassVar[str] = "Worm Hole (Black Hole with free cells) and generalised deals"
+    deal_type: ClassVar[type] = WormHoleDeal
+    forms: ClassVar[tuple[str, ...]] = forms.FORMS
+
+    def detect(self, text: str) -> bool:
+        return forms.detect(text)
+
+    def parse_deal(self, text: str, source: str) -> WormHoleDeal:
+        return forms.read(text, source)
+
+    def write_deal(self, deal: WormHoleDeal, form: str) -> str:
+        return forms.write(deal, form)
+
+    def variant(self, deal: WormHoleDeal) -> str:
+        return deal.game
+
+    def describe(self, deal: WormHoleDeal) -> str:
+        cells = f"{deal.cells} cell{'s' if deal.cells != 1 else ''}"
+        return f"{deal.game}, {len(deal.cards)} cards in {len(deal.piles)} piles, {cells}"
+
+    def read_answer(self, text: str, source: str, deal: WormHoleDeal) -> tuple[Move, ...]:
+        return rules.read_moves(text, source)
+
+    def replay(self, deal: WormHoleDeal, moves: Sequence[Move], complete: bool = True) -> Replay:
+        return rules.replay(deal, moves, complete)
+
+    def canonical(self, deal: WormHoleDeal, moves: Sequence[Move]) -> tuple[Move, ...]:
+        return rules.without_start_card(deal, moves)
+
+    def move_names(self, deal: WormHoleDeal, moves: Sequence[Move]) -> list[str]:
+        return rules.move_names(deal, moves)
