@@ -17,8 +17,7 @@ from patience.errors import UsageError
 from patience.exit_codes import ExitCode
 from patience.limits import jobs, mebibytes, seconds
 from patience.numeric import whole_argument
-from patience.runs import specs
-from patience.runs.pool import runner
+from patience.runs import cluster, specs
 from patience.runs.process import Limits
 from patience.runs.stops import STOPPED, command_line, said, tell
 
@@ -44,9 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--timeout", type=seconds, help="wall-clock limit per run in seconds (default 60)")
     parser.add_argument("--cpu", type=seconds, help="CPU-time limit per run (default: the timeout)")
     parser.add_argument("--memory", type=mebibytes, help="memory limit per run in MiB")
-    parser.add_argument("--jobs", type=jobs, help="local worker processes (default 1; never more than the runs to do, "
-                                                 "nor 4 per CPU)")
+    parser.add_argument("--jobs", type=jobs, help="runs at once: local worker processes (default 1; never more than "
+                                                 "the runs to do, nor 4 per CPU), or workers on --cluster")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
+    cluster.add_options(parser)
     parser.add_argument("--db", required=True, help="SQLite store; rerunning with the same store resumes")
     parser.add_argument("--seed", type=whole_argument(0, MAX_SEED),
                         default=0, help="seed of the task order shuffle (default 0)")
@@ -110,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
         jobs = _whole(settings["jobs"])
     except (TypeError, ValueError) as error:
         raise UsageError(f"bad limit in the experiment: {error}") from None
-    run_tasks = runner(jobs, args.scheduler, here=False)
+    run_tasks = cluster.runner(jobs, args.scheduler, cluster.from_args(args), here=False, seconds=limits.timeout,
+                               memory_mb=limits.memory_mb, store=args.db)
     with Store(args.db) as store:
         try:
             ran = campaign(deals, configurations, limits, store, run_tasks, not args.quiet, args.seed,

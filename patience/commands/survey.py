@@ -20,7 +20,8 @@ from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, GENERALISED, game_opti
 from patience.numeric import real_argument, whole_argument
 from patience.outputs import output_file
 from patience.result import Status
-from patience.runs.pool import Runner, runner
+from patience.runs import cluster
+from patience.runs.pool import Runner
 from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
 from patience.runs.stops import STOPPED, Kept, command_line, keeping, said, tell
@@ -68,8 +69,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--batch", type=whole_argument(1, MAX_DEALS),
                         help="deals per task (2000); shuffles: games per chain (1000)")
     parser.add_argument("--jobs", type=jobs, default=1,
-                        help="local worker processes (default 1; never more than the batches to do, nor 4 per CPU)")
+                        help="batches at once: local worker processes (default 1; never more than the batches "
+                             "to do, nor 4 per CPU), or workers on --cluster")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
+    cluster.add_options(parser)
     parser.add_argument("--db", required=True, type=Path, help="SQLite store; rerunning with it resumes")
     parser.add_argument("--plot", type=Path, action="append", default=[],
                         help="report/shuffles: write the figure here (.png or .svg); repeatable")
@@ -99,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "export":
         return _export(args)
     check_counts(args.batch, args.nodes)
-    run_batches = runner(args.jobs, args.scheduler)
+    run_batches = cluster.runner(args.jobs, args.scheduler, cluster.from_args(args), seconds=args.timeout,
+                                 store=args.db)
     if args.action == "shuffles":
         return _shuffles(args, run_batches)
     seeds = survey_seeds(args.seeds)
