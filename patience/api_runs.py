@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ _ONE_DEAL = "a deal spec (black_hole:1-20), a deal file or folder, a deal, or a 
 def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None, timeout: float = 60.0,
             cpu: float | None = None, memory: int | None = None, jobs: int = 1,
             store: str | os.PathLike[str] | None = None, seed: int = 0, retry_errors: bool = False,
-            progress: bool = False) -> pandas.DataFrame:
+            progress: bool = False, cluster: str | Mapping[str, object] | None = None) -> pandas.DataFrame:
     """Run solvers on many deals, as `patience compare` does, and return one row a run.
 
     Args:
@@ -40,12 +40,15 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
         game: the game whose numbered deals `deals` numbers (as the spec `GAME:NUMBERS`).
         timeout: wall-clock limit per run in seconds; cpu: CPU limit (default the timeout);
             memory: MiB per run (as `--timeout`, `--cpu`, `--memory`).
-        jobs: worker processes. Workers are started afresh and import the calling script: call it
-            under `if __name__ == "__main__":` there.
+        jobs: runs at once: worker processes, or workers on `cluster`. Local workers are started afresh
+            and import the calling script: call it under `if __name__ == "__main__":` there.
         store: a SQLite store to keep and resume (default: a temporary one, removed afterwards).
         seed: the seed of the order in which runs are made.
         retry_errors: run again the runs a given store holds as errors.
         progress: draw the progress bar on standard error.
+        cluster: `"slurm"`, or a dict of the options of `--cluster slurm` (`partition`, `account`,
+            `cores`, `memory`, `walltime`: `{"partition": "short", "cores": 4, "walltime": "2:00:00"}`):
+            run on Slurm jobs, as `patience compare --cluster slurm` does (docs/campaigns.md).
 
     Returns:
         A pandas DataFrame, one row per deal and configuration, in the order asked: `deal`,
@@ -63,7 +66,7 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
     from patience.campaign import config
     from patience.campaign.run import campaign
     from patience.campaign.store import Store
-    from patience.runs.pool import runner
+    from patience.runs import cluster as clusters
 
     named = named_deals(deals, check.text(game, "game", optional=True))
     configurations: list[config.Configuration] = []
@@ -73,11 +76,14 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
         raise UsageError("solvers: no solvers to compare")
     configurations = config.gathered(configurations)
     limits = check.limits(timeout, cpu, memory)
-    run_tasks = runner(check.jobs(jobs))  # one job: in this process, no worker to start
+    on = clusters.from_api(cluster)
     ordered, shuffled = check.whole(seed, "seed"), check.flag(retry_errors, "retry_errors")
     show_progress = check.flag(progress, "progress")
     with tempfile.TemporaryDirectory(prefix="patience-compare-") as scratch:
         path = Path(scratch) / "campaign.sqlite" if store is None else Path(check.path(store, "store"))
+        # one local job: in this process, no worker to start
+        run_tasks = clusters.runner(check.jobs(jobs), None, on, seconds=limits.timeout, memory_mb=limits.memory_mb,
+                                    store=path)
         with Store(path) as opened:
             sitting = campaign(named, configurations, limits, opened, run_tasks, show_progress, ordered, shuffled)
             stored = opened.runs()
@@ -129,7 +135,7 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
            shape: str | Sequence[int] | None = None, mode: str = "max-cards", timeout: float = 60.0,
            nodes: int | None = None, numbering: str | None = None, batch: int | None = None, jobs: int = 1,
            store: str | os.PathLike[str] | None = None, progress: bool = False,
-           certify: bool = False) -> SurveySummary:
+           certify: bool = False, cluster: str | Mapping[str, object] | None = None) -> SurveySummary:
     """Decide every deal of a numbered range with the native search, as `patience survey` does.
 
     Args:
@@ -149,6 +155,7 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
         progress: draw the progress bar on standard error.
         certify: keep a certificate of each loss in the store (`summary.summary.certified` counts
             them; `check(store=...)` verifies them), as `patience survey --certify` does.
+        cluster: run on Slurm jobs, as for `compare`; `jobs` batches at once.
 
     Returns:
         A `SurveySummary`: `str(summary)` is what `patience survey report` prints; `.to_dict()`.
@@ -157,7 +164,7 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
         UsageError: a bad game, shape, seeds, mode or limit; a store made with other settings.
     """
     from patience.names import DEFAULT_NUMBERING, game_name, numbering_name
-    from patience.runs.pool import runner
+    from patience.runs import cluster as clusters
     from patience.survey.report import wilson
     from patience.survey.run import SURVEYED_GAMES, game_and_shape, read_survey, run_survey, survey_seeds
     from patience.survey.store import MODES
@@ -172,11 +179,12 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
     numbered = check.text(numbering, "numbering", optional=True)
     surveyed, checked_shape = game_and_shape(None if named is None else game_name(named, SURVEYED_GAMES), shape)
     numbers = survey_seeds(seeds) if isinstance(seeds, str) else _seeds(seeds)
-    run_batches = runner(check.jobs(jobs), None)
+    on = clusters.from_api(cluster)
     show_progress = check.flag(progress, "progress")
     certified = check.flag(certify, "certify")
     with tempfile.TemporaryDirectory(prefix="patience-survey-") as scratch:
         path = Path(scratch) / "survey.sqlite" if store is None else Path(check.path(store, "store"))
+        run_batches = clusters.runner(check.jobs(jobs), None, on, seconds=seconds, store=path)
         run_survey(path, surveyed, numbering_name(numbered or DEFAULT_NUMBERING), checked_shape, numbers, chosen,
                    seconds, limit, size or 2000, run_batches, show_progress, certified)
         settings, summary, rows = read_survey(path)
