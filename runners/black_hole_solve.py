@@ -2,8 +2,11 @@
 native search, and a second specialised solver for campaigns.
 
 It is in neither PyPI nor Debian; it is found as `black-hole-solve` on PATH or through
-BLACK_HOLE_SOLVE_PATH. It reads board text and plays the two standard games only. Its search is
-exhaustive, so `Unsolved!` is a proof; `Intractable!` means its iteration limit was reached.
+BLACK_HOLE_SOLVE_PATH. It reads board text and plays the standard games only: Black Hole, All in a
+Row, and PySolFC's Golf in its three variants (`--game golf`, then `--queens-on-kings` or
+`--wrap-ranks`: after `--game golf`, which turns wrapping off again). Its search is exhaustive, so
+`Unsolved!` is a proof; `Intractable!` means its iteration limit was reached. Its moves are read by
+the deal's game (Black Hole's cards, Golf's pile moves and talon deals) and replayed by its rules.
 """
 
 from __future__ import annotations
@@ -13,13 +16,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from patience.answers import BLACK_HOLE_SOLVE_VERDICTS, black_hole_solve_verdict, read_black_hole_solve
-from patience.cards import Card
-from patience.deal import ALL_IN_A_ROW, BLACK_HOLE, Deal
+from patience.answers import BLACK_HOLE_SOLVE_VERDICTS, black_hole_solve_verdict
 from patience.errors import InputError, quote
-from patience.formats import board
-from patience.games import AnyDeal, deal_as
+from patience.games import AnyDeal, Move, game_of, write_game_deal
 from patience.generators.files import ModelFiles
+from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GOLF, GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS
 from patience.numeric import count_or_none
 from patience.options import Count, Schema, Switch
 from patience.result import Answer, Status
@@ -28,16 +29,20 @@ from patience.runs.process import Limits, ProcessRun
 
 BOARD_FILE = "board.txt"
 _STATES = re.compile(r"^Total number of states checked is (\d+)\.", re.MULTILINE)
+# Its `--game` and the flags after it, for each game it plays.
+GAME_FLAGS: dict[str, tuple[str, ...]] = {
+    BLACK_HOLE: ("--game", BLACK_HOLE), ALL_IN_A_ROW: ("--game", ALL_IN_A_ROW), GOLF: ("--game", "golf"),
+    GOLF_QUEENS_ON_KINGS: ("--game", "golf", "--queens-on-kings"), GOLF_WRAP_RANKS: ("--game", "golf", "--wrap-ranks")}
 _VERDICTS = dict(zip(BLACK_HOLE_SOLVE_VERDICTS, (Status.SOLVED, Status.UNSOLVABLE, Status.UNKNOWN), strict=True))
 
 
 class BlackHoleSolve(ProcessSolver, ExecutableSolver):
     name = "black-hole-solve"
     paradigm = "native"
-    description = "Shlomi Fish's black-hole-solve (C depth-first search), standard Black Hole and All in a Row"
+    description = "Shlomi Fish's black-hole-solve (C depth-first search): Black Hole, All in a Row, Golf's variants"
     executables = ("black-hole-solve",)
     env_var = "BLACK_HOLE_SOLVE_PATH"
-    games = (BLACK_HOLE, ALL_IN_A_ROW)
+    games = tuple(GAME_FLAGS)
     options: ClassVar[Schema] = (
         Count("max-iters", None, "its --max-iters: stop (status unknown) after this many iterations"),
         Switch("rank-reach-prune", "off", "its --rank-reach-prune (off, as in the published figures)"),
@@ -49,17 +54,16 @@ class BlackHoleSolve(ProcessSolver, ExecutableSolver):
 
     def install_hint(self) -> str:
         return ("build it from source (GitHub shlomif/black-hole-solitaire, folder c-solver: cmake, with "
-                "rinutils, xxHash and libpath-tiny-perl) and put `black-hole-solve` on PATH or set "
-                "BLACK_HOLE_SOLVE_PATH to the binary")
+                "rinutils, xxHash-wrapper, shlomif-cmake-modules and libpath-tiny-perl) and put "
+                "`black-hole-solve` on PATH or set BLACK_HOLE_SOLVE_PATH to the binary")
 
     def build(self, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:
-        """Its input is the deal itself, as board text."""
-        played = deal_as(Deal, deal)
-        return ModelFiles({BOARD_FILE: board.write(played)}, BOARD_FILE,
-                          lambda text, source: read_output(text, source, played), {"game": played.game})
+        """Its input is the deal itself, as board text (Golf's with its `Talon:` line)."""
+        return ModelFiles({BOARD_FILE: write_game_deal(deal, "board")}, BOARD_FILE,
+                          lambda text, source: read_output(text, source, deal), {"game": game_of(deal).variant(deal)})
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
-        command = [self.executable() or "black-hole-solve", "--game", str(model.stats["game"])]
+        command = [self.executable() or "black-hole-solve", *GAME_FLAGS[str(model.stats["game"])]]
         if options["max-iters"] is not None:
             command += ["--max-iters", str(options["max-iters"])]
         if options["rank-reach-prune"]:
@@ -75,12 +79,12 @@ class BlackHoleSolve(ProcessSolver, ExecutableSolver):
         return answer_from_run(run, status, sequence, nodes=nodes)
 
 
-def read_output(text: str, source: str, deal: Deal) -> tuple[Status, tuple[Card, ...] | None, int | None]:
-    """Its stdout: the verdict line, the moves when solved, and the states it checked."""
+def read_output(text: str, source: str, deal: AnyDeal) -> tuple[Status, tuple[Move, ...] | None, int | None]:
+    """Its stdout: the verdict line, the moves when solved (read by the deal's game), and the states it checked."""
     verdict = black_hole_solve_verdict(text)
     if verdict not in _VERDICTS:
         raise InputError(source, 1, f"expected Solved!, Unsolved! or Intractable!, not {quote(verdict)}")
     states = _STATES.search(text)
     nodes = count_or_none(states.group(1)) if states else None
-    sequence = read_black_hole_solve(text, source, deal) if _VERDICTS[verdict] is Status.SOLVED else None
+    sequence = game_of(deal).read_answer(text, source, deal) if _VERDICTS[verdict] is Status.SOLVED else None
     return _VERDICTS[verdict], sequence, nodes

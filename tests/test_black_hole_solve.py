@@ -48,8 +48,9 @@ def test_output_without_a_verdict_is_an_input_error():
 
 
 def test_generalised_deals_and_unknown_options_are_refused():
-    assert get_solver("black-hole-solve").games == ("black_hole", "all_in_a_row")
-    with pytest.raises(UsageError, match="does not play generalised deals; it plays: black_hole, all_in_a_row"):
+    assert get_solver("black-hole-solve").games == ("black_hole", "all_in_a_row", "golf", "golf_queens_on_kings",
+                                                    "golf_wrap_ranks")
+    with pytest.raises(UsageError, match="does not play generalised deals; it plays: black_hole, all_in_a_row, golf,"):
         solve(random_deal(5, 3, 3, seed=2), "black-hole-solve", Limits(timeout=5))
     with pytest.raises(UsageError, match="has no option 'colour'"):
         solve(read_deal(PAPER), "black-hole-solve", Limits(timeout=5), {"colour": "red"})
