@@ -1,0 +1,192 @@
+"""Golf as DIMACS CNF: a permutation encoding of every card, the stock's as one more pile, built with PySAT.
+
+Dealing the stock is always allowed, so a win extends to a sequence that puts every pile card and
+every stock card on the foundation: the win's moves, then the stock's undealt cards. The formula
+orders those N = piles' + stock's cards over positions 1..N (position 0 is the start card), as
+the paper's Black Hole CNF orders its cards, with the stock an ordered sequence like a pile whose
+cards may go on anything:
+
+- ("M", card, j): card put on the foundation at position j; exactly one card per position and one
+  position per card (PySAT's CardEnc, the encoding an option);
+- ("O", card, j), j = 1..N-1, the ladder: card played after position j, linked to M;
+- order: a pile card after the card above it, a stock card after the stock card dealt before it;
+- rank rule: a pile card at j+1 follows (the variant's `rank_follows`) the card at j, which may be a
+  stock card; a stock card may follow anything (support clauses on M);
+- ("E", a, b, j), the second ladder: the paper's conditional symmetry breaking (option), on pile
+  cards of one rank only. It still holds with the stock interleaved: swapping a and b leaves every
+  foundation rank as it was, so the variant's rule and the stock's deals see the same ranks. Black
+  Hole's card-order argument says nothing about a stock card and a pile card of one rank: the stock
+  card's place in the order is fixed, so they are never swapped.
+
+Decoding drops the stock cards after the last pile card (the completion, not the win's moves).
+The header holds the deal and maps every M variable to its card and position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pysat.formula import CNF
+
+from patience.cards import Card
+from patience.deal import Deal
+from patience.generators.analysis.black_hole import symmetric_cards
+from patience.generators.cnf.common import (
+    CARDINALITY_OPTION,
+    DEFAULT_CARDINALITY,
+    ClauseBuilder,
+    Literal,
+    cardinality_encoding,
+    cnf_files,
+    dimacs_text,
+    negate,
+)
+from patience.generators.files import ModelFiles, no_fixed_files
+from patience.golf.deal import GolfDeal
+from patience.options import Switch
+
+HEADER_TAG = "c patience-models golf cnf"
+TITLE = "DIMACS CNF (every card's position, the stock a pile of wild cards)"
+OPTIONS = (
+    Switch("symmetry-breaking", "on", "the conditional symmetry breaking ladder, on pile cards of one rank"),
+    CARDINALITY_OPTION,
+)
+SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
+
+
+@dataclass(frozen=True)
+class GolfEncoding:
+    """One deal's formula and the decode map of its position variables."""
+
+    deal: GolfDeal
+    cnf: CNF
+    at: dict[int, tuple[Card, int]]  # variable of M -> (card, position)
+    symmetry_breaking: bool
+    cardinality: str
+
+    def decode(self, true_variables: set[int]) -> tuple[Card, ...]:
+        """The cards put on the foundation in order, up to the last pile card."""
+        placed = sorted((position, card) for variable, (card, position) in self.at.items()
+                        if variable in true_variables)
+        cards = [card for _, card in placed]
+        while cards and cards[-1] in self.deal.stock_index:
+            cards.pop()
+        return tuple(cards)
+
+
+class _Builder(ClauseBuilder):
+    """The pool of one deal's M and O (and E) variables."""
+
+    def __init__(self, deal: GolfDeal, cardinality: int) -> None:
+        super().__init__()
+        self.deal, self.cardinality = deal, cardinality
+        self.items = (*deal.cards, *deal.stock)
+        self.n = len(self.items)
+        self.earlier: dict[Card, Card] = {}  # card -> the card that must go before it (above it, or dealt before it)
+        for pile in deal.piles:
+            self.earlier.update(zip(pile[1:], pile[:-1], strict=True))
+        self.earlier.update(zip(deal.stock[1:], deal.stock[:-1], strict=True))
+        for kind, last in (("M", self.n), ("O", self.n - 1)):
+            for card in self.items:
+                for position in range(1, last + 1):
+                    self.pool.id((kind, card, position))
+
+    def at(self, card: Card, position: int) -> int:
+        return self.var("M", card, position)
+
+    def after(self, card: Card, position: int) -> Literal:
+        """Ladder literal: `card` is played after `position`."""
+        if position <= 0:
+            return True
+        return False if position >= self.n else self.var("O", card, position)
+
+
+def encode(deal: GolfDeal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> GolfEncoding:
+    """The CNF of `deal`; satisfiable iff the deal can be won."""
+    build = _Builder(deal, cardinality_encoding(cardinality))
+    items, n = build.items, build.n
+    for position in range(1, n + 1):
+        build.exactly_one([build.at(card, position) for card in items], build.cardinality)
+    for card in items:
+        build.exactly_one([build.at(card, position) for position in range(1, n + 1)], build.cardinality)
+        for position in range(1, n + 1):
+            placed, before, now = build.at(card, position), build.after(card, position - 1), build.after(card, position)
+            build.add([-placed, before])
+            build.add([-placed, negate(now)])
+            build.add([placed, negate(before), now])
+            if position < n:
+                build.add([negate(build.after(card, position + 1)), now])
+        earlier = build.earlier.get(card)
+        if earlier is not None:
+            for position in range(n):
+                build.add([negate(build.after(earlier, position)), build.after(card, position + 1)])
+    for card in deal.cards:
+        if not deal.follows(deal.foundation, card):
+            build.add([-build.at(card, 1)])
+    for card in items:
+        followers = [other for other in deal.cards if other != card and deal.follows(card, other)] + \
+            [other for other in deal.stock if other != card]
+        for position in range(1, n):
+            build.add([-build.at(card, position), *(build.at(other, position + 1) for other in followers)])
+    if symmetry_breaking:
+        for first, second in symmetric_cards(Deal(deal.piles, deal.foundation, deal.ranks)):
+            _break_symmetry(build, first, second)
+    build.cnf.nv = build.pool.top
+    at = {build.at(card, position): (card, position) for card in items for position in range(1, n + 1)}
+    return GolfEncoding(deal, build.cnf, at, symmetry_breaking, cardinality)
+
+
+def _break_symmetry(build: _Builder, first: Card, second: Card) -> None:
+    """Pile cards of one rank: if `second` is played while `first` is free, `first` goes before the
+    card under `second` (E[j]: `second` was played by position j while `first` was free)."""
+    deal, n = build.deal, build.n
+    for position in range(1, n):
+        build.pool.id(("E", first, second, position))
+    above_first = build.earlier.get(first)
+    depth = deal.position[second]
+    pile = deal.piles[depth[0]]
+    below_second = pile[depth[1] + 1] if depth[1] + 1 < len(pile) else None
+
+    def ladder(position: int) -> Literal:
+        return False if position <= 0 else build.var("E", first, second, position) if position < n else True
+
+    for position in range(1, n):
+        free = True if above_first is None else negate(build.after(above_first, position - 1))
+        build.add([negate(ladder(position - 1)), ladder(position)])
+        build.add([-build.at(second, position), negate(free), ladder(position)])
+    for position in range(2, n + 1):
+        under_gone = False if below_second is None else negate(build.after(below_second, position - 1))
+        build.add([-build.at(first, position), negate(ladder(position - 1)), under_gone])
+
+
+def header(encoding: GolfEncoding) -> list[str]:
+    """Comment lines: what the formula is, its size, the deal (piles top card first, the stock in
+    dealing order), the variant and the decode map."""
+    deal, cnf = encoding.deal, encoding.cnf
+    lines = [f"{HEADER_TAG}: {deal.game} deal, {len(deal.cards)} pile cards and {len(deal.stock)} stock cards "
+             f"to order, symmetry breaking {'on' if encoding.symmetry_breaking else 'off'}, "
+             f"cardinality {encoding.cardinality}",
+             f"c size {cnf.nv} variables {len(cnf.clauses)} clauses",
+             f"c ranks {deal.ranks} queens-on-kings {int(deal.queens_on_kings)} wrap-ranks {int(deal.wrap_ranks)}",
+             f"c foundation {deal.name(deal.foundation)}",
+             "c stock " + " ".join(deal.name(card) for card in deal.stock)]
+    lines += ["c pile " + " ".join(deal.name(card) for card in pile) for pile in deal.piles]
+    lines += [f"c var {variable} card {deal.name(card)} pos {position}"
+              for variable, (card, position) in encoding.at.items()]
+    return lines
+
+
+def dimacs(encoding: GolfEncoding) -> str:
+    return dimacs_text(header(encoding), encoding.cnf)
+
+
+def formula(deal: GolfDeal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> GolfEncoding:
+    """The clauses and their decode map, for solvers that take the formula in memory."""
+    return encode(deal, symmetry_breaking, cardinality)
+
+
+def build(deal: GolfDeal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> ModelFiles:
+    """deal.cnf; the decode map reads a model's true position variables back into Golf moves."""
+    encoding = encode(deal, symmetry_breaking, cardinality)
+    return cnf_files(dimacs(encoding), encoding.cnf, encoding.decode)
