@@ -7,8 +7,10 @@ Board text, as black-hole-solve reads `--game golf` boards (its t/data/2.golf.bo
     QD 5C 2D 4S 6S          # one pile a line, BOTTOM card first (6S can be played)
 
 black-hole-solve also takes the `Talon:` line after the `Foundations:` line; both are read, the
-Talon line is written first. The board holds no variant (black-hole-solve takes it as a flag) and
-only a standard deck's cards: a deal of another variant or size is written as YAML:
+Talon line is written first. black-hole-solve takes the variant as a flag (`--queens-on-kings`,
+`--wrap-ranks`); a deal of those variants ends with the flag's line, `Variant: wrap-ranks`, which
+black-hole-solve never reads (it stops after its 7 piles). Board text holds only a standard deck's
+cards: a deal of other ranks or suits is written as YAML:
 
     ranks: 13
     foundation: 2S
@@ -30,7 +32,8 @@ from patience.formats.yaml_form import card_in_deal, read_piles
 from patience.golf.deal import STANDARD_SUITS, GolfDeal
 from patience.reading import at_most, compose_yaml, construct_yaml, numbered_lines, yaml_child, yaml_items, yaml_line
 
-TALON, FOUNDATIONS = "Talon:", "Foundations:"
+TALON, FOUNDATIONS, VARIANT = "Talon:", "Foundations:", "Variant:"
+VARIANT_FLAGS = {"queens-on-kings": (True, False), "wrap-ranks": (True, True)}  # -> (queens_on_kings, wrap_ranks)
 FORMS = ("board", "yaml")
 _WORD = re.compile(r"\S+")
 _YAML_STOCK = re.compile(r"^stock[ \t]*:", re.MULTILINE)
@@ -63,9 +66,6 @@ def read(text: str, source: str) -> GolfDeal:
 
 def write(deal: GolfDeal, form: str) -> str:
     if form == "board":
-        if deal.queens_on_kings:
-            raise ValueError(f"board text holds no variant ({deal.game}): use --to yaml, "
-                             "or give black-hole-solve the variant's flag")
         return write_board(deal)
     if form == "yaml":
         return write_yaml(deal)
@@ -97,22 +97,38 @@ def read_board(text: str, source: str) -> GolfDeal:
     assert stock is not None and foundation is not None
     piles: list[tuple[Card, ...]] = []
     cards = len(seen)
+    flags = (False, False)
+    variant_line = None
     for number, line in numbered:
+        if variant_line is not None:
+            raise InputError(source, number, f"the '{VARIANT}' line must be the last")
+        if line.startswith(VARIANT):
+            variant_line, flags = number, _variant(line, source, number)
+            continue
         at_most(cards + _count_words(line), MAX_CARDS, "cards", source, number)
         piles.append(tuple(reversed([_card(word, source, number, seen) for word in line.split()])))
         cards += len(piles[-1])
         at_most(len(piles), MAX_PILES, "piles", source, number)
     if not piles:
         raise InputError(source, first_number, "no piles after the Talon and Foundations lines")
-    return _deal(source, first_number, piles, stock, foundation, STANDARD_RANKS)
+    return _deal(source, first_number, piles, stock, foundation, STANDARD_RANKS, *flags)
+
+
+def _variant(line: str, source: str, number: int) -> tuple[bool, bool]:
+    word = line[len(VARIANT):].strip()
+    if word not in VARIANT_FLAGS:
+        raise InputError(source, number, f"unknown variant {quote(word)}; known: {', '.join(VARIANT_FLAGS)}")
+    return VARIANT_FLAGS[word]
 
 
 def write_board(deal: GolfDeal) -> str:
-    """The board text black-hole-solve reads (the variant is its flag, not the board's)."""
+    """The board text black-hole-solve reads; a variant's line after the piles, which it skips."""
     if deal.ranks != STANDARD_RANKS or deal.suits > STANDARD_SUITS:
         raise ValueError("board text holds only 13-rank, 4-suit cards: use --to yaml")
     lines = [" ".join([TALON, *map(deal.name, deal.stock)]), f"{FOUNDATIONS} {deal.name(deal.foundation)}"]
     lines += [" ".join(deal.name(card) for card in reversed(pile)) for pile in deal.piles]
+    lines += [f"{VARIANT} {flag}" for flag, flags in VARIANT_FLAGS.items()
+              if flags == (deal.queens_on_kings, deal.wrap_ranks)]
     return "\n".join(lines) + "\n"
 
 
@@ -151,7 +167,8 @@ def read_yaml(text: str, source: str) -> GolfDeal:
     for value, node in zip(stock_value, card_nodes, strict=True):
         card = card_in_deal(value, ranks, source, yaml_line(node))
         if card in seen:
-            raise InputError(source, yaml_line(node), f"card {card.name(ranks)} appears twice (first on line {seen[card]})")
+            raise InputError(source, yaml_line(node),
+                             f"card {card.name(ranks)} appears twice (first on line {seen[card]})")
         seen[card] = yaml_line(node)
         stock.append(card)
     piles_node = yaml_child(root, "piles")

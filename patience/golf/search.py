@@ -1,0 +1,188 @@
+"""Golf's native search: depth-first over positions, with a memo of the positions already searched.
+
+A position is the cards taken from each pile, the cards dealt from the stock and the foundation's
+rank (suits never matter to what may follow), packed in one integer. A position searched once and
+left is dead (it holds no win; in max-cards mode, nothing longer than what was seen), so it is never
+searched again: every position is expanded at most once, and the most cards played is the most any
+expanded position reached. Pile moves come before the deal, taller piles first. Limits (nodes, the
+wall clock, CPU, memory for the memo) end the search undecided, never with a verdict it did not prove.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from patience.cards import Card
+from patience.golf.deal import GolfDeal
+from patience.result import Answer, Status
+
+if TYPE_CHECKING:
+    from patience.runs.process import Limits
+
+CHECK_EVERY = 4096  # nodes between two looks at the clocks
+MEMO_BYTES = 100  # what one remembered position costs (an int in a set), for the memory limit
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a search found: its verdict, the win (cards in order) or the longest play, its size."""
+
+    status: Status
+    sequence: tuple[Card, ...] | None  # the win (SOLVED), else the longest play found
+    max_cards: int  # pile cards of the longest play (all of them in a win)
+    nodes: int
+    cached: int
+    limit: str = ""  # which limit ended an undecided search
+
+
+def search(deal: GolfDeal, max_cards: bool = False, nodes: int | None = None, seconds: float | None = None,
+           cpu: float | None = None, memory_mb: int | None = None, cache: bool = True) -> Outcome:
+    """Decide `deal` (or, `max_cards`, find its longest play too; a win ends either). `seconds` and
+    `cpu` count from the call (wall clock, this thread's CPU)."""
+    piles = [[card.rank for card in pile] for pile in deal.piles]
+    stock = [card.rank for card in deal.stock]
+    heights = [len(pile) for pile in piles]
+    total = sum(heights)
+    ranks = deal.ranks
+    follows = [[deal.rank_follows(base, rank) for rank in range(ranks)] for base in range(ranks)]
+    # the position's number: base rank + ranks * (dealt + (len(stock) + 1) * (taken[0] + ...))
+    dealt_step = ranks
+    steps, step = [], ranks * (len(stock) + 1)
+    for height in heights:
+        steps.append(step)
+        step *= height + 1
+    started, cpu_started = time.monotonic(), time.thread_time()
+    wall_end = None if seconds is None else started + seconds
+    cpu_end = None if cpu is None else cpu_started + cpu
+    memo_cap = None if memory_mb is None else memory_mb * 1024 * 1024 // MEMO_BYTES
+    taken = [0] * len(piles)
+    seen: set[int] = set()
+    key = deal.foundation.rank
+    seen.add(key)
+    path: list[tuple[int, int]] = []  # (pile index or -1 for the stock, the base rank before it)
+    best, best_path, played, dealt, base = 0, [], 0, 0, deal.foundation.rank
+    expanded = 0
+
+    def moves() -> list[int]:
+        """The piles whose top may go on `base`, tallest first, then -1 (the stock) if it has cards."""
+        row = follows[base]
+        found = [index for index in range(len(piles)) if taken[index] < heights[index]
+                 and row[piles[index][taken[index]]]]
+        found.sort(key=lambda index: taken[index] - heights[index])
+        if dealt < len(stock):
+            found.append(-1)
+        return found
+
+    frames: list[tuple[list[int], int]] = [(moves(), 0)]
+    limit = ""
+    while frames:
+        options, next_option = frames[-1]
+        if next_option == len(options):  # every move of this position searched: back up one move
+            frames.pop()
+            if not path:
+                break
+            index, before = path.pop()
+            if index < 0:
+                dealt -= 1
+                key -= dealt_step
+            else:
+                taken[index] -= 1
+                played -= 1
+                key -= steps[index]
+            key += before - base
+            base = before
+            continue
+        frames[-1] = (options, next_option + 1)
+        index = options[next_option]
+        if index < 0:
+            rank = stock[dealt]
+            new_key = key + dealt_step + rank - base
+        else:
+            rank = piles[index][taken[index]]
+            new_key = key + steps[index] + rank - base
+        if cache and new_key in seen:
+            continue
+        path.append((index, base))
+        if index < 0:
+            dealt += 1
+        else:
+            taken[index] += 1
+            played += 1
+        key, base = new_key, rank
+        if played > best:
+            best, best_path = played, list(path)
+            if played == total:
+                break
+        if cache:
+            seen.add(key)
+        expanded += 1
+        if expanded % CHECK_EVERY == 0:
+            limit = _limit(expanded, nodes, wall_end, cpu_end, len(seen), memo_cap)
+            if limit:
+                break
+        elif nodes is not None and expanded >= nodes:
+            limit = "node limit reached"
+            break
+        frames.append((moves(), 0))
+    sequence = _cards(deal, best_path)
+    if best == total:
+        return Outcome(Status.SOLVED, sequence, best, expanded, len(seen))
+    if limit:
+        status = {"node limit reached": Status.UNKNOWN, "memory limit reached": Status.MEMOUT}.get(limit, Status.TIMEOUT)
+        return Outcome(status, sequence, best, expanded, len(seen), limit)
+    return Outcome(Status.UNSOLVABLE, sequence, best, expanded, len(seen))
+
+
+def _limit(expanded: int, nodes: int | None, wall_end: float | None, cpu_end: float | None, cached: int,
+           memo_cap: int | None) -> str:
+    if nodes is not None and expanded >= nodes:
+        return "node limit reached"
+    if wall_end is not None and time.monotonic() >= wall_end:
+        return "time limit reached"
+    if cpu_end is not None and time.thread_time() >= cpu_end:
+        return "CPU limit reached"
+    if memo_cap is not None and cached >= memo_cap:
+        return "memory limit reached"
+    return ""
+
+
+def _cards(deal: GolfDeal, path: list[tuple[int, int]]) -> tuple[Card, ...]:
+    """The cards a path of (pile or -1, base) steps puts on the foundation."""
+    taken = [0] * len(deal.piles)
+    dealt = 0
+    cards = []
+    for index, _ in path:
+        if index < 0:
+            cards.append(deal.stock[dealt])
+            dealt += 1
+        else:
+            cards.append(deal.piles[index][taken[index]])
+            taken[index] += 1
+    return tuple(cards)
+
+
+def native_search(deal: GolfDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    """The native runner's hook: the search under the run's limits (already what is left of them);
+    of the runner's options, `nodes`, `max-cards` and `cache` apply to Golf."""
+    started, cpu_started = time.monotonic(), time.thread_time()
+    outcome = search(deal, bool(options.get("max-cards")), options.get("nodes"), limits.timeout, limits.cpu_limit,
+                     limits.memory_mb, options.get("cache", True) is not False)
+    wall, cpu = time.monotonic() - started, time.thread_time() - cpu_started
+    stats: dict[str, float | int | str] = {"engine": "python", "cached_states": outcome.cached,
+                                           "nodes_per_s": round(outcome.nodes / wall) if wall > 0 else 0}
+    if options.get("max-cards"):
+        stats["max_cards"] = outcome.max_cards
+    if outcome.status is Status.SOLVED:
+        return Answer(Status.SOLVED, outcome.sequence, wall, cpu, outcome.nodes, stats)
+    if outcome.status is Status.UNSOLVABLE and outcome.sequence:
+        stats["longest_play"] = " ".join(map(deal.name, outcome.sequence))
+    return Answer(outcome.status, None, wall, cpu, outcome.nodes, stats, message=outcome.limit)
+
+
+def survey_search(deal: GolfDeal, seconds: float, nodes: int | None, max_cards: bool) -> tuple[Status, int, int]:
+    """The survey's hook: (verdict, most pile cards played, nodes) within `seconds` of CPU."""
+    outcome = search(deal, max_cards, nodes, None, seconds)
+    return outcome.status, outcome.max_cards, outcome.nodes
