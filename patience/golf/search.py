@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 CHECK_EVERY = 4096  # nodes between two looks at the clocks
 MEMO_BYTES = 100  # what one remembered position costs (an int in a set), for the memory limit
+_LIMIT_STATUS = {"node limit reached": Status.UNKNOWN, "memory limit reached": Status.MEMOUT}  # else the clock
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def search(deal: GolfDeal, max_cards: bool = False, nodes: int | None = None, se
     if best == total:
         return Outcome(Status.SOLVED, sequence, best, expanded, len(seen))
     if limit:
-        status = {"node limit reached": Status.UNKNOWN, "memory limit reached": Status.MEMOUT}.get(limit, Status.TIMEOUT)
+        status = _LIMIT_STATUS.get(limit, Status.TIMEOUT)
         return Outcome(status, sequence, best, expanded, len(seen), limit)
     return Outcome(Status.UNSOLVABLE, sequence, best, expanded, len(seen))
 
