@@ -1,0 +1,250 @@
+"""Golf: the deal, the rules and replay of each variant, the answer readers, the deal forms, and the
+native search against exhaustive play on small generalised deals."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from patience.cards import Card, parse_card
+from patience.errors import InputError
+from patience.golf import forms, rules
+from patience.golf.deal import GolfDeal
+from patience.golf.deals import random_deal
+from patience.golf.search import search
+from patience.names import GOLF, GOLF_GENERALISED, GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS
+from patience.result import Status
+
+# PySolFC's Golf deal 2, as black-hole-solve's t/data/2.golf.board.txt writes it
+BOARD_2 = """\
+Talon: 3S TS 9H 2H 3H AD 7H 3D 5H 8D KH 7D AS 5S TH JH
+Foundations: 2S
+QD 5C 2D 4S 6S
+QC 4D 9C 5D 4H
+KC JD TD QH AC
+3C JS JC 7S 8H
+4C 6H 8C 9D AH
+2C QS 6C KS 9S
+KD 6D 8S 7C TC
+"""
+# the first moves of black-hole-solve's answer to it (t/data/texts/texts/2.golf.sol.txt)
+FISH_2 = """\
+Solved!
+Move a card from stack 4 to the foundations
+
+Info: Card moved is AH
+
+
+====================
+
+Deal talon
+
+Info: Card moved is 3S
+
+
+====================
+
+Move a card from stack 1 to the foundations
+
+Info: Card moved is 4H
+"""
+VARIANTS = ({}, {"queens_on_kings": True}, {"wrap_ranks": True})
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(parse_card(word) for word in text.split())
+
+
+def tiny(queens_on_kings: bool = False, wrap_ranks: bool = False) -> GolfDeal:
+    """Two piles (tops QH and AD), a stock of 2S then 3S, the foundation KC."""
+    return GolfDeal((cards("QH 2H"), cards("AD JD")), cards("2S 3S"), parse_card("KC"), 13,
+                    queens_on_kings, wrap_ranks)
+
+
+def board_2() -> GolfDeal:
+    return forms.read(BOARD_2, "2.golf.board.txt")
+
+
+def test_board_2_reads_as_pysolfc_deals_it():
+    deal = board_2()
+    assert deal.game == GOLF and deal.standard_shape
+    assert deal.foundation == Card(1, 0) and deal.stock[0] == Card(2, 0) and len(deal.stock) == 16
+    assert deal.piles[0] == cards("6S 4S 2D 5C QD")  # top card first
+    assert len(set(deal.all_cards)) == 52
+
+
+def test_variants_name_the_game():
+    deal = board_2()
+    assert deal.with_variant(queens_on_kings=True).game == GOLF_QUEENS_ON_KINGS
+    assert deal.with_variant(wrap_ranks=True).game == GOLF_WRAP_RANKS
+    assert deal.with_variant(wrap_ranks=True).queens_on_kings  # wrapping puts a queen on a king too
+    assert random_deal(1, ranks=5, suits=2, piles=2, height=2, stock=3).game == GOLF_GENERALISED
+
+
+@pytest.mark.parametrize(("variant", "on_king", "on_ace"), [
+    ({}, set(), {1}), ({"queens_on_kings": True}, {11}, {1}), ({"wrap_ranks": True}, {11, 0}, {1, 12})])
+def test_rank_rule_of_each_variant(variant, on_king, on_ace):
+    deal = tiny(**variant)
+    assert {rank for rank in range(13) if deal.rank_follows(12, rank)} == on_king
+    assert {rank for rank in range(13) if deal.rank_follows(0, rank)} == on_ace
+    assert deal.rank_follows(11, 12)  # a king goes on a queen in every variant
+
+
+def test_the_stock_is_dealt_in_order_on_any_card():
+    deal = tiny()  # nothing goes on KC: only the stock moves
+    assert tuple(rules.legal_moves(deal, [0, 0], 0, deal.foundation)) == cards("2S")
+    moves = (rules.DEAL, parse_card("AD"), rules.DEAL)  # 3S goes on AD: a deal takes any rank
+    assert rules.replay(deal, moves, complete=False).valid
+    assert rules.resolved(deal, moves) == cards("2S AD 3S")
+
+
+@pytest.mark.parametrize(("moves", "fault"), [
+    (["QH"], "move 1: QH cannot go on KC: nothing goes on a king"),
+    (["3S"], "move 1: 3S is not the stock's next card (2S is)"),
+    (["2S", "2H"], "move 2: 2H is under QH"),
+    (["2S", "AD", "AD"], "move 3: AD is already on the foundation"),
+    (["2S", "2S"], "move 2: 2S was already dealt from the stock"),
+    (["2S", "7C"], "move 2: 7C is not in the deal"),
+    (["2S", "AD", "JD"], "move 3: JD does not follow AD"),
+    (["deal", "deal", "deal"], "move 3: the stock is empty"),
+    (["2S", "AD"], "3 cards left in the piles"),
+])
+def test_replay_refuses_illegal_moves(moves, fault):
+    deal = tiny()
+    played = tuple(rules.DEAL if move == "deal" else parse_card(move) for move in moves)
+    replay = rules.replay(deal, played)
+    assert not replay.valid and replay.fault == fault
+
+
+def test_a_queen_on_a_king_only_where_the_variant_allows_it():
+    assert not rules.replay(tiny(), cards("QH"), complete=False).valid
+    assert rules.replay(tiny(queens_on_kings=True), cards("QH"), complete=False).valid
+    assert not rules.replay(tiny(queens_on_kings=True), cards("AD"), complete=False).valid
+    assert rules.replay(tiny(wrap_ranks=True), cards("AD"), complete=False).valid  # K and A touch
+
+
+def test_a_win_may_leave_stock_cards():
+    deal = GolfDeal((cards("2H 4H"), cards("3D")), cards("9S 5S"), parse_card("AC"))
+    moves = cards("2H 3D 4H")
+    assert rules.replay(deal, moves).valid  # 9S and 5S stay in the stock
+    assert rules.replay(deal, (deal.foundation, *moves)).valid  # a leading start card is skipped
+
+
+def test_answers_read_cards_deals_and_fish():
+    deal = board_2()
+    read = rules.read_moves("AH deal\n4H  # comment\ntalon", "a", deal)
+    assert read == (Card(0, 1), rules.DEAL, Card(3, 1), rules.DEAL)
+    fish = rules.read_moves(FISH_2, "fish", deal)
+    assert fish == (Card(0, 1), rules.DEAL, Card(3, 1))
+    assert rules.resolved(deal, fish) == cards("AH 3S 4H")
+    assert rules.replay(deal, fish, complete=False).valid
+    assert rules.move_names(deal, fish) == ["2S", "AH", "3S", "4H"]
+    assert rules.read_moves(" ".join(rules.move_names(deal, fish)), "names", deal)[1:] == rules.resolved(deal, fish)
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    (FISH_2.replace("is 3S", "is 4S"), 11, "the card moved is 4S, but the move before it puts 3S on the foundation"),
+    (FISH_2.replace("stack 4", "stack 9"), 2, "stack 9 has no card to move"),
+    ("Unsolved!\n", 1, "the answer says 'Unsolved!'"),
+    ("AH XX\n", 1, "unknown card 'XX'"),
+    ("# nothing\n", 1, "no moves in the answer"),
+])
+def test_bad_answers_are_one_line(text, line, message):
+    with pytest.raises(InputError) as error:
+        rules.read_moves(text, "answer.txt", board_2())
+    assert error.value.line == line and message in error.value.message
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_forms_round_trip(variant):
+    deal = board_2().with_variant(**variant)
+    board = forms.write(deal, "board")
+    assert forms.read(board, "b") == deal and forms.detect(board)
+    assert forms.read(forms.write(deal, "yaml"), "y") == deal
+    if not variant:
+        assert board == BOARD_2  # byte for byte as black-hole-solve's file
+    else:
+        assert board.startswith(BOARD_2) and board.count("\n") == BOARD_2.count("\n") + 1
+
+
+def test_board_reads_the_talon_after_the_foundations():
+    lines = BOARD_2.splitlines(keepends=True)
+    swapped = lines[1] + lines[0] + "".join(lines[2:])
+    assert forms.detect(swapped) and forms.read(swapped, "s") == board_2()
+
+
+def test_generalised_deals_round_trip_as_yaml():
+    deal = random_deal(7, ranks=20, suits=3, piles=4, height=3, stock=5, wrap_ranks=True)
+    text = forms.write(deal, "yaml")
+    assert forms.detect(text) and forms.read(text, "g.yaml") == deal
+    with pytest.raises(ValueError, match="13-rank"):
+        forms.write(deal, "board")
+
+
+def test_detection_leaves_black_hole_boards_alone():
+    assert not forms.detect("Foundations: AS\nKD 9S 3C\n")
+    assert not forms.detect("ranks: 13\nfoundation: AS\npiles:\n  - [KD]\n")
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ("Talon: 3S\nAH 2D\n", 2, "expected a 'Foundations:' line"),
+    ("Talon: 3S\nFoundations: 3S\nAH\n", 2, "card 3S appears twice (first on line 1)"),
+    ("Talon: 3S\nFoundations: -\nAH\n", 2, "expected one start card"),
+    ("Talon: 3S XX\nFoundations: 2S\nAH\n", 1, "unknown card 'XX'"),
+    ("Talon: 3S\nFoundations: 2S\n", 2, "no piles"),
+    ("Talon: 3S\nFoundations: 2S\nAH\nVariant: wrap\n", 4, "unknown variant 'wrap'"),
+    ("Talon: 3S\nFoundations: 2S\nAH\nVariant: wrap-ranks\n4D\n", 5, "the 'Variant:' line must be the last"),
+    ("foundation: 2S\nstock: [3S]\npiles:\n  - [AH, 3S]\n", 4, "card 3S appears twice (first on line 2)"),
+    ("foundation: 2S\nstock: [3S]\nwrap_ranks: 1\npiles:\n  - [AH]\n", 3, "'wrap_ranks' must be true or false"),
+    ("foundation: 2S\nstock: [3S]\nwrap: true\npiles:\n  - [AH]\n", 3, "unknown key 'wrap'"),
+    ("stock: [3S]\npiles:\n  - [AH]\n", 1, "needs a 'foundation'"),
+])
+def test_malformed_deals_are_one_line(text, line, message):
+    with pytest.raises(InputError) as error:
+        forms.read(text, "deal.txt")
+    assert error.value.line == line and message in error.value.message
+    assert "\n" not in str(error.value)
+
+
+def brute_force(deal: GolfDeal) -> tuple[bool, int]:
+    """(won, most pile cards played) by trying every play, without memo or order."""
+    def best(taken: tuple[int, ...], dealt: int, base: Card) -> tuple[bool, int]:
+        played = sum(taken)
+        if played == len(deal.cards):
+            return True, played
+        outcome = (False, played)
+        for card in rules.legal_moves(deal, taken, dealt, base):
+            where = deal.position.get(card)
+            after = (taken, dealt + 1) if where is None else (
+                taken[:where[0]] + (taken[where[0]] + 1,) + taken[where[0] + 1:], dealt)
+            outcome = max(outcome, best(*after, card))
+        return outcome
+    return best((0,) * len(deal.piles), 0, deal.foundation)
+
+
+SMALL = [(seed, shape, variant) for seed, shape, variant in itertools.product(
+    range(12), [(4, 2, 3, 2, 1), (5, 2, 2, 3, 2), (3, 3, 3, 2, 2), (7, 1, 2, 2, 2), (6, 2, 3, 3, 2)], VARIANTS)]
+
+
+@pytest.mark.parametrize(("seed", "shape", "variant"), SMALL)
+def test_search_agrees_with_every_play(seed, shape, variant):
+    ranks, suits, piles, height, stock = shape
+    deal = random_deal(seed, ranks, suits, piles, height, stock, **variant)
+    won, most = brute_force(deal)
+    outcome = search(deal, max_cards=True)
+    assert (outcome.status is Status.SOLVED) == won and outcome.max_cards == most
+    assert rules.replay(deal, outcome.sequence or (), complete=won).valid
+    if won:
+        assert search(deal).status is Status.SOLVED
+    else:
+        assert search(deal).status is Status.UNSOLVABLE
+        assert sum(card in deal.position for card in outcome.sequence or ()) == most
+
+
+def test_search_wins_board_2_and_honours_its_node_limit():
+    deal = board_2()
+    outcome = search(deal)
+    assert outcome.status is Status.SOLVED and rules.replay(deal, outcome.sequence).valid
+    limited = search(deal, nodes=50)
+    assert limited.status is Status.UNKNOWN and limited.limit == "node limit reached" and limited.nodes <= 50
