@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from patience.cards import STANDARD_RANKS, Card
-from patience.golf.deal import PILE_HEIGHT, PILES, STOCK, STANDARD_SUITS, GolfDeal
+from patience.golf.deal import PILE_HEIGHT, PILES, STANDARD_SUITS, STOCK, GolfDeal
 
 
 def random_deal(seed: int, ranks: int = STANDARD_RANKS, suits: int = STANDARD_SUITS, piles: int = PILES,
