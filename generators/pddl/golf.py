@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from patience.cards import Card
 from patience.errors import InputError, quote
 from patience.generators.files import ModelFiles
-from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, RANK_WORDS, Action
+from patience.generators.pddl import piles
+from patience.generators.pddl.common import DOMAIN_FILE, PROBLEM_FILE, Action
 from patience.generators.texts import fixed_model
 from patience.golf.deal import GolfDeal
 
@@ -33,26 +34,19 @@ TALON_END = "talon-end"
 _OPERATORS = ("play", "deal")
 
 
-def _rank_names(deal: GolfDeal) -> tuple[str, ...]:
-    return RANK_WORDS if deal.ranks == len(RANK_WORDS) else tuple(f"rank{rank}" for rank in range(deal.ranks))
-
-
 def card_objects(deal: GolfDeal) -> dict[Card, str]:
     """The object of every card of the deal: the decode map, read backwards by `plan_moves`."""
-    return {card: "card-" + deal.name(card).lower() for card in deal.all_cards}
+    return piles.card_objects(deal.all_cards, deal.name)
 
 
 def problem(deal: GolfDeal) -> str:
-    ranks, cards = _rank_names(deal), card_objects(deal)
-    bases = [f"base{number}" for number in range(1, len(deal.piles) + 1)]
+    ranks, cards = piles.rank_names(deal.ranks), card_objects(deal)
+    bases = piles.base_names(len(deal.piles))
     facts = [f"(hole {cards[deal.foundation]})"]
     facts += [f"(rank-of {cards[card]} {ranks[card.rank]})" for card in deal.all_cards]
     facts += [f"(follows {ranks[base]} {ranks[rank]})" for base in range(deal.ranks) for rank in range(deal.ranks)
               if deal.rank_follows(base, rank)]
-    for pile, base in zip(deal.piles, bases, strict=True):
-        places = [cards[card] for card in pile] + [base]
-        facts.append(f"(clear {places[0]})")
-        facts += [f"(on {card} {under})" for card, under in zip(places[:-1], places[1:], strict=True)]
+    facts += piles.pile_facts(deal.piles, cards)
     stock = [cards[card] for card in deal.stock] + [TALON_END]
     facts.append(f"(talon {stock[0]})")
     facts += [f"(after {card} {following})" for card, following in zip(stock[:-1], stock[1:], strict=True)]
@@ -71,11 +65,11 @@ def plan_moves(deal: GolfDeal, plan: Sequence[Action], source: str = "plan") -> 
     cards = {name: card for card, name in card_objects(deal).items()}
     moves = []
     for action in plan:
-        if action.operator not in _OPERATORS or not action.arguments:
+        if action.operator not in _OPERATORS:
             raise InputError(source, action.line, f"not a Golf move: {quote(action.operator)}")
-        card = cards.get(action.arguments[0])
-        if card is None or card == deal.foundation:
-            raise InputError(source, action.line, f"{quote(action.arguments[0])} is no pile or stock card of this deal")
+        card = piles.card_of(action, cards, source)
+        if card == deal.foundation:
+            raise InputError(source, action.line, f"{quote(action.arguments[0])} is the start card, never moved")
         if (action.operator == "deal") != (card in deal.stock_index):
             what = "not a stock card" if action.operator == "deal" else "a stock card"
             raise InputError(source, action.line, f"{action.operator} of {quote(action.arguments[0])}: {what}")
