@@ -9,6 +9,7 @@ __version__ = "0.1.0"
 
 from patience import deal as _deal_module  # noqa: I001  (first: see the docstring)
 from patience import survey as _survey_module
+from patience.pages import notebook as _notebook  # deals draw themselves in Jupyter through it (patience.core)
 from patience.api import (
     Grading,
     InputError,
@@ -38,7 +39,7 @@ from patience.api import (
     write_deal,
 )
 
-del _deal_module, _survey_module
+del _deal_module, _survey_module, _notebook
 
 __all__ = ["Grading", "InputError", "Model", "Page", "Replay", "Report", "Result", "Status", "SurveySummary",
            "UsageError", "__version__", "compare", "coursework", "deal", "family", "generate", "grade", "parse_deal",

@@ -34,7 +34,7 @@ from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import ranks_adjacent
 from patience.deal import Deal
 from patience.errors import InputError
-from patience.games import AnyDeal, deal_content, game_of
+from patience.games import AnyDeal, deal_as, deal_content, game_of
 from patience.lbs.deal import LBSDeal
 from patience.outputs import write_file
 from patience.runs.process import Limits, caller_environment, end_with_caller, run_process
@@ -70,8 +70,9 @@ def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]], direction: str =
     records = [tuple(position) for position in positions]
     if isinstance(deal, LBSDeal):  # a row, padded after its last card by a number above every card
         numbers, top = len(deal.cards), deal.ranks * deal.suits
-    else:
-        numbers = len(deal.piles) + (len(deal.foundations) if isinstance(deal, BinaryStarDeal) else 1)
+    else:  # the piles, then the foundations (one in the Black Hole family)
+        sizes = game.sizes(deal)
+        numbers = len(sizes.heights) + sizes.foundations
         top = max((max(record) for record in records), default=0)
     width = max(1, (top.bit_length() + 7) // 8)
     pad = (1 << 8 * width) - 1
@@ -100,7 +101,7 @@ def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: flo
         limit = None if search.complete else ("cpu" if search.cpu_limited else "time")
         return Pass(list(rows) if search.complete and search.moves is None else [],
                     search.moves is not None, limit)
-    return _binary_star(deal, seconds, cpu_seconds)
+    return _binary_star(deal_as(BinaryStarDeal, deal), seconds, cpu_seconds)
 
 
 def _binary_star(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float | None) -> Pass:

@@ -21,7 +21,7 @@ from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import RANK_LETTERS, STANDARD_RANKS, SUIT_SYMBOLS, Card
 from patience.deal import Deal
 from patience.errors import InputError, encodable, quote
-from patience.games import AnyDeal, deal_content, game_of, read_game_deal
+from patience.games import AnyDeal, deal_as, deal_content, game_of, read_game_deal
 from patience.lbs.deal import LBSDeal
 
 FORMAT, VERSION = "patience-loss-certificate", 1
@@ -187,7 +187,7 @@ def rules_of(deal: AnyDeal, width: int, backward: bool) -> Rules:
         return BlackHole(deal, backward)
     if isinstance(deal, BinaryStarDeal):
         return BinaryStar(deal)
-    return LateBinding(deal, (1 << 8 * width) - 1)
+    return LateBinding(deal_as(LBSDeal, deal), (1 << 8 * width) - 1)
 
 
 def read_header(stream: Any, source: str) -> dict[str, Any]:

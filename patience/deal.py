@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, cast
 
 from patience.caps import MAX_CARDS, MAX_FOUNDATIONS, MAX_PILES, MAX_RANKS, MAX_SUITS
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
+from patience.core import GameDeal
 from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
 
-if TYPE_CHECKING:
-    from patience.games import AnyDeal
-
-__all__ = ["ALL_IN_A_ROW", "BLACK_HOLE", "GENERALISED", "Deal"]
+__all__ = ["ALL_IN_A_ROW", "BLACK_HOLE", "GENERALISED", "Deal", "Drawn"]
 
 
 _CAPS = {"ranks": MAX_RANKS, "suits": MAX_SUITS, "piles": MAX_PILES, "foundations": MAX_FOUNDATIONS,
@@ -39,32 +36,11 @@ def check_size(ranks: int, piles: tuple[tuple[Card, ...], ...], foundations: int
                suits=1 + max((card.suit for pile in piles for card in pile), default=0))
 
 
-class Drawn:
-    """What every game's deal type shares: it draws itself in Jupyter as on the replay page. The pages
-    sit above the core, so they are imported when a deal is drawn, never when a deal type is."""
-
-    def _repr_html_(self) -> str:
-        from patience.pages.notebook import deal_html
-
-        return deal_html(cast("AnyDeal", self))  # Drawn is a base of the deal types only
-
-    def __str__(self) -> str:
-        """The deal as `patience deal` prints it: its game's board text (an LBS row's `.param`), or YAML
-        for a deal the board cannot hold (ranks beyond a standard deck's names)."""
-        from patience.games import game_of
-
-        deal = cast("AnyDeal", self)
-        game = game_of(deal)
-        for form in dict.fromkeys((game.forms[0], "yaml")):
-            try:
-                return game.write_deal(deal, form)
-            except ValueError:
-                continue
-        return repr(self)
+Drawn = GameDeal  # the base of every deal type, under its old name
 
 
 @dataclass(frozen=True)
-class Deal(Drawn):
+class Deal(GameDeal):
     """A deal: piles (top card first), the foundation card (None = empty) and the rank cycle."""
 
     piles: tuple[tuple[Card, ...], ...]

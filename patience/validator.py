@@ -3,37 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from patience.cards import Card, ranks_adjacent
+from patience.core import Replay
 from patience.deal import Deal
 
+__all__ = ["Replay", "replay", "replay_numbers", "without_start_card"]  # Replay lives in patience.core
+
 T = TypeVar("T")  # a card: a Card object, or its number
-
-
-@dataclass(frozen=True)
-class Replay:
-    """What replaying a move list found (Black Hole or LBS): legal moves made, and the first fault."""
-
-    moves: int
-    fault: str | None
-
-    @property
-    def valid(self) -> bool:
-        return self.fault is None
-
-    def __bool__(self) -> bool:
-        """True exactly when valid: `if patience.validate(deal, moves):` asks whether the moves win
-        (or, with `partial`, are legal)."""
-        return self.valid
-
-    def to_dict(self) -> dict[str, object]:
-        """The replay as plain data (JSON-ready): `valid`, `moves` (legal moves made) and `fault`."""
-        return {"valid": self.valid, "moves": self.moves, "fault": self.fault}
-
-    def describe(self) -> str:
-        return f"valid: {self.moves} moves" if self.valid else f"invalid: {self.fault}"
 
 
 def without_start_card(deal: Deal, sequence: Sequence[Card]) -> tuple[Card, ...]:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
+from patience.games import AnyDeal, game_of, games_with, hook
 from patience.lbs.deal import LBSDeal
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, GENERALISED, LBS
+from patience.names import GENERALISED
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.reference import Outcome
@@ -32,9 +33,6 @@ from patience.runners import python_search
 from patience.runners.base import ProcessSolver, Solver
 from patience.runs.process import CPU_REACHED, TIME_REACHED, Limits, ProcessRun
 
-if TYPE_CHECKING:
-    from patience.games import AnyDeal
-
 THEN_CARDS = 128  # then=auto: CP-SAT after the search on generalised deals of at most this many cards
 LIMIT_REACHED = {Status.TIMEOUT: TIME_REACHED, Status.UNKNOWN: "node limit reached"}
 CPU_LIMIT_REACHED = CPU_REACHED  # a timeout at the CPU limit, as runners/sat_embedded.py says it
@@ -44,7 +42,7 @@ class Native(Solver):
     name = "native"
     paradigm = "native"
     description = "specialised depth-first search with failure cache and symmetry/rank pruning (C, or Python)"
-    games: ClassVar[tuple[str, ...]] = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games: ClassVar[tuple[str, ...]] = games_with("native_search")  # every game that names its search
     options: ClassVar[Schema] = (
         Option("engine", None, "the Black Hole search: c, or the python reference (default: c when built)",
                ("c", "python")),
@@ -89,24 +87,43 @@ class Native(Solver):
         return str(answer.stats.get("engine", self.version()))
 
     def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
-        limits = limits.left()  # what reading the deal left: the searches count from here
-        if isinstance(deal, LBSDeal):
-            return _solve_lbs(deal, limits, options["nodes"])
-        if isinstance(deal, BinaryStarDeal):
-            board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
-            return _solve_board(board, deal.name, binary_star_plays, limits, options)
-        direction = _direction(options, deal)
-        if not runs_cpsat(options, deal, limits):
-            return _search(deal, direction, limits, options)
-        first = _search(deal, direction, _scaled(limits, options["share"] / 100), options)
-        if first.status not in (Status.TIMEOUT, Status.UNKNOWN):  # decided, or an error to report
-            return first
-        return _cpsat_after(deal, first, limits)
+        """The search of the deal's game (its `Game.native_search`), on what reading the deal left of
+        the limits (the searches count from here)."""
+        game = game_of(deal)
+        if game.native_search is None:
+            raise UsageError(f"the native search does not play {game.name} deals")
+        search: NativeSearch = hook(game.native_search)
+        return search(deal, limits.left(), options)
+
+
+NativeSearch = Callable[[Any, Limits, Mapping[str, Any]], Answer]  # a game's `native_search`
+
+
+def solve_black_hole(deal: Deal, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    """The Black Hole family's search: from the front, the back or both, and CP-SAT on what it leaves."""
+    direction = _direction(options, deal)
+    if not runs_cpsat(options, deal, limits):
+        return _search(deal, direction, limits, options)
+    first = _search(deal, direction, _scaled(limits, options["share"] / 100), options)
+    if first.status not in (Status.TIMEOUT, Status.UNKNOWN):  # decided, or an error to report
+        return first
+    return _cpsat_after(deal, first, limits)
+
+
+def solve_binary_star(deal: BinaryStarDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    """Binary Star's search: the same engine on a board of several foundations."""
+    board = Board.of_piles(deal.piles, deal.foundations, deal.ranks)
+    return solve_board(board, deal.name, binary_star_plays, limits, options)
+
+
+def solve_lbs(deal: LBSDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
+    """Late Binding Solitaire's search over rows, in a child process."""
+    return _solve_lbs(deal, limits, options["nodes"])
 
 
 def _search(deal: Deal, direction: str, limits: Limits, options: Mapping[str, Any]) -> Answer:
     if direction == "forward":
-        return _solve_board(Board.of(deal), deal.name, _cards, limits, options)
+        return solve_board(Board.of(deal), deal.name, _cards, limits, options)
     return _solve_from_the_back(deal, direction == "both", limits, options)
 
 
@@ -188,7 +205,7 @@ def _solve_from_the_back(deal: Deal, both: bool, limits: Limits, options: Mappin
     the back, read forwards, is a win (replayed by the validator like any answer), and a loss from
     the back proves the deal lost. The answer names the direction that decided (`route`) and counts
     every node. The compiled search runs here; the Python one (a board too large for the compiled,
-    or engine=python) in a child process under the runner core, as `_solve_board`'s."""
+    or engine=python) in a child process under the runner core, as `solve_board`'s."""
     backward, rules, node_limit = Board.reversed_of(deal), Rules.of(options), options["nodes"]
     used = engine.choose(backward, options["engine"])  # the deal's own board has the same cards and ranks
     command = ""
@@ -239,10 +256,11 @@ def binary_star_plays(outcome: Outcome) -> tuple[Any, ...]:
                  in zip(outcome.sequence or (), outcome.foundations or (), outcome.piles or (), strict=True))
 
 
-def _solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outcome], tuple[Any, ...]],
-                 limits: Limits, options: Mapping[str, Any]) -> Answer:
-    """The compiled search runs here (it keeps its own clock and bounds its cache by the memory
-    limit); the Python search runs in a child process under the runner core."""
+def solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outcome], tuple[Any, ...]],
+                limits: Limits, options: Mapping[str, Any]) -> Answer:
+    """The engine's search of `board` (`name` names a card, `moves` reads a win from the outcome): the
+    compiled search runs here (it keeps its own clock and bounds its cache by the memory limit); the
+    Python search runs in a child process under the runner core."""
     rules = Rules.of(options)
     node_limit = options["nodes"]
     used = engine.choose(board, options["engine"])

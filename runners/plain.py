@@ -6,19 +6,18 @@ cards); its wins are replayed like any other's."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
+from patience.games import AnyDeal, deal_as, game_of
+from patience.names import BLACK_HOLE
 from patience.options import Count, Schema
 from patience.result import Answer
 from patience.runners import python_search
 from patience.runners.base import Solver
 from patience.runners.native import child_verdict, failed_run
 from patience.runs.process import Limits
-
-if TYPE_CHECKING:
-    from patience.games import AnyDeal
 
 
 class Plain(Solver):
@@ -32,9 +31,9 @@ class Plain(Solver):
         return "python"
 
     def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
-        if not isinstance(deal, Deal):  # its games are the Black Hole family's: `solve` refuses the others
+        if game_of(deal).name != BLACK_HOLE:  # its games are the Black Hole family's: `solve` refuses the others
             raise UsageError("the plain search plays the Black Hole family's deals only")
-        run = python_search.run_plain(deal, options["nodes"], limits)
+        run = python_search.run_plain(deal_as(Deal, deal), options["nodes"], limits)
         stats: dict[str, float | int | str] = {"engine": "python"}
         if run.timed_out or run.memout:
             return failed_run(run, stats)

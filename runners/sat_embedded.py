@@ -22,7 +22,7 @@ from pysat.formula import CNF
 from pysat.solvers import Solver as PySatSolver
 
 from patience.deal import Deal
-from patience.games import AnyDeal, game_of
+from patience.games import AnyDeal, deal_as, game_of
 from patience.generators import generator
 from patience.generators.cnf import black_hole as cnf
 from patience.generators.files import FormulaGenerator
@@ -219,5 +219,4 @@ class EmbeddedLazy(EmbeddedSat):
                    "CaDiCaL 1.9.5 inside PySAT kept warm")
 
     def encode(self, deal: AnyDeal, options: Mapping[str, Any]) -> Any:
-        assert isinstance(deal, Deal)  # the Black Hole family's deal type
-        return successor.lazy_formula(deal)
+        return successor.lazy_formula(deal_as(Deal, deal))  # the Black Hole family's deal type

@@ -11,6 +11,7 @@ import pytest
 from patience.cards import Card
 from patience.cli import main
 from patience.deal import Deal
+from patience.games.faces import EXTRA_COLOURS
 from patience.generators.deals import random_deal
 from patience.lbs.deal import load_deal
 from patience.pages import replay
@@ -74,17 +75,17 @@ def test_short_answer_is_legal_but_leaves_cards(tmp_path, capsys):
 
 def test_generalised_cards_are_named_as_the_deal_names_them():
     deal = random_deal(7, 6, 3, 2)
-    game = replay.black_hole_game(deal, None)
+    game = replay.game_page("generalised", deal, None)
     assert [card["name"] for card in game["cards"]] == [deal.name(card) for card in deal.all_cards]
     assert game["values"] == [card.rank for card in deal.all_cards] and game["ranks"] == 7
     faces = {card: face for card, face in zip(deal.all_cards, game["cards"], strict=True)}
     assert faces[Card(3, 1)]["suit"] == "\u2665" and faces[Card(3, 1)]["rank"] == "r3"
-    assert faces[Card(2, 5)]["suit"] == "s5" and faces[Card(2, 5)]["colour"] in replay.EXTRA_COLOURS
+    assert faces[Card(2, 5)]["suit"] == "s5" and faces[Card(2, 5)]["colour"] in EXTRA_COLOURS
 
 
 def test_all_in_a_row_has_no_foundation_card():
     deal = Deal(((Card(0, 0), Card(1, 0)), (Card(2, 1),)), None)
-    game = replay.black_hole_game(deal, [Card(0, 0), Card(1, 0), Card(2, 1)])
+    game = replay.game_page("generalised", deal, [Card(0, 0), Card(1, 0), Card(2, 1)])
     assert game["foundation"] is None and game["answer"]["verdict"] == "valid: 3 moves"
 
 
@@ -135,7 +136,7 @@ def test_bad_input_is_one_line_and_no_page(tmp_path, capsys, arguments, message)
 
 
 def test_card_names_cannot_break_out_of_the_page(tmp_path):
-    game = replay.black_hole_game(Deal(((Card(1, 0),),), Card(0, 0)), None)
+    game = replay.game_page("generalised", Deal(((Card(1, 0),),), Card(0, 0)), None)
     game["title"] = "</script><b>"
     page = replay.render(game, "<i>deal</i>")
     assert "</script><b>" not in page and "<i>deal</i>" not in page and embedded(page)["title"] == "</script><b>"
@@ -248,7 +249,8 @@ def test_generalised_binary_star_has_every_foundation_and_a_short_answer_leaves_
 
     piles = ((Card(1, 0), Card(2, 0)), (Card(5, 1),), (Card(3, 0), Card(1, 1)))
     deal = BinaryStarDeal(piles, (Card(0, 0), Card(6, 1), Card(4, 2)), ranks=7)
-    game = replay.binary_star_game(deal, [Play(Card(1, 0), 0, 0), Play(Card(5, 1), 2), Play(Card(2, 0), 0)])
+    plays = [Play(Card(1, 0), 0, 0), Play(Card(5, 1), 2), Play(Card(2, 0), 0)]
+    game = replay.game_page("binary_star_generalised", deal, plays)
     assert game["game"] == "binary_star_generalised" and game["ranks"] == 7
     assert [game["cards"][card]["name"] for card in game["foundations"]] == ["r0s0", "r6s1", "r4s2"]
     assert game["piles"] == [[0, 1], [2], [3, 4]] and game["answer"]["moves"] == [[0, 0], [2, 2], [1, 0]]

@@ -1,10 +1,14 @@
-"""The games of the toolkit behind one protocol, and reading a deal of any of them from a file.
+"""The games of the toolkit behind one base class, and reading a deal of any of them from a file.
 
 A game says how its deals are written (forms, detection), what a move is, how an answer file is
-read into moves and how moves are replayed: the replay is the only authority on a win. Adding a
-game family is one module implementing `Game` plus one line in FAMILY_CLASSES; `patience solve |
-validate | convert | compare | show | gen` then find it from the file's content, or take `--game`
-(any game of patience.names: naming one checks that the deal is that game).
+read into moves and how moves are replayed: the replay is the only authority on a win. It also owns
+everything else that is game-specific (hooks with defaults, below): its labels and sizes, the
+shrinker a hunt uses, its exercise sheet's text, its replay page's data, and (by "module:function",
+imported by the layer that calls it) its native search, its survey search and the hunt's random
+deals. Adding a game is one package implementing `Game` plus one line in patience/games/registry.py;
+its models are found by name (generators/LANGUAGE/FAMILY.py). `patience solve | validate | convert |
+compare | show | gen` then find it from the file's content, or take `--game` (any game of
+patience.names: naming one checks that the deal is that game).
 """
 
 from __future__ import annotations
@@ -14,69 +18,131 @@ import functools
 import hashlib
 import importlib
 import json
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
-from patience.errors import InputError, encodable
-from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name, is_deal_of
+from patience.core import GameDeal, Replay
+from patience.errors import InputError, UsageError, encodable
+from patience.games.registry import FAMILY_CLASSES
+from patience.names import GAMES, family_of, game_name, is_deal_of
 from patience.reading import read_text
-from patience.validator import Replay
 
-if TYPE_CHECKING:
-    from patience.binary_star.deal import BinaryStarDeal
-    from patience.deal import Deal
-    from patience.lbs.deal import LBSDeal
+__all__ = ["FAMILY_CLASSES", "AnyDeal", "Game", "GameDeal", "Move", "Replay", "Sheet", "Sizes", "deal_as",
+           "deal_content", "game_of", "games_with", "get_game", "hook", "parse_game_deal", "read_game_deal",
+           "write_game_deal"]
 
 Move = Hashable  # a game's move: a Card in the Black Hole family, (from, to) positions in LBS
-AnyDeal: TypeAlias = "Deal | BinaryStarDeal | LBSDeal"  # a deal of any game
-D = TypeVar("D", bound=AnyDeal)  # the deal type of one game: `Game[D]` plays deals of type D
+AnyDeal: TypeAlias = GameDeal  # a deal of any game: every deal type subclasses GameDeal
+D = TypeVar("D", bound=GameDeal)  # the deal type of one game: `Game[D]` plays deals of type D
 T = TypeVar("T")
 
 
-class Game(Protocol[D]):
-    """The rules and the file forms of one game (or family of games sharing one deal type `D`)."""
+@dataclass(frozen=True)
+class Sizes:
+    """How big a deal is, as listings, stores and pages count it."""
+
+    cards: int  # the cards to play (pile cards; a row's cards)
+    heights: tuple[int, ...]  # the piles' heights, as laid out (an LBS row: one card a pile)
+    foundations: int = 1
+    ranks: int | None = None  # the rank cycle, if the game has one
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """What an exercise sheet (`patience coursework`) says of a game beyond the common text."""
+
+    rules: tuple[str, ...]  # the rules, a paragraph each
+    outputs: tuple[str, ...]  # the names a student's model shows, as the toolkit's own models name them
+    asp_shown: str  # the atoms an ASP model shows, for a sheet whose model text declares none
+    numbers: Mapping[str, str]  # language -> what the data's numbers mean ({ranks} and {two} filled in)
+    deal_form: tuple[str, str] = ("board", ".txt")  # the form and suffix of the students' deal files
+    card_comment: Mapping[str, str] = field(default_factory=dict)  # language -> how the data's comment
+    # names the cards, after "The comment at the head of each instance names each card: " (none: no such line)
+
+
+def hook(reference: str) -> Any:
+    """The function a game names by "module:attribute" (a hook of a layer above the core)."""
+    module_name, attribute = reference.split(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+class Game(Generic[D]):
+    """The rules and the file forms of one game (or family of games sharing one deal type `D`), and
+    every hook the generic layers call instead of asking a deal's type. Subclass it; the methods that
+    raise NotImplementedError are required, the rest have defaults."""
 
     name: ClassVar[str]  # the family's name in patience.names (its first game)
     title: ClassVar[str]
-    deal_type: ClassVar[type]  # the type of its deals (each game has its own)
+    deal_type: ClassVar[type]  # the type of its deals (each game has its own, a GameDeal)
     forms: ClassVar[tuple[str, ...]]  # deal forms it writes (`patience convert --to`)
+    sheet: ClassVar[Sheet | None] = None  # coursework's text of the game (None: no exercises)
+    # Hooks of the layers above the core, "module:function", imported by the layer that calls them:
+    native_search: ClassVar[str | None] = None  # runners/native.py: f(deal, limits, options) -> Answer
+    survey_search: ClassVar[str | None] = None  # survey/decide.py: f(deal, seconds, nodes, max_cards)
+    # -> (Status, cards, nodes)
+    posed_deals: ClassVar[str | None] = None  # grading/hunt.py: f(game, index, rng, fixed) -> deal
 
     def detect(self, text: str) -> bool:
         """Whether a file's text is a deal of this game."""
+        raise NotImplementedError
 
     def parse_deal(self, text: str, source: str) -> D:
         """The deal written in `text`; InputError naming `source` and the line if malformed."""
+        raise NotImplementedError
 
     def write_deal(self, deal: D, form: str) -> str:
         """The deal in the named form; ValueError if that form cannot hold it."""
+        raise NotImplementedError
 
     def variant(self, deal: D) -> str:
         """Which game exactly (black_hole, all_in_a_row, generalised, lbs...): stored with results."""
+        raise NotImplementedError
 
     def describe(self, deal: D) -> str:
         """One line for people: variant and size."""
+        raise NotImplementedError
 
     def read_answer(self, text: str, source: str, deal: D) -> tuple[Move, ...]:
         """An answer file (move list, or a solver's own output) as moves; InputError if unreadable."""
+        raise NotImplementedError
 
-    def replay(self, deal: D, moves: Sequence[Move], complete: bool = True) -> Replay:
+    def replay(self, deal: D, moves: Sequence[Any], complete: bool = True) -> Replay:
         """Play the moves; with `complete`, the game must be won at the end."""
+        raise NotImplementedError
 
-    def canonical(self, deal: D, moves: Sequence[Move]) -> tuple[Move, ...]:
+    def canonical(self, deal: D, moves: Sequence[Any]) -> tuple[Move, ...]:
         """The moves as results store them (e.g. without a leading start card)."""
+        return tuple(moves)
 
-    def move_names(self, deal: D, moves: Sequence[Move]) -> list[str]:
+    def move_names(self, deal: D, moves: Sequence[Any]) -> list[str]:
         """The moves as text, in the form read_answer reads back."""
+        raise NotImplementedError
 
+    # Hooks with defaults
 
-# family -> "module:Class"; the first whose `detect` accepts a file's text reads it (Binary Star's
-# two-foundation board text before Black Hole's).
-FAMILY_CLASSES: dict[str, str] = {
-    BINARY_STAR: "patience.games.binary_star:BinaryStar",
-    LBS: "patience.games.late_binding:LateBinding",
-    BLACK_HOLE: "patience.games.black_hole:BlackHoleFamily",
-}
+    def label(self, deal: D) -> str:
+        """The name the deal itself carries (an LBS instance's), "" if none: pages and hunts show it."""
+        return ""
+
+    def named(self, deal: D, name: str) -> D:
+        """The deal under `name`, for a game whose deals carry one (LBS's); by default the deal itself."""
+        return deal
+
+    def sizes(self, deal: D) -> Sizes:
+        """The deal's size: by default a deal of `piles` (top card first) on one foundation, of `ranks`."""
+        return Sizes(len(deal.cards), tuple(map(len, deal.piles)), 1, deal.ranks)  # type: ignore[attr-defined]
+
+    def smaller(self, deal: D, fixed: bool) -> Iterator[D]:
+        """The hunt's shrink candidates, one step simpler than `deal`, the biggest steps first; with
+        `fixed` (a model of one shape) the same shape only. By default none: a hunt keeps the deal found."""
+        return iter(())
+
+    def page(self, deal: D, moves: Sequence[Any] | None, source: str = "") -> dict[str, object]:
+        """The replay page's description of the deal and of the answer's `moves` (None: play by hand),
+        as plain JSON data that the page's script draws (patience/pages/replay.py)."""
+        raise UsageError(f"there is no replay page for {self.name} deals yet")
 
 
 def get_game(name: str) -> Game[Any]:
@@ -86,8 +152,14 @@ def get_game(name: str) -> Game[Any]:
 
 @functools.cache
 def _family(family: str) -> Game[Any]:
-    module_name, attribute = FAMILY_CLASSES[family].split(":")
-    return getattr(importlib.import_module(module_name), attribute)()
+    return hook(FAMILY_CLASSES[family])()
+
+
+def games_with(hook_name: str) -> tuple[str, ...]:
+    """Every game (each game of each registered family) whose `Game` sets the hook `hook_name`
+    (`native_search`...): the games a layer above the core plays, without a list of its own."""
+    hooked = {family for family in FAMILY_CLASSES if getattr(_family(family), hook_name) is not None}
+    return tuple(game for game in GAMES if family_of(game) in hooked)  # in the vocabulary's order
 
 
 def game_of(deal: D) -> Game[D]:
@@ -138,8 +210,6 @@ def _parsed(game: Game[D], text: str, source: str) -> D:
 def write_game_deal(deal: AnyDeal, form: str, source: str = "") -> str:
     """`deal` written in `form` (`patience convert --to`, `patience.write_deal`); a usage error, naming
     `source` if given, for a form its game does not write or that cannot hold this deal."""
-    from patience.errors import UsageError
-
     game = game_of(deal)
     where = f"{source}: " if source else ""
     if form not in game.forms:

@@ -9,11 +9,13 @@ from patience.answers import is_solve_transcript, transcript_sequence
 from patience.binary_star import forms
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.binary_star.rules import play_names, read_plays, replay, resolved
-from patience.names import BINARY_STAR
+from patience.games import Game, Sizes
+from patience.games.faces import card_face
+from patience.names import BINARY_STAR, GAME_TITLES
 from patience.validator import Replay
 
 
-class BinaryStar:
+class BinaryStar(Game[BinaryStarDeal]):
     """A move is a `Play`: the top card of a pile onto one of the foundations; a win plays every
     pile card. Answers are `CARD FOUNDATION PILE` lines."""
 
@@ -21,6 +23,7 @@ class BinaryStar:
     title: ClassVar[str] = "Binary Star (two decks, two foundations)"
     deal_type: ClassVar[type] = BinaryStarDeal
     forms: ClassVar[tuple[str, ...]] = forms.FORMS
+    native_search: ClassVar[str | None] = "patience.runners.native:solve_binary_star"
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)
@@ -51,3 +54,53 @@ class BinaryStar:
 
     def move_names(self, deal: BinaryStarDeal, moves: Sequence[Play]) -> list[str]:
         return play_names(deal, moves)
+
+    def sizes(self, deal: BinaryStarDeal) -> Sizes:
+        return Sizes(len(deal.cards), tuple(map(len, deal.piles)), len(deal.foundations), deal.ranks)
+
+    def page(self, deal: BinaryStarDeal, moves: Sequence[Play] | None, source: str = "") -> dict[str, object]:
+        return page_data(deal, moves, source)
+
+
+def page_data(deal: BinaryStarDeal, plays: Sequence[Play] | None, source: str = "") -> dict[str, object]:
+    """The replay page's data of Binary Star: cards are numbered by position (two decks repeat every
+    card), the pile cards pile by pile, then the foundations' start cards; a move is [card, foundation]
+    (0-based), its pile the card's."""
+    cards = list(deal.cards) + list(deal.foundations)
+    starts = range(len(deal.cards), len(cards))
+    positions = [[sum(map(len, deal.piles[:index])) + depth for depth in range(len(pile))]
+                 for index, pile in enumerate(deal.piles)]
+    game: dict[str, object] = {
+        "game": deal.game, "title": GAME_TITLES[deal.game], "ranks": deal.ranks,
+        "cards": [card_face(card, deal.ranks) for card in cards], "values": [card.rank for card in cards],
+        "piles": positions, "foundations": list(starts), "answer": None,
+    }
+    if plays is None:
+        return game
+    outcome = replay(deal, plays)  # as `patience validate` calls it: the same words
+    legal = resolved(deal, plays)[:outcome.moves]
+    taken, moves = [0] * len(deal.piles), []
+    for play in legal:
+        pile = play.pile
+        assert pile is not None, "a resolved play names its pile"
+        moves.append([positions[pile][taken[pile]], play.foundation])
+        taken[pile] += 1
+    answer: dict[str, object] = {"source": source, "moves": moves, "verdict": outcome.describe(), "fault": None}
+    if outcome.fault is not None:
+        illegal = plays[outcome.moves] if outcome.moves < len(plays) else None
+        answer["fault"] = {"text": outcome.describe(), "move": outcome.moves + 1 if illegal else None,
+                           "name": play_names(deal, [illegal])[0] if illegal else None,
+                           "card": _played_card(deal, positions, taken, illegal) if illegal else None,
+                           "foundation": illegal.foundation if illegal and illegal.foundation < len(deal.foundations)
+                           else None}
+    game["answer"] = answer
+    return game
+
+
+def _played_card(deal: BinaryStarDeal, positions: list[list[int]], taken: list[int], play: Play) -> int | None:
+    """The position of the card an illegal play names, when exactly one pile it may come from has it on top
+    (to mark it on the table)."""
+    piles = range(len(deal.piles)) if play.pile is None else [play.pile] if play.pile < len(deal.piles) else []
+    tops = [pile for pile in piles
+            if taken[pile] < len(deal.piles[pile]) and deal.piles[pile][taken[pile]] == play.card]
+    return positions[tops[0]][taken[tops[0]]] if len(tops) == 1 else None

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import ClassVar
 
 from patience.caps import MAX_MOVES
+from patience.cards import STANDARD_RANKS
 from patience.errors import InputError
+from patience.games import Game, Sizes
+from patience.games.faces import face, rank_label
 from patience.lbs.deal import LBSDeal, is_pycsp3, read_param, read_pycsp3, write_param, write_pycsp3
-from patience.lbs.rules import Move, replay
+from patience.lbs.rules import STEPS, Move, replay
 from patience.lbs.solution import Mapping, read_moves
-from patience.names import LBS
+from patience.names import GAME_TITLES, LBS
 from patience.reading import at_most, numbered_lines, small_int
 from patience.validator import Replay
 
@@ -42,7 +46,7 @@ def read_lbs_answer(text: str, source: str, mapping: Mapping | None = None) -> t
     return read_pairs(text, source)
 
 
-class LateBinding:
+class LateBinding(Game[LBSDeal]):
     """A deal is an LBS `.param` (`letting cards be [...]`) or PyCSP3's Accordion data (`json`:
     `{"cards": [...]}`); an answer is a Savile Row `.solution` (actionFrom/actionTo) or `FROM TO` lines."""
 
@@ -50,6 +54,7 @@ class LateBinding:
     title: ClassVar[str] = "Late Binding Solitaire"
     deal_type: ClassVar[type] = LBSDeal
     forms: ClassVar[tuple[str, ...]] = ("param", "json")
+    native_search: ClassVar[str | None] = "patience.runners.native:solve_lbs"
 
     def detect(self, text: str) -> bool:
         return is_pycsp3(text) or _CARDS_LETTING.search(text) is not None
@@ -79,3 +84,46 @@ class LateBinding:
 
     def move_names(self, deal: LBSDeal, moves: Sequence[Move]) -> list[str]:
         return [f"{source}->{target}" for source, target in moves]
+
+    def label(self, deal: LBSDeal) -> str:
+        return deal.name
+
+    def named(self, deal: LBSDeal, name: str) -> LBSDeal:
+        return dataclasses.replace(deal, name=name)
+
+    def sizes(self, deal: LBSDeal) -> Sizes:
+        """A row of cards, each a pile of one, on no foundation."""
+        return Sizes(len(deal.cards), (1,) * len(deal.cards), 0, deal.ranks)
+
+    def page(self, deal: LBSDeal, moves: Sequence[Move] | None, source: str = "") -> dict[str, object]:
+        return page_data(deal, moves, source)
+
+
+def lbs_face(deal: LBSDeal, card: int) -> dict[str, str]:
+    """A card of the row: its value and suit (H D C S, then numbered suits)."""
+    value, suit = deal.value(card), deal.suit(card)
+    named = deal.ranks == STANDARD_RANKS and deal.suits <= 4
+    label = rank_label(value, STANDARD_RANKS if named else 0, "v")
+    return face(deal.card_name(card), label, "HDCS"[suit] if suit < 4 else None, suit)
+
+
+def page_data(deal: LBSDeal, moves: Sequence[Move] | None, source: str = "") -> dict[str, object]:
+    """Late Binding Solitaire: the row of cards, and the answer's (from, to) moves, 1-based."""
+    game: dict[str, object] = {
+        "game": LBS, "title": GAME_TITLES[LBS], "name": deal.name,
+        "cards": [lbs_face(deal, card) for card in deal.cards], "row": list(range(len(deal.cards))),
+        "steps": list(STEPS), "ranks": deal.ranks, "values": [deal.value(card) for card in deal.cards],
+        "suits": [deal.suit(card) for card in deal.cards], "answer": None,
+    }
+    if moves is None:
+        return game
+    outcome = replay(deal, moves)
+    answer: dict[str, object] = {"source": source, "moves": [list(move) for move in moves[:outcome.moves]],
+                                 "verdict": outcome.describe(), "fault": None}
+    if outcome.fault is not None:
+        illegal = moves[outcome.moves] if outcome.moves < len(moves) else None
+        answer["fault"] = {"text": outcome.describe(), "move": outcome.moves + 1 if illegal else None,
+                           "name": f"{illegal[0]}->{illegal[1]}" if illegal else None,
+                           "from": illegal[0] if illegal else None, "to": illegal[1] if illegal else None}
+    game["answer"] = answer
+    return game

@@ -21,15 +21,15 @@ import random
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from patience.errors import UsageError, printable
 from patience.families import select
 from patience.families.labels import Label, native_nodes
 from patience.families.write import Target
-from patience.games import AnyDeal, get_game
+from patience.games import AnyDeal, game_of, get_game
 from patience.grading.student import SOLVERS, GameMapping
 from patience.lbs import deal as lbs_deal
 from patience.names import (
@@ -235,10 +235,7 @@ def choose(labelled: Sequence[Instance], exercise: Exercise) -> list[Instance]:
 
 def named(item: Instance, name: str) -> Instance:
     """The instance under its name on the sheet; a deal that carries a name (LBS's) carries it too."""
-    deal = item.deal
-    if "name" in {field_.name for field_ in fields(deal)}:
-        deal = replace(cast(Any, deal), name=name)
-    return replace(item, name=name, deal=deal)
+    return replace(item, name=name, deal=game_of(item.deal).named(item.deal, name))
 
 
 def pick(candidates: Sequence[Instance], count: int, hardness: str, seed: int) -> list[int]:

@@ -1,13 +1,17 @@
 """How deals, results, models and surveys show themselves in Jupyter: HTML made from the same replay
 page as `patience show`, inside an iframe so that its style and script stay its own.
 
-Nothing heavy is imported until something is shown: `import patience` stays cheap."""
+Nothing heavy is imported until something is shown: `import patience` stays cheap. Importing this
+module installs `deal_html` as how every deal draws itself (patience.core.install_drawer): `import
+patience` does, so the core never imports a page."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
+
+from patience.core import install_drawer
 
 if TYPE_CHECKING:
     from patience.games import AnyDeal
@@ -26,9 +30,8 @@ def replay_frame(deal: AnyDeal, moves: Sequence | None = None, source: str = "",
     from patience.pages import replay
 
     game = game_of(deal)
-    name = getattr(deal, "name", None)  # an LBS deal's instance name (a Deal's `name` names a card)
-    heading = name if isinstance(name, str) and name else game.describe(deal)
-    page = replay.render(replay.game_page(game.variant(deal), deal, moves, source), heading, notes)
+    heading = game.label(deal) or game.describe(deal)
+    page = replay.render(game.page(deal, moves, source), heading, notes)
     return page_frame(page, frame_height(deal, moves))
 
 
@@ -40,10 +43,12 @@ def page_frame(page: str, height: int) -> str:
 
 def frame_height(deal: AnyDeal, moves: Sequence | None) -> int:
     """About the height in pixels of the replay page of `deal` (and of the list of `moves`)."""
-    piles = getattr(deal, "piles", None) or [[card] for card in deal.cards]  # an LBS row: one card a pile
-    rows = -(-len(piles) // _ROW_CARDS)
-    table = rows * (_CARD + _FAN * (max(map(len, piles)) - 1)) + (rows - 1) * 14
-    table = max(table, _FOUNDATION * len(getattr(deal, "foundations", (None,))))
+    from patience.games import game_of
+
+    sizes = game_of(deal).sizes(deal)
+    rows = -(-len(sizes.heights) // _ROW_CARDS)
+    table = rows * (_CARD + _FAN * (max(sizes.heights, default=1) - 1)) + (rows - 1) * 14
+    table = max(table, _FOUNDATION * max(sizes.foundations, 1))
     listed = 0 if not moves else 20 + 12 + _MOVES_ROW * -(-len(moves) // _ROW_MOVES)
     return _FRAME + table + listed
 
@@ -51,6 +56,9 @@ def frame_height(deal: AnyDeal, moves: Sequence | None) -> int:
 def deal_html(deal: AnyDeal) -> str:
     """A deal drawn as on the replay page (`_repr_html_` of every deal type)."""
     return replay_frame(deal)
+
+
+install_drawer(deal_html)
 
 
 def table(rows: Mapping[str, object]) -> str:
