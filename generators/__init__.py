@@ -2,44 +2,43 @@
 
 Every generator module is a `Generator` (generators/files.py): TITLE, OPTIONS (its option schema),
 SHOW (`gen` flags that print a fixed file of the model), `fixed_files(**options)` and
-`build(deal, **options) -> ModelFiles`. MODEL_LANGUAGES
-says which module writes each language for each game: `gen FORMAT` and the solvers choose by the
-deal's game. Each language has its subpackage and each game its module in it, named after the game's
-family (`cnf/black_hole.py`), so adding a game's model is one module plus one line here, and a new
-language one folder of them.
+`build(deal, **options) -> ModelFiles`. Each language has its subpackage and each game its module
+in it, named after the game's family (`cnf/black_hole.py`): MODEL_LANGUAGES is found from those
+names, for every family of patience/games/registry.py, so a game's model in a language is one
+module and no line anywhere else, and a new language is one folder of them plus its name in
+LANGUAGES. `gen FORMAT` and the solvers choose by the deal's game.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from patience.errors import UsageError, quote
+from patience.games.registry import FAMILY_CLASSES
 from patience.generators.files import Generator, ModelFiles
-from patience.names import BINARY_STAR, BLACK_HOLE, LBS, family_of, game_name
+from patience.names import FAMILIES, family_of, game_name
 
 if TYPE_CHECKING:
     from patience.games import AnyDeal
 
+# the model languages, in the order `gen` lists them: each a subpackage of generators/
+LANGUAGES = ("pddl", "eprime", "xcsp3", "cnf", "successor", "lp", "cpsat", "mzn", "asp")
+
+
+def _models(language: str) -> dict[str, str]:
+    """family -> the module writing `language` for it: `patience.generators.LANGUAGE.FAMILY`, where
+    that module exists, for each registered family (the vocabulary's first, then the registry's)."""
+    families = [*(family for family in FAMILIES if family in FAMILY_CLASSES),
+                *(family for family in FAMILY_CLASSES if family not in FAMILIES)]
+    found = {family: f"{__name__}.{language}.{family}" for family in families}
+    return {family: module for family, module in found.items() if importlib.util.find_spec(module) is not None}
+
+
 # gen FORMAT -> game family -> generator module
-MODEL_LANGUAGES: dict[str, dict[str, str]] = {
-    "pddl": {BLACK_HOLE: "patience.generators.pddl.black_hole", LBS: "patience.generators.pddl.lbs",
-             BINARY_STAR: "patience.generators.pddl.binary_star"},
-    "eprime": {BLACK_HOLE: "patience.generators.eprime.black_hole", LBS: "patience.generators.eprime.lbs",
-               BINARY_STAR: "patience.generators.eprime.binary_star"},
-    "xcsp3": {BLACK_HOLE: "patience.generators.xcsp3.black_hole", LBS: "patience.generators.xcsp3.lbs",
-              BINARY_STAR: "patience.generators.xcsp3.binary_star"},
-    "cnf": {BLACK_HOLE: "patience.generators.cnf.black_hole", LBS: "patience.generators.cnf.lbs",
-            BINARY_STAR: "patience.generators.cnf.binary_star"},
-    "successor": {BLACK_HOLE: "patience.generators.successor.black_hole"},
-    "lp": {BLACK_HOLE: "patience.generators.lp.black_hole", BINARY_STAR: "patience.generators.lp.binary_star"},
-    "cpsat": {BLACK_HOLE: "patience.generators.cpsat.black_hole"},
-    "mzn": {BLACK_HOLE: "patience.generators.mzn.black_hole", LBS: "patience.generators.mzn.lbs",
-            BINARY_STAR: "patience.generators.mzn.binary_star"},
-    "asp": {BLACK_HOLE: "patience.generators.asp.black_hole", LBS: "patience.generators.asp.lbs",
-            BINARY_STAR: "patience.generators.asp.binary_star"},
-}
+MODEL_LANGUAGES: dict[str, dict[str, str]] = {language: _models(language) for language in LANGUAGES}
 
 
 def generator(language: str, game: str) -> Generator[Any]:
