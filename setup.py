@@ -16,6 +16,7 @@ from setuptools import Extension, find_packages, setup
 
 ROOT = Path(__file__).parent
 SEARCH_SOURCE = "patience/native/_search.c"
+GOLF_SOURCE = "patience/golf/_golf.c"
 MAPPED_FOLDERS = ("generators", "runners", "templates", "models")
 NOT_DATA = {".py", ".pyc", ".pyo", ".so", ".pyd", ".c"}  # sources and build products, not data
 
@@ -67,7 +68,10 @@ FOLDERS = package_folders()
 setup(packages=sorted(FOLDERS),
       package_dir=ROOTS,
       package_data=package_data(FOLDERS),
-      exclude_package_data={"patience.native": ["*.c"]},  # the extension's source goes in the sdist only
+      exclude_package_data={"patience.native": ["*.c"], "patience.golf": ["*.c"]},  # sources go in the sdist only
       ext_modules=[Extension("patience.native._search", [SEARCH_SOURCE],
                              define_macros=[("PATIENCE_SEARCH_SOURCE", f'"{source_digest(SEARCH_SOURCE)}"')],
+                             extra_compile_args=["-O3", "-std=c99"], optional=True),
+                   Extension("patience.golf._golf", [GOLF_SOURCE],
+                             define_macros=[("PATIENCE_GOLF_SOURCE", f'"{source_digest(GOLF_SOURCE)}"')],
                              extra_compile_args=["-O3", "-std=c99"], optional=True)])
