@@ -10,12 +10,16 @@ wall clock, CPU, memory for the memo) end the search undecided, never with a ver
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from patience.cards import Card
+from patience.errors import UsageError
 from patience.golf.deal import GolfDeal
 from patience.result import Answer, Status
 
@@ -37,12 +41,67 @@ class Outcome:
     nodes: int
     cached: int
     limit: str = ""  # which limit ended an undecided search
+    engine: str = "python"
+
+
+def compiled() -> Any:
+    """The compiled search (patience/golf/_golf.c, built by setup.py), or None where it is not built
+    or was built from another source than the one beside it (an edit not yet compiled)."""
+    try:
+        module = importlib.import_module("patience.golf._golf")
+    except ImportError:
+        return None
+    source = Path(__file__).with_name("_golf.c")
+    if source.exists() and getattr(module, "SOURCE", "") != hashlib.sha256(source.read_bytes()).hexdigest()[:16]:
+        return None
+    return module
+
+
+def fits_compiled(deal: GolfDeal) -> bool:
+    """Whether a position of `deal` packs into the compiled search's 64-bit number."""
+    size = deal.ranks * (len(deal.stock) + 1)
+    for pile in deal.piles:
+        size *= len(pile) + 1
+    return size < 2 ** 63
 
 
 def search(deal: GolfDeal, max_cards: bool = False, nodes: int | None = None, seconds: float | None = None,
-           cpu: float | None = None, memory_mb: int | None = None, cache: bool = True) -> Outcome:
-    """Decide `deal` (or, `max_cards`, find its longest play too; a win ends either). `seconds` and
-    `cpu` count from the call (wall clock, this thread's CPU)."""
+           cpu: float | None = None, memory_mb: int | None = None, cache: bool = True,
+           engine: str | None = None) -> Outcome:
+    """Decide `deal` and find its longest play (`max_cards` asks for nothing more: every position is
+    searched once either way, and a win ends the search). `seconds` and `cpu` count from the call
+    (wall clock, this thread's CPU). `engine`: c, python, or None for c where it is built and fits."""
+    module = compiled()
+    if engine is None:
+        engine = "c" if module is not None and fits_compiled(deal) else "python"
+    if engine == "c":
+        if module is None or not fits_compiled(deal):
+            raise ValueError("the compiled Golf search is not built" if module is None
+                             else "this deal's positions do not fit the compiled Golf search")
+        return _compiled(module, deal, nodes, seconds, cpu, memory_mb, cache)
+    return _python(deal, nodes, seconds, cpu, memory_mb, cache)
+
+
+_COMPILED_STATUS = {"won": Status.SOLVED, "lost": Status.UNSOLVABLE, "nodes": Status.UNKNOWN, "time": Status.TIMEOUT,
+                    "cpu": Status.TIMEOUT, "memory": Status.MEMOUT}
+_COMPILED_LIMIT = {"nodes": "node limit reached", "time": "time limit reached", "cpu": "CPU limit reached",
+                   "memory": "memory limit reached"}
+
+
+def _compiled(module: Any, deal: GolfDeal, nodes: int | None, seconds: float | None, cpu: float | None,
+              memory_mb: int | None, cache: bool) -> Outcome:
+    follows = bytes(deal.rank_follows(base, rank) for base in range(deal.ranks) for rank in range(deal.ranks))
+    status, path, best, expanded, cached = module.search(
+        [card.rank for card in deal.cards], [len(pile) for pile in deal.piles], [card.rank for card in deal.stock],
+        deal.ranks, deal.foundation.rank, follows, cache, -1 if nodes is None else nodes, seconds or 0.0,
+        cpu or 0.0, 0 if memory_mb is None else memory_mb * 1024 * 1024)
+    return Outcome(_COMPILED_STATUS[status], _cards(deal, [(index, 0) for index in path]), best, expanded, cached,
+                   _COMPILED_LIMIT.get(status, ""), "c")
+
+
+def _python(deal: GolfDeal, nodes: int | None, seconds: float | None, cpu: float | None, memory_mb: int | None,
+            cache: bool) -> Outcome:
+    """The search in Python, move for move as the compiled one."""
     piles = [[card.rank for card in pile] for pile in deal.piles]
     stock = [card.rank for card in deal.stock]
     heights = [len(pile) for pile in piles]
@@ -167,12 +226,16 @@ def _cards(deal: GolfDeal, path: list[tuple[int, int]]) -> tuple[Card, ...]:
 
 def native_search(deal: GolfDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
     """The native runner's hook: the search under the run's limits (already what is left of them);
-    of the runner's options, `nodes`, `max-cards` and `cache` apply to Golf."""
+    of the runner's options, `engine`, `nodes`, `max-cards` and `cache` apply to Golf."""
     started, cpu_started = time.monotonic(), time.thread_time()
-    outcome = search(deal, bool(options.get("max-cards")), options.get("nodes"), limits.timeout, limits.cpu_limit,
-                     limits.memory_mb, options.get("cache", True) is not False)
+    try:
+        outcome = search(deal, bool(options.get("max-cards")), options.get("nodes"), limits.timeout,
+                         limits.cpu_limit, limits.memory_mb, options.get("cache", True) is not False,
+                         options.get("engine"))
+    except ValueError as error:  # engine=c where it is not built or the deal does not fit it
+        raise UsageError(f"engine=c: {error}") from None
     wall, cpu = time.monotonic() - started, time.thread_time() - cpu_started
-    stats: dict[str, float | int | str] = {"engine": "python", "cached_states": outcome.cached,
+    stats: dict[str, float | int | str] = {"engine": outcome.engine, "cached_states": outcome.cached,
                                            "nodes_per_s": round(outcome.nodes / wall) if wall > 0 else 0}
     if options.get("max-cards"):
         stats["max_cards"] = outcome.max_cards
