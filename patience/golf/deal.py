@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from patience.cards import STANDARD_RANKS, Card, ranks_adjacent
-from patience.deal import Drawn, check_caps
+from patience.core import GameDeal
+from patience.deal import check_caps
 from patience.names import GOLF, GOLF_GENERALISED, GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS
 
 PILES, PILE_HEIGHT, STOCK = 7, 5, 16  # PySolFC's Golf (and black-hole-solve's `--game golf`)
@@ -35,7 +36,7 @@ STANDARD_SUITS = 4
 
 
 @dataclass(frozen=True)
-class GolfDeal(Drawn):
+class GolfDeal(GameDeal):
     """Piles (top card first), the stock (dealing order), the foundation's start card, the rank
     count and the variant flags. Every card appears once."""
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from patience.core import Replay
+from patience.games import Game
+from patience.games.faces import card_face
 from patience.golf import forms
 from patience.golf.deal import GolfDeal
 from patience.golf.rules import Move, move_names, read_moves, replay, resolved
-from patience.names import GOLF
-from patience.validator import Replay
+from patience.names import GAME_TITLES, GOLF
 
 
-class Golf:
+class Golf(Game[GolfDeal]):
     """A move is the card put onto the foundation (a pile's top card, or the stock's next card:
     `deal`); a win empties every pile. Deals are black-hole-solve's board text or YAML."""
 
@@ -52,3 +54,33 @@ class Golf:
 
     def move_names(self, deal: GolfDeal, moves: Sequence[Move]) -> list[str]:
         return move_names(deal, moves)
+
+    def page(self, deal: GolfDeal, moves: Sequence[Move] | None, source: str = "") -> dict[str, object]:
+        return page_data(deal, moves, source)
+
+
+def page_data(deal: GolfDeal, moves: Sequence[Move] | None, source: str = "") -> dict[str, object]:
+    """The replay page's data: cards numbered start card, stock (dealing order), piles (top card
+    first); the variant's rule as its two flags; a move is the card put onto the foundation."""
+    cards = list(deal.all_cards)
+    index = {card: number for number, card in enumerate(cards)}
+    game: dict[str, object] = {
+        "game": deal.game, "title": GAME_TITLES[deal.game], "ranks": deal.ranks,
+        "cards": [card_face(card, deal.ranks) for card in cards], "values": [card.rank for card in cards],
+        "foundation": 0, "stock": [index[card] for card in deal.stock],
+        "piles": [[index[card] for card in pile] for pile in deal.piles],
+        "queens_on_kings": deal.queens_on_kings, "wrap_ranks": deal.wrap_ranks, "answer": None,
+    }
+    if moves is None:
+        return game
+    outcome = replay(deal, moves)  # as `patience validate` calls it: the same words
+    played = resolved(deal, moves)
+    answer: dict[str, object] = {"source": source, "moves": [index[card] for card in played[:outcome.moves]],
+                                 "verdict": outcome.describe(), "fault": None}
+    if outcome.fault is not None:
+        illegal = played[outcome.moves] if outcome.moves < len(played) else None
+        name = illegal if illegal is None or isinstance(illegal, str) else deal.name(illegal)
+        answer["fault"] = {"text": outcome.describe(), "move": outcome.moves + 1 if illegal is not None else None,
+                           "name": name, "card": None if illegal is None else index.get(illegal)}
+    game["answer"] = answer
+    return game

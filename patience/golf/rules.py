@@ -16,10 +16,10 @@ from typing import Final
 from patience.answers import BLACK_HOLE_SOLVE_VERDICTS, is_solve_transcript, transcript_sequence
 from patience.caps import MAX_MOVES
 from patience.cards import Card, parse_card
+from patience.core import Replay
 from patience.errors import InputError, quote
 from patience.golf.deal import GolfDeal
 from patience.reading import at_most, first_line, numbered_lines
-from patience.validator import Replay
 
 DEAL: Final = "deal"  # the stock's next card onto the foundation
 DEAL_WORDS = ("deal", "talon")  # how an answer may write a deal
