@@ -8,10 +8,11 @@ take (Binary Star's two foundations, a stock, a cell) comes before Black Hole's 
 
 from __future__ import annotations
 
-from patience.names import BINARY_STAR, BLACK_HOLE, LBS
+from patience.names import BINARY_STAR, BLACK_HOLE, GOLF, LBS
 
 FAMILY_CLASSES: dict[str, str] = {
     BINARY_STAR: "patience.games.binary_star:BinaryStar",
     LBS: "patience.games.late_binding:LateBinding",
+    GOLF: "patience.golf.game:Golf",
     BLACK_HOLE: "patience.games.black_hole:BlackHoleFamily",
 }
