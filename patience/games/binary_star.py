@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from patience.answers import is_solve_transcript, transcript_sequence
@@ -11,6 +11,7 @@ from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.binary_star.rules import play_names, read_plays, replay, resolved
 from patience.games import Game, Sizes
 from patience.games.faces import card_face
+from patience.games.shrinking import simpler_order, smaller_piles
 from patience.names import BINARY_STAR, GAME_TITLES
 from patience.validator import Replay
 
@@ -24,6 +25,7 @@ class BinaryStar(Game[BinaryStarDeal]):
     deal_type: ClassVar[type] = BinaryStarDeal
     forms: ClassVar[tuple[str, ...]] = forms.FORMS
     native_search: ClassVar[str | None] = "patience.runners.native:solve_binary_star"
+    posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_binary_star"
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)
@@ -57,6 +59,9 @@ class BinaryStar(Game[BinaryStarDeal]):
 
     def sizes(self, deal: BinaryStarDeal) -> Sizes:
         return Sizes(len(deal.cards), tuple(map(len, deal.piles)), len(deal.foundations), deal.ranks)
+
+    def smaller(self, deal: BinaryStarDeal, fixed: bool) -> Iterator[BinaryStarDeal]:
+        return simpler_order(deal) if fixed else smaller_piles(deal)
 
     def page(self, deal: BinaryStarDeal, moves: Sequence[Play] | None, source: str = "") -> dict[str, object]:
         return page_data(deal, moves, source)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from patience.answers import read_answer
@@ -11,6 +11,7 @@ from patience.deal import Deal
 from patience.formats import FORMATS, parse_deal, write_deal
 from patience.games import Game
 from patience.games.faces import card_face
+from patience.games.shrinking import simpler_order, smaller_piles
 from patience.names import BLACK_HOLE, GAME_TITLES
 from patience.validator import Replay, replay, without_start_card
 
@@ -23,6 +24,7 @@ class BlackHoleFamily(Game[Deal]):
     deal_type: ClassVar[type] = Deal
     forms: ClassVar[tuple[str, ...]] = tuple(FORMATS)
     native_search: ClassVar[str | None] = "patience.runners.native:solve_black_hole"
+    posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_black_hole"
 
     def detect(self, text: str) -> bool:
         return any(form.detect(text) for form in FORMATS.values())
@@ -53,6 +55,9 @@ class BlackHoleFamily(Game[Deal]):
         start = [deal.name(deal.foundation)] if deal.foundation is not None else []
         return start + [deal.name(card) for card in without_start_card(deal, moves)]
 
+    def smaller(self, deal: Deal, fixed: bool) -> Iterator[Deal]:
+        return simpler_order(deal) if fixed else smaller_deals(deal)
+
     def page(self, deal: Deal, moves: Sequence[Card] | None, source: str = "") -> dict[str, object]:
         return page_data(deal, moves, source)
 
@@ -82,3 +87,18 @@ def page_data(deal: Deal, sequence: Sequence[Card] | None, source: str = "") -> 
                            "card": index.get(illegal) if illegal else None}
     game["answer"] = answer
     return game
+
+
+def smaller_deals(deal: Deal) -> Iterator[Deal]:
+    """A pile fewer, a card fewer, a rank fewer (its cards gone), then a simpler order."""
+    piles = deal.piles
+    yield from smaller_piles(deal)
+    for rank in reversed(range(deal.ranks)):  # a rank fewer: its cards gone, the ranks above moved down
+        if deal.ranks > 1 and (deal.foundation is None or deal.foundation.rank != rank):
+            lowered = tuple(tuple(Card(card.rank - (card.rank > rank), card.suit) for card in pile
+                                  if card.rank != rank) for pile in piles)
+            foundation = deal.foundation and Card(deal.foundation.rank - (deal.foundation.rank > rank),
+                                                  deal.foundation.suit)
+            if all(lowered):
+                yield Deal(lowered, foundation, deal.ranks - 1)
+    yield from simpler_order(deal)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from patience.caps import MAX_MOVES
@@ -55,6 +55,7 @@ class LateBinding(Game[LBSDeal]):
     deal_type: ClassVar[type] = LBSDeal
     forms: ClassVar[tuple[str, ...]] = ("param", "json")
     native_search: ClassVar[str | None] = "patience.runners.native:solve_lbs"
+    posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_lbs"
 
     def detect(self, text: str) -> bool:
         return is_pycsp3(text) or _CARDS_LETTING.search(text) is not None
@@ -95,6 +96,9 @@ class LateBinding(Game[LBSDeal]):
         """A row of cards, each a pile of one, on no foundation."""
         return Sizes(len(deal.cards), (1,) * len(deal.cards), 0, deal.ranks)
 
+    def smaller(self, deal: LBSDeal, fixed: bool) -> Iterator[LBSDeal]:
+        return smaller_rows(deal)
+
     def page(self, deal: LBSDeal, moves: Sequence[Move] | None, source: str = "") -> dict[str, object]:
         return page_data(deal, moves, source)
 
@@ -127,3 +131,15 @@ def page_data(deal: LBSDeal, moves: Sequence[Move] | None, source: str = "") -> 
                            "from": illegal[0] if illegal else None, "to": illegal[1] if illegal else None}
     game["answer"] = answer
     return game
+
+
+def smaller_rows(deal: LBSDeal) -> Iterator[LBSDeal]:
+    """A card fewer, then a card lowered to the one below it in its suit (where that card is not dealt)."""
+    cards = deal.cards
+    for index in range(len(cards)):
+        if len(cards) > 1:
+            yield LBSDeal(cards[:index] + cards[index + 1:], deal.ranks, deal.suits, "counterexample")
+    for index, card in enumerate(cards):  # a lower card of the same suit, where that card is not dealt
+        lower = card - 1
+        if card % deal.ranks and lower not in cards:
+            yield LBSDeal(cards[:index] + (lower,) + cards[index + 1:], deal.ranks, deal.suits, "counterexample")

@@ -15,7 +15,6 @@ then on; no deal is run twice.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import itertools
 import random
 import sys
@@ -23,25 +22,24 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import TextIO, cast
 
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
 from patience.deal import Deal
 from patience.errors import UsageError, printable
-from patience.games import AnyDeal
+from patience.games import AnyDeal, game_of, games_with, get_game, hook
 from patience.generators.deals import pysol_deal, random_deal
 from patience.grading.student import NativeTruth, StudentModel, grade_result
 from patience.grading.table import CORRECT, ERROR, WRONG, Graded
 from patience.lbs import deal as lbs_deal
-from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE_FAMILY, LBS, family_of
+from patience.names import ALL_IN_A_ROW, BINARY_STAR
 from patience.outputs import write_files
 from patience.pages.replay import game_page, render
 from patience.result import Status
 from patience.runs.pool import in_order
 from patience.runs.progress import Progress
 
-Piled = TypeVar("Piled", bound=Deal | BinaryStarDeal)  # a deal laid out in piles
 OUTCOMES = {CORRECT: "agree", WRONG: "wrong"}  # a posed deal's row, as the progress line counts it
 HUNT_SHOWN = ("agree", "wrong", "undecided")
 SHRINK_SHOWN = ("smaller", "agree", "other fault", "undecided")  # a candidate: kept, or why not
@@ -64,24 +62,40 @@ def fixed_shape(student: StudentModel) -> bool:
 
 
 def posed_deals(game: str, fixed: bool, seed: int) -> Iterator[AnyDeal]:
-    """Endless seeded deals of `game`: the standard shape when `fixed`, else sizes growing from tiny."""
+    """Endless seeded deals of `game`: the standard shape when `fixed`, else sizes growing from tiny
+    (the game's `posed_deals` hook makes each: deal `index` from its own seed, and the hunt's rng
+    for any other choice)."""
+    played = get_game(game)
+    if played.posed_deals is None:
+        raise UsageError(f"--hunt poses deals of {', '.join(games_with('posed_deals'))}; not {game}")
+    posed: PosedDeal = hook(played.posed_deals)
     rng = random.Random(seed)
     for index in range(10 ** 9):
-        deal_seed = rng.randrange(2 ** 32)
-        if family_of(game) == LBS:
-            yield lbs_deal.random_deal(min(3 + index // 4, 20), deal_seed)
-        elif family_of(game) == BINARY_STAR:
-            yield pysol_deal(BINARY_STAR, 1 + deal_seed) if fixed else random_binary_star(
-                min(3 + index // 8, STANDARD_RANKS), rng.randint(1, 2), rng.randint(1, 3), deal_seed)
-        elif fixed:
-            yield random_deal(STANDARD_RANKS, 4, 3 if game != ALL_IN_A_ROW else 4, deal_seed,
-                              empty_foundation=game == ALL_IN_A_ROW)
-        elif game in BLACK_HOLE_FAMILY:
-            ranks = min(3 + index // 8, STANDARD_RANKS)
-            yield random_deal(ranks, rng.randint(1, 4), rng.randint(1, 3), deal_seed,
-                              empty_foundation=game == ALL_IN_A_ROW)
-        else:
-            raise UsageError(f"--hunt poses deals of the Black Hole and Binary Star families and LBS; not {game}")
+        yield posed(game, index, rng.randrange(2 ** 32), rng, fixed)
+
+
+PosedDeal = Callable[[str, int, int, random.Random, bool], AnyDeal]  # a game's `posed_deals` hook
+
+
+def posed_black_hole(game: str, index: int, seed: int, rng: random.Random, fixed: bool) -> Deal:
+    """The Black Hole family's: the game's own shape when `fixed`, else ranks, suits and heights growing."""
+    if fixed:
+        return random_deal(STANDARD_RANKS, 4, 3 if game != ALL_IN_A_ROW else 4, seed,
+                           empty_foundation=game == ALL_IN_A_ROW)
+    ranks = min(3 + index // 8, STANDARD_RANKS)
+    return random_deal(ranks, rng.randint(1, 4), rng.randint(1, 3), seed, empty_foundation=game == ALL_IN_A_ROW)
+
+
+def posed_binary_star(game: str, index: int, seed: int, rng: random.Random, fixed: bool) -> BinaryStarDeal:
+    """Binary Star's: PySolFC's deals when `fixed`, else two small decks growing."""
+    if fixed:
+        return cast(BinaryStarDeal, pysol_deal(BINARY_STAR, 1 + seed))
+    return random_binary_star(min(3 + index // 8, STANDARD_RANKS), rng.randint(1, 2), rng.randint(1, 3), seed)
+
+
+def posed_lbs(game: str, index: int, seed: int, rng: random.Random, fixed: bool) -> lbs_deal.LBSDeal:
+    """LBS's: rows of 3 cards and up, to 20."""
+    return lbs_deal.random_deal(min(3 + index // 4, 20), seed)
 
 
 def random_binary_star(ranks: int, suits: int, pile_height: int, seed: int) -> BinaryStarDeal:
@@ -121,8 +135,7 @@ class Hunt:
         return None
 
     def row(self, deal: AnyDeal) -> Graded:
-        name = getattr(deal, "name", "")  # an LBS row's name (a card deal's `name` names a card)
-        return grade_result(name if isinstance(name, str) and name else "deal", deal,
+        return grade_result(game_of(deal).label(deal) or "deal", deal,
                             self.student.run(deal, self.timeout), self.native)
 
     def shrink(self, found: Counterexample, runs: int = SHRINK_RUNS,
@@ -168,80 +181,13 @@ def _shrink_outcome(row: Graded, wrong: Graded) -> str:
 
 def shape(deal: AnyDeal) -> tuple[object, ...]:
     """What a model of fixed shape fixes: the ranks, and the piles' heights (an LBS row's length)."""
-    piles = getattr(deal, "piles", None)
-    return (getattr(deal, "ranks", None), tuple(map(len, piles)) if piles is not None else len(deal.cards))
+    sizes = game_of(deal).sizes(deal)
+    return sizes.ranks, sizes.heights
 
 
 def smaller(deal: AnyDeal, fixed: bool) -> Iterator[AnyDeal]:
-    """Candidate deals one step simpler than `deal`, the biggest steps first."""
-    if isinstance(deal, lbs_deal.LBSDeal):
-        yield from _smaller_lbs(deal)
-    elif isinstance(deal, Deal):
-        yield from (_simpler_order(deal) if fixed else _smaller_black_hole(deal))
-    elif isinstance(deal, BinaryStarDeal):
-        yield from (_simpler_order(deal) if fixed else _smaller_piles(deal))
-
-
-def _smaller_piles(deal: Piled) -> Iterator[Piled]:
-    """A pile fewer, then a card fewer (any deal with `piles`: the foundations stay as they are)."""
-    piles = deal.piles
-    for index in range(len(piles)):
-        if len(piles) > 1:
-            yield dataclasses.replace(deal, piles=piles[:index] + piles[index + 1:])
-    for index, pile in enumerate(piles):
-        for depth in range(len(pile)):
-            rest = pile[:depth] + pile[depth + 1:]
-            if rest:
-                yield dataclasses.replace(deal, piles=piles[:index] + (rest,) + piles[index + 1:])
-
-
-def _smaller_black_hole(deal: Deal) -> Iterator[Deal]:
-    piles = deal.piles
-    yield from _smaller_piles(deal)
-    for rank in reversed(range(deal.ranks)):  # a rank fewer: its cards gone, the ranks above moved down
-        if deal.ranks > 1 and (deal.foundation is None or deal.foundation.rank != rank):
-            lowered = tuple(tuple(Card(card.rank - (card.rank > rank), card.suit) for card in pile
-                                  if card.rank != rank) for pile in piles)
-            foundation = deal.foundation and Card(deal.foundation.rank - (deal.foundation.rank > rank),
-                                                  deal.foundation.suit)
-            if all(lowered):
-                yield Deal(lowered, foundation, deal.ranks - 1)
-    yield from _simpler_order(deal)
-
-
-def _simpler_order(deal: Piled) -> Iterator[Piled]:
-    """The same cards with one pair swapped so that a place gets the rank it has in sorted order, from
-    a place that has the wrong rank too: each step puts one more rank in its sorted place. Never two
-    cards of one rank, whose swap leaves the game as it was (its rules see ranks alone)."""
-    cards = list(deal.cards)
-    ranks = sorted(card.rank for card in cards)
-    for index, card in enumerate(cards):
-        if card.rank != ranks[index]:
-            other = next(j for j in (*range(index + 1, len(cards)), *range(index))  # a later card first
-                         if cards[j].rank == ranks[index] != ranks[j])
-            swapped = cards[:]
-            swapped[index], swapped[other] = swapped[other], swapped[index]
-            yield _regrouped(deal, swapped)
-
-
-def _regrouped(deal: Piled, cards: list[Card]) -> Piled:
-    piles, start = [], 0
-    for pile in deal.piles:
-        piles.append(tuple(cards[start:start + len(pile)]))
-        start += len(pile)
-    return dataclasses.replace(deal, piles=tuple(piles))
-
-
-def _smaller_lbs(deal: lbs_deal.LBSDeal) -> Iterator[lbs_deal.LBSDeal]:
-    cards = deal.cards
-    for index in range(len(cards)):
-        if len(cards) > 1:
-            yield lbs_deal.LBSDeal(cards[:index] + cards[index + 1:], deal.ranks, deal.suits, "counterexample")
-    for index, card in enumerate(cards):  # a lower card of the same suit, where that card is not dealt
-        lower = card - 1
-        if card % deal.ranks and lower not in cards:
-            yield lbs_deal.LBSDeal(cards[:index] + (lower,) + cards[index + 1:], deal.ranks, deal.suits,
-                                   "counterexample")
+    """Candidate deals one step simpler than `deal`, the biggest steps first: its game's shrinker."""
+    return game_of(deal).smaller(deal, fixed)
 
 
 def write_counterexample(hunt: Hunt, found: Counterexample, folder: Path, game: str) -> tuple[Path, Path]:
@@ -274,7 +220,7 @@ def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int
     if found is None:
         report(f"all {count} deals agree (seed {seed}; {hunt.undecided} not decided within the time limit)")
         return 0
-    cards = len(getattr(found.deal, "cards", ()))
+    cards = len(found.deal.cards)
     if progress and shrink_runs:
         out = stream or sys.stderr
         out.write(f"deal {found.posed} of the hunt is wrong ({cards} cards): shrinking it, at most {shrink_runs} "
@@ -287,7 +233,7 @@ def hunt_model(student: StudentModel, native: NativeTruth, game: str, count: int
     report(f"counterexample: {printable(str(target))}")
     shrunk = (f"its {cards} cards reordered in {hunt.shrink_runs} runs (a model of fixed shape keeps its cards)"
               if hunt.fixed and shape(small.deal) == shape(found.deal)
-              else f"shrunk to {len(getattr(small.deal, 'cards', ()))} cards in {hunt.shrink_runs} runs")
+              else f"shrunk to {len(small.deal.cards)} cards in {hunt.shrink_runs} runs")
     report(f"deal {found.posed} of the hunt, {shrunk}: the model's answer is {small.row.verdict}, {small.row.note} "
            f"(replay of the right answer: {printable(str(page))})")
     return 1
