@@ -25,6 +25,7 @@ class BinaryStar(Game[BinaryStarDeal]):
     deal_type: ClassVar[type] = BinaryStarDeal
     forms: ClassVar[tuple[str, ...]] = forms.FORMS
     native_search: ClassVar[str | None] = "patience.runners.native:solve_binary_star"
+    survey_search: ClassVar[str | None] = "patience.survey.decide:decide_binary_star"
     posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_binary_star"
 
     def detect(self, text: str) -> bool:

@@ -24,6 +24,7 @@ class BlackHoleFamily(Game[Deal]):
     deal_type: ClassVar[type] = Deal
     forms: ClassVar[tuple[str, ...]] = tuple(FORMATS)
     native_search: ClassVar[str | None] = "patience.runners.native:solve_black_hole"
+    survey_search: ClassVar[str | None] = "patience.survey.decide:decide_black_hole"
     posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_black_hole"
 
     def detect(self, text: str) -> bool:

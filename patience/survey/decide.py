@@ -15,14 +15,17 @@ first kind, is won in 1.3M nodes of the second."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from patience.binary_star import rules as binary_star_rules
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
 from patience.certificates import dead_positions, encode
 from patience.deal import Deal
+from patience.errors import UsageError
+from patience.games import AnyDeal, game_of, hook
 from patience.generators.deals import ACE_OF_SPADES_NUMBER, numbered_piles, pysol_deal, random_deal
 from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
 from patience.native import engine
@@ -55,7 +58,7 @@ class Batch:
     shape: Shape | None = None
     certify: bool = False  # each loss gets a certificate (certify_batch)
 
-    def deal(self, seed: int) -> Deal | BinaryStarDeal:
+    def deal(self, seed: int) -> AnyDeal:
         if self.game == GENERALISED:
             assert self.shape is not None
             return random_deal(*self.shape, seed)
@@ -244,10 +247,22 @@ def decide_seed(batch: Batch, seed: int) -> tuple[Status, int, int]:
     if batch.game in FOUNDATION_NUMBER and batch.numbering is not None and engine.compiled():
         return decide_numbered(batch.game, seed, batch.numbering, batch.seconds, max_cards, batch.nodes)
     deal = batch.deal(seed)
-    if isinstance(deal, BinaryStarDeal):  # the deals of batch.game BINARY_STAR
-        return decide_binary_star(deal, batch.seconds, batch.nodes, max_cards)
-    verdict, cards, nodes, _ = decide(deal, batch.seconds, max_cards, batch.nodes)
-    return verdict, cards, nodes
+    game = game_of(deal)
+    if game.survey_search is None:
+        raise UsageError(f"the survey does not search {game.name} deals")
+    search: SurveySearch = hook(game.survey_search)
+    return search(deal, batch.seconds, batch.nodes, max_cards)
+
+
+# a game's `survey_search`: (deal, seconds, nodes, max_cards) -> (verdict, most cards, nodes)
+SurveySearch = Callable[[Any, float | None, int | None, bool], tuple[Status, int, int]]
+
+
+def decide_black_hole(deal: Deal, seconds: float | None, nodes: int | None = None,
+                      max_cards: bool = True) -> tuple[Status, int, int]:
+    """The Black Hole family's `survey_search`: `decide`, without the play."""
+    verdict, cards, spent, _ = decide(deal, seconds, max_cards, nodes)
+    return verdict, cards, spent
 
 
 def batches(game: str, numbering: str | None, seeds: Sequence[int], size: int, seconds: float,
