@@ -46,8 +46,8 @@ class NamedDeal:
 
     def describe(self) -> tuple[str, str, int, int]:
         """(name, variant, cards, piles) as the store's deals table keeps them."""
-        piles = len(getattr(self.deal, "piles", self.deal.cards))
-        return self.name, self.game.variant(self.deal), len(self.deal.cards), piles
+        sizes = self.game.sizes(self.deal)  # an LBS row: a card a pile
+        return self.name, self.game.variant(self.deal), sizes.cards, len(sizes.heights)
 
 
 def seed_ranges(text: str, spec: str) -> list[tuple[int, int]]:
