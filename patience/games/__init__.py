@@ -29,8 +29,8 @@ from patience.games.registry import FAMILY_CLASSES
 from patience.names import GAMES, family_of, game_name, is_deal_of
 from patience.reading import read_text
 
-__all__ = ["FAMILY_CLASSES", "AnyDeal", "Game", "GameDeal", "Move", "Replay", "Sheet", "Sizes", "deal_as",
-           "deal_content", "game_of", "games_with", "get_game", "hook", "parse_game_deal", "read_game_deal",
+__all__ = ["CARD_LETTERS", "FAMILY_CLASSES", "AnyDeal", "Game", "GameDeal", "Move", "Replay", "Sheet", "Sizes",
+           "deal_as", "deal_content", "game_of", "games_with", "get_game", "hook", "parse_game_deal", "read_game_deal",
            "write_game_deal"]
 
 Move = Hashable  # a game's move: a Card in the Black Hole family, (from, to) positions in LBS
@@ -60,6 +60,11 @@ class Sheet:
     deal_form: tuple[str, str] = ("board", ".txt")  # the form and suffix of the students' deal files
     card_comment: Mapping[str, str] = field(default_factory=dict)  # language -> how the data's comment
     # names the cards, after "The comment at the head of each instance names each card: " (none: no such line)
+
+
+# How the data's comments write a card (every game of standard cards): a sheet's `card_comment` starts so
+CARD_LETTERS = ("a card is its rank, A 2-9 T (for 10) J Q K, and its suit, S ♠, H ♥, D ♦ or "
+                "C ♣: AS is A♠ and TH is 10♥")
 
 
 def hook(reference: str) -> Any:

@@ -9,11 +9,36 @@ from patience.answers import is_solve_transcript, transcript_sequence
 from patience.binary_star import forms
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.binary_star.rules import play_names, read_plays, replay, resolved
-from patience.games import Game, Sizes
+from patience.games import CARD_LETTERS, Game, Sheet, Sizes
 from patience.games.faces import card_face
 from patience.games.shrinking import simpler_order, smaller_piles
 from patience.names import BINARY_STAR, GAME_TITLES
 from patience.validator import Replay
+
+# the MiniZinc and Essence Prime data
+_DATA_NUMBERS = ("Two decks hold every card twice, so a card is known by its place: the set POSITION = 0..n-1 "
+                 "numbers the pile cards, the top cards first, then the cards under them. -1 in `above` or "
+                 "`below` means no position (on top, or at the bottom); 0 is a card like any other. FOUNDATION "
+                 "= 0..k-1: foundation 0 starts with A♠, foundation 1 with K♥ in Binary Star (`start` gives "
+                 "their ranks). RANK = 0..ranks-1: 0 is an ace (12 a king in a standard deck). In the comment, "
+                 "8H@3 is the 8♥ of pile 3.")
+_BEYOND = " (on a generalised deal beyond a standard deck, r3s1 is rank 3 of suit 1, both from 0)."
+SHEET = Sheet(
+    rules=(
+        "Two decks are dealt face up in piles, with two foundations: one starts with an ace, the other with a "
+        "king. Only the top card of a pile may be played, onto either foundation, when its rank is one above or "
+        "one below the rank on top of that foundation, whatever the suits; ranks wrap around (king on ace, ace "
+        "on king). The game is won when every pile card has been played.",
+    ),
+    outputs=("x", "f"),
+    asp_shown="play(P, F, T): the pile card at position P goes on foundation F at step T",
+    numbers={"mzn": _DATA_NUMBERS, "eprime": _DATA_NUMBERS,
+             "asp": "Two decks hold every card twice, so a card is known by its place: card(P) numbers the pile cards' "
+             "positions 1..S, the top cards first, then the cards under them. Foundation 0 starts with A♠, "
+             "foundation 1 with K♥ in Binary Star (start(F, R) gives their ranks). A rank is a number from 0 "
+             "(an ace; 12 is a king in a standard deck). In the comment, 8H@3 is the 8♥ of pile 3."},
+    card_comment=dict.fromkeys(("mzn", "eprime", "asp"), CARD_LETTERS + _BEYOND),
+)
 
 
 class BinaryStar(Game[BinaryStarDeal]):
@@ -24,6 +49,7 @@ class BinaryStar(Game[BinaryStarDeal]):
     title: ClassVar[str] = "Binary Star (two decks, two foundations)"
     deal_type: ClassVar[type] = BinaryStarDeal
     forms: ClassVar[tuple[str, ...]] = forms.FORMS
+    sheet: ClassVar[Sheet | None] = SHEET
     native_search: ClassVar[str | None] = "patience.runners.native:solve_binary_star"
     survey_search: ClassVar[str | None] = "patience.survey.decide:decide_binary_star"
     posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_binary_star"

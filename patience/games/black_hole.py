@@ -9,11 +9,39 @@ from patience.answers import read_answer
 from patience.cards import Card
 from patience.deal import Deal
 from patience.formats import FORMATS, parse_deal, write_deal
-from patience.games import Game
+from patience.games import CARD_LETTERS, Game, Sheet
 from patience.games.faces import card_face
 from patience.games.shrinking import simpler_order, smaller_piles
 from patience.names import BLACK_HOLE, GAME_TITLES
 from patience.validator import Replay, replay, without_start_card
+
+# the MiniZinc and Essence Prime data
+_DATA_NUMBERS = ("The cards are numbers, the set CARD = 0..n-1. Card 0 is the start card: the card on the "
+                 "foundation (A♠ in Black Hole), or, where the foundation starts empty (All in a Row), a "
+                 "virtual card that every card may follow. Card 0 lies in no pile, so 0 in `above` or `below` "
+                 "means no card (the card is on top, or at the bottom), never a card of the deal. The pile "
+                 "cards are 1..n-1: the top cards first, then the cards under them, and so on. A rank is a "
+                 "number from 0 (an ace) up (12 is a king in a standard deck).")
+_BEYOND = " (on a generalised deal beyond a standard deck, r3s1 is rank 3 of suit 1, both from 0)."
+SHEET = Sheet(
+    rules=(
+        "The cards lie face up in piles; only the top card of a pile may be played. A card is played onto the "
+        "foundation (the black hole) when its rank is one above or one below the rank on top of the foundation, "
+        "whatever the suits; ranks wrap around, so a king goes on an ace and an ace on a king. The played card "
+        "becomes the foundation's top. The game is won when every card has been played.",
+        "Black Hole: 17 piles of 3 cards, the ace of spades on the foundation. All in a Row: 13 piles of 4, the "
+        "foundation empty, so the first card played may be any top card. Generalised Black Hole: any number of "
+        "ranks and suits, piles of any height, a foundation card or none.",
+    ),
+    outputs=("x",),
+    asp_shown="play(C, T): card C (the data's number) is played at step T",
+    numbers={"mzn": _DATA_NUMBERS, "eprime": _DATA_NUMBERS,
+             "asp": "card(C): the pile cards are numbers 1..S (steps(S)): the top cards first, then the cards under "
+             "them, and so on. There is no card 0: the foundation's card is given by its rank alone, "
+             "start_rank(R) (none when the foundation starts empty). A rank is a number from 0 (an ace) up (12 "
+             "is a king in a standard deck)."},
+    card_comment=dict.fromkeys(("mzn", "eprime", "asp"), CARD_LETTERS + _BEYOND),
+)
 
 
 class BlackHoleFamily(Game[Deal]):
@@ -23,6 +51,7 @@ class BlackHoleFamily(Game[Deal]):
     title: ClassVar[str] = "Black Hole, All in a Row and generalised deals"
     deal_type: ClassVar[type] = Deal
     forms: ClassVar[tuple[str, ...]] = tuple(FORMATS)
+    sheet: ClassVar[Sheet | None] = SHEET
     native_search: ClassVar[str | None] = "patience.runners.native:solve_black_hole"
     survey_search: ClassVar[str | None] = "patience.survey.decide:decide_black_hole"
     posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_black_hole"

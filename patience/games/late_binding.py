@@ -10,7 +10,7 @@ from typing import ClassVar
 from patience.caps import MAX_MOVES
 from patience.cards import STANDARD_RANKS
 from patience.errors import InputError
-from patience.games import Game, Sizes
+from patience.games import CARD_LETTERS, Game, Sheet, Sizes
 from patience.games.faces import face, rank_label
 from patience.lbs.deal import LBSDeal, is_pycsp3, read_param, read_pycsp3, write_param, write_pycsp3
 from patience.lbs.rules import STEPS, Move, replay
@@ -46,6 +46,28 @@ def read_lbs_answer(text: str, source: str, mapping: Mapping | None = None) -> t
     return read_pairs(text, source)
 
 
+# the MiniZinc and Essence Prime data
+_DATA_NUMBERS = ("`cards` lists the row from left to right (positions 1..n: n is the number of cards). A card "
+                 "is a number c from 0: its value is c mod {ranks} (0 is an ace, 12 a king) and its suit c div "
+                 "{ranks} (0 ♥, 1 ♦, 2 ♣, 3 ♠), so 0 is the A♥, a card like any other, and {two} the 2♠.")
+SHEET = Sheet(
+    rules=(
+        "Late Binding Solitaire (Accordion): the cards lie in a row, each a pile of one card. A move takes a "
+        "pile and puts it on the pile one place or three places to its left, when the two top cards have the "
+        "same suit or the same value; the moved pile's top card becomes the top, and the piles to its right "
+        "close the gap. The game is won when one pile is left.",
+    ),
+    outputs=("actionFrom", "actionTo"),
+    asp_shown="move(T, F, D): move T takes the pile at position F onto position D",
+    numbers={"mzn": _DATA_NUMBERS, "eprime": _DATA_NUMBERS,
+             "asp": "pile(P, C): card C at position P of the row (1..N, left to right). A card is a number c from 0: "
+             "its value is c mod {ranks} (0 is an ace, 12 a king) and its suit c div {ranks} (0 ♥, 1 ♦, 2 ♣, 3 "
+             "♠), so 0 is the A♥, a card like any other, and {two} the 2♠."},
+    deal_form=("param", ".param"),
+    card_comment={"asp": CARD_LETTERS + "."},
+)
+
+
 class LateBinding(Game[LBSDeal]):
     """A deal is an LBS `.param` (`letting cards be [...]`) or PyCSP3's Accordion data (`json`:
     `{"cards": [...]}`); an answer is a Savile Row `.solution` (actionFrom/actionTo) or `FROM TO` lines."""
@@ -54,6 +76,7 @@ class LateBinding(Game[LBSDeal]):
     title: ClassVar[str] = "Late Binding Solitaire"
     deal_type: ClassVar[type] = LBSDeal
     forms: ClassVar[tuple[str, ...]] = ("param", "json")
+    sheet: ClassVar[Sheet | None] = SHEET
     native_search: ClassVar[str | None] = "patience.runners.native:solve_lbs"
     posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_lbs"
 

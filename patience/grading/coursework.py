@@ -25,21 +25,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from patience.cards import STANDARD_RANKS
 from patience.errors import UsageError, printable
 from patience.families import select
 from patience.families.labels import Label, native_nodes
 from patience.families.write import Target
-from patience.games import AnyDeal, game_of, get_game
+from patience.games import AnyDeal, Sheet, game_of, get_game
 from patience.grading.student import SOLVERS, GameMapping
 from patience.lbs import deal as lbs_deal
 from patience.names import (
-    BINARY_STAR,
-    BLACK_HOLE,
     GAME_TITLES,
     GENERALISED,
     LBS,
     NUMBERED_GAMES,
-    family_of,
     is_deal_of,
 )
 from patience.options import check_options
@@ -58,74 +56,8 @@ LANGUAGE_TITLES = {"mzn": "MiniZinc", "eprime": "Essence Prime (Savile Row)", "a
 HARDNESS = ("easiest", "hardest", "sample", "spread")
 SHEETS = ("md", "html")
 POOL_SEEDS = 1_000_000  # a pool's deals are drawn from game numbers (or seeds) 1..POOL_SEEDS
-DEAL_FORMS = {BLACK_HOLE: ("board", ".txt"), BINARY_STAR: ("board", ".txt"), LBS: ("param", ".param")}
 DATA_LINES = 40  # lines of an instance's data shown on the sheet
 
-RULES = {
-    BLACK_HOLE: [
-        "The cards lie face up in piles; only the top card of a pile may be played. A card is played "
-        "onto the foundation (the black hole) when its rank is one above or one below the rank on top "
-        "of the foundation, whatever the suits; ranks wrap around, so a king goes on an ace and an ace "
-        "on a king. The played card becomes the foundation's top. The game is won when every card has "
-        "been played.",
-        "Black Hole: 17 piles of 3 cards, the ace of spades on the foundation. All in a Row: 13 piles of "
-        "4, the foundation empty, so the first card played may be any top card. Generalised Black Hole: "
-        "any number of ranks and suits, piles of any height, a foundation card or none.",
-    ],
-    BINARY_STAR: [
-        "Two decks are dealt face up in piles, with two foundations: one starts with an ace, the other "
-        "with a king. Only the top card of a pile may be played, onto either foundation, when its rank "
-        "is one above or one below the rank on top of that foundation, whatever the suits; ranks wrap "
-        "around (king on ace, ace on king). The game is won when every pile card has been played.",
-    ],
-    LBS: [
-        "Late Binding Solitaire (Accordion): the cards lie in a row, each a pile of one card. A move "
-        "takes a pile and puts it on the pile one place or three places to its left, when the two top "
-        "cards have the same suit or the same value; the moved pile's top card becomes the top, and the "
-        "piles to its right close the gap. The game is won when one pile is left.",
-    ],
-}
-# What each language's model must show for the grader, by game family: the toolkit's own names.
-OUTPUT_NAMES = {BLACK_HOLE: ("x",), BINARY_STAR: ("x", "f"), LBS: ("actionFrom", "actionTo")}
-ASP_SHOWN = {BLACK_HOLE: "play(C, T): card C (the data's number) is played at step T",
-             BINARY_STAR: "play(P, F, T): the pile card at position P goes on foundation F at step T",
-             LBS: "move(T, F, D): move T takes the pile at position F onto position D"}
-# How the cards are written, as the comment at the head of each instance names them (`AS`, `TH`, `r3s1`)
-CARD_LETTERS = ("a card is its rank, A 2-9 T (for 10) J Q K, and its suit, S ♠, H ♥, D ♦ or "
-                "C ♣: AS is A♠ and TH is 10♥")
-# What the numbers of each data format mean (0 above all), by game family, for the toolkit's own data
-NUMBERS = {
-    (BLACK_HOLE, "mzn"): "The cards are numbers, the set CARD = 0..n-1. Card 0 is the start card: the card on the "
-                         "foundation (A♠ in Black Hole), or, where the foundation starts empty (All in a Row), a "
-                         "virtual card that every card may follow. Card 0 lies in no pile, so 0 in `above` or `below` "
-                         "means no card (the card is on top, or at the bottom), never a card of the deal. The pile "
-                         "cards are 1..n-1: the top cards first, then the cards under them, and so on. A rank is a "
-                         "number from 0 (an ace) up (12 is a king in a standard deck).",
-    (BLACK_HOLE, "asp"): "card(C): the pile cards are numbers 1..S (steps(S)): the top cards first, then the cards "
-                         "under them, and so on. There is no card 0: the foundation's card is given by its rank alone, "
-                         "start_rank(R) (none when the foundation starts empty). A rank is a number from 0 (an ace) up "
-                         "(12 is a king in a standard deck).",
-    (BINARY_STAR, "mzn"): "Two decks hold every card twice, so a card is known by its place: the set POSITION = "
-                          "0..n-1 numbers the pile cards, the top cards first, then the cards under them. -1 in "
-                          "`above` or `below` means no position (on top, or at the bottom); 0 is a card like any "
-                          "other. FOUNDATION = 0..k-1: foundation 0 starts with A♠, foundation 1 with K♥ in Binary "
-                          "Star (`start` gives their ranks). RANK = 0..ranks-1: 0 is an ace (12 a king in a standard "
-                          "deck). In the comment, 8H@3 is the 8♥ of pile 3.",
-    (BINARY_STAR, "asp"): "Two decks hold every card twice, so a card is known by its place: card(P) numbers the "
-                          "pile cards' positions 1..S, the top cards first, then the cards under them. Foundation 0 "
-                          "starts with A♠, foundation 1 with K♥ in Binary Star (start(F, R) gives their ranks). A "
-                          "rank is a number from 0 (an ace; 12 is a king in a standard deck). In the comment, 8H@3 "
-                          "is the 8♥ of pile 3.",
-    (LBS, "mzn"): "`cards` lists the row from left to right (positions 1..n: n is the number of cards). A card "
-                  "is a number c from 0: its value is c mod {ranks} (0 is an ace, 12 a king) and its suit c div "
-                  "{ranks} (0 ♥, 1 ♦, 2 ♣, 3 ♠), so 0 is the A♥, a card like any other, and {two} the 2♠.",
-    (LBS, "asp"): "pile(P, C): card C at position P of the row (1..N, left to right). A card is a number c from 0: its "
-                  "value is c mod {ranks} (0 is an ace, 12 a king) and its suit c div {ranks} (0 ♥, 1 ♦, "
-                  "2 ♣, 3 ♠), so 0 is the A♥, a card like any other, and {two} the 2♠.",
-}
-NUMBERS[BLACK_HOLE, "eprime"] = NUMBERS[BLACK_HOLE, "mzn"]
-NUMBERS[BINARY_STAR, "eprime"] = NUMBERS[BINARY_STAR, "mzn"]
-NUMBERS[LBS, "eprime"] = NUMBERS[LBS, "mzn"]
 BENCHMARK_NUMBERS = ("`layout` holds the 17 piles of 3, a row a pile, its top card first. A card is a number c from "
                      "1 to 52: its rank is (c - 1) mod 13 (0 is an ace, 12 a king) and its suit (c - 1) div 13 "
                      "(0 ♠, 1 ♥, 2 ♦, 3 ♣), so 1 is the A♠, which starts on the "
@@ -256,7 +188,6 @@ def instance_files(instances: Sequence[Instance], exercise: Exercise) -> tuple[d
     format, `deals/NAME.txt` in the toolkit's form), and the toolkit's model text of that language."""
     solver = get_solver(SOLVERS[LANGUAGES[exercise.language]])
     options = check_options(solver.options, dict(exercise.mapping.options), "--mapping")
-    family = family_of(exercise.game)
     files: dict[str, str] = {}
     model_text = ""
     for item in instances:
@@ -267,17 +198,27 @@ def instance_files(instances: Sequence[Instance], exercise: Exercise) -> tuple[d
         files[f"instances/{item.name}{Path(model.primary).suffix}"] = model.files[model.primary]
         own = [name for name in model.files if name.endswith(LANGUAGES[exercise.language]) and name != model.primary]
         model_text = model_text or (model.files[own[0]] if own else "")
-        files.update(deal_file(item, family))
+        files.update(deal_file(item, exercise.game))
     return files, model_text
 
 
-def deal_file(item: Instance, family: str) -> dict[str, str]:
-    """The deal as `patience` reads it: the family's plain form, or YAML for a shape that form cannot hold."""
-    form, suffix = DEAL_FORMS[family]
+def deal_file(item: Instance, game_name: str) -> dict[str, str]:
+    """The deal as `patience` reads it: the game's plain form (its sheet's), or YAML for a shape that form
+    cannot hold."""
+    game = get_game(game_name)
+    form, suffix = sheet_of(game_name).deal_form
     try:
-        return {f"deals/{item.name}{suffix}": get_game(family).write_deal(item.deal, form)}
+        return {f"deals/{item.name}{suffix}": game.write_deal(item.deal, form)}
     except ValueError:
-        return {f"deals/{item.name}.yaml": get_game(family).write_deal(item.deal, "yaml")}
+        return {f"deals/{item.name}.yaml": game.write_deal(item.deal, "yaml")}
+
+
+def sheet_of(game: str) -> Sheet:
+    """What the sheet says of `game` (its `Game.sheet`); a usage error for a game without exercises."""
+    found = get_game(game).sheet
+    if found is None:
+        raise UsageError(f"there are no exercises of {game} yet")
+    return found
 
 
 def answer_files(instances: Sequence[Instance], exercise: Exercise, students: Mapping[str, str]) -> dict[str, str]:
@@ -357,9 +298,9 @@ INCLUDE_EXAMPLES = {".mzn": 'include "helper.mzn";', ".lp": '#include "rules.lp"
 def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[str, str], model_text: str) -> str:
     """The assignment sheet: the game's rules, the instances, their data format, what to hand in
     and how it is graded; Markdown or a self-contained HTML page."""
-    family, language = family_of(exercise.game), exercise.language
+    language, game_sheet = exercise.language, sheet_of(exercise.game)
     suffix, title = LANGUAGES[language], LANGUAGE_TITLES[language]
-    names = OUTPUT_NAMES[family]
+    names = game_sheet.outputs
     given, found = declarations(model_text, language, names)
     files = {item.name: [next(name for name in students if name.startswith(folder) and Path(name).stem == item.name)
                          for folder in ("instances/", "deals/")] for item in instances}  # data, deal
@@ -384,7 +325,7 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
         ("p", f"Write a {title} model that plays {GAME_TITLES[exercise.game]}: given a deal, it finds a winning "
               f"play, or says that there is none. Check it on the {len(instances)} instances below."),
         ("h2", "The game"),
-        *(("p", text) for text in RULES[family]),
+        *(("p", text) for text in game_sheet.rules),
         ("h2", "The instances"),
         ("p", "Each instance is in instances/ as the data your model reads, and in deals/ as the deal itself "
               "(`patience show deals/NAME` draws it, `patience grade` reads it). They are numbered from the "
@@ -409,7 +350,7 @@ def sheet(instances: Sequence[Instance], exercise: Exercise, students: Mapping[s
               "any other output is yours). When an instance has no solution, the model must say so: "
               "unsatisfiable, with no solution shown. The model may not include or read any file outside "
               "its folder: such a model is not run."),
-        *((("code", "\n".join(found)),) if found else (("p", ASP_SHOWN[family] + " (`#show` it)."),)),
+        *((("code", "\n".join(found)),) if found else (("p", game_sheet.asp_shown + " (`#show` it)."),)),
         *((("p", "Your model may name them " + ", ".join(f"{name(theirs)} (for {name(ours)})"
                                                          for ours, theirs in renames.items())
                  + ", as the mapping says."),) if renames else ()),
@@ -456,15 +397,14 @@ def with_definitions(model_text: str, language: str, given: Sequence[str], found
 def numbers(exercise: Exercise, instances: Sequence[Instance]) -> str:
     """What the numbers of the data mean (0 above all, where it is no card) and how the instances'
     comments name the cards, for the toolkit's data or the public Black Hole model's."""
-    family = family_of(exercise.game)
     if exercise.mapping.options.get("formulation") == "benchmark":
         return BENCHMARK_NUMBERS
-    ranks = getattr(instances[0].deal, "ranks", 13)
-    text = NUMBERS[family, exercise.language].format(ranks=ranks, two=3 * ranks + 1)
-    if family != LBS or exercise.language == "asp":
-        text += (" The comment at the head of each instance names each card: " + CARD_LETTERS
-                 + (" (on a generalised deal beyond a standard deck, r3s1 is rank 3 of suit 1, both from 0)."
-                    if family != LBS else "."))
+    game_sheet, first = sheet_of(exercise.game), instances[0].deal
+    ranks = game_of(first).sizes(first).ranks or STANDARD_RANKS
+    text = game_sheet.numbers[exercise.language].format(ranks=ranks, two=3 * ranks + 1)
+    if exercise.language in game_sheet.card_comment:
+        text += (" The comment at the head of each instance names each card: "
+                 + game_sheet.card_comment[exercise.language])
     return text
 
 
