@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from patience.core import Replay
+from patience.games import Game
 from patience.names import WORM_HOLE
-from patience.validator import Replay
 from patience.worm_hole import forms, rules
 from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
 
 
-class WormHole:
+class WormHole(Game[WormHoleDeal]):
     """A move is a card to the foundation (from its pile or a cell) or a pile's top card parked in an
     empty cell; a win puts every card on the foundation. Answers are `5♠` / `5♠ cell` lines."""
 
@@ -20,6 +21,8 @@ class WormHole:
     title: ClassVar[str] = "Worm Hole (Black Hole with free cells) and generalised deals"
     deal_type: ClassVar[type] = WormHoleDeal
     forms: ClassVar[tuple[str, ...]] = forms.FORMS
+    native_search: ClassVar[str | None] = "patience.worm_hole.native:native_search"
+    survey_search: ClassVar[str | None] = "patience.worm_hole.native:survey_search"
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)

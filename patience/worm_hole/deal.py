@@ -15,7 +15,8 @@ from functools import cached_property
 
 from patience.caps import MAX_CARDS
 from patience.cards import Card
-from patience.deal import Deal, Drawn
+from patience.core import GameDeal
+from patience.deal import Deal
 from patience.names import BLACK_HOLE, WORM_HOLE, WORM_HOLE_GENERALISED
 
 STANDARD_CELLS = 1  # Worm Hole proper: Solvitaire's `"cells": {"count": 1}`
@@ -23,7 +24,7 @@ MAX_CELLS = MAX_CARDS  # more cells than cards change nothing, but the count is 
 
 
 @dataclass(frozen=True)
-class WormHoleDeal(Drawn):
+class WormHoleDeal(GameDeal):
     """A Black Hole family deal (`black_hole`: piles top card first, foundation card, rank cycle)
     played with `cells` free cells, all empty at the start."""
 

@@ -15,7 +15,7 @@ from patience.caps import MAX_MOVES
 from patience.cards import SUIT_SYMBOLS, Card, parse_card
 from patience.errors import InputError, quote
 from patience.reading import at_most, numbered_lines
-from patience.validator import Replay
+from patience.core import Replay
 from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
 

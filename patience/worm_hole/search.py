@@ -1,0 +1,301 @@
+"""Worm Hole's native search: depth first, with a memo of dead positions.
+
+A position is the number of cards taken from each pile, the foundation's rank and the SET of parked
+cards (cells are interchangeable, so the set is kept sorted): whatever led there, the same moves are
+open, and which cards are on the foundation follows from it. Decision mode remembers the positions
+from which no win exists; max-cards mode (Wolter's measure: the most cards a play puts on the
+foundation) remembers for each position the most cards still playable from it and its best step.
+
+A step plays one card onto the foundation: a parked card, or a pile's card after parking the k >= 0
+cards above it. This loses no win and no longest play: a park can always wait until just before the
+next move from its pile (nothing else needs the card off the pile, and the cells it leaves empty
+meanwhile only help), the move right after it then comes from its pile, and a park followed by
+playing the parked card at once is that card's play from the pile. So every step adds one card to
+the foundation, and a win of N pile cards is N steps deep, as in Black Hole.
+
+Three sound rules cut steps (each can be switched off, so that its effect can be measured):
+- stranded ranks (decision mode): a position is dead when a rank still has cards off the foundation
+  but no neighbour rank has any, and the foundation card is no neighbour either;
+- leaves: a card whose play reveals nothing (a parked card, a one-card pile's) is interchangeable
+  with another of its rank: of the parked cards of a rank that can go up, only one is tried, and then
+  no one-card pile of that rank; else of the one-card piles only one, and none while a pile of two
+  or more tops that rank (playing the leaf later never hurts: it stays where it is);
+- the memo itself.
+A search stops at a node limit (status unknown) or a wall-clock or CPU limit (timeout), never with a
+verdict it did not prove. Its wins are move lists the caller replays with `rules.replay`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from patience.result import Status
+from patience.worm_hole.deal import WormHoleDeal
+from patience.worm_hole.moves import Move
+
+_CHECK_EVERY = 4096  # nodes between two looks at the clocks
+ENTRY_BYTES = 400  # about what one remembered position costs (its key tuple and the table's slot)
+FROM_CELL = -1  # a step's pile for a parked card's play
+Step = tuple[int, int]  # (pile, parks first) or (FROM_CELL, card)
+Key = tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the search found: a win (solved), or in max-cards mode a longest play (`moves`);
+    `max_cards` is the most cards it put on the foundation."""
+
+    status: Status  # solved, unsolvable, timeout (a clock) or unknown (the node limit)
+    moves: tuple[Move, ...] | None
+    nodes: int
+    max_cards: int
+    cached: int
+    cpu_limited: bool = False
+
+
+class _Limit(Exception):
+    """A limit ended the search."""
+
+    def __init__(self, status: Status, cpu_limited: bool = False) -> None:
+        super().__init__(status.value)
+        self.status, self.cpu_limited = status, cpu_limited
+
+
+class _Position:
+    """The position, made and unmade step by step; cards are numbers, indices into `deal.cards`."""
+
+    def __init__(self, deal: WormHoleDeal, leaves: bool = True) -> None:
+        self.deal = deal
+        number = {card: index for index, card in enumerate(deal.cards)}
+        self.piles = [[number[card] for card in pile] for pile in deal.piles]
+        self.rank = [card.rank for card in deal.cards]
+        ranks = deal.ranks
+        # the ranks next to each on the cycle (none with one rank, one with two)
+        self.neighbours = [tuple(sorted({(rank - 1) % ranks, (rank + 1) % ranks} - {rank})) for rank in range(ranks)]
+        self.left = [0] * ranks  # cards of each rank off the foundation (in piles and cells)
+        for card in deal.cards:
+            self.left[card.rank] += 1
+        self.taken = [0] * len(self.piles)
+        self.cells: list[int] = []  # sorted
+        self.hole_rank = None if deal.foundation is None else deal.foundation.rank
+        self.played = 0
+        self.total = len(deal.cards)
+        self.leaves = leaves
+
+    def key(self) -> Key:
+        return (*self.taken, self.hole_rank, *self.cells)
+
+    def follows(self, card: int) -> bool:
+        return self.hole_rank is None or self.rank[card] in self.neighbours[self.hole_rank]
+
+    def steps(self) -> list[Step]:
+        """The steps open now, the likeliest first: a parked card (it frees a cell), then a pile's top
+        card, the tallest piles first, then a card under parked ones, the fewest parks first."""
+        free = self.deal.cells - len(self.cells)
+        cell_ranks: dict[int, int] = {}
+        for card in self.cells:
+            if self.follows(card):
+                cell_ranks.setdefault(self.rank[card], card)
+        tops: list[tuple[int, int, int]] = []  # (-height, pile, rank)
+        deeper: list[tuple[int, int, int]] = []  # (parks, -height, pile)
+        for index, pile in enumerate(self.piles):
+            depth = self.taken[index]
+            height = len(pile) - depth
+            for parks in range(min(free, height - 1) + 1):
+                if self.follows(pile[depth + parks]):
+                    if parks == 0:
+                        tops.append((-height, index, self.rank[pile[depth]]))
+                    else:
+                        deeper.append((parks, -height, index))
+        tops.sort()
+        deeper.sort()
+        steps: list[Step] = [(FROM_CELL, card) for card in sorted(cell_ranks.values())]
+        if not self.leaves:
+            steps = [(FROM_CELL, card) for card in self.cells if self.follows(card)]
+        general = {rank for height, _, rank in tops if height < -1}
+        single_seen: set[int] = set()
+        for height, index, rank in tops:
+            if self.leaves and height == -1:  # a one-card pile
+                if rank in cell_ranks or rank in general or rank in single_seen:
+                    continue
+                single_seen.add(rank)
+            steps.append((index, 0))
+        steps += [(index, parks) for parks, _, index in deeper]
+        return steps
+
+    def make(self, step: Step) -> int | None:
+        """Play `step`; the foundation's rank before, to undo it."""
+        before = self.hole_rank
+        pile, how = step
+        if pile == FROM_CELL:
+            card = how
+            self.cells.remove(card)
+        else:
+            cards, depth = self.piles[pile], self.taken[pile]
+            if how:
+                self.cells.extend(cards[depth:depth + how])
+                self.cells.sort()
+            card = cards[depth + how]
+            self.taken[pile] = depth + how + 1
+        self.hole_rank = self.rank[card]
+        self.left[self.hole_rank] -= 1
+        self.played += 1
+        return before
+
+    def unmake(self, step: Step, before: int | None) -> None:
+        pile, how = step
+        assert self.hole_rank is not None
+        self.left[self.hole_rank] += 1
+        self.played -= 1
+        self.hole_rank = before
+        if pile == FROM_CELL:
+            self.cells.append(how)
+            self.cells.sort()
+        else:
+            depth = self.taken[pile] - how - 1
+            self.taken[pile] = depth
+            for card in self.piles[pile][depth:depth + how]:
+                self.cells.remove(card)
+
+    def stranded(self, before: int | None) -> bool:
+        """Whether the last play left a rank whose cards can never be played (see the module): only
+        the played card's rank and the old foundation rank's neighbours can have become so."""
+        near = range(self.deal.ranks) if before is None else (self.hole_rank, *self.neighbours[before])
+        return any(self.stranded_rank(rank) for rank in near if rank is not None)
+
+    def stranded_rank(self, rank: int) -> bool:
+        return bool(self.left[rank]) and self.hole_rank not in self.neighbours[rank] and \
+            not any(self.left[other] for other in self.neighbours[rank])
+
+    def moves(self, path: list[Step]) -> tuple[Move, ...]:
+        """The steps as moves (each park, then the play), made on a fresh position."""
+        fresh = _Position(self.deal)
+        moves: list[Move] = []
+        for step in path:
+            pile, how = step
+            if pile == FROM_CELL:
+                moves.append(Move.play(self.deal.cards[how]))
+            else:
+                cards, depth = fresh.piles[pile], fresh.taken[pile]
+                moves += [Move.parked(self.deal.cards[card]) for card in cards[depth:depth + how]]
+                moves.append(Move.play(self.deal.cards[cards[depth + how]]))
+            fresh.make(step)
+        return tuple(moves)
+
+
+class _Counter:
+    """Nodes, and the limits that end a search."""
+
+    def __init__(self, node_limit: int | None, seconds: float | None, cpu_seconds: float | None) -> None:
+        self.nodes = 0
+        self.node_limit = node_limit
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.cpu_deadline = None if cpu_seconds is None else time.process_time() + cpu_seconds
+
+    def count(self) -> None:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _Limit(Status.UNKNOWN)
+        if self.nodes % _CHECK_EVERY == 0:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise _Limit(Status.TIMEOUT)
+            if self.cpu_deadline is not None and time.process_time() >= self.cpu_deadline:
+                raise _Limit(Status.TIMEOUT, cpu_limited=True)
+
+
+def search(deal: WormHoleDeal, max_cards: bool = False, node_limit: int | None = None,
+           seconds: float | None = None, cpu_seconds: float | None = None, stranded: bool = True,
+           leaves: bool = True, memo: bool = True, memory_mb: int | None = None) -> Outcome:
+    """Decide `deal` (or with `max_cards`, find a longest play). `stranded`, `leaves` and `memo`
+    switch the rules of the module's list; `memory_mb` bounds the memo (a full memo takes no more
+    positions: the search stays exact, only slower)."""
+    position, counter = _Position(deal, leaves), _Counter(node_limit, seconds, cpu_seconds)
+    room = 0 if not memo else None if memory_mb is None else memory_mb * 2**20 // 2 // ENTRY_BYTES
+    best = [0]
+    try:
+        if max_cards:
+            return _longest(position, counter, room, best)
+        return _decide(position, counter, stranded, best, room)
+    except _Limit as limit:
+        return Outcome(limit.status, None, counter.nodes, best[0], 0, limit.cpu_limited)
+
+
+def _decide(position: _Position, counter: _Counter, stranded: bool, best: list[int], room: int | None) -> Outcome:
+    """Depth first without recursion (a generalised deal may be thousands of steps deep)."""
+    counter.count()
+    if position.played == position.total:
+        return Outcome(Status.SOLVED, (), counter.nodes, 0, 0)
+    if stranded and position.hole_rank is not None and any(map(position.stranded_rank, range(position.deal.ranks))):
+        return Outcome(Status.UNSOLVABLE, None, counter.nodes, 0, 0)
+    dead: set[Key] = set()
+    path: list[Step] = []
+    undo: list[int | None] = []
+    frames: list[tuple[Key, list[Step]]] = [(position.key(), position.steps()[::-1])]
+    while frames:
+        key, steps = frames[-1]
+        if not steps:
+            if room is None or len(dead) < room:
+                dead.add(key)
+            frames.pop()
+            if path:
+                position.unmake(path.pop(), undo.pop())
+            continue
+        step = steps.pop()
+        before = position.make(step)
+        counter.count()
+        if position.played > best[0]:
+            best[0] = position.played
+        if position.played == position.total:  # every card on the foundation, the cells empty
+            path.append(step)
+            return Outcome(Status.SOLVED, position.moves(path), counter.nodes, position.total, len(dead))
+        child = position.key()
+        if child in dead or (stranded and position.stranded(before)):
+            position.unmake(step, before)
+            continue
+        path.append(step)
+        undo.append(before)
+        frames.append((child, position.steps()[::-1]))
+    return Outcome(Status.UNSOLVABLE, None, counter.nodes, best[0], len(dead))
+
+
+def _longest(position: _Position, counter: _Counter, room: int | None, best: list[int]) -> Outcome:
+    """Max-cards: the most cards playable from each position, by depth-first dynamic programming
+    (each step plays a card, so no position repeats on a path); stops early at a win. The longest
+    play is the longest path walked: a position's count of cards played is its own, so a path cut
+    short at a remembered position was walked to its end before, from that position on."""
+    memo: dict[Key, int] = {}
+    path: list[Step] = []
+    undo: list[int | None] = []
+    longest: list[Step] = []
+    counter.count()
+    # a frame: its position, the steps still to try, the most cards found after it
+    frames: list[tuple[Key, list[Step], list[int]]] = [(position.key(), position.steps()[::-1], [0])]
+    while frames:
+        key, steps, found = frames[-1]
+        if not steps or found[0] == position.total - position.played:
+            if room is None or len(memo) < room:
+                memo[key] = found[0]
+            frames.pop()
+            if path:
+                position.unmake(path.pop(), undo.pop())
+                frames[-1][2][0] = max(frames[-1][2][0], found[0] + 1)
+            continue
+        step = steps.pop()
+        before = position.make(step)
+        counter.count()
+        if position.played > len(longest):
+            longest = [*path, step]
+            best[0] = len(longest)
+            if best[0] == position.total:
+                break
+        known = memo.get(position.key())
+        if known is not None:
+            position.unmake(step, before)
+            found[0] = max(found[0], known + 1)
+            continue
+        path.append(step)
+        undo.append(before)
+        frames.append((position.key(), position.steps()[::-1], [0]))
+    status = Status.SOLVED if len(longest) == position.total else Status.UNSOLVABLE
+    return Outcome(status, position.moves(longest), counter.nodes, len(longest), len(memo))
