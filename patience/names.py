@@ -36,18 +36,21 @@ GOLF_GENERALISED = "golf_generalised"  # any ranks, suits, piles, heights and st
 BLACK_HOLE_FAMILY = (BLACK_HOLE, ALL_IN_A_ROW, GENERALISED)
 BINARY_STAR_FAMILY = (BINARY_STAR, BINARY_STAR_GENERALISED)
 GOLF_FAMILY = (GOLF, GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS, GOLF_GENERALISED)
+WORM_HOLE_FAMILY = (WORM_HOLE, WORM_HOLE_GENERALISED)
 FAMILIES: dict[str, tuple[str, ...]] = {BLACK_HOLE: BLACK_HOLE_FAMILY, BINARY_STAR: BINARY_STAR_FAMILY, LBS: (LBS,),
-                                        GOLF: GOLF_FAMILY}
+                                        GOLF: GOLF_FAMILY, WORM_HOLE: WORM_HOLE_FAMILY}
 GAMES = tuple(game for games in FAMILIES.values() for game in games)
 # A generalised game takes every deal of its special cases: a Black Hole deal is a generalised deal
 # whose shape happens to be the standard one, so `--game generalised` accepts it.
 SPECIAL_CASES: dict[str, tuple[str, ...]] = {GENERALISED: (BLACK_HOLE, ALL_IN_A_ROW),
                                              BINARY_STAR_GENERALISED: (BINARY_STAR,),
-                                             GOLF_GENERALISED: (GOLF, GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS)}
+                                             GOLF_GENERALISED: (GOLF, GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS),
+                                             WORM_HOLE_GENERALISED: (WORM_HOLE,)}
 GAME_TITLES = {BLACK_HOLE: "Black Hole", ALL_IN_A_ROW: "All in a Row", GENERALISED: "Generalised Black Hole",
                BINARY_STAR: "Binary Star", BINARY_STAR_GENERALISED: "Generalised Binary Star",
                LBS: "Late Binding Solitaire", GOLF: "Golf", GOLF_QUEENS_ON_KINGS: "Golf, queens on kings",
-               GOLF_WRAP_RANKS: "Golf, ranks wrap", GOLF_GENERALISED: "Generalised Golf"}
+               GOLF_WRAP_RANKS: "Golf, ranks wrap", GOLF_GENERALISED: "Generalised Golf",
+               WORM_HOLE: "Worm Hole", WORM_HOLE_GENERALISED: "Generalised Worm Hole"}
 # The games PySolFC deals by number (`patience deal --seed`, `survey`, deal specs `GAME:1-100`).
 NUMBERED_GAMES = (BLACK_HOLE, ALL_IN_A_ROW, BINARY_STAR)
 
@@ -56,7 +59,8 @@ NUMBERED_GAMES = (BLACK_HOLE, ALL_IN_A_ROW, BINARY_STAR)
 OTHER_NAMES = {"accordion": LBS}
 _EXTRA_ALIASES = {**OTHER_NAMES, "late_binding": LBS, "late_binding_solitaire": LBS,
                   "generalised_black_hole": GENERALISED, "generalized": GENERALISED,
-                  "binary_star_generalized": BINARY_STAR_GENERALISED, "golf_generalized": GOLF_GENERALISED}
+                  "binary_star_generalized": BINARY_STAR_GENERALISED, "golf_generalized": GOLF_GENERALISED,
+                  "worm_hole_generalized": WORM_HOLE_GENERALISED}
 
 # Deal numberings: how a game number becomes a shuffle (generators/deals.py deals them).
 PYSOLFC, PYSOL, MS = "pysolfc", "pysol", "ms"
