@@ -8,11 +8,12 @@ take (Binary Star's two foundations, a stock, a cell) comes before Black Hole's 
 
 from __future__ import annotations
 
-from patience.names import BINARY_STAR, BLACK_HOLE, GOLF, LBS
+from patience.names import BINARY_STAR, BLACK_HOLE, GOLF, LBS, WORM_HOLE
 
 FAMILY_CLASSES: dict[str, str] = {
     BINARY_STAR: "patience.games.binary_star:BinaryStar",
     LBS: "patience.games.late_binding:LateBinding",
     GOLF: "patience.golf.game:Golf",
+    WORM_HOLE: "patience.games.worm_hole:WormHole",
     BLACK_HOLE: "patience.games.black_hole:BlackHoleFamily",
 }
