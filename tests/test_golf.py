@@ -8,6 +8,7 @@ import itertools
 import pytest
 
 from patience.cards import Card, parse_card
+from patience.cli import main
 from patience.errors import InputError
 from patience.golf import forms, rules
 from patience.golf.deal import GolfDeal
@@ -248,3 +249,49 @@ def test_search_wins_board_2_and_honours_its_node_limit():
     assert outcome.status is Status.SOLVED and rules.replay(deal, outcome.sequence).valid
     limited = search(deal, nodes=50)
     assert limited.status is Status.UNKNOWN and limited.limit == "node limit reached" and limited.nodes <= 50
+
+
+def test_search_engines_agree_move_for_move():
+    compiled = pytest.importorskip("patience.golf._golf")
+    assert compiled is not None
+    for seed, variant in itertools.product(range(20), VARIANTS):
+        deal = random_deal(seed, 9, 4, 5, 4, 10, **variant)
+        python, c = search(deal, engine="python"), search(deal, engine="c")
+        assert (python.status, python.sequence, python.nodes, python.max_cards) == (
+            c.status, c.sequence, c.nodes, c.max_cards)
+
+
+def test_commands_solve_validate_and_convert_golf(tmp_path, capsys):
+    deal_file = tmp_path / "906.txt"
+    deal_file.write_text(forms.write(board_2().with_variant(wrap_ranks=True), "board"))
+    assert main(["solve", str(deal_file), "--solver", "native"]) == 0
+    out = capsys.readouterr().out
+    assert "golf_wrap_ranks" in out and "status: solved" in out
+    answer = tmp_path / "answer.txt"
+    answer.write_text(next(line for line in out.splitlines() if line.startswith("sequence:")).removeprefix("sequence:"))
+    assert main(["validate", str(deal_file), str(answer)]) == 0
+    assert main(["convert", str(deal_file), "--to", "yaml"]) == 0
+    yaml_text = capsys.readouterr().out.split("valid: ")[-1]
+    assert "wrap_ranks: true" in yaml_text and forms.read(yaml_text[yaml_text.index("#"):], "y").wrap_ranks
+
+
+def test_a_lost_deal_is_exit_1_and_a_bad_board_one_line_exit_2(tmp_path, capsys):
+    lost = tmp_path / "lost.txt"
+    lost.write_text(forms.write(tiny(), "board"))
+    assert main(["solve", str(lost), "--solver", "native"]) == 1
+    assert "status: unsolvable" in capsys.readouterr().out
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Talon: 3S\nFoundations: 3S\nAH\n")
+    assert main(["validate", str(bad), str(lost)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "bad.txt:2" in err and "appears twice" in err
+
+
+def test_golf_files_are_not_read_as_black_hole_and_back():
+    from patience.games import parse_game_deal
+
+    game, deal = parse_game_deal(BOARD_2, "b.txt")
+    assert game.name == GOLF and deal == board_2()
+    lines = BOARD_2.splitlines(keepends=True)
+    assert parse_game_deal(lines[1] + lines[0] + "".join(lines[2:]), "s.txt")[0].name == GOLF
+    assert parse_game_deal("Foundations: AS\nKD 9S 3C\n", "bh.txt")[0].name != GOLF
