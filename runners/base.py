@@ -18,9 +18,9 @@ from typing import Any, ClassVar
 
 from patience.errors import InputError
 from patience.games import AnyDeal, game_of
-from patience.generators import generator
+from patience.generators import MODEL_LANGUAGES, generator
 from patience.generators.files import Generator, ModelFiles
-from patience.names import BLACK_HOLE_FAMILY
+from patience.names import BLACK_HOLE_FAMILY, GAMES, family_of
 from patience.options import Schema, option_keywords
 from patience.result import Answer, Status
 from patience.runs.process import Limits, ProcessRun, run_process
@@ -122,6 +122,12 @@ def write_scratch(folder: Path, files: Mapping[str, str]) -> None:
     for name, text in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
+
+
+def modelled_games(language: str) -> tuple[str, ...]:
+    """Every game whose family has a model in `language`: the games a solver reading that language
+    plays, found from the model modules (a game's new model needs no line in any solver)."""
+    return tuple(game for game in GAMES if family_of(game) in MODEL_LANGUAGES[language])
 
 
 def build_model(language: str, deal: AnyDeal, options: Mapping[str, Any]) -> ModelFiles:

@@ -21,10 +21,9 @@ from patience.errors import InputError
 from patience.generators.asp import black_hole
 from patience.generators.asp.facts import SEARCH_PREFIX
 from patience.generators.files import ModelFiles
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
 from patience.result import Answer, Status
-from patience.runners.base import ProcessSolver, answer_from_run
+from patience.runners.base import ProcessSolver, answer_from_run, modelled_games
 from patience.runs.process import Limits, ProcessRun
 
 GRACE_SECONDS = 5.0  # clingo stops itself at the time limit; the hard kill comes this much later
@@ -39,7 +38,7 @@ class Clingo(ProcessSolver):
     description = "clingo on the project's answer set programs (time steps, choice rules, symmetry breaking)"
     language = "asp"
     grace = GRACE_SECONDS
-    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games = modelled_games("asp")
     options: ClassVar[Schema] = (
         *black_hole.OPTIONS,
         Option("configuration", "auto", "clingo's --configuration (its preset search strategies)", CONFIGURATIONS),

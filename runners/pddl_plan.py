@@ -25,12 +25,11 @@ from patience.generators.files import ModelFiles
 from patience.generators.pddl import black_hole as pddl
 from patience.generators.pddl.black_hole import plan_cards
 from patience.generators.pddl.common import Action
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.numeric import count_or_none
 from patience.options import Schema
 from patience.reading import at_most, first_line, numbered_lines
 from patience.result import Answer, Status
-from patience.runners.base import ProcessSolver, answer_from_run
+from patience.runners.base import ProcessSolver, answer_from_run, modelled_games
 from patience.runs.process import ProcessRun
 
 
@@ -144,7 +143,7 @@ class Planner(ProcessSolver):
 
     paradigm = "planning"
     language = "pddl"
-    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games = modelled_games("pddl")
     options: ClassVar[Schema] = pddl.OPTIONS
 
     @abstractmethod

@@ -16,11 +16,17 @@ from typing import Any, ClassVar
 from patience.errors import InputError
 from patience.generators.cnf import black_hole as cnf
 from patience.generators.files import ModelFiles
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Schema
 from patience.reading import read_output
 from patience.result import Answer, Status
-from patience.runners.base import VERSION_SECONDS, ExecutableSolver, ProcessSolver, answer_from_run, find_executable
+from patience.runners.base import (
+    VERSION_SECONDS,
+    ExecutableSolver,
+    ProcessSolver,
+    answer_from_run,
+    find_executable,
+    modelled_games,
+)
 from patience.runners.dimacs_output import SATISFIABLE, UNSATISFIABLE, SatVerdict, read_competition, read_minisat_result
 from patience.runs.process import Limits, ProcessRun, run_process
 
@@ -45,7 +51,7 @@ class CommandLineSat(ProcessSolver, ExecutableSolver):
 
     paradigm = "sat"
     language = "cnf"
-    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games = modelled_games("cnf")
     options: ClassVar[Schema] = cnf.OPTIONS
     package: ClassVar[str] = ""
 

@@ -27,10 +27,10 @@ from patience.generators import generator
 from patience.generators.cnf import black_hole as cnf
 from patience.generators.files import FormulaGenerator
 from patience.generators.successor import black_hole as successor
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
+from patience.names import BLACK_HOLE_FAMILY
 from patience.options import Schema
 from patience.result import Answer, Status
-from patience.runners.base import Solver, generator_keywords
+from patience.runners.base import Solver, generator_keywords, modelled_games
 from patience.runs.process import STOP_SIGNALS, Limits, stop_signals_unwind, stops_deferred
 
 # our name -> PySAT's name
@@ -48,7 +48,7 @@ class EmbeddedSat(Solver):
 
     paradigm = "sat"
     language: ClassVar[str] = "cnf"  # the model it builds, in memory
-    games: ClassVar[tuple[str, ...]] = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games: ClassVar[tuple[str, ...]] = modelled_games("cnf")
     options: ClassVar[Schema] = cnf.OPTIONS
     engine: ClassVar[str] = "cadical"
     model: ClassVar[str] = "cnf"  # the `gen` language whose formula it solves
