@@ -88,6 +88,8 @@ class Game(Generic[D]):
     survey_search: ClassVar[str | None] = None  # survey/decide.py: f(deal, seconds, nodes, max_cards)
     # -> (Status, cards, nodes)
     posed_deals: ClassVar[str | None] = None  # grading/hunt.py: f(game, index, rng, fixed) -> deal
+    numbered_deal: ClassVar[str | None] = None  # commands/deal.py: f(game, seed, numbering) -> deal
+    # (PySolFC's deal `seed` of the game, or a UsageError for a number it has no deal for)
 
     def detect(self, text: str) -> bool:
         """Whether a file's text is a deal of this game."""
