@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from patience.cards import Card
 from patience.core import Replay
 from patience.games import Game
 from patience.games.faces import card_face
@@ -75,12 +76,13 @@ def page_data(deal: GolfDeal, moves: Sequence[Move] | None, source: str = "") ->
         return game
     outcome = replay(deal, moves)  # as `patience validate` calls it: the same words
     played = resolved(deal, moves)
-    answer: dict[str, object] = {"source": source, "moves": [index[card] for card in played[:outcome.moves]],
+    answer: dict[str, object] = {"source": source, "moves": [index[card] for card in played[:outcome.moves]
+                                                       if isinstance(card, Card)],  # legal: all cards
                                  "verdict": outcome.describe(), "fault": None}
     if outcome.fault is not None:
         illegal = played[outcome.moves] if outcome.moves < len(played) else None
         name = illegal if illegal is None or isinstance(illegal, str) else deal.name(illegal)
         answer["fault"] = {"text": outcome.describe(), "move": outcome.moves + 1 if illegal is not None else None,
-                           "name": name, "card": None if illegal is None else index.get(illegal)}
+                           "name": name, "card": index.get(illegal) if isinstance(illegal, Card) else None}
     game["answer"] = answer
     return game
