@@ -25,6 +25,7 @@ class Golf(Game[GolfDeal]):
     forms: ClassVar[tuple[str, ...]] = forms.FORMS
     native_search: ClassVar[str | None] = "patience.golf.search:native_search"
     survey_search: ClassVar[str | None] = "patience.golf.search:survey_search"
+    numbered_deal: ClassVar[str | None] = "patience.golf.pysol:numbered_deal"  # F's: PySolFC's numbers
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)
