@@ -20,7 +20,7 @@ from patience.result import Status
 from patience.runners.black_hole_solve import BOARD_FILE, BlackHoleSolve, read_output
 from patience.runners.solve import solve
 from patience.runs.process import Limits
-from tests.helpers import ROOT, benchmark_script, needs_solver
+from tests.helpers import ROOT, benchmark_script, exit_status, needs_solver
 
 DATA = ROOT / "tests" / "data" / "golf"
 INSTALLED = needs_solver("black-hole-solve")
@@ -136,3 +136,17 @@ def test_the_benchmark_runs_resumes_and_exits_0_on_agreement(tmp_path, capsys):
         assert bench.main(["run", "--out", str(tmp_path), "--first", "2", "--deals", "2"]) == 0  # nothing left
         assert len(bench.read_rows(tmp_path)) == 6
     assert "| golf_wrap_ranks | 2 (2-3) |" in capsys.readouterr().out
+
+
+def test_patience_deal_prints_pysolfcs_golf_deals(capsys, tmp_path):
+    """`patience deal --game golf --seed 2` is black-hole-solve's 2.golf.board.txt; a variant's deal
+    carries its variant line; --count writes the files; --ranks does not go with Golf."""
+    assert exit_status(["deal", "--game", "golf", "--seed", "2"]) == 0
+    assert capsys.readouterr().out == board("2.golf.board.txt")
+    assert exit_status(["deal", "--game", "golf-queens-on-kings", "--seed", "906"]) == 0
+    assert capsys.readouterr().out == board("906.golf.board.txt") + "Variant: queens-on-kings\n"
+    assert exit_status(["deal", "--game", "golf", "--seed", "2", "--count", "2", "--dir", str(tmp_path)]) == 0
+    assert (tmp_path / "golf-2.txt").read_text() == board("2.golf.board.txt")
+    assert parse_game_deal((tmp_path / "golf-3.txt").read_text(), "golf-3.txt")[1] == golf_deal(3)
+    assert exit_status(["deal", "--game", "golf", "--ranks", "5"]) == 2
+    assert "does not go with --game golf" in capsys.readouterr().err

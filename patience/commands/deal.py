@@ -8,6 +8,7 @@ from pathlib import Path
 from patience.caps import MAX_CARDS, MAX_DEALS, MAX_RANKS, MAX_SUITS
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
+from patience.games import games_with, get_game, hook
 from patience.generators.deals import deal_file
 from patience.names import (
     BLACK_HOLE,
@@ -16,6 +17,7 @@ from patience.names import (
     LBS,
     NUMBERED_GAMES,
     NUMBERINGS,
+    SPECIAL_CASES,
     game_option,
     numbering_option,
 )
@@ -23,16 +25,24 @@ from patience.numeric import LARGEST, whole_argument
 from patience.outputs import write_files
 
 
+def hooked_games() -> tuple[str, ...]:
+    """The games whose game deals them by number through its `numbered_deal` hook (Golf's three
+    variants), generalised games aside: they have no numbers."""
+    return tuple(game for game in games_with("numbered_deal")
+                 if game not in NUMBERED_GAMES and game not in SPECIAL_CASES)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
+    numbered = (*NUMBERED_GAMES, *hooked_games())
     parser = subparsers.add_parser(
         "deal", help="print a deal: PySolFC game --seed N, or a random generalised deal",
-        description="Print game number N (--seed N) of black_hole, all_in_a_row or binary_star exactly as PySolFC "
+        description=f"Print game number N (--seed N) of {', '.join(numbered)} exactly as PySolFC "
                     "deals it (pysol_cards' make_pysol_freecell_board.py -F -t N GAME, but for N = 32000: below 32000 "
                     "Microsoft's FreeCell shuffle, from 32000 on PySolFC's Mersenne Twister, as PySolFC's "
                     "constructRandom); --numbering picks old PySol's or Microsoft's numbers instead. With "
                     "--ranks/--suits/--pile-height a reproducible random generalised deal (YAML); --game lbs a "
                     "random Late Binding Solitaire .param.")
-    games = (*NUMBERED_GAMES, GENERALISED, LBS)
+    games = (*numbered, GENERALISED, LBS)
     parser.add_argument("--game", default=BLACK_HOLE, type=game_option(games), metavar="GAME",
                         help=f"{', '.join(games)} (default {BLACK_HOLE}; hyphens accepted; accordion is {LBS})")
     parser.add_argument("--cards", type=whole_argument(1, MAX_CARDS),
@@ -58,6 +68,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
     """(file name, content) of the deal for `seed`."""
+    if args.game in hooked_games():
+        if args.ranks is not None:
+            raise UsageError(f"--ranks makes a generalised Black Hole deal; it does not go with --game {args.game}")
+        numbering = args.numbering or DEFAULT_NUMBERING
+        deal = hook(get_game(args.game).numbered_deal)(args.game, seed, numbering)
+        return f"{args.game}-{'' if numbering == DEFAULT_NUMBERING else numbering + '-'}{seed}.txt", str(deal)
     return deal_file(args.game, seed, args.numbering, args.ranks, args.suits, args.pile_height,
                      args.empty_foundation, args.cards)
 
