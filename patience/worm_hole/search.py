@@ -82,6 +82,8 @@ class _Position:
         self.played = 0
         self.total = len(deal.cards)
         self.leaves = leaves
+        self.tie = list(range(len(self.piles)))  # each pile's place among equals (restarts shuffle it)
+        self.bonus = [0] * len(self.piles)  # and the height it is counted above its own
 
     def key(self) -> Key:
         return (*self.taken, self.hole_rank, *self.cells)
@@ -90,38 +92,37 @@ class _Position:
         return self.hole_rank is None or self.rank[card] in self.neighbours[self.hole_rank]
 
     def steps(self) -> list[Step]:
-        """The steps open now, the likeliest first: a parked card (it frees a cell), then a pile's top
-        card, the tallest piles first, then a card under parked ones, the fewest parks first."""
+        """The steps open now, the likeliest first: a parked card (it frees a cell), then pile cards,
+        the most cards left of their rank first (as Black Hole's search), then the tallest pile,
+        then the fewest parks."""
         free = self.deal.cells - len(self.cells)
         cell_ranks: dict[int, int] = {}
+        cell_steps: list[Step] = []
         for card in self.cells:
-            if self.follows(card):
+            if self.follows(card) and (not self.leaves or self.rank[card] not in cell_ranks):
                 cell_ranks.setdefault(self.rank[card], card)
-        tops: list[tuple[int, int, int]] = []  # (-height, pile, rank)
-        deeper: list[tuple[int, int, int]] = []  # (parks, -height, pile)
+                cell_steps.append((FROM_CELL, card))
+        found: list[tuple[int, int, int, int, int, int]] = []  # (-left, parks, -height, tie, pile, rank)
+        general: set[int] = set()
         for index, pile in enumerate(self.piles):
             depth = self.taken[index]
             height = len(pile) - depth
             for parks in range(min(free, height - 1) + 1):
-                if self.follows(pile[depth + parks]):
-                    if parks == 0:
-                        tops.append((-height, index, self.rank[pile[depth]]))
-                    else:
-                        deeper.append((parks, -height, index))
-        tops.sort()
-        deeper.sort()
-        steps: list[Step] = [(FROM_CELL, card) for card in sorted(cell_ranks.values())]
-        if not self.leaves:
-            steps = [(FROM_CELL, card) for card in self.cells if self.follows(card)]
-        general = {rank for height, _, rank in tops if height < -1}
+                card = pile[depth + parks]
+                if self.follows(card):
+                    rank = self.rank[card]
+                    found.append((-self.left[rank], parks, -height - self.bonus[index], self.tie[index], index, rank))
+                    if parks == 0 and height > 1:
+                        general.add(rank)
+        found.sort()
+        steps = cell_steps
         single_seen: set[int] = set()
-        for height, index, rank in tops:
-            if self.leaves and height == -1:  # a one-card pile
+        for _, parks, _, _, index, rank in found:
+            if self.leaves and parks == 0 and self.taken[index] + 1 == len(self.piles[index]):  # a one-card pile
                 if rank in cell_ranks or rank in general or rank in single_seen:
                     continue
                 single_seen.add(rank)
-            steps.append((index, 0))
-        steps += [(index, parks) for parks, _, index in deeper]
+            steps.append((index, parks))
         return steps
 
     def make(self, step: Step) -> int | None:
@@ -158,15 +159,37 @@ class _Position:
             for card in self.piles[pile][depth:depth + how]:
                 self.cells.remove(card)
 
-    def stranded(self, before: int | None) -> bool:
-        """Whether the last play left a rank whose cards can never be played (see the module): only
-        the played card's rank and the old foundation rank's neighbours can have become so."""
-        near = range(self.deal.ranks) if before is None else (self.hole_rank, *self.neighbours[before])
-        return any(self.stranded_rank(rank) for rank in near if rank is not None)
+    def hopeless(self, before: int | None) -> bool:
+        """Whether the last play left cards that can never all be played (see the module)."""
+        return not self.reaches_all() or self.unbalanced(before)
 
-    def stranded_rank(self, rank: int) -> bool:
-        return bool(self.left[rank]) and self.hole_rank not in self.neighbours[rank] and \
-            not any(self.left[other] for other in self.neighbours[rank])
+    def reaches_all(self) -> bool:
+        """Whether every rank with cards left can be reached from the foundation's rank, stepping
+        along the rank cycle through ranks with cards left (an exhausted rank is a wall)."""
+        ranks, hole, left = self.deal.ranks, self.hole_rank, self.left
+        if hole is None:
+            return True
+        reached = 0
+        for step in (1, -1):
+            rank = (hole + step) % ranks
+            while left[rank] and rank != hole and reached < ranks:
+                reached += 1
+                rank = (rank + step) % ranks
+            if rank == hole:  # all the way round: every rank has cards left
+                return True
+        wanted = sum(1 for count in left if count) - (1 if left[hole] else 0)
+        if left[hole] and not reached:
+            return False
+        return reached >= wanted
+
+    def unbalanced(self, before: int | None) -> bool:
+        """Whether a rank has more cards left than cards left next to it (and the foundation card if
+        it is next to it): each card played needs the card played just before it next to it."""
+        near = range(self.deal.ranks) if before is None else {
+            *self.neighbours[self.hole_rank], *self.neighbours[before]}  # type: ignore[index]
+        left, neighbours, hole = self.left, self.neighbours, self.hole_rank
+        return any(left[rank] > sum(left[other] for other in neighbours[rank]) + (hole in neighbours[rank])
+                   for rank in near)
 
     def moves(self, path: list[Step]) -> tuple[Move, ...]:
         """The steps as moves (each park, then the play), made on a fresh position."""
@@ -226,7 +249,7 @@ def _decide(position: _Position, counter: _Counter, stranded: bool, best: list[i
     counter.count()
     if position.played == position.total:
         return Outcome(Status.SOLVED, (), counter.nodes, 0, 0)
-    if stranded and position.hole_rank is not None and any(map(position.stranded_rank, range(position.deal.ranks))):
+    if stranded and position.hole_rank is not None and position.hopeless(None):
         return Outcome(Status.UNSOLVABLE, None, counter.nodes, 0, 0)
     dead: set[Key] = set()
     path: list[Step] = []
@@ -250,7 +273,7 @@ def _decide(position: _Position, counter: _Counter, stranded: bool, best: list[i
             path.append(step)
             return Outcome(Status.SOLVED, position.moves(path), counter.nodes, position.total, len(dead))
         child = position.key()
-        if child in dead or (stranded and position.stranded(before)):
+        if child in dead or (stranded and position.hopeless(before)):
             position.unmake(step, before)
             continue
         path.append(step)
