@@ -51,19 +51,13 @@ def write(deal: WormHoleDeal, form: str) -> str:
 def read_board(text: str, source: str) -> WormHoleDeal:
     """Black Hole's board reader on the text with its `Cells:` line blanked (so every line keeps its
     number in messages); the cells line must be the second line that is not blank."""
-    seen = 0
-    for number, line in numbered_lines(text):
-        if not line.strip():
-            continue
-        seen += 1
-        if seen == 2:
-            break
-    else:
-        number, line = 1, ""
+    nonblank = ((number, line) for number, line in numbered_lines(text) if line.strip())
+    next(nonblank, None)  # the foundation line: Black Hole's reader checks it
+    number, line = next(nonblank, (1, ""))
     if not line.strip().startswith(CELLS):
         found = _BOARD_CELLS.search(text)
         where = 1 + text.count("\n", 0, found.start()) if found else number
-        raise InputError(source, where, f"the '{CELLS} N' line must come right after the foundation line")
+        raise InputError(source, where, f"expected '{CELLS} N' (the number of free cells) right after the foundation line")
     cells = whole(line.strip()[len(CELLS):], "the number of cells", 0, MAX_CELLS, source, number)
     start = _line_start(text, number)
     end = text.find("\n", start)

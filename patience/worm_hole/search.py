@@ -27,9 +27,12 @@ verdict it did not prove. Its wins are move lists the caller replays with `rules
 
 from __future__ import annotations
 
+import itertools
+import random
 import time
 from dataclasses import dataclass
 
+from patience.native.reference import ONE_BONUS_ONE_IN, luby, luby_unit
 from patience.result import Status
 from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
@@ -229,7 +232,7 @@ class _Counter:
 
 def search(deal: WormHoleDeal, max_cards: bool = False, node_limit: int | None = None,
            seconds: float | None = None, cpu_seconds: float | None = None, stranded: bool = True,
-           leaves: bool = True, memo: bool = True, memory_mb: int | None = None) -> Outcome:
+           leaves: bool = True, memo: bool = True, memory_mb: int | None = None, restarts: bool = True) -> Outcome:
     """Decide `deal` (or with `max_cards`, find a longest play). `stranded`, `leaves` and `memo`
     switch the rules of the module's list; `memory_mb` bounds the memo (a full memo takes no more
     positions: the search stays exact, only slower)."""
@@ -239,47 +242,62 @@ def search(deal: WormHoleDeal, max_cards: bool = False, node_limit: int | None =
     try:
         if max_cards:
             return _longest(position, counter, room, best)
-        return _decide(position, counter, stranded, best, room)
+        return _decide(position, counter, stranded, best, room, restarts)
     except _Limit as limit:
         return Outcome(limit.status, None, counter.nodes, best[0], 0, limit.cpu_limited)
 
 
-def _decide(position: _Position, counter: _Counter, stranded: bool, best: list[int], room: int | None) -> Outcome:
-    """Depth first without recursion (a generalised deal may be thousands of steps deep)."""
+def _decide(position: _Position, counter: _Counter, stranded: bool, best: list[int], room: int | None,
+            restarts: bool) -> Outcome:
+    """Depth first without recursion (a generalised deal may be thousands of steps deep), in rounds
+    (with `restarts`): each round's node budget follows Luby's sequence, as Black Hole's search's, and
+    each round after the first shuffles which pile goes first among equals and counts some piles a
+    card taller; the dead positions stay known from round to round."""
     counter.count()
     if position.played == position.total:
         return Outcome(Status.SOLVED, (), counter.nodes, 0, 0)
     if stranded and position.hole_rank is not None and position.hopeless(None):
         return Outcome(Status.UNSOLVABLE, None, counter.nodes, 0, 0)
     dead: set[Key] = set()
-    path: list[Step] = []
-    undo: list[int | None] = []
-    frames: list[tuple[Key, list[Step]]] = [(position.key(), position.steps()[::-1])]
-    while frames:
-        key, steps = frames[-1]
-        if not steps:
-            if room is None or len(dead) < room:
-                dead.add(key)
-            frames.pop()
-            if path:
-                position.unmake(path.pop(), undo.pop())
-            continue
-        step = steps.pop()
-        before = position.make(step)
-        counter.count()
-        if position.played > best[0]:
-            best[0] = position.played
-        if position.played == position.total:  # every card on the foundation, the cells empty
+    shuffle, unit = random.Random(len(position.piles)), luby_unit(1, position.total)
+    for round_number in itertools.count(1):
+        stop_at = counter.nodes + unit * luby(round_number) if restarts else None
+        path: list[Step] = []
+        undo: list[int | None] = []
+        frames: list[tuple[Key, list[Step]]] = [(position.key(), position.steps()[::-1])]
+        while frames:
+            key, steps = frames[-1]
+            if not steps:
+                if room is None or len(dead) < room:
+                    dead.add(key)
+                frames.pop()
+                if path:
+                    position.unmake(path.pop(), undo.pop())
+                continue
+            if stop_at is not None and counter.nodes >= stop_at:
+                break
+            step = steps.pop()
+            before = position.make(step)
+            counter.count()
+            if position.played > best[0]:
+                best[0] = position.played
+            if position.played == position.total:  # every card on the foundation, the cells empty
+                path.append(step)
+                return Outcome(Status.SOLVED, position.moves(path), counter.nodes, position.total, len(dead))
+            child = position.key()
+            if child in dead or (stranded and position.hopeless(before)):
+                position.unmake(step, before)
+                continue
             path.append(step)
-            return Outcome(Status.SOLVED, position.moves(path), counter.nodes, position.total, len(dead))
-        child = position.key()
-        if child in dead or (stranded and position.hopeless(before)):
-            position.unmake(step, before)
-            continue
-        path.append(step)
-        undo.append(before)
-        frames.append((child, position.steps()[::-1]))
-    return Outcome(Status.UNSOLVABLE, None, counter.nodes, best[0], len(dead))
+            undo.append(before)
+            frames.append((child, position.steps()[::-1]))
+        else:
+            return Outcome(Status.UNSOLVABLE, None, counter.nodes, best[0], len(dead))
+        while path:  # a round given up: back to the start, the piles reordered
+            position.unmake(path.pop(), undo.pop())
+        shuffle.shuffle(position.tie)
+        position.bonus = [int(shuffle.random() < 1 / ONE_BONUS_ONE_IN) for _ in position.piles]
+    raise AssertionError("unreachable: the rounds end in a verdict or at a limit")
 
 
 def _longest(position: _Position, counter: _Counter, room: int | None, best: list[int]) -> Outcome:
