@@ -150,3 +150,18 @@ def test_patience_deal_prints_pysolfcs_golf_deals(capsys, tmp_path):
     assert parse_game_deal((tmp_path / "golf-3.txt").read_text(), "golf-3.txt")[1] == golf_deal(3)
     assert exit_status(["deal", "--game", "golf", "--ranks", "5"]) == 2
     assert "does not go with --game golf" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_patience_survey_surveys_each_golf_variant(tmp_path, capsys, variant):
+    """`patience survey --game VARIANT`: PySolFC's numbered Golf deals by the game's own search, each
+    verdict the native solver's on the same deal, summed up over the 35 pile cards."""
+    db = tmp_path / "golf.db"
+    assert exit_status(["survey", "--game", variant, "--seeds", "1-12", "--mode", "decision", "--db", str(db),
+                        "--quiet"]) == 0
+    capsys.readouterr()
+    assert exit_status(["survey", "report", "--db", str(db)]) == 0
+    text = capsys.readouterr().out
+    won = sum(solve(numbered_deal(variant, seed), "native", Limits(timeout=60)).status is Status.SOLVED
+              for seed in range(1, 13))
+    assert f"survey: {variant}, 12 deals" in text and f"won: {won} of 12 decided" in text

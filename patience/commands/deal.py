@@ -72,7 +72,9 @@ def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
         if args.ranks is not None:
             raise UsageError(f"--ranks makes a generalised Black Hole deal; it does not go with --game {args.game}")
         numbering = args.numbering or DEFAULT_NUMBERING
-        deal = hook(get_game(args.game).numbered_deal)(args.game, seed, numbering)
+        numbered = get_game(args.game).numbered_deal
+        assert numbered is not None  # hooked_games() are the games that set it
+        deal = hook(numbered)(args.game, seed, numbering)
         return f"{args.game}-{'' if numbering == DEFAULT_NUMBERING else numbering + '-'}{seed}.txt", str(deal)
     return deal_file(args.game, seed, args.numbering, args.ranks, args.suits, args.pile_height,
                      args.empty_foundation, args.cards)

@@ -25,7 +25,7 @@ from patience.cards import STANDARD_RANKS, Card
 from patience.certificates import dead_positions, encode
 from patience.deal import Deal
 from patience.errors import UsageError
-from patience.games import AnyDeal, game_of, hook
+from patience.games import AnyDeal, game_of, get_game, hook
 from patience.generators.deals import ACE_OF_SPADES_NUMBER, numbered_piles, pysol_deal, random_deal
 from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
 from patience.native import engine
@@ -63,7 +63,9 @@ class Batch:
             assert self.shape is not None
             return random_deal(*self.shape, seed)
         assert self.numbering is not None, "a numbered game's batch names its numbering"
-        return pysol_deal(self.game, seed, self.numbering)
+        numbered = get_game(self.game).numbered_deal  # a game that deals its own numbers (Golf's)
+        return hook(numbered)(self.game, seed, self.numbering) if numbered else pysol_deal(self.game, seed,
+                                                                                          self.numbering)
 
 
 class UntrustedPlay(RuntimeError):

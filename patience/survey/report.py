@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patience.columns import number, wrapped
-from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, GAME_TITLES, GENERALISED
+from patience.games import get_game, hook
+from patience.names import ALL_IN_A_ROW, BINARY_STAR, BLACK_HOLE, DEFAULT_NUMBERING, GAME_TITLES, GAMES, GENERALISED
 from patience.outputs import save_figure
 from patience.result import Status
 from patience.survey.chances import no_move_chance_binary_star, no_move_chance_black_hole, stuck_after_first_chance
@@ -40,7 +41,18 @@ def tableau_cards(settings: Mapping[str, object]) -> int:
     shape = settings.get("shape")
     if settings.get("game") == GENERALISED and isinstance(shape, list):
         return shape[0] * shape[1] - 1
-    return TABLEAU_CARDS[str(settings.get("game"))]
+    return numbered_cards(str(settings.get("game")))
+
+
+def numbered_cards(game: str) -> int:
+    """The tableau's cards of a numbered game: this table's, or those its game's `sizes` counts in its
+    deal 1 (a game that numbers its deals by its `numbered_deal` hook, as Golf does); KeyError if neither."""
+    if game in TABLEAU_CARDS:
+        return TABLEAU_CARDS[game]
+    played = get_game(game) if game in GAMES else None
+    if played is None or played.numbered_deal is None:
+        raise KeyError(game)
+    return played.sizes(hook(played.numbered_deal)(game, 1, DEFAULT_NUMBERING)).cards
 
 
 def percentile(values: Sequence[int], share: float) -> int:
@@ -93,7 +105,7 @@ def summarise(game: str, rows: Sequence[Row], cards: int | None = None) -> Summa
     """`cards`: the tableau's cards (a numbered game's by default)."""
     verdicts = Counter(row.verdict for row in rows)
     histogram = Counter(row.cards for row in rows)
-    cards = TABLEAU_CARDS[game] if cards is None else cards
+    cards = numbered_cards(game) if cards is None else cards
     nodes = [row.nodes for row in rows]
     return Summary(game, len(rows), verdicts[Status.SOLVED], verdicts[Status.UNSOLVABLE],
                    tuple(row.seed for row in rows if row.verdict == UNDECIDED),

@@ -10,7 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from patience.errors import InputError, UsageError, quote
-from patience.names import BLACK_HOLE, GENERALISED, NUMBERED_GAMES
+from patience.games import games_with
+from patience.names import BLACK_HOLE, GENERALISED, NUMBERED_GAMES, SPECIAL_CASES
 from patience.numeric import whole_or_none
 from patience.runs.pool import Runner
 from patience.runs.progress import Progress
@@ -21,7 +22,10 @@ from patience.survey.decide import Certified, Shape, batches, certify_batch, dec
 from patience.survey.store import MAX_CARDS, UNDECIDED, VERDICTS, Row, SurveyStore, survey_settings
 
 LAST_STORABLE_SEED = 2 ** 63 - 1  # SQLite integers
-SURVEYED_GAMES = (*NUMBERED_GAMES, GENERALISED)
+# the numbered games, those a game deals by its `numbered_deal` hook and searches by its `survey_search`
+# (Golf's three variants) among them, and random generalised Black Hole deals
+SURVEYED_GAMES = (*NUMBERED_GAMES, *(game for game in games_with("numbered_deal") if game in games_with("survey_search")
+                                    and game not in (*NUMBERED_GAMES, *SPECIAL_CASES)), GENERALISED)
 WORDS: dict[str, str] = {UNDECIDED: "undecided"}  # a survey's verdicts as its progress line names them
 
 
@@ -87,10 +91,11 @@ def read_survey(path: str | Path) -> tuple[dict[str, object], report.Summary, li
         settings, rows, certified = store.settings(), store.rows(), store.certified()
     if not rows:
         raise InputError(str(path), None, "holds no decided deals yet")
-    game, shape = settings.get("game"), settings.get("shape")
-    if game not in report.TABLEAU_CARDS and not (game == GENERALISED and shape):
-        raise InputError(str(path), None, f"a survey of no game this patience knows ({settings.get('game')})")
-    summary = report.summarise(str(settings["game"]), rows, report.tableau_cards(settings))
+    try:
+        cards = report.tableau_cards(settings)
+    except KeyError:
+        raise InputError(str(path), None, f"a survey of no game this patience knows ({settings.get('game')})") from None
+    summary = report.summarise(str(settings["game"]), rows, cards)
     return settings, replace(summary, certified=certified), rows
 
 
