@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from patience.certificates import dead_positions, encode
+from patience.certificates import dead_positions
 from patience.checker import Broken, check
 from patience.games import game_of
 from patience.generators.deals import pysol_deal
@@ -59,7 +59,7 @@ def main() -> int:
             if found.won:
                 print(f"deal {seed}: the pass found a win")
                 return 1
-            data = encode(deal, found.positions, found.direction)
+            data = found.file(deal)
             passed = time.process_time() - started  # the positions found and encoded
             certificate_path.write_bytes(data)
             game = game_of(deal)
@@ -71,7 +71,7 @@ def main() -> int:
                 print(f"deal {seed}: not certified: {broken}")
                 return 1
             checked = time.process_time() - started
-            rows.append((len(found.positions), len(data), passed, checked))
+            rows.append((found.count, len(data), passed, checked))
             backward += found.direction == "backward"
             if args.verbose:
                 print(f"deal {seed}: {rows[-1][0]:,} positions ({found.direction}), {rows[-1][1]:,} bytes, "

@@ -39,9 +39,11 @@ from patience.lbs.deal import LBSDeal
 from patience.outputs import write_file
 from patience.runs.process import Limits, caller_environment, end_with_caller, run_process
 
-FORMAT, VERSION = "patience-loss-certificate", 1
+FORMAT, VERSION = "patience-loss-certificate", 2  # 2: a move may lead to a position the live-card bound cuts
 GRACE_SECONDS = 0.5  # the pass looks at its clocks every thousand positions; the kill comes this much later
 CLOCK_EVERY = 1_024  # positions between two looks at the clocks (Binary Star's walk)
+FIRST_TURN = 1_000  # the compiled walk: positions of each direction's first turn; each next, TURN_GROWTH times more
+TURN_GROWTH = 4
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,18 @@ class Pass:
     won: bool = False
     limited_by: str | None = None  # "time" or "cpu"
     direction: str = "forward"  # the Black Hole family's board: the deal's, or its piles turned over
+    packed: tuple[int, int, bytes] | None = None  # the compiled walk's (positions, width, sorted records)
+
+    @property
+    def count(self) -> int:
+        return len(self.positions) if self.packed is None else self.packed[0]
+
+    def file(self, deal: AnyDeal) -> bytes:
+        """The certificate file of these positions."""
+        if self.packed is None:
+            return encode(deal, self.positions, self.direction)
+        count, width, body = self.packed
+        return _file(deal, self.direction, 1 + len(deal_as(Deal, deal).piles), width, count, body)
 
 
 @dataclass(frozen=True)
@@ -79,15 +93,27 @@ def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]], direction: str =
     padded = (record + (pad,) * (numbers - len(record)) for record in records)
     body = sorted(bytes(record) if width == 1 else b"".join(number.to_bytes(width, "big") for number in record)
                   for record in padded)
+    return _file(deal, direction, numbers, width, len(body), b"".join(body))
+
+
+def _file(deal: AnyDeal, direction: str, numbers: int, width: int, count: int, body: bytes) -> bytes:
+    """The header line and the records, compressed."""
+    game = game_of(deal)
     header = {"format": FORMAT, "version": VERSION, "game": game.variant(deal), "deal": deal_content(game, deal),
-              "direction": direction, "numbers": numbers, "width": width, "positions": len(body)}
+              "direction": direction, "numbers": numbers, "width": width, "positions": count}
     # level 6: on a million positions a sixth of level 9's time, and no larger
-    return gzip.compress(json.dumps(header, sort_keys=True).encode() + b"\n" + b"".join(body), compresslevel=6, mtime=0)
+    return gzip.compress(json.dumps(header, sort_keys=True).encode() + b"\n" + body, compresslevel=6, mtime=0)
 
 
-def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: float | None = None) -> Pass:
-    """Every position of `deal` the plays reach, when none is won (the certificate pass)."""
+def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: float | None = None,
+                   cut: bool = True) -> Pass:
+    """Every position of `deal` the plays reach, when none is won (the certificate pass); in the Black
+    Hole family with the compiled search and `cut`, those the live-card bound does not cut."""
     if isinstance(deal, Deal):
+        from patience.native import engine
+
+        if engine.compiled() and len(deal.cards) <= engine.COMPILED_MAX_CARDS:
+            return _walked(deal, seconds, cpu_seconds, cut)
         from patience.plain_search import closure
 
         found = closure(deal, seconds, cpu_seconds)
@@ -102,6 +128,33 @@ def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: flo
         return Pass(list(rows) if search.complete and search.moves is None else [],
                     search.moves is not None, limit)
     return _binary_star(deal_as(BinaryStarDeal, deal), seconds, cpu_seconds)
+
+
+def _walked(deal: Deal, seconds: float | None, cpu_seconds: float | None, cut: bool) -> Pass:
+    """The compiled walk (patience.native._search.closure) from the front and from the back in turns,
+    each turn TURN_GROWTH times the positions of the last, until a direction ends (as the plain
+    search's closure, whose positions it lists, without its `ends`: a full play of the back that ends
+    elsewhere is listed, or cut by the bound)."""
+    from patience.native import _search
+
+    started, cpu_started = time.monotonic(), time.process_time()
+    top = -1 if deal.foundation is None else deal.foundation.rank
+    boards = (("forward", deal.piles, top, -1), ("backward", [pile[::-1] for pile in deal.piles], -1, top))
+    budget = FIRST_TURN
+    while True:
+        for direction, piles, start, end in boards:
+            wall = 0.0 if seconds is None else max(seconds - (time.monotonic() - started), 1e-6)
+            cpu = 0.0 if cpu_seconds is None else max(cpu_seconds - (time.process_time() - cpu_started), 1e-6)
+            status, count, width, body = _search.closure([card.rank for pile in piles for card in pile],
+                                                         [len(pile) for pile in piles], deal.ranks, start, end, cut,
+                                                         budget, wall, cpu)
+            if status == "lost":
+                return Pass([], direction=direction, packed=(count, width, body))
+            if status == "won":
+                return Pass([], won=True)
+            if status == "cpu" or (status == "limit" and count <= budget):
+                return Pass([], limited_by="cpu" if status == "cpu" else "time")
+        budget *= TURN_GROWTH
 
 
 def _binary_star(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float | None) -> Pass:
@@ -171,13 +224,13 @@ def main() -> int:
     elif found.won:
         result = {"reason": "the certificate pass found a win: the loss is wrong (a fault of the search)"}
     else:
-        data = encode(deal, found.positions, found.direction)
+        data = found.file(deal)
         try:
             write_file(Path(path), data)
         except InputError as error:
             result = {"reason": str(error)}
         else:
-            result = {"positions": len(found.positions), "size": len(data)}
+            result = {"positions": found.count, "size": len(data)}
     print(json.dumps(result))
     return 0
 

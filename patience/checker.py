@@ -4,8 +4,9 @@ It knows the rules of each game and nothing of any search (an import rule in pyp
 apart from patience.native, patience.plain_search, the LBS search and the certificate writer): it
 reads the deal and the certificate, and accepts when the listed positions hold the start, hold no won
 position, and are closed under the moves (every move from a listed position leads to a listed
-position). Then every position a play reaches is listed (by induction along the play), none is won,
-so no play wins. Time: one pass over the positions, each with its moves, each looked up in a set.
+position, or, in the Black Hole family, to one the live-card bound proves lost, worked out here).
+A play stays on listed positions (by induction) until it enters a lost one, so no play wins. Time: one
+pass over the positions, each with its moves, each looked up in a set.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from patience.errors import InputError, encodable, quote
 from patience.games import AnyDeal, deal_as, deal_content, game_of, read_game_deal
 from patience.lbs.deal import LBSDeal
 
-FORMAT, VERSION = "patience-loss-certificate", 1
+FORMAT, VERSIONS = "patience-loss-certificate", (1, 2)  # 2 may cut a move by the bound
 CERTIFIED = "certified: cannot be won"
 HEADER_BYTES = 4096  # a header line is a few hundred bytes
 Position = tuple[int, ...]
@@ -40,9 +41,7 @@ def adjacent(first: int, second: int, ranks: int) -> bool:
 
 
 def rank_name(rank: int, ranks: int) -> str:
-    if ranks == STANDARD_RANKS:
-        return "10" if RANK_LETTERS[rank] == "T" else RANK_LETTERS[rank]
-    return f"r{rank}"
+    return ("10" if RANK_LETTERS[rank] == "T" else RANK_LETTERS[rank]) if ranks == STANDARD_RANKS else f"r{rank}"
 
 
 class Rules(Protocol):
@@ -54,14 +53,14 @@ class Rules(Protocol):
 
     def won(self, position: Position) -> bool: ...
 
-    def played(self, position: Position) -> int:
-        """The cards played (LBS: the moves made) to reach `position`."""
-        ...
+    def played(self, position: Position) -> int: ...  # the cards played (LBS: the moves made) to reach it
 
-    def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
-        """Each move from `position`: its name and the position it leads to."""
+    def moves(self, position: Position) -> Iterator[tuple[str, Position]]: ...  # each move's name, where it leads
 
     def show(self, position: Position) -> str: ...
+
+    def cut(self, position: Position) -> int | None:  # of one not won the bound proves lost: most cards through it
+        return None  # no bound but the Black Hole family's
 
 
 class BlackHole(Rules):
@@ -75,8 +74,7 @@ class BlackHole(Rules):
     def __init__(self, deal: Deal, backward: bool) -> None:
         self.ranks, self.backward = deal.ranks, backward
         self.piles = [tuple(reversed(pile)) if backward else pile for pile in deal.piles]
-        self.heights = [len(pile) for pile in deal.piles]
-        self.numbers = 1 + len(deal.piles)
+        self.heights, self.numbers = [len(pile) for pile in deal.piles], 1 + len(deal.piles)
         foundation = None if deal.foundation is None else deal.foundation.rank
         self.top, self.end = (0, foundation) if backward else (0 if foundation is None else foundation + 1, None)
 
@@ -101,10 +99,27 @@ class BlackHole(Rules):
                     after[0], after[1 + index] = card.rank + 1, taken + 1
                     yield f"{card.spoken()} from {where} of pile {index + 1}", tuple(after)
 
+    def cut(self, position: Position) -> int | None:
+        """The live-card bound: a card is live when every card above it is live and its rank is next to
+        the foundation's (any rank, with no card on it) or to a live card's; a play from the position
+        plays only live cards. Lost when fewer are live than cards left, or (backward) none is next
+        to the end rank (a win's last card is live)."""
+        ranks, end, depth, live, grown, near = self.ranks, self.end, list(position[1:]), 0, True, self.end is None
+        opened = [position[0] == 0 or adjacent(position[0] - 1, rank, ranks) for rank in range(ranks)]
+        while grown:
+            grown = False
+            for index, pile in enumerate(self.piles):
+                while depth[index] < len(pile) and opened[pile[depth[index]].rank]:
+                    rank, live, grown, depth[index] = pile[depth[index]].rank, live + 1, True, depth[index] + 1
+                    near = near or (end is not None and adjacent(rank, end, ranks))
+                    for other in ((rank + 1) % ranks, (rank - 1) % ranks):
+                        opened[other] = opened[other] or adjacent(rank, other, ranks)
+        lost = live < sum(self.heights) - self.played(position) or not near
+        return self.played(position) + live if lost and not self.won(position) else None
+
     def show(self, position: Position) -> str:
-        on = "no card" if position[0] == 0 else rank_name(position[0] - 1, self.ranks)
-        played = "played backwards, " if self.backward else ""
-        return f"[{played}foundation {on}; taken {' '.join(map(str, position[1:]))}]"
+        on, taken = "no card" if position[0] == 0 else rank_name(position[0] - 1, self.ranks), position[1:]
+        return f"[{'played backwards, ' if self.backward else ''}foundation {on}; taken {' '.join(map(str, taken))}]"
 
 
 class BinaryStar(Rules):
@@ -112,8 +127,7 @@ class BinaryStar(Rules):
     goes on a foundation whose rank is next to its own; the deal is won when every pile is empty."""
 
     def __init__(self, deal: BinaryStarDeal) -> None:
-        self.deal, self.ranks = deal, deal.ranks
-        self.count = len(deal.foundations)
+        self.deal, self.ranks, self.count = deal, deal.ranks, len(deal.foundations)
         self.heights = [len(pile) for pile in deal.piles]
         self.numbers = self.count + len(deal.piles)
 
@@ -165,10 +179,9 @@ class LateBinding(Rules):
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
         row, ranks = self.row(position), self.deal.ranks
         for source in range(1, len(row)):
-            for step in (1, 3):
-                target = source - step
-                moved, covered = row[source], row[target] if target >= 0 else -1
-                if target >= 0 and (moved % ranks == covered % ranks or moved // ranks == covered // ranks):
+            for target in (target for target in (source - 1, source - 3) if target >= 0):
+                moved, covered = row[source], row[target]
+                if moved % ranks == covered % ranks or moved // ranks == covered // ranks:
                     after = (*row[:target], moved, *row[target + 1:source], *row[source + 1:])
                     yield (f"{self.card(moved)} (position {source + 1}) onto position {target + 1}",
                            after + (self.pad,) * (self.numbers - len(after)))
@@ -201,8 +214,8 @@ def read_header(stream: Any, source: str) -> dict[str, Any]:
               "width": int, "positions": int}
     if not isinstance(header, dict) or any(type(header.get(name)) is not kind for name, kind in fields.items()):
         raise InputError(source, 1, f"not a certificate: the header needs {', '.join(fields)}")
-    if header["format"] != FORMAT or header["version"] != VERSION:
-        raise InputError(source, 1, f"not a {FORMAT} of version {VERSION}")
+    if header["format"] != FORMAT or header["version"] not in VERSIONS:
+        raise InputError(source, 1, f"not a {FORMAT} of version {' or '.join(map(str, VERSIONS))}")
     if not 1 <= header["width"] <= 8 or header["numbers"] < 1 or header["positions"] < 0:
         raise InputError(source, 1, "the header's numbers, width or positions are out of range")
     return header
@@ -217,8 +230,7 @@ def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, li
         with gzip.open(path, "rb") as stream:
             header = read_header(stream, source)
             if header["game"] != game:
-                raise InputError(source, 1, f"a certificate of game {quote(header['game'])}, "
-                                            f"not of this deal's {game}")
+                raise InputError(source, 1, f"a certificate of game {quote(header['game'])}, not of this deal's {game}")
             if header["deal"] != deal_content(game_of(deal), deal):
                 raise InputError(source, 1, "a certificate of another deal (its content hash is not this deal's)")
             if header["direction"] not in ("forward", "backward") or (
@@ -226,8 +238,7 @@ def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, li
                 raise InputError(source, 1, f"direction {quote(header['direction'])} is no direction of this game")
             rules = rules_of(deal, header["width"], header["direction"] == "backward")
             if header["numbers"] != rules.numbers:
-                raise InputError(source, 1, f"positions of {header['numbers']} numbers, not this deal's "
-                                            f"{rules.numbers}")
+                raise InputError(source, 1, f"positions of {header['numbers']} numbers, not the deal's {rules.numbers}")
             expected = header["numbers"] * header["width"] * header["positions"]
             body = stream.read(expected + 1)
     except FileNotFoundError:
@@ -251,17 +262,15 @@ def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, li
 
 
 def check(deal_path: Path, certificate_path: Path) -> list[str]:
-    """CERTIFIED when the certificate proves the deal lost, then (of the deal's own positions) the most
-    cards a play can play: every position a play reaches is listed; Broken naming what breaks it;
-    InputError for a deal or certificate that cannot be read."""
+    """CERTIFIED when the certificate proves the deal lost, then (of the deal's own positions) the most cards
+    a play can play; Broken naming what breaks it; InputError for a deal or certificate that cannot be read."""
     game, deal = read_game_deal(deal_path)
     rules, width, records = read_positions(certificate_path, deal, game.variant(deal))
     most = 0
 
     def decode(record: bytes) -> Position:
-        if width == 1:
-            return tuple(record)
-        return tuple(int.from_bytes(record[index:index + width], "big") for index in range(0, len(record), width))
+        return tuple(record) if width == 1 else tuple(int.from_bytes(record[index:index + width], "big")
+                                                      for index in range(0, len(record), width))
 
     def encode(position: Position) -> bytes | None:
         """The position as the certificate writes it; None for a number the width cannot hold (unlisted)."""
@@ -278,11 +287,12 @@ def check(deal_path: Path, certificate_path: Path) -> list[str]:
         position = decode(record)
         if rules.won(position):
             raise Broken(f"position {number} {rules.show(position)} is won")
-        most = max(most, rules.played(position))
         for move, after in rules.moves(position):
-            if encode(after) not in listed:
+            bound = rules.played(after) if encode(after) in listed else rules.cut(after)
+            if bound is None:
                 raise Broken(f"position {number} {rules.show(position)}: {move} leads to "
                              f"{rules.show(after)}, which is not listed")
+            most = max(most, bound)  # a position the bound cuts: at most this many through it
     if isinstance(rules, BlackHole) and rules.backward:  # a play of the deal is no play of these
         return [CERTIFIED]
     if isinstance(rules, LateBinding):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from patience import checker, plain_search
+from patience import certificates, checker, plain_search
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import Card, ranks_adjacent
 from patience.certificates import dead_positions, encode
@@ -96,9 +96,9 @@ def test_a_loss_gets_a_certificate_that_the_checker_certifies(tmp_path, capsys, 
                          ids=["black_hole", "all_in_a_row", "binary_star"])
 def test_the_certified_most_cards_are_the_native_searchs_longest_play(tmp_path, capsys, deal):
     path, certificate = deal_file(tmp_path, deal), tmp_path / "loss.cert"
-    found = dead_positions(deal)
+    found = dead_positions(deal, cut=False)  # every position reached: the most cards of any, exactly
     assert found.direction == "forward"  # the deal's own positions: its plays
-    certificate.write_bytes(encode(deal, found.positions))
+    certificate.write_bytes(found.file(deal))
     longest = solve(deal, "native", Limits(timeout=60), {"max-cards": "on"})
     assert longest.status is Status.UNSOLVABLE  # its longest play replayed
     assert check(path, certificate)[1] == (f"certified: no play plays more than {longest.stats['max_cards']} "
@@ -119,8 +119,9 @@ def test_a_loss_proved_from_the_back_gets_a_certificate_of_the_piles_turned_over
 
 
 def test_a_pass_stopped_at_its_limit_leaves_no_file(tmp_path, capsys):
-    """All in a Row deal 7: the native search proves it lost at once; the pass needs 400,000 positions."""
-    path, certificate = deal_file(tmp_path, pysol_deal("all_in_a_row", 7)), tmp_path / "loss.cert"
+    """Black Hole deal 1,510: the native search proves it lost at once; the pass needs 2.8 million
+    positions (seconds of the compiled walk)."""
+    path, certificate = deal_file(tmp_path, pysol_deal("black_hole", 1510)), tmp_path / "loss.cert"
     assert main(["solve", str(path), "--timeout", "1", "--certificate", str(certificate)]) == 1
     out = capsys.readouterr().out
     assert "status: unsolvable" in out
@@ -139,10 +140,11 @@ def test_a_win_gets_no_certificate(tmp_path, capsys):
 
 @pytest.fixture
 def lost(tmp_path):
-    """All in a Row deal 1 (77 positions), its file and its certificate, read."""
-    deal = pysol_deal("all_in_a_row", 1)
+    """All in a Row deal 18 (69 positions, 27 the bound does not cut), its file and its certificate,
+    read: every position listed is one the bound does not cut, so none can be left out."""
+    deal = pysol_deal("all_in_a_row", 18)
     path, certificate = deal_file(tmp_path, deal), tmp_path / "real.cert"
-    certificate.write_bytes(encode(deal, dead_positions(deal).positions))
+    certificate.write_bytes(dead_positions(deal).file(deal))
     header, positions = read(certificate)
     return deal, path, header, positions, checker.BlackHole(deal, header["direction"] == "backward")
 
@@ -280,11 +282,12 @@ def small_deals():
 
 def test_the_checker_accepts_exactly_the_losses_of_a_brute_force(tmp_path, monkeypatch):
     monkeypatch.setattr(plain_search, "FIRST_TURN", 1)  # turns of a node or two: the back decides some
+    monkeypatch.setattr(certificates, "FIRST_TURN", 1)  # the compiled walk's turns too
     outcomes = set()
     for number, deal in enumerate(small_deals()):
         path, certificate = deal_file(tmp_path, deal, f"d{number}"), tmp_path / f"d{number}.cert"
         reached, won = brute_force(deal)
-        found = dead_positions(deal)
+        found = dead_positions(deal, cut=False)
         assert found.won == won, deal
         if not won and found.direction == "backward":
             reached, won = brute_force(deal, backward=True)
@@ -294,7 +297,7 @@ def test_the_checker_accepts_exactly_the_losses_of_a_brute_force(tmp_path, monke
             if isinstance(deal, LBSDeal):  # rows padded to the deal's length
                 pad = (1 << 8 * read_width(deal)) - 1
                 padded = {row + (pad,) * (len(deal.cards) - len(row)) for row in reached}
-            certificate.write_bytes(encode(deal, found.positions, found.direction))
+            certificate.write_bytes(found.file(deal))
             assert set(read(certificate)[1]) == padded  # the pass lists every position reached
             verdicts = check(path, certificate)
             assert verdicts[0] == CERTIFIED
@@ -302,8 +305,12 @@ def test_the_checker_accepts_exactly_the_losses_of_a_brute_force(tmp_path, monke
                 most = max(len(deal.cards) - len(row) if isinstance(deal, LBSDeal) else sum(row[-len(deal.piles):])
                            for row in reached)
                 assert f" more than {most} of " in verdicts[1]
-            dropped = random.Random(number).choice(sorted(padded))  # any one left out breaks it
+            cut = dead_positions(deal)  # the positions the bound does not cut: fewer, each one needed
+            certificate.write_bytes(cut.file(deal))
             header, positions = read(certificate)
+            assert cut.direction != found.direction or set(positions) <= padded
+            assert check(path, certificate)[0] == CERTIFIED
+            dropped = random.Random(number).choice(positions)  # any one left out breaks it
             write(certificate, header, [position for position in positions if position != dropped])
         else:  # the best forgery: every position reached but the won ones
             rows = [row for row in reached if len(row) > 1] if isinstance(deal, LBSDeal) else None

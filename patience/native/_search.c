@@ -14,7 +14,7 @@
  * in nodes); with noise on, the later rounds also put a random move first at some nodes (shake).
  * Pruning rules (conditional symmetry, Wolter's two rules, rank reachability) are switched by flags
  * so that their effect can be measured. The search runs without the GIL and stops itself at a node
- * or time limit.
+ * or time limit. `closure` walks every position a board's plays reach, for a certificate of a loss.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1507,6 +1507,301 @@ fail:
     return NULL;
 }
 
+/* ---- a certificate's positions (patience.certificates, docs/certificates.md) ---- */
+
+/* Every position of one board (one foundation) that the plays reach from its start, each as the
+ * certificate lists it: the foundation's rank + 1 (0: no card), then the cards taken from each pile.
+ * A position is a key of `words` words, its numbers laid from the top bit of word 0 down (no number
+ * across two words) and bit 0 of word 0 set (the cache's mark of a used slot), so that keys compare
+ * word by word as the records compare byte by byte. With `cut`, a position reached that the live-card
+ * bound proves lost (closure_cut) is not entered: the certificate's checker recomputes that bound. */
+typedef struct {
+    int n, piles, ranks, end, cut, words, left;
+    int *rank, *start, *size;  /* each card's rank, pile by pile, top card first; each pile's first card, its size */
+    int *word, *shift, *bits;  /* each number's word, shift and width in bits in the key (number 0: foundation) */
+    int *taken, *depth, *moved, *next, *was;
+    uint64_t *key, *open, stamp;
+    double deadline, cpu_deadline;
+    PyThreadState *thread;
+    Cache set, cuts;  /* the positions listed; those the bound cuts */
+} Closure;
+
+static inline int closure_adjacent(const Closure *c, int a, int b)
+{
+    int d = ((a - b) % c->ranks + c->ranks) % c->ranks;
+    return c->ranks > 1 && (d == 1 || d == c->ranks - 1);
+}
+
+/* The live-card bound of the position reached: a card is live when every card above it is live and its
+ * rank is next to the foundation's (any, with none) or to a live card's; a play from the position
+ * plays only live cards. Lost (1) when fewer are live than cards left, or, with an end rank, none is
+ * next to it (the last card of a play is live). */
+static int closure_cut(Closure *c, int foundation)
+{
+    uint64_t stamp = ++c->stamp;
+    for (int r = 0; r < c->ranks; r++)
+        if (foundation == 0 || closure_adjacent(c, foundation - 1, r)) c->open[r] = stamp;
+    memcpy(c->depth, c->taken, sizeof(int) * (size_t)c->piles);
+    int live = 0, near = c->end < 0, grown = 1;
+    while (grown) {
+        grown = 0;
+        for (int p = 0; p < c->piles; p++) {
+            while (c->depth[p] < c->size[p] && c->open[c->rank[c->start[p] + c->depth[p]]] == stamp) {
+                int r = c->rank[c->start[p] + c->depth[p]++];
+                live++;
+                grown = 1;
+                if (!near && closure_adjacent(c, r, c->end)) near = 1;
+                if (c->ranks > 1) c->open[(r + 1) % c->ranks] = c->open[(r + c->ranks - 1) % c->ranks] = stamp;
+            }
+            if (live >= c->left && near) return 0;
+        }
+    }
+    return 1;
+}
+
+static inline void closure_set(Closure *c, int number, int value)
+{
+    uint64_t mask = ((1ULL << c->bits[number]) - 1) << c->shift[number];
+    c->key[c->word[number]] = (c->key[c->word[number]] & ~mask) | ((uint64_t)value << c->shift[number]);
+}
+
+static inline int closure_get(const Closure *c, const uint64_t *key, int number)
+{
+    return (int)((key[c->word[number]] >> c->shift[number]) & ((1ULL << c->bits[number]) - 1));
+}
+
+/* The walk, depth first from `top` + 1 (0: no card): FAILED when every position reached is listed
+ * and none is won, SOLVED at a won one, LIMIT past `limit` positions (0: none) or the wall clock,
+ * CPU_LIMIT, NO_MEMORY, INTERRUPTED. Positions cut by the bound are kept apart (`cuts`), so that
+ * the bound is worked out once a position. */
+static int closure_walk(Closure *c, int top, uint64_t limit)
+{
+    int d = 0, foundation = top + 1;
+    uint64_t steps = 0;
+    closure_set(c, 0, foundation);
+    cache_add(&c->set, c->key, hash_key(c->key, c->words), c->words);
+    if (c->left == 0 && (c->end < 0 || (foundation > 0 && closure_adjacent(c, foundation - 1, c->end)))) return SOLVED;
+    c->next[0] = 0;
+    while (d >= 0) {
+        int p = c->next[d];
+        while (p < c->piles && !(c->taken[p] < c->size[p] && (foundation == 0 ||
+                                 closure_adjacent(c, foundation - 1, c->rank[c->start[p] + c->taken[p]])))) p++;
+        if (p == c->piles) { /* every move tried: back to the position before */
+            if (--d < 0) break;
+            p = c->moved[d];
+            c->taken[p]--;
+            c->left++;
+            foundation = c->was[d];
+            closure_set(c, 1 + p, c->taken[p]);
+            closure_set(c, 0, foundation);
+            continue;
+        }
+        c->next[d] = p + 1;
+        c->was[d] = foundation;
+        c->moved[d] = p;
+        foundation = c->rank[c->start[p] + c->taken[p]] + 1;
+        c->taken[p]++;
+        c->left--;
+        closure_set(c, 1 + p, c->taken[p]);
+        closure_set(c, 0, foundation);
+        if ((++steps & (CLOCK_EVERY - 1)) == 0) {
+            if (c->deadline > 0 && now() > c->deadline) return LIMIT;
+            if (c->cpu_deadline > 0 && cpu_now() > c->cpu_deadline) return CPU_LIMIT;
+            PyEval_RestoreThread(c->thread);
+            int stop = PyErr_CheckSignals();
+            c->thread = PyEval_SaveThread();
+            if (stop) return INTERRUPTED;
+        }
+        uint64_t hash = hash_key(c->key, c->words);
+        int enter = !cache_has(&c->set, c->key, hash, c->words) && !(c->cut && cache_has(&c->cuts, c->key, hash,
+                                                                                         c->words));
+        if (enter && c->left == 0 && (c->end < 0 || closure_adjacent(c, foundation - 1, c->end))) return SOLVED;
+        if (enter && c->cut && closure_cut(c, foundation)) { /* lost by the bound: not listed */
+            cache_add(&c->cuts, c->key, hash, c->words);
+            if (c->cuts.full) return NO_MEMORY;
+            enter = 0;
+        }
+        if (enter) {
+            cache_add(&c->set, c->key, hash, c->words);
+            if (c->set.full) return NO_MEMORY;
+            if (limit && c->set.used > limit) return LIMIT;
+            d++;
+            c->next[d] = 0;
+        } else {
+            c->taken[p]--;
+            c->left++;
+            foundation = c->was[d];
+            closure_set(c, 1 + p, c->taken[p]);
+            closure_set(c, 0, foundation);
+        }
+    }
+    return FAILED;
+}
+
+static int closure_compare_one(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int closure_words;  /* the keys' words, for closure_compare (qsort takes no context) */
+
+static int closure_compare(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    for (int w = 0; w < closure_words; w++)
+        if (x[w] != y[w]) return x[w] < y[w] ? -1 : 1;
+    return 0;
+}
+
+/* The listed positions as the certificate's body: each number big-endian in `width` bytes (the
+ * fewest that hold the largest), the records sorted. NULL when out of memory (the exception set). */
+static PyObject *closure_records(Closure *c, int *width)
+{
+    uint64_t count = c->set.used, at = 0;
+    int words = c->words, numbers = 1 + c->piles, largest = 0;
+    uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)(count ? count : 1) * (size_t)words);
+    if (!keys) return PyErr_NoMemory();
+    for (uint64_t i = 0; i <= c->set.mask; i++) {
+        const uint64_t *slot = c->set.slots + i * (uint64_t)words;
+        if (!slot[0]) continue;
+        memcpy(keys + at * (uint64_t)words, slot, sizeof(uint64_t) * (size_t)words);
+        at++;
+        for (int k = 0; k < numbers; k++) {
+            int value = closure_get(c, slot, k);
+            if (value > largest) largest = value;
+        }
+    }
+    closure_words = words;
+    qsort(keys, (size_t)count, sizeof(uint64_t) * (size_t)words, words == 1 ? closure_compare_one : closure_compare);
+    *width = 1;
+    while (*width < 8 && (largest >> (8 * *width)) > 0) (*width)++;
+    PyObject *body = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * (uint64_t)numbers * (uint64_t)*width));
+    if (body) {
+        unsigned char *out = (unsigned char *)PyBytes_AS_STRING(body);
+        for (uint64_t i = 0; i < count; i++)
+            for (int k = 0; k < numbers; k++) {
+                int value = closure_get(c, keys + i * (uint64_t)words, k);
+                for (int b = *width - 1; b >= 0; b--) *out++ = (unsigned char)(value >> (8 * b));
+            }
+    }
+    free(keys);
+    return body;
+}
+
+/* closure(ranks, pile_sizes, rank_count, top, end, cut, limit, seconds, cpu_seconds): the walk of
+ * one board from foundation rank `top` (-1: none), won when every pile is empty and (end >= 0) the
+ * last card is next to rank `end`. (status, positions, width, records): status `lost` with every
+ * position reached, sorted and packed as the certificate's body; else `won`, `limit` (more than
+ * `limit` positions, or the wall clock), `cpu`, with no records. */
+static PyObject *closure(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *ranks_of, *sizes_of;
+    int ranks, top, end, cut;
+    unsigned long long limit;
+    double seconds, cpu_seconds;
+    if (!PyArg_ParseTuple(args, "OOiiipKdd", &ranks_of, &sizes_of, &ranks, &top, &end, &cut, &limit, &seconds,
+                          &cpu_seconds))
+        return NULL;
+    PyObject *rank_seq = PySequence_Fast(ranks_of, "ranks"), *size_seq = PySequence_Fast(sizes_of, "pile sizes");
+    Closure c = {0};
+    PyObject *answer = NULL;
+    if (!rank_seq || !size_seq) goto done;
+    c.n = (int)PySequence_Fast_GET_SIZE(rank_seq);
+    c.piles = (int)PySequence_Fast_GET_SIZE(size_seq);
+    c.ranks = ranks;
+    c.end = end;
+    c.cut = cut;
+    c.left = c.n;
+    if (ranks < 1 || ranks > MAX_RANKS || c.piles < 1 || c.n > MAX_CARDS || top < -1 || top >= ranks || end < -1
+        || end >= ranks) {
+        PyErr_SetString(PyExc_ValueError, "closure takes 1 to MAX_CARDS cards, a pile or more, and ranks in range");
+        goto done;
+    }
+    size_t piles = (size_t)c.piles + 1;
+    c.rank = calloc((size_t)c.n + 1, sizeof(int));
+    c.start = calloc(piles, sizeof(int));
+    c.size = calloc(piles, sizeof(int));
+    c.word = calloc(piles, sizeof(int));
+    c.shift = calloc(piles, sizeof(int));
+    c.bits = calloc(piles, sizeof(int));
+    c.taken = calloc(piles, sizeof(int));
+    c.depth = calloc(piles, sizeof(int));
+    c.moved = calloc((size_t)c.n + 1, sizeof(int));
+    c.next = calloc((size_t)c.n + 2, sizeof(int));
+    c.was = calloc((size_t)c.n + 1, sizeof(int));
+    c.open = calloc((size_t)ranks, sizeof(uint64_t));
+    if (!c.rank || !c.start || !c.size || !c.word || !c.shift || !c.bits || !c.taken || !c.depth || !c.moved
+        || !c.next || !c.was || !c.open) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int total = 0;
+    for (int p = 0; p < c.piles; p++) {
+        long size = PyLong_AsLong(PySequence_Fast_GET_ITEM(size_seq, p));
+        if (size < 0 || total + size > c.n) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "pile sizes must add up to the cards");
+            goto done;
+        }
+        c.start[p] = total;
+        c.size[p] = (int)size;
+        total += (int)size;
+    }
+    for (int i = 0; i < c.n; i++) {
+        long r = PyLong_AsLong(PySequence_Fast_GET_ITEM(rank_seq, i));
+        if (r < 0 || r >= ranks) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card's rank out of range");
+            goto done;
+        }
+        c.rank[i] = (int)r;
+    }
+    if (total != c.n) {
+        PyErr_SetString(PyExc_ValueError, "pile sizes must add up to the cards");
+        goto done;
+    }
+    /* the key's layout: from the top bit of word 0 down, bit 0 of word 0 kept for the mark */
+    int free_bits = 63, word = 0;
+    for (int k = 0; k <= c.piles; k++) {
+        int most = k == 0 ? ranks : c.size[k - 1], bits = 1;
+        while ((most >> bits) > 0) bits++;
+        if (bits > free_bits) { word++; free_bits = 64; }
+        free_bits -= bits;
+        c.word[k] = word;
+        c.shift[k] = free_bits + (word == 0 ? 1 : 0);
+        c.bits[k] = bits;
+    }
+    c.words = word + 1;
+    c.key = calloc((size_t)c.words, sizeof(uint64_t));
+    if (!c.key || cache_reset(&c.set, c.words, TABLE_MAX_BITS) || cache_reset(&c.cuts, c.words, TABLE_MAX_BITS)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    c.key[0] = 1;
+    c.deadline = seconds > 0 ? now() + seconds : 0;
+    c.cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
+    c.thread = PyEval_SaveThread();
+    int result = closure_walk(&c, top, limit);
+    PyEval_RestoreThread(c.thread);
+    if (result == NO_MEMORY) PyErr_NoMemory();
+    if (result == INTERRUPTED || result == NO_MEMORY) goto done;
+    if (result != FAILED) {
+        answer = Py_BuildValue("(sKiy)", result == SOLVED ? "won" : result == CPU_LIMIT ? "cpu" : "limit",
+                               (unsigned long long)c.set.used, 0, "");
+        goto done;
+    }
+    int width;
+    PyObject *body = closure_records(&c, &width);
+    if (body) answer = Py_BuildValue("(sKiN)", "lost", (unsigned long long)c.set.used, width, body);
+done:
+    Py_XDECREF(rank_seq);
+    Py_XDECREF(size_seq);
+    free(c.rank); free(c.start); free(c.size); free(c.word); free(c.shift); free(c.bits); free(c.taken);
+    free(c.depth); free(c.moved); free(c.next); free(c.was); free(c.open); free(c.key);
+    free(c.set.slots); free(c.cuts.slots);
+    return answer;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(ranks, pile_sizes, rank_count, foundation_tops, cache, symmetry, wolter, reach, restarts, noise, "
@@ -1522,6 +1817,10 @@ static PyMethodDef methods[] = {
      "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, restarts, "
      "noise, wide, max_cards, "
      "node_limit, seconds, cpu_seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
+    {"closure", closure, METH_VARARGS,
+     "closure(ranks, pile_sizes, rank_count, top, end, cut, limit, seconds, cpu_seconds) -> (status, positions, "
+     "width, records): every position one board's plays reach (a certificate's body, docs/certificates.md); "
+     "cut: leave out the positions the live-card bound proves lost"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -28,3 +28,12 @@ def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, re
           cache_bytes: int, /
           ) -> list[tuple[str, int, int, float]]:
     """Per board: (status, most cards played, nodes, CPU seconds)."""
+
+def closure(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, top: int, end: int, cut: bool,
+            limit: int, seconds: float, cpu_seconds: float, /) -> tuple[str, int, int, bytes]:
+    """Every position one board's plays reach from foundation rank `top` (-1: none), won when every pile
+    is empty and (`end` >= 0) the last card is next to rank `end`: (status, positions, width, records).
+    Status `lost` with the positions as a certificate's body (docs/certificates.md: the foundation's
+    rank + 1, the cards taken from each pile, each number big-endian in `width` bytes, sorted); `cut`
+    leaves out the positions the live-card bound proves lost; else `won`, `limit` (over `limit`
+    positions, 0: none, or `seconds` of wall clock) or `cpu`, with no records."""

@@ -22,7 +22,7 @@ from typing import Any
 from patience.binary_star import rules as binary_star_rules
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
-from patience.certificates import dead_positions, encode
+from patience.certificates import dead_positions
 from patience.deal import Deal
 from patience.errors import UsageError
 from patience.games import AnyDeal, game_of, get_game, hook
@@ -237,8 +237,8 @@ def certify_batch(batch: Batch) -> Certified:
         if found.won:
             raise UntrustedPlay(f"{batch.game} deal {row.seed}: the search says lost, the certificate pass found a win")
         if found.limited_by is None:
-            data = encode(deal, found.positions, found.direction)
-            certificates.append(Certificate(row.seed, len(found.positions), time.perf_counter() - started, data))
+            data = found.file(deal)
+            certificates.append(Certificate(row.seed, found.count, time.perf_counter() - started, data))
     return Certified(rows, certificates)
 
 
