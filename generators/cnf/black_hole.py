@@ -1,4 +1,5 @@
-"""Deals as DIMACS CNF: the paper's SAT encoding, built with PySAT.
+"""Deals as DIMACS CNF: the paper's SAT encoding, built with PySAT (`--encoding successor` gives the
+successor encoding instead, generators/cnf/successor.py).
 
 Positions 1..n hold the n pile cards (position 0 is the foundation card, or nothing in All in a
 Row, where the first card is free). Variables, each made by a frozen IDPool from a meaningful key:
@@ -20,7 +21,8 @@ the deal, so any solver's model decodes and validates from the CNF file alone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from pysat.formula import CNF
 
@@ -32,6 +34,7 @@ from patience.generators.analysis.black_hole import symmetric_cards
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
+    SUCCESSOR_OPTIONS,
     ClauseBuilder,
     Literal,
     cardinality_encoding,
@@ -41,14 +44,22 @@ from patience.generators.cnf.common import (
 )
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.numeric import LARGEST, whole
-from patience.options import Switch
+from patience.options import Option, Switch
 from patience.reading import at_most, numbered_lines, small_int
 
+if TYPE_CHECKING:
+    from patience.generators.cnf import successor
+
 HEADER_TAG = "c patience-models cnf"
-TITLE = "DIMACS CNF (the paper's SAT encoding)"
+TITLE = "DIMACS CNF (the paper's SAT encoding; --encoding successor for the compact one)"
+PAPER, SUCCESSOR = "paper", "successor"  # the encodings (`--encoding`)
 OPTIONS = (
-    Switch("symmetry-breaking", "on", "the conditional symmetry breaking ladder"),
+    Switch("symmetry-breaking", "on", "the conditional symmetry breaking ladder (paper encoding)"),
     CARDINALITY_OPTION,
+    Option("encoding", PAPER, "paper: a variable for each card and place (the paper's CNF); successor: each card "
+                              "names the card played before it and carries its place in binary, far smaller "
+                              "(generators/cnf/successor.py; `gen successor` is its old name)", (PAPER, SUCCESSOR)),
+    *(replace(option, help=f"{option.help} (successor encoding)") for option in SUCCESSOR_OPTIONS),
 )
 SHOW: dict[str, str] = {}
 fixed_files = no_fixed_files
@@ -102,7 +113,18 @@ class _Builder(ClauseBuilder):
         return self.var("O", card, position)
 
 
-def formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
+def formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY, encoding: str = PAPER,
+            parity: bool = True, windows: bool = True) -> Encoding | successor.Encoding:
+    """The CNF of `deal` in the chosen encoding (the paper's, or the successor encoding's, with their own
+    options); satisfiable iff the deal can be won."""
+    if encoding == SUCCESSOR:
+        from patience.generators.cnf import successor
+
+        return successor.formula(deal, parity, windows)
+    return paper_formula(deal, symmetry_breaking, cardinality)
+
+
+def paper_formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
     """The paper's CNF of `deal`; satisfiable iff the deal can be won."""
     encoding = cardinality_encoding(cardinality)
     build = _Builder(deal)
@@ -255,7 +277,12 @@ def read_deal_header(text: str, source: str, tag: str, command: str,
     return deal, variables
 
 
-def build(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> ModelFiles:
+def build(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY, encoding: str = PAPER,
+          parity: bool = True, windows: bool = True) -> ModelFiles:
     """deal.cnf; the decode map reads a model's true variables back into cards."""
-    encoding = formula(deal, symmetry_breaking, cardinality)
-    return cnf_files(dimacs(encoding), encoding.cnf, encoding.decode)
+    if encoding == SUCCESSOR:
+        from patience.generators.cnf import successor
+
+        return successor.build(deal, parity, windows)
+    paper = paper_formula(deal, symmetry_breaking, cardinality)
+    return cnf_files(dimacs(paper), paper.cnf, paper.decode)

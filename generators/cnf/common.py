@@ -11,7 +11,7 @@ from pysat.formula import CNF, IDPool
 
 from patience.errors import UsageError, quote
 from patience.generators.files import ModelFiles
-from patience.options import Option
+from patience.options import Option, Switch
 
 CNF_FILE = "deal.cnf"
 CARDINALITY = {name: getattr(EncType, name) for name in
@@ -20,6 +20,11 @@ CARDINALITY = {name: getattr(EncType, name) for name in
 DEFAULT_CARDINALITY = "seqcounter"
 CARDINALITY_OPTION = Option("cardinality", DEFAULT_CARDINALITY, "PySAT encoding of the exactly-one constraints",
                             tuple(CARDINALITY))
+# the successor encoding's own options (generators/cnf/successor.py)
+SUCCESSOR_OPTIONS = (
+    Switch("parity", "on", "fix the lowest bit of a card's place by its rank (even rank counts, with a foundation)"),
+    Switch("windows", "on", "bound a card's place by its depth and the cards under it"),
+)
 
 Literal = int | bool  # True / False stand for constants that simplify clauses away
 

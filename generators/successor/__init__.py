@@ -1,1 +1,1 @@
-"""The successor encoding: a compact CNF of the Black Hole family (one module per game family)."""
+"""`gen successor`: the old name of the CNF language's successor encoding (`gen cnf --encoding successor`)."""
