@@ -30,8 +30,10 @@ import math
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -223,9 +225,9 @@ def lifetime(walltime: int, seconds: float | None) -> int:
 def started(cluster: Cluster, jobs: int, name: str, seconds: float | None, logs: Path | None) -> Iterator[Any]:
     """A Dask client of a Slurm cluster of `jobs` jobs, adaptively held there; every job cancelled at
     the end, however it comes (stops held meanwhile, so that a second Ctrl-C does not leave jobs)."""
-    from dask_jobqueue import SLURMCluster
     from distributed import Client
 
+    SLURMCluster = _slurm_cluster()
     cancel_orphans(name)
     assert cluster.walltime is not None and cluster.memory_mb is not None
     alive = lifetime(cluster.walltime, seconds)
@@ -247,6 +249,17 @@ def started(cluster: Cluster, jobs: int, name: str, seconds: float | None, logs:
             with stops_deferred():
                 slurm.close()
                 cancel_named(name, os.getpid())
+
+
+def _slurm_cluster() -> Any:
+    """dask-jobqueue's SLURMCluster. Importing dask-jobqueue sets Ctrl-C to exit with status 0 (its
+    runner module's handler, meant for its own processes): this process's own handler is put back."""
+    held = signal.getsignal(signal.SIGINT)
+    from dask_jobqueue import SLURMCluster
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, held)
+    return SLURMCluster
 
 
 def _gather(client: Any, function: Callable[[Work], Result], work: Sequence[Work],
