@@ -1,6 +1,7 @@
 /* Golf's native search, compiled: the same depth-first search as patience/golf/search.py, move for
- * move (pile moves tallest pile first, then the deal; a memo of the positions searched), so the two
- * report the same nodes and the same play. The variant's rule comes in as a table made by
+ * move (pile moves tallest pile first, then the deal; a memo of the positions searched; the pruning of
+ * positions where a pile card can never be played), so the two report the same nodes and the same
+ * play. The variant's rule and the pruning's tables come in made by patience.golf.search from
  * GolfDeal.rank_follows: the rule is written once, in Python.
  *
  * A position is packed in one 64-bit number (the foundation's rank, the cards dealt, the cards taken
@@ -110,7 +111,13 @@ typedef struct {
     long piles, stock_size, ranks, total;
     long *heights, *first; /* pile p's cards are ranks_of[first[p] .. first[p] + heights[p]) */
     long *pile_ranks, *stock;
-    const unsigned char *follows; /* follows[base * ranks + rank] */
+    long *onto;                    /* onto[2 * base + k]: the ranks that may go onto base (-1: none) */
+    long *acc_rank, *acc_below;    /* per pile card (flattened), 2 each: a rank it may follow, -1 none; */
+                                   /* how many cards of that rank lie under it in its pile */
+    long *watch_start, *watch_cards; /* rank -> watch_cards[watch_start[r] .. watch_start[r + 1]): the */
+                                     /* pile cards that may follow rank r */
+    long *left;                    /* rank -> stock and pile cards of that rank not yet played */
+    long *card_pile, *card_depth;  /* flattened pile card -> its pile and depth */
     uint64_t *steps, dealt_step;
     /* the play */
     long *taken, dealt, base, played;
@@ -120,13 +127,41 @@ typedef struct {
     long long nodes;
 } Search;
 
+static inline int goes_onto(const Search *search, long base, long rank) {
+    return search->onto[2 * base] == rank || search->onto[2 * base + 1] == rank;
+}
+
+/* whether pile card `card` (flattened) may still be played: now, or after a card left it may follow */
+static inline int saved(const Search *search, long card) {
+    long pile = search->card_pile[card], depth = search->card_depth[card];
+    if (depth == search->taken[pile] && goes_onto(search, search->base, search->pile_ranks[card])) return 1;
+    for (int k = 0; k < 2; k++) {
+        long rank = search->acc_rank[2 * card + k];
+        if (rank >= 0 && search->left[rank] > search->acc_below[2 * card + k]) return 1;
+    }
+    return 0;
+}
+
+/* whether a pile card can never be played after a move put `rank` on the foundation: only the cards
+ * that may follow `rank` and the top cards (the base changed) can have become so */
+static int stranded(const Search *search, long rank) {
+    for (long at = search->watch_start[rank]; at < search->watch_start[rank + 1]; at++) {
+        long card = search->watch_cards[at];
+        if (search->card_depth[card] >= search->taken[search->card_pile[card]] && !saved(search, card)) return 1;
+    }
+    for (long pile = 0; pile < search->piles; pile++)
+        if (search->taken[pile] < search->heights[pile] && !saved(search, search->first[pile] + search->taken[pile]))
+            return 1;
+    return 0;
+}
+
 static void candidates(Search *search) {
     long *moves = search->moves + search->depth * (search->piles + 1);
     long count = 0;
-    const unsigned char *row = search->follows + search->base * search->ranks;
     for (long pile = 0; pile < search->piles; pile++) {
         long taken = search->taken[pile];
-        if (taken < search->heights[pile] && row[search->pile_ranks[search->first[pile] + taken]]) {
+        if (taken < search->heights[pile]
+            && goes_onto(search, search->base, search->pile_ranks[search->first[pile] + taken])) {
             /* stable insertion by (taken - height): the tallest pile left first, ties in pile order */
             long key = taken - search->heights[pile], at = count;
             while (at > 0 && search->taken[moves[at - 1]] - search->heights[moves[at - 1]] > key) {
@@ -142,11 +177,15 @@ static void candidates(Search *search) {
     search->next_move[search->depth] = 0;
 }
 
-static int run(Search *search, Memo *memo, int cache, long long node_limit, double wall_end, double cpu_end) {
+static int run(Search *search, Memo *memo, int cache, int prune, long long node_limit, double wall_end,
+               double cpu_end) {
     uint64_t key = (uint64_t)search->base;
     if (cache && !memo_add(memo, key)) return NO_MEMORY;
     search->depth = 0;
     candidates(search);
+    if (prune)
+        for (long card = 0; card < search->total; card++)
+            if (!saved(search, card)) search->move_count[0] = 0; /* a card no play reaches: lost as dealt */
     for (;;) {
         long depth = search->depth;
         if (search->next_move[depth] == search->move_count[depth]) {
@@ -160,6 +199,7 @@ static int run(Search *search, Memo *memo, int cache, long long node_limit, doub
                 search->played--;
                 key -= search->steps[index];
             }
+            search->left[search->base]++;
             key = key + (uint64_t)before - (uint64_t)search->base;
             search->base = before;
             search->depth--;
@@ -184,6 +224,7 @@ static int run(Search *search, Memo *memo, int cache, long long node_limit, doub
             search->taken[index]++;
             search->played++;
         }
+        search->left[rank]--;
         key = new_key;
         search->base = rank;
         search->depth = depth + 1;
@@ -194,6 +235,11 @@ static int run(Search *search, Memo *memo, int cache, long long node_limit, doub
             if (search->played == search->total) return WON;
         }
         if (cache && !memo_add(memo, key)) return MEMORY;
+        if (prune && stranded(search, rank)) { /* a dead position: backed out of at once, not a node */
+            search->move_count[search->depth] = 0;
+            search->next_move[search->depth] = 0;
+            continue;
+        }
         search->nodes++;
         if (search->nodes % CHECK_EVERY == 0) {
             if (node_limit >= 0 && search->nodes >= node_limit) return NODES;
@@ -207,44 +253,55 @@ static int run(Search *search, Memo *memo, int cache, long long node_limit, doub
 }
 
 static PyObject *golf_search(PyObject *self, PyObject *args) {
-    PyObject *pile_object, *height_object, *stock_object;
+    PyObject *lists[9]; /* pile ranks, heights, stock ranks, onto, acceptor ranks, acceptor counts below, */
+                        /* watch starts, watched cards, cards left of each rank */
     long ranks, start;
-    const char *follows;
-    Py_ssize_t follows_length;
-    int cache;
+    int cache, prune;
     long long node_limit, memo_bytes;
     double seconds, cpu_seconds;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOlly#pLddL", &pile_object, &height_object, &stock_object, &ranks, &start,
-                          &follows, &follows_length, &cache, &node_limit, &seconds, &cpu_seconds, &memo_bytes))
+    if (!PyArg_ParseTuple(args, "OOOllOppOOOOOLddL", &lists[0], &lists[1], &lists[2], &ranks, &start, &lists[3],
+                          &cache, &prune, &lists[4], &lists[5], &lists[6], &lists[7], &lists[8], &node_limit,
+                          &seconds, &cpu_seconds, &memo_bytes))
         return NULL;
     Search search;
     memset(&search, 0, sizeof search);
-    Py_ssize_t cards_length, piles, stock_size;
-    if (!int_list(pile_object, "pile ranks", &search.pile_ranks, &cards_length)) return NULL;
-    if (!int_list(height_object, "pile heights", &search.heights, &piles)) {
-        free(search.pile_ranks);
+    long **targets[9] = {&search.pile_ranks, &search.heights, &search.stock, &search.onto, &search.acc_rank,
+                         &search.acc_below, &search.watch_start, &search.watch_cards, &search.left};
+    Py_ssize_t lengths[9];
+    int read = 0;
+    while (read < 9 && int_list(lists[read], "a search table", targets[read], &lengths[read])) read++;
+    if (read < 9) {
+        for (int index = 0; index < read; index++) free(*targets[index]);
         return NULL;
     }
-    if (!int_list(stock_object, "stock ranks", &search.stock, &stock_size)) {
-        free(search.pile_ranks);
-        free(search.heights);
-        return NULL;
-    }
+    Py_ssize_t cards_length = lengths[0], piles = lengths[1], stock_size = lengths[2];
     search.piles = (long)piles;
     search.stock_size = (long)stock_size;
     search.ranks = ranks;
     search.base = start;
-    search.follows = (const unsigned char *)follows;
     long long total = 0;
-    int bad = follows_length != (Py_ssize_t)ranks * ranks || start < 0 || start >= ranks || piles < 1;
+    int bad = start < 0 || start >= ranks || piles < 1 || lengths[3] != 2 * ranks || lengths[6] != ranks + 1
+              || lengths[8] != ranks;
     for (Py_ssize_t pile = 0; pile < piles; pile++) total += search.heights[pile] < 0 ? (bad = 1) : search.heights[pile];
-    bad = bad || total != cards_length;
-    for (Py_ssize_t index = 0; index < cards_length; index++) bad = bad || search.pile_ranks[index] < 0 || search.pile_ranks[index] >= ranks;
-    for (Py_ssize_t index = 0; index < stock_size; index++) bad = bad || search.stock[index] < 0 || search.stock[index] >= ranks;
+    bad = bad || total != cards_length || lengths[4] != 2 * total || lengths[5] != 2 * total;
+    for (Py_ssize_t index = 0; !bad && index < cards_length; index++)
+        bad = search.pile_ranks[index] < 0 || search.pile_ranks[index] >= ranks;
+    for (Py_ssize_t index = 0; !bad && index < stock_size; index++)
+        bad = search.stock[index] < 0 || search.stock[index] >= ranks;
+    for (Py_ssize_t index = 0; !bad && index < 2 * ranks; index++) bad = search.onto[index] < -1 || search.onto[index] >= ranks;
+    for (Py_ssize_t index = 0; !bad && index < 2 * total; index++)
+        bad = search.acc_rank[index] < -1 || search.acc_rank[index] >= ranks;
+    for (Py_ssize_t index = 0; !bad && index <= ranks; index++)
+        bad = search.watch_start[index] < 0 || search.watch_start[index] > lengths[7]
+              || (index > 0 && search.watch_start[index] < search.watch_start[index - 1]);
+    for (Py_ssize_t index = 0; !bad && index < lengths[7]; index++)
+        bad = search.watch_cards[index] < 0 || search.watch_cards[index] >= total;
     long depth_cap = (long)total + (long)stock_size + 1;
     search.total = (long)total;
     search.first = calloc((size_t)piles, sizeof(long));
+    search.card_pile = calloc((size_t)(total > 0 ? total : 1), sizeof(long));
+    search.card_depth = calloc((size_t)(total > 0 ? total : 1), sizeof(long));
     search.taken = calloc((size_t)piles, sizeof(long));
     search.steps = calloc((size_t)piles, sizeof(uint64_t));
     search.path = calloc((size_t)depth_cap, sizeof(long));
@@ -254,7 +311,7 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
     search.move_count = calloc((size_t)depth_cap, sizeof(long));
     search.next_move = calloc((size_t)depth_cap, sizeof(long));
     Memo memo = {0};
-    int ready = search.first && search.taken && search.steps && search.path && search.path_base && search.best_path
+    int ready = search.first && search.card_pile && search.card_depth && search.taken && search.steps && search.path && search.path_base && search.best_path
                 && search.moves && search.move_count && search.next_move && memo_init(&memo, (size_t)memo_bytes);
     /* the packing: base + ranks * (dealt + (stock + 1) * (taken[0] + (heights[0] + 1) * ...)) in 64 bits */
     double size = (double)ranks * (double)(stock_size + 1);
@@ -263,6 +320,10 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
     long at = 0;
     for (Py_ssize_t pile = 0; pile < piles && !bad; pile++) {
         search.first[pile] = at;
+        for (long depth = 0; depth < search.heights[pile]; depth++) {
+            search.card_pile[at + depth] = (long)pile;
+            search.card_depth[at + depth] = depth;
+        }
         at += search.heights[pile];
         search.steps[pile] = step;
         step *= (uint64_t)(search.heights[pile] + 1);
@@ -274,7 +335,7 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
         double wall_end = seconds > 0 ? now(CLOCK_MONOTONIC) + seconds : 0;
         double cpu_end = cpu_seconds > 0 ? now(CLOCK_THREAD_CPUTIME_ID) + cpu_seconds : 0;
         Py_BEGIN_ALLOW_THREADS
-        status = run(&search, &memo, cache, node_limit, wall_end, cpu_end);
+        status = run(&search, &memo, cache, prune, node_limit, wall_end, cpu_end);
         Py_END_ALLOW_THREADS
     }
     PyObject *result = NULL;
@@ -290,9 +351,9 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
             result = Py_BuildValue("(sNlLn)", STATUS[status], path, search.best, search.nodes, (Py_ssize_t)memo.count);
     }
     free(memo.slots);
-    free(search.pile_ranks);
-    free(search.heights);
-    free(search.stock);
+    for (int index = 0; index < 9; index++) free(*targets[index]);
+    free(search.card_pile);
+    free(search.card_depth);
     free(search.first);
     free(search.taken);
     free(search.steps);
@@ -307,8 +368,9 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
 
 static PyMethodDef METHODS[] = {
     {"search", golf_search, METH_VARARGS,
-     "search(pile_ranks, heights, stock_ranks, ranks, start_rank, follows, cache, node_limit, seconds, "
-     "cpu_seconds, memo_bytes) -> (status, path, most pile cards, nodes, cached positions)"},
+     "search(pile_ranks, heights, stock_ranks, ranks, start_rank, onto, cache, prune, acceptor_ranks, "
+     "acceptors_below, watch_starts, watched_cards, left, node_limit, seconds, cpu_seconds, memo_bytes) -> "
+     "(status, path, most pile cards, nodes, cached positions)"},
     {NULL, NULL, 0, NULL},
 };
 

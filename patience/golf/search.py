@@ -66,20 +66,56 @@ def fits_compiled(deal: GolfDeal) -> bool:
 
 
 def search(deal: GolfDeal, max_cards: bool = False, nodes: int | None = None, seconds: float | None = None,
-           cpu: float | None = None, memory_mb: int | None = None, cache: bool = True,
+           cpu: float | None = None, memory_mb: int | None = None, cache: bool = True, prune: bool = True,
            engine: str | None = None) -> Outcome:
-    """Decide `deal` and find its longest play (`max_cards` asks for nothing more: every position is
-    searched once either way, and a win ends the search). `seconds` and `cpu` count from the call
-    (wall clock, this thread's CPU). `engine`: c, python, or None for c where it is built and fits."""
+    """Decide `deal`, or (`max_cards`) find its longest play, a win ending either. `prune` (decision
+    mode only) leaves a position where a pile card can never be played: not playable now, and no
+    card left that it may follow (in the stock, or in a pile but not under it). `seconds` and `cpu`
+    count from the call (wall clock, this thread's CPU). `engine`: c, python, or None for c where it
+    is built and the deal fits it."""
     module = compiled()
     if engine is None:
         engine = "c" if module is not None and fits_compiled(deal) else "python"
+    if engine == "c" and (module is None or not fits_compiled(deal)):
+        raise ValueError("the compiled Golf search is not built" if module is None
+                         else "this deal's positions do not fit the compiled Golf search")
+    tables = _Tables.of(deal)
+    prune = prune and not max_cards
     if engine == "c":
-        if module is None or not fits_compiled(deal):
-            raise ValueError("the compiled Golf search is not built" if module is None
-                             else "this deal's positions do not fit the compiled Golf search")
-        return _compiled(module, deal, nodes, seconds, cpu, memory_mb, cache)
-    return _python(deal, nodes, seconds, cpu, memory_mb, cache)
+        return _compiled(module, deal, tables, nodes, seconds, cpu, memory_mb, cache, prune)
+    return _python(deal, tables, nodes, seconds, cpu, memory_mb, cache, prune)
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """What both engines read of a deal: the variant's rule as the ranks that may go onto each rank,
+    and for the pruning each pile card's acceptors (the ranks it may follow, with how many cards of
+    that rank lie under it in its pile) and each rank's watchers (the pile cards that may follow it)."""
+
+    onto: list[tuple[int, ...]]  # base rank -> the ranks a pile card may have to go onto it (at most 2)
+    acceptors: list[list[tuple[tuple[int, int], ...]]]  # [pile][depth] -> ((rank, cards of it below), ...)
+    watchers: list[list[tuple[int, int]]]  # rank -> (pile, depth) of the cards that may follow that rank
+    left: list[int]  # rank -> the stock and pile cards of that rank
+
+    @classmethod
+    def of(cls, deal: GolfDeal) -> _Tables:
+        ranks = deal.ranks
+        def near(rank: int) -> tuple[int, ...]:
+            return tuple(dict.fromkeys(((rank - 1) % ranks, (rank + 1) % ranks)))
+        onto = [tuple(rank for rank in near(base) if deal.rank_follows(base, rank)) for base in range(ranks)]
+        acceptors, watchers = [], [[] for _ in range(ranks)]
+        left = [0] * ranks
+        for card in (*deal.stock, *deal.cards):
+            left[card.rank] += 1
+        for index, pile in enumerate(deal.piles):
+            column = []
+            for depth, card in enumerate(pile):
+                bases = tuple(base for base in near(card.rank) if card.rank in onto[base])
+                column.append(tuple((base, sum(under.rank == base for under in pile[depth + 1:])) for base in bases))
+                for base in bases:
+                    watchers[base].append((index, depth))
+            acceptors.append(column)
+        return cls(onto, acceptors, watchers, left)
 
 
 _COMPILED_STATUS = {"won": Status.SOLVED, "lost": Status.UNSOLVABLE, "nodes": Status.UNKNOWN, "time": Status.TIMEOUT,
@@ -88,26 +124,34 @@ _COMPILED_LIMIT = {"nodes": "node limit reached", "time": "time limit reached", 
                    "memory": "memory limit reached"}
 
 
-def _compiled(module: Any, deal: GolfDeal, nodes: int | None, seconds: float | None, cpu: float | None,
-              memory_mb: int | None, cache: bool) -> Outcome:
-    follows = bytes(deal.rank_follows(base, rank) for base in range(deal.ranks) for rank in range(deal.ranks))
+def _compiled(module: Any, deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float | None,
+              cpu: float | None, memory_mb: int | None, cache: bool, prune: bool) -> Outcome:
+    onto = [rank for row in tables.onto for rank in (*row, -1, -1)[:2]]
+    accepted = [pair for column in tables.acceptors for card in column for pair in (*card, (-1, 0), (-1, 0))[:2]]
+    first = {(index, depth): sum(map(len, deal.piles[:index])) + depth
+             for index, pile in enumerate(deal.piles) for depth in range(len(pile))}
+    starts, watched = [0], []
+    for watchers in tables.watchers:
+        watched += [first[where] for where in watchers]
+        starts.append(len(watched))
     status, path, best, expanded, cached = module.search(
         [card.rank for card in deal.cards], [len(pile) for pile in deal.piles], [card.rank for card in deal.stock],
-        deal.ranks, deal.foundation.rank, follows, cache, -1 if nodes is None else nodes, seconds or 0.0,
-        cpu or 0.0, 0 if memory_mb is None else memory_mb * 1024 * 1024)
+        deal.ranks, deal.foundation.rank, onto, cache, prune, [rank for rank, _ in accepted],
+        [below for _, below in accepted], starts, watched, tables.left, -1 if nodes is None else nodes,
+        seconds or 0.0, cpu or 0.0, 0 if memory_mb is None else memory_mb * 1024 * 1024)
     return Outcome(_COMPILED_STATUS[status], _cards(deal, [(index, 0) for index in path]), best, expanded, cached,
                    _COMPILED_LIMIT.get(status, ""), "c")
 
 
-def _python(deal: GolfDeal, nodes: int | None, seconds: float | None, cpu: float | None, memory_mb: int | None,
-            cache: bool) -> Outcome:
+def _python(deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float | None, cpu: float | None,
+            memory_mb: int | None, cache: bool, prune: bool) -> Outcome:
     """The search in Python, move for move as the compiled one."""
     piles = [[card.rank for card in pile] for pile in deal.piles]
     stock = [card.rank for card in deal.stock]
     heights = [len(pile) for pile in piles]
     total = sum(heights)
     ranks = deal.ranks
-    follows = [[deal.rank_follows(base, rank) for rank in range(ranks)] for base in range(ranks)]
+    onto, acceptors, watchers, left = tables.onto, tables.acceptors, tables.watchers, list(tables.left)
     # the position's number: base rank + ranks * (dealt + (len(stock) + 1) * (taken[0] + ...))
     dealt_step = ranks
     steps, step = [], ranks * (len(stock) + 1)
@@ -128,15 +172,32 @@ def _python(deal: GolfDeal, nodes: int | None, seconds: float | None, cpu: float
 
     def moves() -> list[int]:
         """The piles whose top may go on `base`, tallest first, then -1 (the stock) if it has cards."""
-        row = follows[base]
+        row = onto[base]
         found = [index for index in range(len(piles)) if taken[index] < heights[index]
-                 and row[piles[index][taken[index]]]]
+                 and piles[index][taken[index]] in row]
         found.sort(key=lambda index: taken[index] - heights[index])
         if dealt < len(stock):
             found.append(-1)
         return found
 
-    frames: list[tuple[list[int], int]] = [(moves(), 0)]
+    def saved(index: int, depth: int) -> bool:
+        """Whether the pile card may still be played: now (a top card that follows the base), or after
+        some card left that it may follow (not under it)."""
+        if depth == taken[index] and piles[index][depth] in onto[base]:
+            return True
+        return any(left[rank] > below for rank, below in acceptors[index][depth])
+
+    def stranded(rank: int) -> bool:
+        """Whether a pile card can never be played, after a move put `rank` on the foundation: only the
+        cards that may follow `rank` and the top cards (the base changed) can have become so."""
+        for index, depth in watchers[rank]:
+            if depth >= taken[index] and not saved(index, depth):
+                return True
+        return any(taken[index] < heights[index] and not saved(index, taken[index]) for index in range(len(piles)))
+
+    dead_start = prune and any(not saved(index, depth) for index in range(len(piles))
+                               for depth in range(heights[index]))
+    frames: list[tuple[list[int], int]] = [([] if dead_start else moves(), 0)]
     limit = ""
     while frames:
         options, next_option = frames[-1]
@@ -152,6 +213,7 @@ def _python(deal: GolfDeal, nodes: int | None, seconds: float | None, cpu: float
                 taken[index] -= 1
                 played -= 1
                 key -= steps[index]
+            left[base] += 1
             key += before - base
             base = before
             continue
@@ -171,6 +233,7 @@ def _python(deal: GolfDeal, nodes: int | None, seconds: float | None, cpu: float
         else:
             taken[index] += 1
             played += 1
+        left[rank] -= 1
         key, base = new_key, rank
         if played > best:
             best, best_path = played, list(path)
@@ -178,6 +241,9 @@ def _python(deal: GolfDeal, nodes: int | None, seconds: float | None, cpu: float
                 break
         if cache:
             seen.add(key)
+        if prune and stranded(rank):
+            frames.append(([], 0))  # a dead position: backed out of at once, not counted as a node
+            continue
         expanded += 1
         if expanded % CHECK_EVERY == 0:
             limit = _limit(expanded, nodes, wall_end, cpu_end, len(seen), memo_cap)
@@ -226,12 +292,12 @@ def _cards(deal: GolfDeal, path: list[tuple[int, int]]) -> tuple[Card, ...]:
 
 def native_search(deal: GolfDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
     """The native runner's hook: the search under the run's limits (already what is left of them);
-    of the runner's options, `engine`, `nodes`, `max-cards` and `cache` apply to Golf."""
+    of the runner's options, `engine`, `nodes`, `max-cards`, `cache` and `reach` (the pruning) apply to Golf."""
     started, cpu_started = time.monotonic(), time.thread_time()
     try:
         outcome = search(deal, bool(options.get("max-cards")), options.get("nodes"), limits.timeout,
                          limits.cpu_limit, limits.memory_mb, options.get("cache", True) is not False,
-                         options.get("engine"))
+                         options.get("reach", True) is not False, options.get("engine"))
     except ValueError as error:  # engine=c where it is not built or the deal does not fit it
         raise UsageError(f"engine=c: {error}") from None
     wall, cpu = time.monotonic() - started, time.thread_time() - cpu_started
