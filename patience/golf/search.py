@@ -103,7 +103,8 @@ class _Tables:
         def near(rank: int) -> tuple[int, ...]:
             return tuple(dict.fromkeys(((rank - 1) % ranks, (rank + 1) % ranks)))
         onto = [tuple(rank for rank in near(base) if deal.rank_follows(base, rank)) for base in range(ranks)]
-        acceptors, watchers = [], [[] for _ in range(ranks)]
+        acceptors: list[list[tuple[tuple[int, int], ...]]] = []
+        watchers: list[list[tuple[int, int]]] = [[] for _ in range(ranks)]
         left = [0] * ranks
         for card in (*deal.stock, *deal.cards):
             left[card.rank] += 1
