@@ -116,19 +116,14 @@
     stuckText: (state) => `Stuck: no legal move; ${state.piles.length} piles left.`,
   };
 
-  const rules = game.game === "lbs" ? lbs : game.foundations ? binaryStar : blackHole;
-
-  // The validator found these moves legal; the page's own rules must agree (a console error if not).
-  (function checkAnswer() {
-    let state = rules.start();
-    original.forEach((move, index) => {
-      if (!rules.legal(state).some((legal) => rules.same(legal, move))) {
-        console.error(`the page's rules reject move ${index + 1} (${rules.label(move)}), which the validator accepted`);
-      }
-      state = rules.apply(state, move);
-    });
-    if (answer && !answer.fault && !rules.won(state)) console.error("the page's rules do not see the answer win");
-  })();
+  // The layouts this script draws, and those a game's own script adds (`Game.page_script`, loaded before this
+  // one): window.patienceLayouts[name] = (kit) => rules, the rules object as above plus `draw(state, legal)`
+  // and, where a move is picked in two clicks, `picks`. A game's data names its layout (`layout`), else the
+  // layout is read from its shape.
+  const layouts = {blackHole: () => blackHole, binaryStar: () => binaryStar, lbs: () => lbs};
+  Object.assign(layouts, window.patienceLayouts || {});
+  const layout = game.layout || (game.game === "lbs" ? "lbs" : game.foundations ? "binaryStar" : "blackHole");
+  let rules = null; // the chosen layout's, once every function it may use is defined (below)
 
   function stateAt(count) {
     let state = rules.start();
@@ -282,6 +277,27 @@
     });
   }
 
+  blackHole.draw = drawBlackHole;
+  Object.assign(binaryStar, {draw: drawBinaryStar, picks: true});
+  Object.assign(lbs, {draw: drawLbs, moveWord: "move"});
+  // what a game's own layout may use to play and draw its cards
+  const kit = {game, answer, view, layouts, byId, cardName, last, follows, tops, taken, left, covered, piled,
+    cardElement, clickable, slot, foundationStack, drawPiles, playedText, faultShown, nextMove, clickCard, play, draw};
+  if (!layouts[layout]) throw new Error(`the page has no layout ${layout}`);
+  rules = layouts[layout](kit);
+
+  // The validator found these moves legal; the page's own rules must agree (a console error if not).
+  (function checkAnswer() {
+    let state = rules.start();
+    original.forEach((move, index) => {
+      if (!rules.legal(state).some((legal) => rules.same(legal, move))) {
+        console.error(`the page's rules reject move ${index + 1} (${rules.label(move)}), which the validator accepted`);
+      }
+      state = rules.apply(state, move);
+    });
+    if (answer && !answer.fault && !rules.won(state)) console.error("the page's rules do not see the answer win");
+  })();
+
   function drawMoves() {
     const list = byId("moves");
     list.replaceChildren();
@@ -317,15 +333,14 @@
     const position = view.cursor === 0 ? "Start"
       : `Move ${view.cursor}: ${rules.explain(stateAt(view.cursor - 1), view.script[view.cursor - 1])}`;
     const plays = legal.map(rules.label).join(", ");
-    return `${position}. ${legal.length} legal ${game.game === "lbs" ? "move" : "play"}${legal.length === 1 ? "" : "s"}: ${plays}.`;
+    const word = rules.moveWord || "play";
+    return `${position}. ${legal.length} legal ${word}${legal.length === 1 ? "" : "s"}: ${plays}.`;
   }
 
   function draw() {
     const state = stateAt(view.cursor);
     const legal = rules.legal(state);
-    if (rules === lbs) drawLbs(state, legal);
-    else if (rules === binaryStar) drawBinaryStar(state, legal);
-    else drawBlackHole(state, legal);
+    rules.draw(state, legal);
     drawMoves();
     const status = byId("status");
     status.textContent = view.message || statusText(state, legal);
@@ -366,7 +381,7 @@
   function clickCard(card) {
     const state = stateAt(view.cursor);
     const legal = rules.legal(state);
-    if (rules === binaryStar) {
+    if (rules.picks) {
       // a card can go onto more than one foundation: pick it, then click the foundation
       if (legal.some((move) => move[0] === card)) {
         view.selected = view.selected === card ? null : card;

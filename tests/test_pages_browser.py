@@ -413,3 +413,30 @@ def test_binary_star_page_rules_check_the_validators_plays(browser, pages, tmp_p
     open_page(browser, tampered)
     logged = [entry["message"] for entry in errors(browser)]
     assert logged and "rules reject move 1 (" in logged[0]
+
+
+def test_a_game_draws_a_layout_of_its_own_through_its_page_script(browser, tmp_path, monkeypatch):
+    """A game whose page data names a layout of its own gives the script that draws it
+    (`Game.page_script`): the page runs it first, plays by its rules and draws with it."""
+    from patience.games import get_game
+    from patience.pages import replay
+
+    script = ("window.patienceLayouts = {tagged: (kit) => Object.assign({}, kit.layouts.blackHole(kit), {"
+              "draw(state, legal) { kit.layouts.blackHole(kit).draw(state, legal); "
+              "document.body.dataset.drawn = `tagged ${legal.length}`; }})};")
+    monkeypatch.setattr(type(get_game("black_hole")), "page_script", lambda self: script)
+    deal = patience_deal(PAPER)
+    game = replay.game_page("black_hole", deal, None) | {"layout": "tagged"}
+    page = tmp_path / "tagged.html"
+    page.write_text(replay.render(game, "tagged"), encoding="utf-8")
+    open_page(browser, page)
+    assert not errors(browser)
+    tops = sum(1 for pile in deal.piles if deal.adjacent(deal.foundation, pile[0]))
+    assert browser.find_element("css selector", "body").get_attribute("data-drawn") == f"tagged {tops}"
+    assert len(browser.find_elements("css selector", "#piles .card.legal")) == tops
+
+
+def patience_deal(path):
+    from patience.games import read_game_deal
+
+    return read_game_deal(path)[1]

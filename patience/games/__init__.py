@@ -87,7 +87,7 @@ class Game(Generic[D]):
     native_search: ClassVar[str | None] = None  # runners/native.py: f(deal, limits, options) -> Answer
     survey_search: ClassVar[str | None] = None  # survey/decide.py: f(deal, seconds, nodes, max_cards)
     # -> (Status, cards, nodes)
-    posed_deals: ClassVar[str | None] = None  # grading/hunt.py: f(game, index, rng, fixed) -> deal
+    posed_deals: ClassVar[str | None] = None  # grading/hunt.py: f(game, index, seed, rng, fixed) -> deal
     numbered_deal: ClassVar[str | None] = None  # commands/deal.py: f(game, seed, numbering) -> deal
     # (PySolFC's deal `seed` of the game, or a UsageError for a number it has no deal for)
 
@@ -150,6 +150,14 @@ class Game(Generic[D]):
         """The replay page's description of the deal and of the answer's `moves` (None: play by hand),
         as plain JSON data that the page's script draws (patience/pages/replay.py)."""
         raise UsageError(f"there is no replay page for {self.name} deals yet")
+
+    def page_script(self) -> str:
+        """JavaScript the replay page runs before its own, for a game whose `page` data names a layout the
+        page does not draw (`layout`): it sets `window.patienceLayouts[layout] = (kit) => rules`, the
+        rules, drawing and clicks of that layout (templates/replay.js says what `kit` holds and what
+        the rules object has). "" (the default): the page's own layouts, piles and a foundation
+        (Black Hole), piles and foundations (Binary Star) or a row (LBS), draw the data."""
+        return ""
 
 
 def get_game(name: str) -> Game[Any]:

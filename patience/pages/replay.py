@@ -41,7 +41,9 @@ def environment() -> jinja2.Environment:
 
 
 def render(game: dict[str, object], heading: str, notes: Sequence[str] = (), back: str | None = None) -> str:
-    """The whole page: template, style, script and the game description in one HTML file
-    (`back`: where a link back to the page that led here points, such as a report)."""
+    """The whole page: template, style, script and the game description in one HTML file, with the
+    game's own script when it draws a layout of its own (`Game.page_script`; `back`: where a link back
+    to the page that led here points, such as a report)."""
     return environment().get_template("replay.html.j2").render(
-        game=game, heading=heading, notes=list(notes), back=back, style=asset("replay.css"), script=asset("replay.js"))
+        game=game, heading=heading, notes=list(notes), back=back, style=asset("replay.css"), script=asset("replay.js"),
+        game_script=get_game(str(game["game"])).page_script())
