@@ -2,12 +2,12 @@
 # A one-node Slurm cluster on this machine, for the slow tests of the Slurm back end
 # (tests/test_slurm.py, `--cluster slurm`): Debian's slurm-wlm and munge installed where missing, a
 # munge key, /etc/slurm/slurm.conf naming this host as controller and as the one node (2 CPUs, no
-# cgroups, no accounting), then munged, slurmctld and slurmd started and the node waited for.
-# .ci/run calls it before the slow tests; setup.sh does not (it changes the machine: run it as root
-# on a CI machine or a throwaway one). Safe to run again: a cluster that answers `sinfo` is left as it
-# is, a daemon already running is not started twice, and a slurm.conf this script did not write is
-# never touched. When Slurm cannot start it says why and exits 1, having changed nothing else; the
-# Slurm tests then skip, saying `sinfo` fails.
+# cgroups, no accounting; a job keeps the nice value of whoever submitted it), then munged,
+# slurmctld and slurmd started and the node waited for. .ci/run calls it before the slow tests;
+# setup.sh does not (it changes the machine: run it as root on a CI machine or a throwaway one).
+# Safe to run again: a cluster that answers `sinfo` is left as it is, a daemon already running is not
+# started twice, and a slurm.conf this script did not write is never touched. When Slurm cannot start
+# it says why and exits 1 (.ci/run goes on); the Slurm tests then skip, saying that `sinfo` fails.
 set -uo pipefail
 
 say() { echo "slurm-up: $*" >&2; }
@@ -73,6 +73,7 @@ SelectTypeParameters=CR_CPU_Memory
 SchedulerType=sched/backfill
 MpiDefault=none
 ReturnToService=2
+PropagatePrioProcess=1
 SlurmdParameters=config_overrides
 NodeName=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=$memory State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
