@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import resources
 from typing import ClassVar
 
 from patience.cards import Card
@@ -60,6 +61,10 @@ class Golf(Game[GolfDeal]):
     def page(self, deal: GolfDeal, moves: Sequence[Move] | None, source: str = "") -> dict[str, object]:
         return page_data(deal, moves, source)
 
+    def page_script(self) -> str:
+        """The page's `golf` layout (patience/golf/page.js): the stock beside the foundation, the variant's rule."""
+        return resources.files("patience.golf").joinpath("page.js").read_text(encoding="utf-8")
+
 
 def page_data(deal: GolfDeal, moves: Sequence[Move] | None, source: str = "") -> dict[str, object]:
     """The replay page's data: cards numbered start card, stock (dealing order), piles (top card
@@ -71,7 +76,7 @@ def page_data(deal: GolfDeal, moves: Sequence[Move] | None, source: str = "") ->
         "cards": [card_face(card, deal.ranks) for card in cards], "values": [card.rank for card in cards],
         "foundation": 0, "stock": [index[card] for card in deal.stock],
         "piles": [[index[card] for card in pile] for pile in deal.piles],
-        "queens_on_kings": deal.queens_on_kings, "wrap_ranks": deal.wrap_ranks, "answer": None,
+        "queens_on_kings": deal.queens_on_kings, "wrap_ranks": deal.wrap_ranks, "layout": "golf", "answer": None,
     }
     if moves is None:
         return game
