@@ -294,3 +294,24 @@ def test_golf_files_are_not_read_as_black_hole_and_back():
     lines = BOARD_2.splitlines(keepends=True)
     assert parse_game_deal(lines[1] + lines[0] + "".join(lines[2:]), "s.txt")[0].name == GOLF
     assert parse_game_deal("Foundations: AS\nKD 9S 3C\n", "bh.txt")[0].name != GOLF
+
+
+def test_the_hunt_poses_growing_deals_of_the_variant_and_shrinks_them():
+    import random
+
+    from patience.games import get_game
+    from patience.golf.deals import posed_deal
+
+    rng = random.Random(3)
+    posed = [posed_deal(GOLF_QUEENS_ON_KINGS, index, rng.randrange(2 ** 32), rng, False) for index in range(60)]
+    assert all(deal.queens_on_kings and not deal.wrap_ranks for deal in posed)
+    assert posed[0].ranks == 3 and posed[-1].ranks == 10
+    fixed = posed_deal(GOLF_WRAP_RANKS, 0, 5, rng, True)
+    assert fixed.game == GOLF_WRAP_RANKS and fixed == random_deal(5, wrap_ranks=True)
+    game = get_game(GOLF)
+    deal = posed[30]
+    for smaller in game.smaller(deal, False):
+        assert len(smaller.all_cards) == len(deal.all_cards) - 1 or (
+            sorted(smaller.all_cards) == sorted(deal.all_cards) and smaller != deal)
+    assert all(len(smaller.piles) == len(deal.piles) and smaller.stock == deal.stock
+               for smaller in game.smaller(deal, True))

@@ -1,11 +1,16 @@
-"""Seeded random generalised Golf deals (PySolFC's numbered Golf deals are patience.golf.pysol's)."""
+"""Seeded random generalised Golf deals, the hunt's deals and its shrink steps (PySolFC's numbered
+Golf deals are patience.golf.pysol's)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from dataclasses import replace
 
 from patience.cards import STANDARD_RANKS, Card
+from patience.games.shrinking import simpler_order, smaller_piles
 from patience.golf.deal import PILE_HEIGHT, PILES, STANDARD_SUITS, STOCK, GolfDeal
+from patience.names import GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS
 
 
 def random_deal(seed: int, ranks: int = STANDARD_RANKS, suits: int = STANDARD_SUITS, piles: int = PILES,
@@ -26,3 +31,29 @@ def random_deal(seed: int, ranks: int = STANDARD_RANKS, suits: int = STANDARD_SU
     table = cards[1 + stock:]
     return GolfDeal(tuple(tuple(table[index * height:(index + 1) * height]) for index in range(piles)),
                     tuple(cards[1:1 + stock]), cards[0], ranks, queens_on_kings, wrap_ranks)
+
+
+def variant_flags(game: str) -> dict[str, bool]:
+    """The flags of the variant a game's name says (generalised Golf: the default rules)."""
+    return {"queens_on_kings": game == GOLF_QUEENS_ON_KINGS, "wrap_ranks": game == GOLF_WRAP_RANKS}
+
+
+def posed_deal(game: str, index: int, seed: int, rng: random.Random, fixed: bool) -> GolfDeal:
+    """The hunt's deal `index` (grading/hunt.py's `posed_deals` hook): PySolFC's shape when `fixed`,
+    else deals growing from a few cards, their shape drawn by the hunt's `rng`, their cards by `seed`."""
+    flags = variant_flags(game)
+    if fixed:
+        return random_deal(seed, **flags)
+    ranks, suits = min(3 + index // 8, STANDARD_RANKS), rng.randint(1, STANDARD_SUITS)
+    piles = rng.randint(1, min(PILES, ranks * suits - 1))
+    height = rng.randint(1, max(1, min(PILE_HEIGHT, (ranks * suits - 1) // piles)))
+    stock = rng.randint(0, ranks * suits - 1 - piles * height)
+    return random_deal(seed, ranks, suits, piles, height, stock, **flags)
+
+
+def smaller_deals(deal: GolfDeal) -> Iterator[GolfDeal]:
+    """The hunt's shrink steps: a pile fewer, a pile card fewer, a stock card fewer, then a simpler order."""
+    yield from smaller_piles(deal)
+    for index in range(len(deal.stock)):
+        yield replace(deal, stock=deal.stock[:index] + deal.stock[index + 1:])
+    yield from simpler_order(deal)

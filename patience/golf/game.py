@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from typing import ClassVar
 
@@ -10,8 +10,10 @@ from patience.cards import Card
 from patience.core import Replay
 from patience.games import Game
 from patience.games.faces import card_face
+from patience.games.shrinking import simpler_order
 from patience.golf import forms
 from patience.golf.deal import GolfDeal
+from patience.golf.deals import smaller_deals
 from patience.golf.rules import Move, move_names, read_moves, replay, resolved
 from patience.names import GAME_TITLES, GOLF
 
@@ -27,6 +29,7 @@ class Golf(Game[GolfDeal]):
     native_search: ClassVar[str | None] = "patience.golf.search:native_search"
     survey_search: ClassVar[str | None] = "patience.golf.search:survey_search"
     numbered_deal: ClassVar[str | None] = "patience.golf.pysol:numbered_deal"  # F's: PySolFC's numbers
+    posed_deals: ClassVar[str | None] = "patience.golf.deals:posed_deal"
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)
@@ -57,6 +60,9 @@ class Golf(Game[GolfDeal]):
 
     def move_names(self, deal: GolfDeal, moves: Sequence[Move]) -> list[str]:
         return move_names(deal, moves)
+
+    def smaller(self, deal: GolfDeal, fixed: bool) -> Iterator[GolfDeal]:
+        return simpler_order(deal) if fixed else smaller_deals(deal)
 
     def page(self, deal: GolfDeal, moves: Sequence[Move] | None, source: str = "") -> dict[str, object]:
         return page_data(deal, moves, source)
