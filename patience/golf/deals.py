@@ -33,6 +33,18 @@ def random_deal(seed: int, ranks: int = STANDARD_RANKS, suits: int = STANDARD_SU
                     tuple(cards[1:1 + stock]), cards[0], ranks, queens_on_kings, wrap_ranks)
 
 
+def generalised_deal(game: str, seed: int, ranks: int, suits: int = STANDARD_SUITS,
+                     pile_height: int = PILE_HEIGHT) -> GolfDeal:
+    """`patience deal --game golf_generalised --ranks R --suits S --pile-height H`: the whole deck of R
+    ranks and S suits dealt as PySolFC deals Golf, into 7 piles of H (fewer where the deck is short),
+    the start card, and the rest to the stock; 13, 4 and 5 give PySolFC's shape."""
+    cards = ranks * suits - 1
+    piles = min(PILES, cards // pile_height)
+    if piles < 1:
+        raise ValueError(f"{ranks} ranks of {suits} suits make no pile of {pile_height} beside the start card")
+    return random_deal(seed, ranks, suits, piles, pile_height, cards - piles * pile_height, **variant_flags(game))
+
+
 def variant_flags(game: str) -> dict[str, bool]:
     """The flags of the variant a game's name says (generalised Golf: the default rules)."""
     return {"queens_on_kings": game == GOLF_QUEENS_ON_KINGS, "wrap_ranks": game == GOLF_WRAP_RANKS}
