@@ -284,3 +284,17 @@ def test_a_stopped_client_cancels_its_jobs(tmp_path, number):
         time.sleep(0.2)
     assert not [pid for pid in pids if process_alive(pid)], "a solver outlived its cancelled job"
     assert stored_rows(db, "runs") == 0
+
+
+@on_cluster
+def test_a_job_slurm_refuses_is_one_line_and_no_wait(tmp_path):
+    """A partition Slurm does not have, or more memory than any node: `error: ...` and exit 2 at once,
+    not a wait for workers that never come."""
+    db = tmp_path / "s.sqlite"
+    for option in (["--partition", "no-such-partition"], ["--job-memory", "1000000"]):
+        started = time.monotonic()
+        done = _patience(*SURVEY, "--db", str(db), "--cluster", "slurm", *option, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("error: --cluster slurm: Slurm refuses the job: "), done.stderr
+        assert len(done.stderr.splitlines()) == 1 and time.monotonic() - started < 60
+        assert _no_jobs_left(cluster.job_name(db))

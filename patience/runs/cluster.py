@@ -33,6 +33,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -241,6 +242,7 @@ def started(cluster: Cluster, jobs: int, name: str, seconds: float | None, logs:
                 job_extra_directives=[f"--comment={COMMENT}:{socket.gethostname()}:{os.getpid()}"],
                 worker_extra_args=["--lifetime", f"{alive}s", "--lifetime-stagger", f"{min(60, alive // 10)}s"],
                 scheduler_options={"dashboard_address": ":0"})
+            refused(slurm.job_script())
             slurm.adapt(minimum_jobs=jobs, maximum_jobs=jobs)
         with Client(slurm) as client:
             yield client
@@ -249,6 +251,23 @@ def started(cluster: Cluster, jobs: int, name: str, seconds: float | None, logs:
             with stops_deferred():
                 slurm.close()
                 cancel_named(name, os.getpid())
+
+
+def refused(script: str) -> None:
+    """A usage error if Slurm would refuse the job `script` (a partition, account, memory or walltime it
+    does not have): `sbatch --test-only` submits nothing. Without this, dask-jobqueue would log the
+    refusal and submit again, and the work would wait for workers that never come."""
+    with tempfile.NamedTemporaryFile("w", prefix="patience-job-", suffix=".sh") as file:
+        file.write(script)
+        file.flush()
+        try:
+            done = subprocess.run(["sbatch", "--test-only", file.name], capture_output=True, text=True, timeout=60,
+                                  check=False)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise UsageError(f"--cluster slurm: sbatch does not answer: {error}") from None
+    if done.returncode != 0:
+        said = [line.split("error:", 1)[-1].strip() for line in done.stderr.splitlines() if line.strip()]
+        raise UsageError(f"--cluster slurm: Slurm refuses the job: {'; '.join(said) or f'exit {done.returncode}'}")
 
 
 def _slurm_cluster() -> Any:
