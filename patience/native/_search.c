@@ -1520,7 +1520,8 @@ typedef struct {
     int *rank, *start, *size;  /* each card's rank, pile by pile, top card first; each pile's first card, its size */
     int *word, *shift, *bits;  /* each number's word, shift and width in bits in the key (number 0: foundation) */
     int *taken, *depth, *moved, *next, *was;
-    uint64_t *key, *open, stamp;
+    uint64_t *key, *open, stamp, steps;
+    int begun, d, foundation;  /* the walk so far: under way, its depth, the foundation's rank + 1 */
     double deadline, cpu_deadline;
     PyThreadState *thread;
     Cache set, cuts;  /* the positions listed; those the bound cuts */
@@ -1570,18 +1571,21 @@ static inline int closure_get(const Closure *c, const uint64_t *key, int number)
     return (int)((key[c->word[number]] >> c->shift[number]) & ((1ULL << c->bits[number]) - 1));
 }
 
-/* The walk, depth first from `top` + 1 (0: no card): FAILED when every position reached is listed
- * and none is won, SOLVED at a won one, LIMIT past `limit` positions (0: none) or the wall clock,
- * CPU_LIMIT, NO_MEMORY, INTERRUPTED. Positions cut by the bound are kept apart (`cuts`), so that
- * the bound is worked out once a position. */
-static int closure_walk(Closure *c, int top, uint64_t limit)
+/* The walk, depth first from the start: FAILED when every position reached is listed and none is
+ * won, SOLVED at a won one, RESTART when more than `budget` positions are listed (the walk stays
+ * where it is, to go on at the next call), LIMIT at the wall clock, CPU_LIMIT, NO_MEMORY, INTERRUPTED.
+ * Positions cut by the bound are kept apart (`cuts`), so that the bound is worked out once a position. */
+static int closure_walk(Closure *c, uint64_t budget)
 {
-    int d = 0, foundation = top + 1;
-    uint64_t steps = 0;
-    closure_set(c, 0, foundation);
-    cache_add(&c->set, c->key, hash_key(c->key, c->words), c->words);
-    if (c->left == 0 && (c->end < 0 || (foundation > 0 && closure_adjacent(c, foundation - 1, c->end)))) return SOLVED;
-    c->next[0] = 0;
+    int d = c->d, foundation = c->foundation;
+    if (!c->begun) {
+        c->begun = 1;
+        closure_set(c, 0, foundation);
+        cache_add(&c->set, c->key, hash_key(c->key, c->words), c->words);
+        if (c->left == 0 && (c->end < 0 || (foundation > 0 && closure_adjacent(c, foundation - 1, c->end))))
+            return SOLVED;
+        c->next[0] = 0;
+    }
     while (d >= 0) {
         int p = c->next[d];
         while (p < c->piles && !(c->taken[p] < c->size[p] && (foundation == 0 ||
@@ -1604,7 +1608,7 @@ static int closure_walk(Closure *c, int top, uint64_t limit)
         c->left--;
         closure_set(c, 1 + p, c->taken[p]);
         closure_set(c, 0, foundation);
-        if ((++steps & (CLOCK_EVERY - 1)) == 0) {
+        if ((++c->steps & (CLOCK_EVERY - 1)) == 0) {
             if (c->deadline > 0 && now() > c->deadline) return LIMIT;
             if (c->cpu_deadline > 0 && cpu_now() > c->cpu_deadline) return CPU_LIMIT;
             PyEval_RestoreThread(c->thread);
@@ -1624,9 +1628,13 @@ static int closure_walk(Closure *c, int top, uint64_t limit)
         if (enter) {
             cache_add(&c->set, c->key, hash, c->words);
             if (c->set.full) return NO_MEMORY;
-            if (limit && c->set.used > limit) return LIMIT;
             d++;
             c->next[d] = 0;
+            if (c->set.used > budget) {
+                c->d = d;
+                c->foundation = foundation;
+                return RESTART;
+            }
         } else {
             c->taken[p]--;
             c->left++;
@@ -1635,6 +1643,7 @@ static int closure_walk(Closure *c, int top, uint64_t limit)
             closure_set(c, 0, foundation);
         }
     }
+    c->d = -1;
     return FAILED;
 }
 
@@ -1689,116 +1698,157 @@ static PyObject *closure_records(Closure *c, int *width)
     return body;
 }
 
-/* closure(ranks, pile_sizes, rank_count, top, end, cut, limit, seconds, cpu_seconds): the walk of
- * one board from foundation rank `top` (-1: none), won when every pile is empty and (end >= 0) the
- * last card is next to rank `end`. (status, positions, width, records): status `lost` with every
- * position reached, sorted and packed as the certificate's body; else `won`, `limit` (more than
- * `limit` positions, or the wall clock), `cpu`, with no records. */
-static PyObject *closure(PyObject *self, PyObject *args)
+static void closure_free(Closure *c)
 {
-    (void)self;
-    PyObject *ranks_of, *sizes_of;
-    int ranks, top, end, cut;
-    unsigned long long limit;
-    double seconds, cpu_seconds;
-    if (!PyArg_ParseTuple(args, "OOiiipKdd", &ranks_of, &sizes_of, &ranks, &top, &end, &cut, &limit, &seconds,
-                          &cpu_seconds))
-        return NULL;
-    PyObject *rank_seq = PySequence_Fast(ranks_of, "ranks"), *size_seq = PySequence_Fast(sizes_of, "pile sizes");
-    Closure c = {0};
-    PyObject *answer = NULL;
-    if (!rank_seq || !size_seq) goto done;
-    c.n = (int)PySequence_Fast_GET_SIZE(rank_seq);
-    c.piles = (int)PySequence_Fast_GET_SIZE(size_seq);
-    c.ranks = ranks;
-    c.end = end;
-    c.cut = cut;
-    c.left = c.n;
-    if (ranks < 1 || ranks > MAX_RANKS || c.piles < 1 || c.n > MAX_CARDS || top < -1 || top >= ranks || end < -1
+    free(c->rank); free(c->start); free(c->size); free(c->word); free(c->shift); free(c->bits); free(c->taken);
+    free(c->depth); free(c->moved); free(c->next); free(c->was); free(c->open); free(c->key);
+    free(c->set.slots); free(c->cuts.slots);
+}
+
+/* One board, (ranks, pile sizes, top, end), read into `c` ready to walk; -1 with the exception set. */
+static int closure_init(Closure *c, PyObject *board, int ranks, int cut)
+{
+    PyObject *ranks_of, *sizes_of, *rank_seq = NULL, *size_seq = NULL;
+    int top, end, failed = -1;
+    if (!PyArg_ParseTuple(board, "OOii", &ranks_of, &sizes_of, &top, &end)) return -1;
+    rank_seq = PySequence_Fast(ranks_of, "ranks");
+    size_seq = rank_seq ? PySequence_Fast(sizes_of, "pile sizes") : NULL;
+    if (!size_seq) goto done;
+    c->n = (int)PySequence_Fast_GET_SIZE(rank_seq);
+    c->piles = (int)PySequence_Fast_GET_SIZE(size_seq);
+    c->ranks = ranks;
+    c->end = end;
+    c->cut = cut;
+    c->left = c->n;
+    c->foundation = top + 1;
+    if (ranks < 1 || ranks > MAX_RANKS || c->piles < 1 || c->n > MAX_CARDS || top < -1 || top >= ranks || end < -1
         || end >= ranks) {
-        PyErr_SetString(PyExc_ValueError, "closure takes 1 to MAX_CARDS cards, a pile or more, and ranks in range");
+        PyErr_SetString(PyExc_ValueError, "closure takes up to MAX_CARDS cards, a pile or more, and ranks in range");
         goto done;
     }
-    size_t piles = (size_t)c.piles + 1;
-    c.rank = calloc((size_t)c.n + 1, sizeof(int));
-    c.start = calloc(piles, sizeof(int));
-    c.size = calloc(piles, sizeof(int));
-    c.word = calloc(piles, sizeof(int));
-    c.shift = calloc(piles, sizeof(int));
-    c.bits = calloc(piles, sizeof(int));
-    c.taken = calloc(piles, sizeof(int));
-    c.depth = calloc(piles, sizeof(int));
-    c.moved = calloc((size_t)c.n + 1, sizeof(int));
-    c.next = calloc((size_t)c.n + 2, sizeof(int));
-    c.was = calloc((size_t)c.n + 1, sizeof(int));
-    c.open = calloc((size_t)ranks, sizeof(uint64_t));
-    if (!c.rank || !c.start || !c.size || !c.word || !c.shift || !c.bits || !c.taken || !c.depth || !c.moved
-        || !c.next || !c.was || !c.open) {
+    size_t piles = (size_t)c->piles + 1, cards = (size_t)c->n + 2;
+    c->rank = calloc(cards, sizeof(int));
+    c->start = calloc(piles, sizeof(int));
+    c->size = calloc(piles, sizeof(int));
+    c->word = calloc(piles, sizeof(int));
+    c->shift = calloc(piles, sizeof(int));
+    c->bits = calloc(piles, sizeof(int));
+    c->taken = calloc(piles, sizeof(int));
+    c->depth = calloc(piles, sizeof(int));
+    c->moved = calloc(cards, sizeof(int));
+    c->next = calloc(cards, sizeof(int));
+    c->was = calloc(cards, sizeof(int));
+    c->open = calloc((size_t)ranks, sizeof(uint64_t));
+    if (!c->rank || !c->start || !c->size || !c->word || !c->shift || !c->bits || !c->taken || !c->depth
+        || !c->moved || !c->next || !c->was || !c->open) {
         PyErr_NoMemory();
         goto done;
     }
     int total = 0;
-    for (int p = 0; p < c.piles; p++) {
+    for (int p = 0; p < c->piles; p++) {
         long size = PyLong_AsLong(PySequence_Fast_GET_ITEM(size_seq, p));
-        if (size < 0 || total + size > c.n) {
+        if (size < 0 || total + size > c->n) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "pile sizes must add up to the cards");
             goto done;
         }
-        c.start[p] = total;
-        c.size[p] = (int)size;
+        c->start[p] = total;
+        c->size[p] = (int)size;
         total += (int)size;
     }
-    for (int i = 0; i < c.n; i++) {
+    for (int i = 0; i < c->n; i++) {
         long r = PyLong_AsLong(PySequence_Fast_GET_ITEM(rank_seq, i));
         if (r < 0 || r >= ranks) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card's rank out of range");
             goto done;
         }
-        c.rank[i] = (int)r;
+        c->rank[i] = (int)r;
     }
-    if (total != c.n) {
+    if (total != c->n) {
         PyErr_SetString(PyExc_ValueError, "pile sizes must add up to the cards");
         goto done;
     }
     /* the key's layout: from the top bit of word 0 down, bit 0 of word 0 kept for the mark */
     int free_bits = 63, word = 0;
-    for (int k = 0; k <= c.piles; k++) {
-        int most = k == 0 ? ranks : c.size[k - 1], bits = 1;
+    for (int k = 0; k <= c->piles; k++) {
+        int most = k == 0 ? ranks : c->size[k - 1], bits = 1;
         while ((most >> bits) > 0) bits++;
         if (bits > free_bits) { word++; free_bits = 64; }
         free_bits -= bits;
-        c.word[k] = word;
-        c.shift[k] = free_bits + (word == 0 ? 1 : 0);
-        c.bits[k] = bits;
+        c->word[k] = word;
+        c->shift[k] = free_bits + (word == 0 ? 1 : 0);
+        c->bits[k] = bits;
     }
-    c.words = word + 1;
-    c.key = calloc((size_t)c.words, sizeof(uint64_t));
-    if (!c.key || cache_reset(&c.set, c.words, TABLE_MAX_BITS) || cache_reset(&c.cuts, c.words, TABLE_MAX_BITS)) {
+    c->words = word + 1;
+    c->key = calloc((size_t)c->words, sizeof(uint64_t));
+    if (!c->key || cache_reset(&c->set, c->words, TABLE_MAX_BITS) || cache_reset(&c->cuts, c->words, TABLE_MAX_BITS)) {
         PyErr_NoMemory();
         goto done;
     }
-    c.key[0] = 1;
-    c.deadline = seconds > 0 ? now() + seconds : 0;
-    c.cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
-    c.thread = PyEval_SaveThread();
-    int result = closure_walk(&c, top, limit);
-    PyEval_RestoreThread(c.thread);
-    if (result == NO_MEMORY) PyErr_NoMemory();
-    if (result == INTERRUPTED || result == NO_MEMORY) goto done;
-    if (result != FAILED) {
-        answer = Py_BuildValue("(sKiy)", result == SOLVED ? "won" : result == CPU_LIMIT ? "cpu" : "limit",
-                               (unsigned long long)c.set.used, 0, "");
-        goto done;
-    }
-    int width;
-    PyObject *body = closure_records(&c, &width);
-    if (body) answer = Py_BuildValue("(sKiN)", "lost", (unsigned long long)c.set.used, width, body);
+    c->key[0] = 1;
+    failed = 0;
 done:
     Py_XDECREF(rank_seq);
     Py_XDECREF(size_seq);
-    free(c.rank); free(c.start); free(c.size); free(c.word); free(c.shift); free(c.bits); free(c.taken);
-    free(c.depth); free(c.moved); free(c.next); free(c.was); free(c.open); free(c.key);
-    free(c.set.slots); free(c.cuts.slots);
+    return failed;
+}
+
+/* closure(boards, rank_count, cut, first, growth, seconds, cpu_seconds): the walk of each board,
+ * (ranks, pile sizes, top, end), in turns, each turn `growth` times the positions of the last (the
+ * first, `first`), each board's walk going on where it stopped, until one ends. A board: each card's
+ * rank, pile by pile, top card first; the piles' sizes; the foundation's rank (-1: none); won when
+ * every pile is empty and (end >= 0) the last card is next to rank `end`. (status, board, positions,
+ * width, records): `lost` with every position that board's plays reach, sorted and packed as the
+ * certificate's body; `won`; `limit` (the wall clock) or `cpu`, with no records. */
+static PyObject *closure(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *boards_of;
+    int ranks, cut;
+    unsigned long long first, growth;
+    double seconds, cpu_seconds;
+    if (!PyArg_ParseTuple(args, "OipKKdd", &boards_of, &ranks, &cut, &first, &growth, &seconds, &cpu_seconds))
+        return NULL;
+    PyObject *boards = PySequence_Fast(boards_of, "boards");
+    if (!boards) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(boards);
+    Closure *c = count >= 1 && count <= 2 ? calloc((size_t)count, sizeof(Closure)) : NULL;
+    PyObject *answer = NULL;
+    if (!c) {
+        if (count >= 1 && count <= 2) PyErr_NoMemory();
+        else PyErr_SetString(PyExc_ValueError, "closure walks one board or two");
+        goto done;
+    }
+    for (Py_ssize_t b = 0; b < count; b++)
+        if (closure_init(&c[b], PySequence_Fast_GET_ITEM(boards, b), ranks, cut)) goto done;
+    double deadline = seconds > 0 ? now() + seconds : 0, cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
+    PyThreadState *thread = PyEval_SaveThread();
+    int result = RESTART, which = 0;
+    for (uint64_t budget = first ? first : 1; result == RESTART; budget = budget * (growth > 1 ? growth : 2)) {
+        for (which = 0; which < count && result == RESTART; which++) {
+            c[which].deadline = deadline;
+            c[which].cpu_deadline = cpu_deadline;
+            c[which].thread = thread;
+            result = closure_walk(&c[which], budget);
+            thread = c[which].thread;
+        }
+    }
+    which--;
+    PyEval_RestoreThread(thread);
+    if (result == NO_MEMORY) PyErr_NoMemory();
+    if (result == INTERRUPTED || result == NO_MEMORY) goto done;
+    if (result != FAILED) {
+        answer = Py_BuildValue("(siKiy)", result == SOLVED ? "won" : result == CPU_LIMIT ? "cpu" : "limit", which,
+                               (unsigned long long)c[which].set.used, 0, "");
+        goto done;
+    }
+    int width;
+    PyObject *body = closure_records(&c[which], &width);
+    if (body) answer = Py_BuildValue("(siKiN)", "lost", which, (unsigned long long)c[which].set.used, width, body);
+done:
+    if (c)
+        for (Py_ssize_t b = 0; b < count; b++) closure_free(&c[b]);
+    free(c);
+    Py_DECREF(boards);
     return answer;
 }
 
@@ -1818,9 +1868,10 @@ static PyMethodDef methods[] = {
      "noise, wide, max_cards, "
      "node_limit, seconds, cpu_seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
     {"closure", closure, METH_VARARGS,
-     "closure(ranks, pile_sizes, rank_count, top, end, cut, limit, seconds, cpu_seconds) -> (status, positions, "
-     "width, records): every position one board's plays reach (a certificate's body, docs/certificates.md); "
-     "cut: leave out the positions the live-card bound proves lost"},
+     "closure([(ranks, pile_sizes, top, end), ...], rank_count, cut, first, growth, seconds, cpu_seconds) -> "
+     "(status, board, positions, width, records): every position a board's plays reach (a certificate's body, "
+     "docs/certificates.md), the boards walked in turns; cut: leave out the positions the live-card bound "
+     "proves lost"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -29,11 +29,12 @@ def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, re
           ) -> list[tuple[str, int, int, float]]:
     """Per board: (status, most cards played, nodes, CPU seconds)."""
 
-def closure(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, top: int, end: int, cut: bool,
-            limit: int, seconds: float, cpu_seconds: float, /) -> tuple[str, int, int, bytes]:
-    """Every position one board's plays reach from foundation rank `top` (-1: none), won when every pile
-    is empty and (`end` >= 0) the last card is next to rank `end`: (status, positions, width, records).
-    Status `lost` with the positions as a certificate's body (docs/certificates.md: the foundation's
-    rank + 1, the cards taken from each pile, each number big-endian in `width` bytes, sorted); `cut`
-    leaves out the positions the live-card bound proves lost; else `won`, `limit` (over `limit`
-    positions, 0: none, or `seconds` of wall clock) or `cpu`, with no records."""
+def closure(boards: Sequence[tuple[Sequence[int], Sequence[int], int, int]], rank_count: int, cut: bool, first: int,
+            growth: int, seconds: float, cpu_seconds: float, /) -> tuple[str, int, int, int, bytes]:
+    """Every position a board's plays reach, each board (its cards' ranks, its piles' sizes, the foundation's
+    rank or -1, the end rank or -1: won when every pile is empty and the last card is next to it) walked in
+    turns of `first`, then `growth` times more positions each, each walk going on where it stopped, until
+    one ends: (status, that board, positions, width, records). Status `lost` with the positions as a
+    certificate's body (docs/certificates.md: the foundation's rank + 1, the cards taken from each pile,
+    each number big-endian in `width` bytes, sorted); `cut` leaves out the positions the live-card bound
+    proves lost; else `won`, `limit` (`seconds` of wall clock) or `cpu`, with no records."""
