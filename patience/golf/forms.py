@@ -201,6 +201,8 @@ def _card(word: str, source: str, number: int, seen: dict[Card, int]) -> Card:
         card = parse_card(word)
     except ValueError as error:
         raise InputError(source, number, str(error)) from None
+    if card.rank >= STANDARD_RANKS:
+        raise InputError(source, number, f"card {card.name(0)} has no rank in 0..{STANDARD_RANKS - 1}")
     if card in seen:
         raise InputError(source, number, f"card {card.name(STANDARD_RANKS)} appears twice (first on line {seen[card]})")
     seen[card] = number
