@@ -194,6 +194,7 @@ def test_detection_leaves_black_hole_boards_alone():
     ("Talon: 3S\nFoundations: -\nAH\n", 2, "expected one start card"),
     ("Talon: 3S XX\nFoundations: 2S\nAH\n", 1, "unknown card 'XX'"),
     ("Talon: 3S\nFoundations: 2S\nAH\nr14s2\n", 4, "card r14s2 has no rank in 0..12"),
+    ("Talon:" + " AS" * 10_001 + "\nFoundations: 2S\nAH\n", 1, "cards: 10,001 is more than the cap of 10,000"),
     ("Talon: 3S\nFoundations: 2S\n", 2, "no piles"),
     ("Talon: 3S\nFoundations: 2S\nAH\nVariant: wrap\n", 4, "unknown variant 'wrap'"),
     ("Talon: 3S\nFoundations: 2S\nAH\nVariant: wrap-ranks\n4D\n", 5, "the 'Variant:' line must be the last"),
