@@ -298,3 +298,17 @@ def test_a_job_slurm_refuses_is_one_line_and_no_wait(tmp_path):
         assert done.stderr.startswith("error: --cluster slurm: Slurm refuses the job: "), done.stderr
         assert len(done.stderr.splitlines()) == 1 and time.monotonic() - started < 60
         assert _no_jobs_left(cluster.job_name(db))
+
+
+@on_cluster
+def test_jobs_that_start_no_worker_are_one_line_not_a_wait(tmp_path):
+    """Jobs Slurm runs but whose worker cannot start (here: a Python the node does not have): the job's
+    last words and exit 2, not a wait for ever."""
+    db = tmp_path / "s.sqlite"
+    done = subprocess.run([*PATIENCE, *SURVEY, "--db", str(db), "--cluster", "slurm"], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "DASK_JOBQUEUE__SLURM__PYTHON": "/nonexistent/python"})
+    assert done.returncode == 2, done.stderr
+    said = "error: --cluster slurm: the Slurm jobs ended without starting a worker: job "
+    assert done.stderr.startswith(said), done.stderr
+    assert "/nonexistent/python: No such file or directory" in done.stderr and len(done.stderr.splitlines()) == 1
+    assert _no_jobs_left(cluster.job_name(db))

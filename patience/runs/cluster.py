@@ -198,8 +198,8 @@ def runner(jobs: int, scheduler: str | None = None, cluster: Cluster | None = No
         if not work:
             return  # nothing to do: no job submitted
         with stop_signals_unwind(), _quiet_dask(), started(spec, math.ceil(jobs / spec.cores), name, seconds,
-                                                           logs) as client:
-            _gather(client, function, work, keep)
+                                                           logs) as (client, watch):
+            _gather(client, function, work, keep, watch.check)
     return run
 
 
@@ -245,7 +245,7 @@ def started(cluster: Cluster, jobs: int, name: str, seconds: float | None, logs:
             refused(slurm.job_script())
             slurm.adapt(minimum_jobs=jobs, maximum_jobs=jobs)
         with Client(slurm) as client:
-            yield client
+            yield client, _Watch(slurm, client, name, logs)
     finally:
         if slurm is not None:
             with stops_deferred():
@@ -281,19 +281,60 @@ def _slurm_cluster() -> Any:
     return SLURMCluster
 
 
+class _Watch:
+    """Whether the work can start at all: Slurm ran every job submitted and none started a worker (a
+    Python the nodes do not have, a prologue that fails) is a usage error saying the job's last words;
+    dask-jobqueue would wait for them for ever. Jobs still queued are waited for, however long."""
+
+    def __init__(self, slurm: Any, client: Any, name: str, logs: Path | None) -> None:
+        self.slurm, self.client, self.name, self.logs = slurm, client, name, logs
+        self.started = False
+
+    def check(self) -> None:
+        if self.started or self.client.scheduler_info()["workers"]:
+            self.started = True
+            return
+        submitted = {str(job.job_id) for job in list(self.slurm.workers.values()) if getattr(job, "job_id", None)}
+        if not submitted or submitted & {job for job, _ in _jobs(self.name)}:
+            return
+        raise UsageError("--cluster slurm: the Slurm jobs ended without starting a worker: "
+                         + self._last_words(submitted))
+
+    def _last_words(self, jobs: set[str]) -> str:
+        """The last line a job wrote on its standard error, or where to look."""
+        for job in sorted(jobs):
+            log = None if self.logs is None else self.logs / f"{self.name}-{job}.err"
+            if log is not None and log.is_file():
+                lines = [line.strip() for line in log.read_text(errors="replace").splitlines() if line.strip()]
+                if lines:
+                    return f"job {job} said {quote(lines[-1], 200)} ({log})"
+        return f"jobs {', '.join(sorted(jobs))} left no message (see their output with sacct or in {self.logs})"
+
+
+WATCH_SECONDS = 5.0  # how often a wait for results looks at the jobs
+
+
 def _gather(client: Any, function: Callable[[Work], Result], work: Sequence[Work],
-            keep: Callable[[Result], None]) -> None:
-    """Each result kept as it arrives; on a stop, the results finished meanwhile kept too."""
-    from distributed import as_completed
+            keep: Callable[[Result], None], check: Callable[[], None]) -> None:
+    """Each result kept as it arrives, `check` called while none does; on a stop, the results finished
+    meanwhile kept too."""
+    from distributed import wait
 
     futures = client.map(function, work, pure=False)
     kept: set[Any] = set()
+    pending = set(futures)
     try:
-        for future in as_completed(futures):
-            result = future.result()
-            with stops_deferred():
-                keep(result)
-                kept.add(future.key)
+        while pending:
+            try:
+                done, pending = wait(pending, timeout=WATCH_SECONDS, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                check()
+                continue
+            for future in done:
+                result = future.result()
+                with stops_deferred():
+                    keep(result)
+                    kept.add(future.key)
     except pool.STOPS:
         for future in futures:
             if future.key not in kept and future.status == "finished":
