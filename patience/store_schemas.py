@@ -57,10 +57,21 @@ CREATE TABLE IF NOT EXISTS runs (
     PRIMARY KEY (deal, content, configuration), FOREIGN KEY (deal, content) REFERENCES deals(name, content));
 """
 
+CAMPAIGN_V2 = CAMPAIGN_V1.split("CREATE TABLE IF NOT EXISTS deals")[0] + CAMPAIGN_DEALS_V2 + CAMPAIGN_RUNS_V2
+# Schema 3 keeps the certificate of each loss a campaign with `certify: true` reports (docs/certificates.md),
+# beside its run: the certificate file's bytes, its positions, and the seconds its pass took.
+CAMPAIGN_CERTIFICATES_V3 = """
+CREATE TABLE IF NOT EXISTS certificates (
+    deal TEXT NOT NULL, content TEXT NOT NULL, configuration TEXT NOT NULL, positions INTEGER NOT NULL,
+    seconds REAL NOT NULL, data BLOB NOT NULL,
+    PRIMARY KEY (deal, content, configuration),
+    FOREIGN KEY (deal, content, configuration) REFERENCES runs(deal, content, configuration));
+"""
+
 CAMPAIGN = StoreSchema(  # patience/campaign/store.py
-    name="campaign", application_id=0x50434D50, schema_version=2,  # "PCMP"
-    schema=CAMPAIGN_V1.split("CREATE TABLE IF NOT EXISTS deals")[0] + CAMPAIGN_DEALS_V2 + CAMPAIGN_RUNS_V2,
-    made_by="patience compare", previous={1: CAMPAIGN_V1})
+    name="campaign", application_id=0x50434D50, schema_version=3,  # "PCMP"
+    schema=CAMPAIGN_V2 + CAMPAIGN_CERTIFICATES_V3, made_by="patience compare",
+    previous={1: CAMPAIGN_V1, 2: CAMPAIGN_V2})
 
 SURVEY_V1 = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);

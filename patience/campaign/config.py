@@ -6,6 +6,7 @@ On the command line: `--solvers native,fd-ff` (label = solver name) and repeatab
 
     deals: black_hole:1-200
     timeout: 10
+    certify: true      # each loss a run reports gets a certificate (docs/certificates.md)
     configurations:
       native: {solver: native}
       native-nocache: {solver: native, options: {cache: "off"}}
@@ -27,7 +28,7 @@ from patience.options import check_options, option_text
 from patience.reading import compose_yaml, construct_yaml, read_text, yaml_child, yaml_line
 from patience.runners.registry import get_solver, names_a_program
 
-EXPERIMENT_KEYS = ("deals", "timeout", "cpu", "memory", "jobs", "configurations")
+EXPERIMENT_KEYS = ("deals", "timeout", "cpu", "memory", "jobs", "certify", "configurations")
 
 
 @dataclass(frozen=True)
@@ -137,3 +138,6 @@ def _check_settings(settings: dict[str, object], source: str, root: yaml.Node | 
     for key, low, high in (("memory", 1, MAX_MEMORY_MB), ("jobs", 1, MAX_JOBS)):
         if settings.get(key) is not None:
             whole_value(settings[key], key, low, high, source, yaml_line(yaml_child(root, key)))
+    if "certify" in settings and not isinstance(settings["certify"], bool):
+        raise InputError(source, yaml_line(yaml_child(root, "certify")),
+                         f"certify must be true or false, not {quote(str(settings['certify']))}")

@@ -1,7 +1,8 @@
 """A campaign's tasks: what one run is (a deal, a configuration, the limits), the order they run in,
 and running one in a worker (`run_task`, on the one pool of patience.runs.pool). Workers only run
-`patience.runners.solve.solve` and return a plain record; this process checks each record again
-with the validator (`recheck`) before it is stored."""
+`patience.runners.solve.solve` and return a plain record (with `certify`, and the certificate of a
+loss: `Certified`); this process checks each record again with the validator (`recheck`) before it
+is stored."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import json
 import os
 import random
 import socket
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from patience.campaign.config import Configuration
 from patience.campaign.record import RunRecord, stored_moves
@@ -28,10 +31,22 @@ class Task:
     deal: NamedDeal
     configuration: Configuration
     limits: Limits
+    certify: bool = False  # a loss gets a certificate (docs/certificates.md), made in the worker
+
+
+WON = "won"  # what `certificate` says of a loss whose pass found a win
+
+
+class Certified(NamedTuple):
+    """A certified campaign's run: its record and, for a loss, its certificate (positions, the pass's
+    seconds, the file's bytes), or None when the pass reached the limits or the run is no loss."""
+
+    record: RunRecord
+    certificate: tuple[int, float, bytes] | None
 
 
 def plan(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits,
-         finished: set[tuple[str, str, str]], seed: int) -> list[Task]:
+         finished: set[tuple[str, str, str]], seed: int, certify: bool = False) -> list[Task]:
     """Every deal x configuration without a stored row (on the deal's content now): the deals shuffled
     so that no deal family meets the machine's busiest (or quietest) minutes more than another, and
     each deal's configurations next to each other, in a shuffled order, so that they meet the same
@@ -42,15 +57,16 @@ def plan(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], li
     shuffle(order)
     tasks = []
     for deal in order:
-        todo = [Task(deal, configuration, limits) for configuration in configurations
+        todo = [Task(deal, configuration, limits, certify) for configuration in configurations
                 if (deal.name, deal.content, configuration.label) not in finished]
         shuffle(todo)
         tasks += todo
     return tasks
 
 
-def run_task(task: Task) -> RunRecord:
-    """Run one task (in a worker) and return its store row; a crash of the runner is an error row."""
+def run_task(task: Task) -> RunRecord | Certified:
+    """Run one task (in a worker) and return its store row (`certify`: with its loss's certificate); a
+    crash of the runner is an error row."""
     configuration, named = task.configuration, task.deal
     try:
         result = solve(named.deal, configuration.solver, task.limits, dict(configuration.options))
@@ -58,11 +74,32 @@ def run_task(task: Task) -> RunRecord:
         result = SolverResult(configuration.solver, Status.ERROR, None, 0.0, 0.0,
                               message=f"runner failed: {type(error).__name__}: {error}")
     record = to_record(named.deal, result)
-    return RunRecord(
+    row = RunRecord(
         named.name, configuration.label, configuration.solver, configuration.options_json, result.status,
         None if record["sequence"] is None else " ".join(record["sequence"]),
         result.wall, result.cpu, result.nodes, result.version, f"{socket.gethostname()}:{os.getpid()}",
         result.command, result.message, json.dumps(record["stats"], sort_keys=True), content=named.content)
+    if not task.certify or result.status is not Status.UNSOLVABLE:
+        return Certified(row, None) if task.certify else row
+    made = certificate(task)
+    if made == WON:  # the solver's loss is wrong: the run is an error, as a win that does not replay is
+        return Certified(replace(row, status=Status.ERROR, message=f"{row.solver} said unsolvable; the "
+                                 "certificate pass found a win"), None)
+    return Certified(row, None if isinstance(made, str) else made)
+
+
+def certificate(task: Task) -> tuple[int, float, bytes] | str | None:
+    """The certificate pass on a task's loss, in this worker, under the task's time and CPU limits (as
+    `survey --certify` does): (positions, seconds, the file), None at a limit, WON for a win."""
+    from patience.certificates import dead_positions
+
+    started = time.perf_counter()
+    found = dead_positions(task.deal.deal, task.limits.timeout, task.limits.cpu)
+    if found.won:
+        return WON
+    if found.limited_by is not None:
+        return None
+    return found.count, time.perf_counter() - started, found.file(task.deal.deal)
 
 
 def recheck(task: Task, record: RunRecord) -> RunRecord:

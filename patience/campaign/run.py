@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from patience.campaign.analysis import Disagreement, disagreements
 from patience.campaign.config import Configuration
-from patience.campaign.execute import plan, recheck, run_task
+from patience.campaign.execute import Certified, plan, recheck, run_task
 from patience.campaign.record import RunRecord
 from patience.campaign.store import Store
 from patience.runs.pool import Runner, runner
@@ -33,14 +33,16 @@ class Campaign:
 def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits, store: Store,
              run: Runner | None = None, show_progress: bool = True, seed: int = 0,
              retry_errors: bool = False,
-             on_changed: Callable[[list[tuple[str, list[str], str]]], None] | None = None) -> Campaign:
+             on_changed: Callable[[list[tuple[str, list[str], str]]], None] | None = None,
+             certify: bool = False) -> Campaign:
     """Run every configuration on every deal that has no row in `store` yet (on `run`, by default
     one local worker), each validated record stored the moment it arrives; Interrupted by Ctrl-C,
     Ended by SIGTERM and SIGHUP (a SystemExit), each saying what is stored (patience.runs.stops). A deal is
     known by its content: `on_changed` hears of the deal files whose content changed since they were
-    stored (each runs again as a new deal; its old runs stay under the old content)."""
+    stored (each runs again as a new deal; its old runs stay under the old content). `certify`: each
+    loss a run reports gets a certificate, stored with its row (docs/certificates.md)."""
     run = run or runner(1, here=False)
-    store.fix_settings({"timeout": limits.timeout, "cpu": limits.cpu, "memory": limits.memory_mb})
+    store.fix_settings({"timeout": limits.timeout, "cpu": limits.cpu, "memory": limits.memory_mb, "certify": certify})
     store.fix_configurations(configurations)
     changed = store.changed(deals)
     store.add_deals(deals)
@@ -50,15 +52,16 @@ def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration]
         store.forget_errors()
     wanted = {(item.name, item.content, configuration.label) for item in deals for configuration in configurations}
     done = Counter(status for key, status in store.statuses().items() if key in wanted)
-    tasks = plan(deals, configurations, limits, store.finished(), seed)
+    tasks = plan(deals, configurations, limits, store.finished(), seed, certify)
     by_run = {(task.deal.name, task.configuration.label): task for task in tasks}
     progress = Progress(len(wanted), done, enabled=show_progress, title="compare")
     new = 0
 
-    def keep(record: RunRecord) -> None:
+    def keep(finished: RunRecord | Certified) -> None:
         nonlocal new
+        record, certificate = finished if isinstance(finished, Certified) else (finished, None)
         record = recheck(by_run[record.deal, record.configuration], record)
-        new += store.record(record)
+        new += store.record(record, certificate)
         progress.update(record.status)
 
     with keeping(lambda: Kept(sum(done.values()) + new, len(wanted), new)), progress:

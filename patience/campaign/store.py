@@ -5,10 +5,10 @@ never half-writes one, and a rerun of the same command skips every row already t
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import NamedTuple, cast
 
 from patience import store_schemas, stores
 from patience.campaign.analysis import Settings
@@ -25,10 +25,17 @@ CHANGED_SHOWN = 5  # changed deal files named one a line in a note; the rest are
 
 
 def _migrate(connection: sqlite3.Connection, version: int) -> None:
-    """Schema 1 to 2, inside the first write's transaction: each deal gets its content key. A numbered
-    or random deal is made again from its name (the generators are deterministic); a deal file's
-    content then is unknown (it may have changed since), so its runs keep UNRECORDED and a resumed
-    campaign runs the file again."""
+    """An older store to schema 3, inside the first write's transaction: from 1, each deal gets its
+    content key (`_migrate_contents`); from 2, the table of certificates, empty."""
+    if version < 2:
+        _migrate_contents(connection)
+    connection.execute(store_schemas.CAMPAIGN_CERTIFICATES_V3)
+
+
+def _migrate_contents(connection: sqlite3.Connection) -> None:
+    """Schema 1 to 2: each deal gets its content key. A numbered or random deal is made again from its
+    name (the generators are deterministic); a deal file's content then is unknown (it may have
+    changed since), so its runs keep UNRECORDED and a resumed campaign runs the file again."""
     connection.execute("ALTER TABLE runs RENAME TO runs_v1")
     connection.execute("ALTER TABLE deals RENAME TO deals_v1")
     connection.execute(store_schemas.CAMPAIGN_DEALS_V2)
@@ -64,10 +71,25 @@ CAMPAIGN = stores.StoreKind.of(
                  "wall": stores.seconds("wall"), "cpu": stores.seconds("cpu"), "nodes": stores.optional_count("nodes"),
                  **{column: stores.optional_text(column) for column in ("version", "host", "command", "message")},
                  "stats": stores.optional_json("stats"), "finished": stores.text("finished")},
+        "certificates": {"deal": stores.text("deal"), "content": stores.content("content"),
+                         "configuration": stores.text("configuration"), "positions": stores.count("positions"),
+                         "seconds": stores.seconds("seconds"), "data": stores.gzip_blob("data")},
     },
     settings={"timeout": stores.typed_as(seconds, optional=True), "cpu": stores.typed_as(seconds, optional=True),
-              "memory": stores.typed_as(mebibytes, optional=True)},
+              "memory": stores.typed_as(mebibytes, optional=True), "certify": lambda value: isinstance(value, bool)},
 )
+
+
+class StoredCertificate(NamedTuple):
+    """The certificate of a loss a campaign run reported (a patience.certificates file's bytes), and
+    its pass's time."""
+
+    deal: str
+    content: str
+    configuration: str
+    positions: int
+    seconds: float
+    data: bytes
 
 
 class Store(stores.Closing):
@@ -89,8 +111,12 @@ class Store(stores.Closing):
                 connection.execute(sql, values)
 
     def fix_settings(self, settings: Mapping[str, object]) -> None:
-        """Record the limits on first use; a rerun with other limits would mix incomparable rows."""
-        stores.fix_settings(self.database, self.path, stores.settings(self.database), settings, "was run with")
+        """Record the limits (and whether losses are certified) on first use; a rerun with others would
+        mix incomparable rows. A store made before `certify` existed did not certify."""
+        stored = stores.settings(self.database)
+        if stored and "certify" in settings:
+            stored = {"certify": False} | stored
+        stores.fix_settings(self.database, self.path, stored, settings, "was run with")
 
     def fix_configurations(self, configurations: Iterable[Configuration]) -> None:
         """Record each configuration; the same label with other solver or options is refused."""
@@ -140,14 +166,35 @@ class Store(stores.Closing):
         with self.database.transaction() as connection:
             return connection.execute("DELETE FROM runs WHERE status = 'error'").rowcount
 
-    def record(self, run: RunRecord) -> bool:
-        """Store one finished run in its own transaction; False if its row was already there."""
+    def record(self, run: RunRecord, certificate: tuple[int, float, bytes] | None = None) -> bool:
+        """Store one finished run (and its loss's certificate: positions, seconds, the file's bytes) in
+        its own transaction; False if its row was already there."""
         with self.database.transaction() as connection:
             cursor = connection.execute(
                 f"INSERT OR IGNORE INTO runs (deal, content, {', '.join(RUN_COLUMNS[1:])}, finished) "
                 f"VALUES ({', '.join('?' * (len(RUN_COLUMNS) + 1))}, datetime('now'))",
                 (run.deal, run.content, *run.values()[1:]))
+            if certificate is not None and cursor.rowcount == 1:
+                connection.execute("INSERT INTO certificates VALUES (?, ?, ?, ?, ?, ?)",
+                                   (run.deal, run.content, run.configuration, *certificate))
         return cursor.rowcount == 1
+
+    def certified(self) -> int:
+        """The stored certificates (none before schema 3)."""
+        if self.database.version < 3:
+            return 0
+        return int(self.database.read("SELECT count(*) FROM certificates")[0][0])
+
+    def certificates(self) -> Iterator[StoredCertificate]:
+        """Every stored certificate, read a page at a time."""
+        if self.database.version < 3:
+            return
+        after = -1
+        while page := self.database.read("SELECT rowid, deal, content, configuration, positions, seconds, data "
+                                         "FROM certificates WHERE rowid > ? ORDER BY rowid LIMIT 64", (after,)):
+            for _, deal, content, label, positions, spent, data in page:
+                yield StoredCertificate(deal, content, label, positions, spent, bytes(data))
+            after = page[-1][0]
 
     def several_contents(self) -> dict[str, list[str]]:
         """Stored names that have runs on more than one content (a deal file changed between runs)."""

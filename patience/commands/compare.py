@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     with Store(args.db) as store:
         try:
             ran = campaign(deals, configurations, limits, store, run_tasks, not args.quiet, args.seed,
-                           args.retry_errors, _say_changed)
+                           args.retry_errors, _say_changed, settings.get("certify") is True)
         except STOPPED as stop:  # Ctrl-C, SIGTERM, SIGHUP: what is kept, and how to go on
             tell(said(stop, "runs", args.db, command_line(args.parser, args, leave_out=("retry_errors",))))
             return stop.status

@@ -1,0 +1,89 @@
+"""Campaigns with `certify: true` (issue 53 item 4): each loss a run reports keeps a certificate beside
+its row in the campaign store (schema 3), `patience check --db` checks them with the independent
+checker, a tampered one is named by its deal and configuration, and a store's certify setting is held
+from its first run."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+from pathlib import Path
+
+from patience import store_schemas
+from patience.campaign.store import Store
+from patience.cli import main
+from patience.result import Status
+
+
+def experiment(folder: Path, certify: object = True) -> Path:
+    path = folder / "experiment.yaml"
+    path.write_text(f"deals: black_hole:1-6\ntimeout: 30\ncertify: {json.dumps(certify)}\n"
+                    "configurations: [native]\n")
+    return path
+
+
+def campaign(db: Path, spec: Path) -> int:
+    return main(["compare", "--experiment", str(spec), "--db", str(db), "--quiet"])
+
+
+def test_a_certified_campaign_keeps_a_certificate_of_each_loss_that_check_db_certifies(tmp_path, capsys):
+    db = tmp_path / "campaign.sqlite"
+    assert campaign(db, experiment(tmp_path)) == 0
+    with Store(db, create=False) as store:
+        lost = {(run.deal, run.configuration) for run in store.runs() if run.status is Status.UNSOLVABLE}
+        kept = {(item.deal, item.configuration) for item in store.certificates()}
+        assert store.database.version == store_schemas.CAMPAIGN.schema_version == 3
+    assert lost and kept == lost
+    capsys.readouterr()
+    assert main(["check", "--db", str(db), "--quiet"]) == 0
+    assert capsys.readouterr().out.strip() == f"{db}: {len(lost)} of {len(lost)} certificates certified: cannot be won"
+
+
+def test_check_db_names_a_campaigns_tampered_certificate(tmp_path, capsys):
+    db = tmp_path / "campaign.sqlite"
+    assert campaign(db, experiment(tmp_path)) == 0
+    with sqlite3.connect(db) as connection:
+        deal, label, data = connection.execute("SELECT deal, configuration, data FROM certificates "
+                                               "ORDER BY length(data) DESC LIMIT 1").fetchone()
+        header_line, _ = gzip.decompress(data).split(b"\n", 1)
+        header = {**json.loads(header_line), "positions": 0}  # every position dropped, the start too
+        connection.execute("UPDATE certificates SET data = ? WHERE deal = ? AND configuration = ?",
+                           (gzip.compress(json.dumps(header).encode() + b"\n"), deal, label))
+    capsys.readouterr()
+    assert main(["check", "--db", str(db), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert f"{deal} ({label}): not certified: the start position" in out and "1 not certified" in out
+
+
+def test_a_campaign_is_certified_or_not_from_its_first_run(tmp_path, capsys):
+    db = tmp_path / "campaign.sqlite"
+    assert campaign(db, experiment(tmp_path, certify=False)) == 0
+    with Store(db, create=False) as store:
+        assert store.certified() == 0
+    capsys.readouterr()
+    assert campaign(db, experiment(tmp_path, certify=True)) == 2
+    assert "certify" in capsys.readouterr().err
+    assert main(["check", "--db", str(db), "--quiet"]) == 2  # no certificates to check
+
+
+def test_certify_must_be_true_or_false(tmp_path, capsys):
+    assert campaign(tmp_path / "campaign.sqlite", experiment(tmp_path, certify="yes")) == 2
+    err = capsys.readouterr().err.strip()
+    assert "experiment.yaml" in err and "certify must be true or false" in err and "\n" not in err
+
+
+def test_a_store_of_schema_2_is_migrated_by_its_first_write(tmp_path, capsys):
+    """A campaign store as the previous patience wrote it (no certificates table, no certify setting)
+    is read as it is, and its next run adds the empty table and records certify false."""
+    db = tmp_path / "campaign.sqlite"
+    assert campaign(db, experiment(tmp_path, certify=False)) == 0
+    with sqlite3.connect(db, isolation_level=None) as connection:
+        connection.execute("DROP TABLE certificates")
+        connection.execute("DELETE FROM settings WHERE key = 'certify'")
+        connection.execute("PRAGMA user_version = 2")
+    assert main(["report", str(db)]) == 0
+    assert campaign(db, experiment(tmp_path, certify=False)) == 0
+    assert "6 of 6 runs stored (0 new)" in capsys.readouterr().out
+    with Store(db, create=False) as store:
+        assert store.database.version == 3 and store.certified() == 0
