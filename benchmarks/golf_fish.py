@@ -60,7 +60,7 @@ def decide(seed: int, variant: str, cpu: float) -> dict[str, Any]:
         result = solve(deal, solver, limits)
         results[solver] = result.status
         row[solver] = {"status": result.status.value, "cpu": round(result.cpu, 4), "nodes": result.nodes,
-                       "message": result.message[:200]}
+                       "engine": str(result.stats.get("engine", "")), "message": result.message[:200]}
     row["outcome"] = outcome(results[NATIVE], results[FISH])
     return row
 
@@ -96,10 +96,12 @@ def run(folder: Path, seeds: Sequence[int], variants: Sequence[str], cpu: float,
 
 
 def report(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """Per variant: verdicts, win rate (Wilson 95%), agreement, and each solver's CPU."""
-    lines = ["| variant | deals | won | lost | open | win rate (95% Wilson) | agree | disagree | error "
+    """Per variant: verdicts, win rate (Wilson 95%), agreement, and each solver's CPU on the deals the
+    native search ran compiled (`timed`: a run of the Python search, while the compiled one was being
+    rebuilt, or of an older row that did not say, counts in the verdicts only)."""
+    lines = ["| variant | deals | won | lost | open | win rate (95% Wilson) | agree | disagree | error | timed "
              "| native CPU s (mean, max) | black-hole-solve CPU s (mean, max) |",
-             "|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|"]
+             "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|"]
     for variant in VARIANTS:
         mine = [row for row in rows if row["variant"] == variant]
         if not mine:
@@ -113,8 +115,10 @@ def report(rows: Sequence[dict[str, Any]]) -> list[str]:
         cells = [f"{variant}", f"{len(mine):,} ({min(seeds)}-{max(seeds)})", f"{won:,}", f"{lost:,}",
                  f"{len(mine) - won - lost:,}", rate,
                  f"{outcomes['agree']:,}", f"{outcomes['disagree']:,}", f"{outcomes['error']:,}"]
+        timed = [row for row in mine if row[NATIVE].get("engine") == "c"]
+        cells.append(f"{len(timed):,}")
         for solver in (NATIVE, FISH):
-            times = [row[solver]["cpu"] for row in mine]
+            times = [row[solver]["cpu"] for row in timed] or [0.0]
             cells.append(f"{sum(times):,.1f} ({sum(times) / len(times):.3f}, {max(times):.2f})")
         lines.append("| " + " | ".join(cells) + " |")
     return lines

@@ -119,11 +119,13 @@ def test_the_benchmark_reads_outcomes_and_reports_each_variant(tmp_path):
         assert bench.outcome(Status.SOLVED, Status.UNSOLVABLE) == "disagree"
         assert bench.outcome(Status.TIMEOUT, Status.UNSOLVABLE) == "open"
         rows = [{"seed": seed, "variant": GOLF, "outcome": "agree",
-                 "native": {"status": status, "cpu": 0.5, "message": ""},
+                 "native": {"status": status, "cpu": 0.5, "engine": "c", "message": ""},
                  "black-hole-solve": {"status": status, "cpu": 1.5, "message": ""}}
                 for seed, status in ((1, "solved"), (2, "unsolvable"))]
         table = bench.report(rows)
         assert table[2].startswith("| golf | 2 (1-2) | 1 | 1 | 0 | 50.00% (") and "| 1.0 (0.500, 0.50) |" in table[2]
+        python = [{**row, "native": {**row["native"], "engine": "python"}} for row in rows]
+        assert "| 2 | 0 | 0 | 0 | 0.0 (0.000, 0.00) |" in bench.report(python)[2]  # verdicts, but no times
         assert bench.faults(rows) == []
         assert bench.faults([{**rows[0], "outcome": "disagree"}])[0].startswith("DISAGREEMENT: golf deal 1")
 
