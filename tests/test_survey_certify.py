@@ -107,3 +107,39 @@ def test_a_certified_survey_of_generalised_deals_checks(tmp_path, capsys):
     capsys.readouterr()
     assert main(["check", "--db", str(db), "--quiet"]) == 0
     assert capsys.readouterr().out.strip().endswith(f"{len(lost)} of {len(lost)} certificates certified: cannot be won")
+
+
+def test_check_db_resumes_without_checking_again_what_passed(tmp_path, capsys, monkeypatch):
+    """A check stopped part way keeps what passed in its --resume file; the rerun checks only the rest,
+    and a certificate tampered since is checked again (the file keys each by its bytes)."""
+    from patience.commands import check as check_command
+
+    db, kept = tmp_path / "survey.sqlite", tmp_path / "passed.txt"
+    certified_survey(db)
+    _, certificates = stored(db)
+    checked: list[Path] = []
+    real = check_command.check
+
+    def stopping(deal_path: Path, certificate_path: Path) -> list[str]:
+        if len(checked) == 3:
+            raise KeyboardInterrupt
+        checked.append(certificate_path)
+        return real(deal_path, certificate_path)
+
+    monkeypatch.setattr(check_command, "check", stopping)
+    try:
+        main(["check", "--db", str(db), "--quiet", "--resume", str(kept)])
+    except KeyboardInterrupt:
+        pass
+    assert len(kept.read_text().split()) == 3  # kept at the stop
+    checked.clear()
+    monkeypatch.setattr(check_command, "check", lambda deal, certificate: checked.append(certificate) or real(
+        deal, certificate))
+    capsys.readouterr()
+    assert main(["check", "--db", str(db), "--quiet", "--resume", str(kept)]) == 0
+    assert len(checked) == len(certificates) - 3
+    assert capsys.readouterr().out.strip().endswith(f"{len(certificates)} of {len(certificates)} certificates "
+                                                    "certified: cannot be won")
+    assert len(kept.read_text().split()) == len(certificates)
+    kept.write_text("not a digest\n")
+    assert main(["check", "--db", str(db), "--quiet", "--resume", str(kept)]) == 2

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import sqlite3
+import string
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -24,7 +27,8 @@ from patience.checker import Broken, check
 from patience.drat import ProofError
 from patience.errors import InputError, UsageError
 from patience.exit_codes import ExitCode
-from patience.games import AnyDeal, write_game_deal
+from patience.games import AnyDeal, deal_content, game_of, write_game_deal
+from patience.outputs import check_apart, output_file, write_file
 from patience.result import Status
 from patience.runs.progress import Progress
 from patience.runs.specs import stored_deal
@@ -32,6 +36,7 @@ from patience.survey.decide import Batch
 from patience.survey.store import SurveyStore
 
 DEAL_FORM = "yaml"  # every game writes it, and it holds any shape of deal
+SAVE_SECONDS = 10.0  # check --resume: the most a stop loses
 CHECKED_WORDS: dict[str, str] = {Status.SOLVED: "certified", Status.UNSOLVABLE: "not certified"}  # the progress line's
 
 
@@ -46,6 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("certificate", nargs="?", help="the certificate file (patience solve --certificate FILE)")
     parser.add_argument("--db", type=Path, help="a survey or campaign store: check every certificate it keeps")
     parser.add_argument("--quiet", action="store_true", help="--db: no progress line")
+    parser.add_argument("--resume", type=Path, metavar="FILE",
+                        help="--db: keep in FILE the certificates that passed (rewritten every few seconds), and "
+                             "skip those FILE holds: a stopped check goes on where it was")
     parser.set_defaults(handler=run)
 
 
@@ -53,7 +61,9 @@ def run(args: argparse.Namespace) -> int:
     if args.db is not None:
         if args.deal is not None:
             raise UsageError("check takes DEAL CERTIFICATE or --db STORE, not both")
-        return check_store(args.db, not args.quiet)
+        if args.resume is not None:
+            check_apart(output_file(args.resume), [args.db])
+        return check_store(args.db, not args.quiet, args.resume)
     if args.deal is None or args.certificate is None:
         raise UsageError("check needs DEAL CERTIFICATE (or --db STORE)")
     checker = sat_proof.check if sat_proof.is_sat_proof(Path(args.certificate)) else check
@@ -65,20 +75,23 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.SOLVED
 
 
-def check_store(path: Path, show_progress: bool = True) -> int:
-    """Check every certificate of the survey or campaign store at `path`; print what failed and a summary."""
+def check_store(path: Path, show_progress: bool = True, resume: Path | None = None) -> int:
+    """Check every certificate of the survey or campaign store at `path`; print what failed and a
+    summary. `resume`: a file of the certificates that passed, skipped and kept up to date."""
+    passed = Passed(resume)
     if _marked_campaign(path):
         with Store(path, create=False) as campaign:
             items = ((f"{item.deal} ({item.configuration})", _campaign_deal(item.deal, item.content), item.data)
                      for item in campaign.certificates())
-            return _check_all(path, campaign.certified(), items, show_progress, "a campaign with certify: true")
+            return _check_all(path, campaign.certified(), items, show_progress, "a campaign with certify: true",
+                              passed)
     with SurveyStore(path, create=False) as store:
         settings = store.settings()
         shape = settings.get("shape")
         batch = Batch(str(settings["game"]), None if shape else str(settings.get("numbering")), (), 0.0,
                       shape=tuple(shape) if isinstance(shape, list) else None)
         items = ((f"{batch.game} deal {item.seed}", batch.deal(item.seed), item.data) for item in store.certificates())
-        return _check_all(path, store.certified(), items, show_progress, "a survey run with --certify")
+        return _check_all(path, store.certified(), items, show_progress, "a survey run with --certify", passed)
 
 
 def _marked_campaign(path: Path) -> bool:
@@ -97,10 +110,43 @@ def _campaign_deal(name: str, content: str) -> AnyDeal | None:
     return None if named is None else named.deal
 
 
+class Passed:
+    """The certificates a check has passed, by a digest of the deal's content and the certificate's
+    bytes (so a certificate is skipped only for the same deal), kept in `path` (None: nowhere): read
+    when it exists, written whole every SAVE_SECONDS and at the end, so a check stopped at any moment
+    loses at most those seconds."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path, self.saved = path, time.monotonic()
+        self.digests: set[str] = set()
+        if path is not None and path.exists():
+            try:
+                lines = path.read_text(encoding="ascii").split()
+            except (OSError, UnicodeDecodeError) as error:
+                raise InputError(str(path), None, f"cannot read the certificates passed: {error}") from None
+            if any(len(line) != 64 or line.strip(string.hexdigits) for line in lines):
+                raise InputError(str(path), None, "not a file of check --resume (a SHA-256 digest a line)")
+            self.digests = set(lines)
+
+    @staticmethod
+    def digest(deal: AnyDeal, data: bytes) -> str:
+        return hashlib.sha256(deal_content(game_of(deal), deal).encode() + b"\n" + data).hexdigest()
+
+    def add(self, digest: str) -> None:
+        self.digests.add(digest)
+        if time.monotonic() - self.saved > SAVE_SECONDS:
+            self.save()
+
+    def save(self) -> None:
+        if self.path is not None:
+            write_file(self.path, "".join(f"{digest}\n" for digest in sorted(self.digests)))
+            self.saved = time.monotonic()
+
+
 def _check_all(path: Path, total: int, items: Iterable[tuple[str, AnyDeal | None, bytes]], show_progress: bool,
-               made_by: str) -> int:
+               made_by: str, passed: Passed) -> int:
     """Check each (label, deal, certificate file) as files would be (written beside each other in a
-    scratch folder); the failures, each named, and a summary."""
+    scratch folder), but those `passed` holds; the failures, each named, and a summary."""
     if not total:
         raise InputError(str(path), None, f"holds no certificates ({made_by} keeps them)")
     failures: list[str] = []
@@ -109,19 +155,27 @@ def _check_all(path: Path, total: int, items: Iterable[tuple[str, AnyDeal | None
     counts = progress.counts
     with tempfile.TemporaryDirectory(prefix="patience-check-") as scratch, progress:
         deal_file, certificate_file = Path(scratch) / "deal.yaml", Path(scratch) / "deal.certificate"
-        for label, deal, data in items:
-            try:
-                if deal is None:
-                    raise InputError(label, None, "its deal can no longer be made (a moved or changed deal file)")
-                deal_file.write_text(write_game_deal(deal, DEAL_FORM), encoding="utf-8")
-                certificate_file.write_bytes(data)
-                check(deal_file, certificate_file)
-            except (Broken, InputError) as broken:
-                failures.append(f"{label}: not certified: {broken}")
-                counts[Status.UNSOLVABLE] += 1
-            else:
-                counts[Status.SOLVED] += 1
-            progress.show()
+        try:
+            for label, deal, data in items:
+                digest = None if deal is None else passed.digest(deal, data)
+                if digest in passed.digests:
+                    counts[Status.SOLVED] += 1
+                    continue
+                try:
+                    if deal is None or digest is None:
+                        raise InputError(label, None, "its deal can no longer be made (a moved or changed deal file)")
+                    deal_file.write_text(write_game_deal(deal, DEAL_FORM), encoding="utf-8")
+                    certificate_file.write_bytes(data)
+                    check(deal_file, certificate_file)
+                except (Broken, InputError) as broken:
+                    failures.append(f"{label}: not certified: {broken}")
+                    counts[Status.UNSOLVABLE] += 1
+                else:
+                    counts[Status.SOLVED] += 1
+                    passed.add(digest)
+                progress.show()
+        finally:  # stopped or not, what passed is kept
+            passed.save()
     for line in failures:
         print(line)
     print(f"{path}: {counts[Status.SOLVED]:,} of {total:,} certificates certified: cannot be won"
