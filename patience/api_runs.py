@@ -83,7 +83,7 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
         path = Path(scratch) / "campaign.sqlite" if store is None else Path(check.path(store, "store"))
         # one local job: in this process, no worker to start
         run_tasks = clusters.runner(check.jobs(jobs), None, on, seconds=limits.timeout, memory_mb=limits.memory_mb,
-                                    store=path)
+                                    store=None if store is None else path)  # temporary: no logs
         with Store(path) as opened:
             sitting = campaign(named, configurations, limits, opened, run_tasks, show_progress, ordered, shuffled)
             stored = opened.runs()
@@ -184,7 +184,8 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
     certified = check.flag(certify, "certify")
     with tempfile.TemporaryDirectory(prefix="patience-survey-") as scratch:
         path = Path(scratch) / "survey.sqlite" if store is None else Path(check.path(store, "store"))
-        run_batches = clusters.runner(check.jobs(jobs), None, on, seconds=seconds, store=path)
+        run_batches = clusters.runner(check.jobs(jobs), None, on, seconds=seconds,
+                                      store=None if store is None else path)
         run_survey(path, surveyed, numbering_name(numbered or DEFAULT_NUMBERING), checked_shape, numbers, chosen,
                    seconds, limit, size or 2000, run_batches, show_progress, certified)
         settings, summary, rows = read_survey(path)

@@ -183,7 +183,8 @@ def runner(jobs: int, scheduler: str | None = None, cluster: Cluster | None = No
            seconds: float | None = None, memory_mb: int | None = None,
            store: str | os.PathLike[str] | None = None) -> pool.Runner:
     """How the work will run: on `cluster` (`jobs` runs at once; `seconds` and `memory_mb` are one
-    run's limits, `store` the store the results go to), else as patience.runs.pool.runner says."""
+    run's limits, `store` the store the results go to: its jobs' logs go beside it; None for a
+    temporary store, which the nodes may not see: no logs), else as patience.runs.pool.runner says."""
     if cluster is None:
         return pool.runner(jobs, scheduler, here)
     if scheduler:
@@ -239,7 +240,8 @@ def started(cluster: Cluster, jobs: int, name: str, seconds: float | None, logs:
                 cores=cluster.cores, processes=cluster.cores, memory=f"{cluster.memory_mb}MiB",
                 queue=cluster.partition, account=cluster.account, walltime=slurm_time(cluster.walltime),
                 job_name=name, log_directory=None if logs is None else str(logs),
-                job_extra_directives=[f"--comment={COMMENT}:{socket.gethostname()}:{os.getpid()}"],
+                job_extra_directives=[f"--comment={COMMENT}:{socket.gethostname()}:{os.getpid()}",
+                                      *(() if logs else ("--output=/dev/null", "--error=/dev/null"))],
                 worker_extra_args=["--lifetime", f"{alive}s", "--lifetime-stagger", f"{min(60, alive // 10)}s"],
                 scheduler_options={"dashboard_address": ":0"})
             refused(slurm.job_script())
