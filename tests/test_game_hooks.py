@@ -105,3 +105,22 @@ def test_replay_is_one_type_under_both_names():
     from patience import validator
 
     assert validator.Replay is Replay
+
+
+@pytest.mark.parametrize("game", games_with("numbered_deal"))
+def test_a_game_that_numbers_its_own_deals_is_a_deal_spec(game):
+    """`GAME:1-2` (campaigns, compare, coursework) deals through the game's `numbered_deal` hook, and a
+    store's name of one such deal makes it again."""
+    from patience.errors import UsageError
+    from patience.runs import specs
+
+    deal = hook(get_game(game).numbered_deal)
+    try:
+        dealt = [deal(game, seed, "pysolfc") for seed in (1, 2)]
+    except UsageError as refused:  # a game of the family it deals no numbers of: so is the spec refused
+        with pytest.raises(UsageError, match=str(refused)):
+            specs.resolve(f"{game}:1-2")
+        return
+    named = specs.resolve(f"{game}:1-2")
+    assert [item.name for item in named] == [f"{game}:1", f"{game}:2"] and [item.deal for item in named] == dealt
+    assert specs.stored_deal(f"{game}:2", named[1].content) == named[1]

@@ -19,7 +19,7 @@ from typing import Any
 
 from patience.caps import MAX_DEALS
 from patience.errors import InputError, UsageError, encodable, quote
-from patience.games import AnyDeal, Game, deal_content, get_game, read_game_deal
+from patience.games import AnyDeal, Game, deal_content, games_with, get_game, hook, read_game_deal
 from patience.generators.deals import pysol_deal, random_deal
 from patience.names import DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, NUMBERINGS, game_name
 from patience.numeric import whole_or_none
@@ -171,16 +171,24 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
     game, at, numbering = kind.partition("@")
     game = _game_or_kind(game)
     kind = game + at + numbering  # the canonical name (`black-hole:1` is stored as `black_hole:1`)
-    if game in NUMBERED_GAMES and colon and (not at or numbering in NUMBERINGS):
+    numbered = game in NUMBERED_GAMES or game in games_with("numbered_deal")
+    if numbered and colon and (not at or numbering in NUMBERINGS):
         numbering = numbering or DEFAULT_NUMBERING
         try:
-            return [NamedDeal(f"{kind}:{seed}", get_game(game), pysol_deal(game, seed, numbering))
+            return [NamedDeal(f"{kind}:{seed}", get_game(game), numbered_deal(game, seed, numbering))
                     for seed in parse_seeds(rest, spec)]
         except ValueError as error:
             raise UsageError(f"deal spec {quote(spec)}: {error}") from None
     if kind == "random" and colon:
         return _random_deals(spec, rest)
     raise UsageError(f"deal spec {quote(spec)} is neither a file, a folder nor one of: {SPEC_HELP}")
+
+
+def numbered_deal(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> AnyDeal:
+    """Deal `seed` of `game` under `numbering`: by the game's own `numbered_deal` hook (Golf's), else
+    as generators/deals.py deals the numbered games."""
+    own = get_game(game).numbered_deal
+    return hook(own)(game, seed, numbering) if own is not None else pysol_deal(game, seed, numbering)
 
 
 def _game_or_kind(word: str) -> str:
