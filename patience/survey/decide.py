@@ -25,14 +25,15 @@ from patience.cards import STANDARD_RANKS, Card
 from patience.certificates import dead_positions
 from patience.deal import Deal
 from patience.errors import UsageError
-from patience.games import AnyDeal, game_of, get_game, hook
-from patience.generators.deals import ACE_OF_SPADES_NUMBER, numbered_piles, pysol_deal, random_deal
+from patience.games import AnyDeal, game_of, hook
+from patience.generators.deals import ACE_OF_SPADES_NUMBER, numbered_piles, random_deal
 from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
 from patience.native import engine
 from patience.native.board import Board
 from patience.native.rules import Rules
 from patience.result import Status
 from patience.runners.native import binary_star_plays
+from patience.runs.specs import numbered_deal
 from patience.survey.store import MAX_CARDS, UNDECIDED, Certificate, Row
 from patience.validator import replay, replay_numbers
 
@@ -63,9 +64,7 @@ class Batch:
             assert self.shape is not None
             return random_deal(*self.shape, seed)
         assert self.numbering is not None, "a numbered game's batch names its numbering"
-        numbered = get_game(self.game).numbered_deal  # a game that deals its own numbers (Golf's)
-        return hook(numbered)(self.game, seed, self.numbering) if numbered else pysol_deal(self.game, seed,
-                                                                                          self.numbering)
+        return numbered_deal(self.game, seed, self.numbering)  # by a game's own hook (Golf's), else PySolFC's
 
 
 class UntrustedPlay(RuntimeError):
