@@ -22,7 +22,7 @@ from patience.generators.files import ModelFiles
 from patience.numeric import LARGEST, count_or_none, whole
 from patience.options import Count, Schema, Switch
 from patience.result import Answer, Status
-from patience.runners.base import ProcessSolver, answer_from_run
+from patience.runners.base import ProcessSolver, answer_from_run, modelled_games
 from patience.runners.mip import GRACE_SECONDS
 from patience.runs.process import Limits, ProcessRun
 
@@ -63,6 +63,7 @@ class CpSat(OrToolsSolver, ProcessSolver):
     paradigm = "cp"
     description = "OR-Tools CP-SAT on the paper's CP model (dual viewpoint, table of following pairs)"
     language = "cpsat"
+    games = modelled_games("cpsat")
     grace = GRACE_SECONDS
     options: ClassVar[Schema] = (
         *cpsat.OPTIONS,
