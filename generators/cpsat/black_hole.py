@@ -48,13 +48,13 @@ def model_text(deal: Deal, symmetry_breaking: bool = True) -> str:
             model.add(y[above] < y[card])
     if symmetry_breaking:
         for a, b, above_a, below_b in symmetry_pairs(numbering):
-            conditions = [_holds(model, y[above_a], y[b])] if above_a != NO_CARD else []
-            conditions += [_holds(model, y[a], y[below_b])] if below_b != NO_CARD else []
+            conditions = [holds(model, y[above_a], y[b])] if above_a != NO_CARD else []
+            conditions += [holds(model, y[a], y[below_b])] if below_b != NO_CARD else []
             model.add(y[a] < y[b]).only_enforce_if(conditions)
     return str(model.proto)
 
 
-def _holds(model, earlier, later):
+def holds(model, earlier, later):
     """A literal true exactly when `earlier` < `later`."""
     literal = model.new_bool_var("")
     model.add(earlier < later).only_enforce_if(literal)
@@ -64,17 +64,23 @@ def _holds(model, earlier, later):
 
 def decode(values: dict[str, int], source: str, numbering: Numbering) -> tuple[Card, ...]:
     """The x values (`x_<step>` -> card number) in step order -> cards, the start card dropped."""
-    steps: dict[int, int] = {}
+    return numbering.decode(steps(values, numbering.size, source))
+
+
+def steps(values: dict[str, int], size: int, source: str, cards: int | None = None) -> list[int]:
+    """The values of x_0..x_{size-1} in order, each a number below `cards` (default `size`);
+    InputError for a missing step or a value out of range."""
+    found: dict[int, int] = {}
     for name, value in values.items():
         match = X_NAME.fullmatch(name)
         if match is None:
             continue
-        if not 0 <= value < numbering.size:
+        if not 0 <= value < (size if cards is None else cards):
             raise InputError(source, None, f"{name} = {value}: no such card number")
-        steps[int(match.group(1))] = value
-    if sorted(steps) != list(range(numbering.size)):
-        raise InputError(source, None, f"expected x_0..x_{numbering.size - 1}, got {len(steps)} x values")
-    return numbering.decode([steps[step] for step in range(numbering.size)])
+        found[int(match.group(1))] = value
+    if sorted(found) != list(range(size)):
+        raise InputError(source, None, f"expected x_0..x_{size - 1}, got {len(found)} x values")
+    return [found[step] for step in range(size)]
 
 
 def build(deal: Deal, symmetry_breaking: bool = True) -> ModelFiles:

@@ -1,0 +1,79 @@
+"""Golf as a CP model in CP-SAT's own format (a `CpModelProto` in protobuf text).
+
+Black Hole's dual-viewpoint model (`cpsat/black_hole.py`) over every pile and stock card: dealing
+is always allowed, so a win extends to an order of all of them, the stock's undealt cards last.
+x[i] is the card put on the foundation at step i (x[0] the start card), y[card] its step,
+channelled by AddInverse. Numbers: 0 the start card, 1..P the pile cards as Black Hole's models
+number them (by depth, then pile), P+1.. the stock in dealing order. The stock is an ordered
+sequence: y[stock k] < y[stock k+1], as pile order is y[above] < y[card]. Consecutive cards come
+from a table: a pile card may follow a card whose rank the variant's rule allows under it, a stock
+card may follow any card. The paper's conditional symmetry breaking (option) holds on pile cards of
+one rank (a swap leaves every foundation rank as it was); a stock card is never swapped, its place
+in the order being fixed. The decode map drops the stock cards after the last pile card.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from patience.cards import Card
+from patience.deal import Deal
+from patience.generators.analysis.black_hole import NO_CARD, Numbering, symmetry_pairs
+from patience.generators.cpsat.black_hole import MODEL_FILE, holds, steps
+from patience.generators.files import ModelFiles, no_fixed_files
+from patience.golf.deal import GolfDeal
+from patience.options import Switch
+
+TITLE = "CP-SAT model (CpModelProto text, OR-Tools)"
+OPTIONS = (Switch("symmetry-breaking", "on", "the paper's conditional symmetry breaking, on pile cards of one rank"),)
+SHOW: dict[str, str] = {}
+fixed_files = no_fixed_files
+
+
+def numbers(deal: GolfDeal) -> tuple[Card, ...]:
+    """Number -> card: the start card, the pile cards in the constraint models' order, the stock."""
+    return (deal.foundation, *Numbering(Deal(deal.piles, deal.foundation, deal.ranks)).cards[1:], *deal.stock)
+
+
+def model_text(deal: GolfDeal, symmetry_breaking: bool = True) -> str:
+    """The CpModelProto of one deal, in protobuf text."""
+    from ortools.sat.python import cp_model
+
+    numbering = Numbering(Deal(deal.piles, deal.foundation, deal.ranks))
+    cards = numbers(deal)
+    n, piles = len(cards), numbering.size
+    model = cp_model.CpModel()
+    model.name = f"{deal.game} deal, {len(deal.cards)} pile cards, a stock of {len(deal.stock)}"
+    x = [model.new_int_var(0, n - 1, f"x_{step}") for step in range(n)]
+    y = [model.new_int_var(0, n - 1, f"y_{card}") for card in range(n)]
+    model.add(x[0] == 0)
+    model.add_inverse(x, y)
+    pairs = [(first, second) for first in range(n) for second in range(1, n) if first != second
+             and (second >= piles or deal.follows(cards[first], cards[second]))]
+    for step in range(n - 1):
+        model.add_allowed_assignments([x[step], x[step + 1]], pairs or [(0, 0)])
+    for pile in (*numbering.pile_numbers, tuple(range(piles, n))):
+        for earlier, card in pairwise(pile):
+            model.add(y[earlier] < y[card])
+    if symmetry_breaking:
+        for a, b, above_a, below_b in symmetry_pairs(numbering):
+            conditions = [holds(model, y[above_a], y[b])] if above_a != NO_CARD else []
+            conditions += [holds(model, y[a], y[below_b])] if below_b != NO_CARD else []
+            model.add(y[a] < y[b]).only_enforce_if(conditions)
+    return str(model.proto)
+
+
+def decode(values: dict[str, int], source: str, deal: GolfDeal) -> tuple[Card, ...]:
+    """The x values in step order -> the cards put on the foundation, up to the last pile card."""
+    cards = numbers(deal)
+    order = [cards[number] for number in steps(values, len(cards), source)[1:]]
+    while order and order[-1] in deal.stock_index:
+        order.pop()
+    return tuple(order)
+
+
+def build(deal: GolfDeal, symmetry_breaking: bool = True) -> ModelFiles:
+    """deal.pbtxt; the decode map reads the x values of a solution back into Golf moves."""
+    return ModelFiles({MODEL_FILE: model_text(deal, symmetry_breaking)}, MODEL_FILE,
+                      lambda values, source: decode(values, source, deal),
+                      {"symmetry-breaking": "on" if symmetry_breaking else "off"})
