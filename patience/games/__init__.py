@@ -4,8 +4,8 @@ A game says how its deals are written (forms, detection), what a move is, how an
 read into moves and how moves are replayed: the replay is the only authority on a win. It also owns
 everything else that is game-specific (hooks with defaults, below): its labels and sizes, the
 shrinker a hunt uses, its exercise sheet's text, its replay page's data, and (by "module:function",
-imported by the layer that calls it) its native search, its survey search and the hunt's random
-deals. Adding a game is one package implementing `Game` plus one line in patience/games/registry.py;
+imported by the layer that calls it) its native search, its survey search, the hunt's random deals
+and its numbered deals. Adding a game is one package implementing `Game` plus one line in patience/games/registry.py;
 its models are found by name (generators/LANGUAGE/FAMILY.py). `patience solve | validate | convert |
 compare | show | gen` then find it from the file's content, or take `--game` (any game of
 patience.names: naming one checks that the deal is that game).
