@@ -12,7 +12,7 @@ black-hole-solve's t/data/2.golf.board.txt.
 from __future__ import annotations
 
 from patience.cards import SUIT_LETTERS, Card
-from patience.errors import UsageError
+from patience.errors import UsageError, quote
 from patience.generators.deals import LAST_SEED, _shuffled_deck
 from patience.golf.deal import PILE_HEIGHT, PILES, GolfDeal
 from patience.names import DEFAULT_NUMBERING, GOLF, GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS
@@ -26,7 +26,7 @@ _CARD_OF_PYSOL = tuple(Card(number % 13, SUIT_LETTERS.index(_PYSOL_SUITS[number 
 def check_seed(seed: int, numbering: str = DEFAULT_NUMBERING) -> None:
     """A usage error for a number the numbering has no deal for."""
     if numbering not in LAST_SEED:
-        raise UsageError(f"unknown deal numbering {numbering!r}; known: {', '.join(LAST_SEED)}")
+        raise UsageError(f"unknown deal numbering {quote(numbering)}; known: {', '.join(LAST_SEED)}")
     if not 1 <= seed <= LAST_SEED[numbering]:
         raise UsageError(f"{numbering} deals are numbered 1 to {LAST_SEED[numbering]}, not {seed}")
 
