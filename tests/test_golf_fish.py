@@ -46,6 +46,13 @@ def test_numbered_deals_are_pysol_cards_deals():
         assert write_game_deal(golf_deal(seed), "board") == expected, seed
 
 
+@pytest.mark.parametrize(("numbering", "which"), [("pysol", RandomBase.DEALS_PYSOL), ("ms", RandomBase.DEALS_MS)])
+def test_the_other_numberings_are_pysol_cards_too(numbering, which):
+    for seed in [1, 2, 617, 31999, *(SEEDS.randrange(32001, 2 ** 33 - 1) for _ in range(40))]:
+        expected = Game("golf", seed, which).calc_deal_string(seed, CardRenderer(True))
+        assert write_game_deal(golf_deal(seed, numbering), "board") == expected, (numbering, seed)
+
+
 def test_variants_deal_the_same_cards_under_their_own_rules():
     deals = {variant: numbered_deal(variant, 7) for variant in VARIANTS}
     assert {variant: deal.game for variant, deal in deals.items()} == {variant: variant for variant in VARIANTS}
