@@ -104,7 +104,7 @@ def table_lines(records: list[dict[str, Any]], width: int) -> list[str]:
     missing = [str(record["name"]) for record in records if not record["installed"]]
     if missing:
         lines += textwrap.wrap(f"missing here: {', '.join(missing)}", width, subsequent_indent="  ")
-    lines.append(f"every game: {', '.join(GAMES)}")
+    lines += textwrap.wrap(f"every game: {', '.join(GAMES)}", width, subsequent_indent="  ")
     lines.append("how to get each solver and its --set options: patience solvers --verbose")
     lines += grading_lines(width)
     return lines
