@@ -90,6 +90,8 @@ class Game(Generic[D]):
     posed_deals: ClassVar[str | None] = None  # grading/hunt.py: f(game, index, seed, rng, fixed) -> deal
     numbered_deal: ClassVar[str | None] = None  # commands/deal.py: f(game, seed, numbering) -> deal
     # (PySolFC's deal `seed` of the game, or a UsageError for a number it has no deal for)
+    random_deal: ClassVar[str | None] = None  # commands/deal.py: f(game, seed, ranks, suits, pile_height)
+    # -> deal, a generalised game's seeded random deal (ValueError for a shape it cannot deal)
 
     def detect(self, text: str) -> bool:
         """Whether a file's text is a deal of this game."""
