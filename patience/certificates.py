@@ -44,6 +44,7 @@ GRACE_SECONDS = 0.5  # the pass looks at its clocks every thousand positions; th
 CLOCK_EVERY = 1_024  # positions between two looks at the clocks (Binary Star's walk)
 FIRST_TURN = 1_000  # the compiled walk: positions of each direction's first turn; each next, TURN_GROWTH times more
 TURN_GROWTH = 4
+MOST_POSITIONS = 20_000_000  # the compiled walk's cap: some hundred bytes a position kept, with its hash sets
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Pass:
 
     positions: list[tuple[int, ...]]
     won: bool = False
-    limited_by: str | None = None  # "time" or "cpu"
+    limited_by: str | None = None  # "time", "cpu" or (the compiled walk) "positions"
     direction: str = "forward"  # the Black Hole family's board: the deal's, or its piles turned over
     packed: tuple[int, int, bytes] | None = None  # the compiled walk's (positions, width, sorted records)
 
@@ -141,10 +142,10 @@ def _walked(deal: Deal, seconds: float | None, cpu_seconds: float | None, cut: b
     boards = [([card.rank for pile in piles for card in pile], [len(pile) for pile in piles], start, end)
               for piles, start, end in ((deal.piles, top, -1), ([pile[::-1] for pile in deal.piles], -1, top))]
     status, which, count, width, body = _search.closure(boards, deal.ranks, cut, FIRST_TURN, TURN_GROWTH,
-                                                        seconds or 0.0, cpu_seconds or 0.0)
+                                                        MOST_POSITIONS, seconds or 0.0, cpu_seconds or 0.0)
     if status == "lost":
         return Pass([], direction=("forward", "backward")[which], packed=(count, width, body))
-    return Pass([], won=status == "won", limited_by={"cpu": "cpu", "limit": "time"}.get(status))
+    return Pass([], won=status == "won", limited_by=None if status == "won" else {"limit": "time"}.get(status, status))
 
 
 def _binary_star(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float | None) -> Pass:

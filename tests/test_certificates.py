@@ -367,3 +367,14 @@ def test_the_checker_is_short_and_imports_no_search():
          "patience.runners", "patience.generators"))}
     contracts = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert 'source_modules = ["patience.checker"]' in contracts
+
+
+def test_the_compiled_walk_stops_at_its_cap_of_positions(monkeypatch):
+    """Past MOST_POSITIONS on both sides the pass gives up (its hash sets would outgrow the memory)
+    and says so; under it the same deal is certified."""
+    deal = pysol_deal("all_in_a_row", 13)  # 7,532 positions from the back, more from the front
+    monkeypatch.setattr(certificates, "MOST_POSITIONS", 5_000)
+    assert dead_positions(deal).limited_by == "positions"
+    monkeypatch.setattr(certificates, "MOST_POSITIONS", 10_000)
+    found = dead_positions(deal)
+    assert found.limited_by is None and found.count == 7_532 and found.direction == "backward"

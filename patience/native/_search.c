@@ -1792,21 +1792,23 @@ done:
     return failed;
 }
 
-/* closure(boards, rank_count, cut, first, growth, seconds, cpu_seconds): the walk of each board,
+/* closure(boards, rank_count, cut, first, growth, most, seconds, cpu_seconds): the walk of each board,
  * (ranks, pile sizes, top, end), in turns, each turn `growth` times the positions of the last (the
  * first, `first`), each board's walk going on where it stopped, until one ends. A board: each card's
  * rank, pile by pile, top card first; the piles' sizes; the foundation's rank (-1: none); won when
  * every pile is empty and (end >= 0) the last card is next to rank `end`. (status, board, positions,
  * width, records): `lost` with every position that board's plays reach, sorted and packed as the
- * certificate's body; `won`; `limit` (the wall clock) or `cpu`, with no records. */
+ * certificate's body; `won`; `positions` (every board past `most` positions, 0: no limit), `limit`
+ * (the wall clock) or `cpu`, with no records. */
 static PyObject *closure(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *boards_of;
     int ranks, cut;
-    unsigned long long first, growth;
+    unsigned long long first, growth, most;
     double seconds, cpu_seconds;
-    if (!PyArg_ParseTuple(args, "OipKKdd", &boards_of, &ranks, &cut, &first, &growth, &seconds, &cpu_seconds))
+    if (!PyArg_ParseTuple(args, "OipKKKdd", &boards_of, &ranks, &cut, &first, &growth, &most, &seconds,
+                          &cpu_seconds))
         return NULL;
     PyObject *boards = PySequence_Fast(boards_of, "boards");
     if (!boards) return NULL;
@@ -1822,8 +1824,10 @@ static PyObject *closure(PyObject *self, PyObject *args)
         if (closure_init(&c[b], PySequence_Fast_GET_ITEM(boards, b), ranks, cut)) goto done;
     double deadline = seconds > 0 ? now() + seconds : 0, cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
     PyThreadState *thread = PyEval_SaveThread();
-    int result = RESTART, which = 0;
-    for (uint64_t budget = first ? first : 1; result == RESTART; budget = budget * (growth > 1 ? growth : 2)) {
+    int result = RESTART, which = 0, capped = 0;
+    uint64_t budget = first ? first : 1;
+    while (result == RESTART) {
+        if (most && budget > most) budget = most;
         for (which = 0; which < count && result == RESTART; which++) {
             c[which].deadline = deadline;
             c[which].cpu_deadline = cpu_deadline;
@@ -1831,13 +1835,19 @@ static PyObject *closure(PyObject *self, PyObject *args)
             result = closure_walk(&c[which], budget);
             thread = c[which].thread;
         }
+        if (result == RESTART && most && budget >= most) { /* every board past `most` positions */
+            result = LIMIT;
+            capped = 1;
+        }
+        budget *= growth > 1 ? growth : 2;
     }
     which--;
     PyEval_RestoreThread(thread);
     if (result == NO_MEMORY) PyErr_NoMemory();
     if (result == INTERRUPTED || result == NO_MEMORY) goto done;
     if (result != FAILED) {
-        answer = Py_BuildValue("(siKiy)", result == SOLVED ? "won" : result == CPU_LIMIT ? "cpu" : "limit", which,
+        answer = Py_BuildValue("(siKiy)", result == SOLVED ? "won" : result == CPU_LIMIT ? "cpu" : capped ? "positions"
+                               : "limit", which,
                                (unsigned long long)c[which].set.used, 0, "");
         goto done;
     }
@@ -1868,7 +1878,7 @@ static PyMethodDef methods[] = {
      "noise, wide, max_cards, "
      "node_limit, seconds, cpu_seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
     {"closure", closure, METH_VARARGS,
-     "closure([(ranks, pile_sizes, top, end), ...], rank_count, cut, first, growth, seconds, cpu_seconds) -> "
+     "closure([(ranks, pile_sizes, top, end), ...], rank_count, cut, first, growth, most, seconds, cpu_seconds) -> "
      "(status, board, positions, width, records): every position a board's plays reach (a certificate's body, "
      "docs/certificates.md), the boards walked in turns; cut: leave out the positions the live-card bound "
      "proves lost"},

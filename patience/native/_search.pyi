@@ -30,11 +30,12 @@ def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, re
     """Per board: (status, most cards played, nodes, CPU seconds)."""
 
 def closure(boards: Sequence[tuple[Sequence[int], Sequence[int], int, int]], rank_count: int, cut: bool, first: int,
-            growth: int, seconds: float, cpu_seconds: float, /) -> tuple[str, int, int, int, bytes]:
+            growth: int, most: int, seconds: float, cpu_seconds: float, /) -> tuple[str, int, int, int, bytes]:
     """Every position a board's plays reach, each board (its cards' ranks, its piles' sizes, the foundation's
     rank or -1, the end rank or -1: won when every pile is empty and the last card is next to it) walked in
     turns of `first`, then `growth` times more positions each, each walk going on where it stopped, until
     one ends: (status, that board, positions, width, records). Status `lost` with the positions as a
     certificate's body (docs/certificates.md: the foundation's rank + 1, the cards taken from each pile,
     each number big-endian in `width` bytes, sorted); `cut` leaves out the positions the live-card bound
-    proves lost; else `won`, `limit` (`seconds` of wall clock) or `cpu`, with no records."""
+    proves lost; else `won`, `positions` (every board past `most` positions; 0: no limit), `limit`
+    (`seconds` of wall clock) or `cpu`, with no records."""
