@@ -317,3 +317,14 @@ def test_the_hunt_poses_growing_deals_of_the_variant_and_shrinks_them():
             sorted(smaller.all_cards) == sorted(deal.all_cards) and smaller != deal)
     assert all(len(smaller.piles) == len(deal.piles) and smaller.stock == deal.stock
                for smaller in game.smaller(deal, True))
+
+
+def test_a_deal_too_big_for_the_compiled_positions_runs_in_python():
+    from patience.golf.search import fits_compiled
+
+    deal = random_deal(4, ranks=20, suits=4, piles=70, height=1, stock=9)  # 2**70 pile states alone
+    assert not fits_compiled(deal) and fits_compiled(board_2())
+    outcome = search(deal, nodes=2000)
+    assert outcome.engine == "python" and outcome.nodes <= 2000
+    with pytest.raises(ValueError, match="do not fit"):
+        search(deal, engine="c")
