@@ -30,6 +30,7 @@ class Golf(Game[GolfDeal]):
     survey_search: ClassVar[str | None] = "patience.golf.search:survey_search"
     numbered_deal: ClassVar[str | None] = "patience.golf.pysol:numbered_deal"  # F's: PySolFC's numbers
     posed_deals: ClassVar[str | None] = "patience.golf.deals:posed_deal"
+    random_deal: ClassVar[str | None] = "patience.golf.deals:generalised_deal"
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)
