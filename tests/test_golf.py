@@ -328,3 +328,12 @@ def test_a_deal_too_big_for_the_compiled_positions_runs_in_python():
     assert outcome.engine == "python" and outcome.nodes <= 2000
     with pytest.raises(ValueError, match="do not fit"):
         search(deal, engine="c")
+
+
+def test_patience_deal_deals_generalised_golf(capsys):
+    assert main(["deal", "--game", "golf_generalised", "--ranks", "5", "--suits", "2", "--pile-height", "2",
+                 "--seed", "3"]) == 0
+    deal = forms.read(capsys.readouterr().out, "dealt.yaml")
+    assert deal.game == GOLF_GENERALISED and deal.ranks == 5 and len(deal.piles) == 4 and len(deal.stock) == 1
+    assert main(["deal", "--game", "golf_generalised", "--ranks", "1", "--suits", "1", "--pile-height", "2"]) == 2
+    assert "no pile of 2" in capsys.readouterr().err
