@@ -127,7 +127,9 @@ def test_sat_solvers_agree_with_the_native_search(name):
     assert verdicts[True] >= 4 and verdicts[False] >= 4
 
 
-PLANNERS = [pytest.param(name, marks=needs_solver(name)) for name in ("fd-ff", "fd-lama", "pyperplan")]
+# fd-ff by default; fd-lama and pyperplan in the slow set (a planner run is a process of its own)
+PLANNERS = [pytest.param("fd-ff", marks=needs_solver("fd-ff")),
+            *(pytest.param(name, marks=[needs_solver(name), pytest.mark.slow]) for name in ("fd-lama", "pyperplan"))]
 
 
 @pytest.mark.parametrize("name", PLANNERS)
@@ -137,9 +139,10 @@ def test_planners_agree_with_the_native_search(name):
 
 
 
-@pytest.mark.parametrize("name", [pytest.param("clingo", marks=needs_solver("clingo"))])
-def test_answer_set_solvers_agree_with_the_native_search(name):
-    verdicts = agreement(name, range(9))
+@pytest.mark.parametrize("name", [pytest.param("clingo", marks=needs_solver("clingo")),
+                                  pytest.param("cpsat", marks=needs_solver("cpsat"))])
+def test_answer_set_and_cp_solvers_agree_with_the_native_search(name):
+    verdicts = agreement(name, range(8))
     assert verdicts[True] >= 2 and verdicts[False] >= 2
 
 def test_gen_writes_both_models_and_solve_replays_the_answer(tmp_path, capsys):
