@@ -259,8 +259,7 @@ def show(deal: AnyDeal | str | os.PathLike[str], moves: Iterable[object] | str |
     given = option_texts(check.keywords(options, named or "show"))
     if given and named is None:
         raise UsageError(f"solver options ({', '.join(given)}) need a solver")
-    name = getattr(deal, "name", None)  # an LBS deal's instance name (a Deal's `name` names a card)
-    heading = name if isinstance(name, str) and name else game.describe(deal)
+    heading = game.label(deal) or game.describe(deal)
     from patience.pages.notebook import frame_height
 
     page = shown(game, deal, heading, read, "the moves given" if read is not None else "", named, limits, given)

@@ -13,7 +13,6 @@ from patience.errors import UsageError, encodable
 from patience.exit_codes import STATUS_EXIT, ExitCode
 from patience.games import Move, read_game_deal
 from patience.games.late_binding import read_lbs_answer
-from patience.lbs.deal import LBSDeal
 from patience.lbs.solution import read_mapping
 from patience.limits import seconds
 from patience.names import GAME_OPTION_HELP, LBS, game_option
@@ -92,8 +91,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             moves = game.read_answer(text, args.answer, deal)
         source = Path(args.answer).name
-    # an LBS deal knows its instance name
-    heading = (isinstance(deal, LBSDeal) and deal.name) or encodable(Path(args.deal).name)
+    heading = game.label(deal) or encodable(Path(args.deal).name)  # a deal that carries a name (LBS's) shows it
     made = shown(game, deal, heading, moves, source, args.solver, Limits(timeout=args.timeout),
                  parse_options(args.options))
     write_file(args.output, made.page)
