@@ -29,11 +29,10 @@ from patience.errors import InputError
 from patience.generators.files import ModelFiles
 from patience.generators.mzn import black_hole
 from patience.generators.mzn.solution import MiniZincOutput, read_output
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.numeric import count_or_none
 from patience.options import Asked, Option, Schema
 from patience.result import Answer, Status
-from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run
+from patience.runners.base import ExecutableSolver, ProcessSolver, answer_from_run, modelled_games
 from patience.runs.process import Limits, ProcessRun, run_process
 
 GRACE_SECONDS = 5.0  # MiniZinc stops itself at the time limit; the hard kill comes this much later
@@ -203,7 +202,7 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
                    "conditional symmetry breaking); formulation=benchmark runs the public minizinc-benchmarks model")
     language = "mzn"
     grace = GRACE_SECONDS
-    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games = modelled_games("mzn")
     executables = ("minizinc",)
     env_var = "MINIZINC_PATH"
 
