@@ -57,7 +57,7 @@ def read_board(text: str, source: str) -> WormHoleDeal:
     if not line.strip().startswith(CELLS):
         found = _BOARD_CELLS.search(text)
         where = 1 + text.count("\n", 0, found.start()) if found else number
-        raise InputError(source, where, f"expected '{CELLS} N' (the number of free cells) right after the foundation line")
+        raise InputError(source, where, f"expected '{CELLS} N' (the number of cells) after the foundation line")
     cells = whole(line.strip()[len(CELLS):], "the number of cells", 0, MAX_CELLS, source, number)
     start = _line_start(text, number)
     end = text.find("\n", start)
