@@ -23,6 +23,8 @@ class WormHole(Game[WormHoleDeal]):
     forms: ClassVar[tuple[str, ...]] = forms.FORMS
     native_search: ClassVar[str | None] = "patience.worm_hole.native:native_search"
     survey_search: ClassVar[str | None] = "patience.worm_hole.native:survey_search"
+    numbered_deal: ClassVar[str | None] = "patience.worm_hole.deals:numbered_deal"
+    random_deal: ClassVar[str | None] = "patience.worm_hole.deals:generalised_deal"
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)

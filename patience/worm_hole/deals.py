@@ -10,7 +10,8 @@ from __future__ import annotations
 from patience.deal import Deal
 from patience.errors import UsageError
 from patience.games import deal_as
-from patience.generators.deals import pysol_deal, random_deal as black_hole_random_deal
+from patience.generators.deals import pysol_deal
+from patience.generators.deals import random_deal as black_hole_random_deal
 from patience.names import BLACK_HOLE, DEFAULT_NUMBERING, WORM_HOLE, game_name
 from patience.worm_hole.deal import STANDARD_CELLS, WormHoleDeal
 
@@ -30,3 +31,9 @@ def random_deal(ranks: int, suits: int, pile_height: int, seed: int, empty_found
                 cells: int = STANDARD_CELLS) -> WormHoleDeal:
     """Black Hole's reproducible random generalised deal of this shape and seed, with `cells` cells."""
     return WormHoleDeal(black_hole_random_deal(ranks, suits, pile_height, seed, empty_foundation), cells)
+
+
+def generalised_deal(game: str, seed: int, ranks: int, suits: int = 4, pile_height: int = 3) -> WormHoleDeal:
+    """`patience deal --game worm_hole_generalised --ranks R --suits S --pile-height H`: Black Hole's
+    random generalised deal of that shape and seed (`patience deal --ranks R ...`), with one cell."""
+    return random_deal(ranks, suits, pile_height, seed)
