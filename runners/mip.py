@@ -16,11 +16,11 @@ from patience.generators.files import ModelFiles
 from patience.generators.lp import black_hole as lp
 from patience.generators.lp.solution import MipVerdict
 from patience.generators.lp.start import START_FILE, start_text
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE, BLACK_HOLE_FAMILY
+from patience.names import BLACK_HOLE
 from patience.options import Option, Schema
 from patience.reading import read_output
 from patience.result import Answer, Status
-from patience.runners.base import ProcessSolver, answer_from_run
+from patience.runners.base import ProcessSolver, answer_from_run, modelled_games
 from patience.runs.process import Limits, ProcessRun
 
 SOLUTION_FILE = "solution.txt"
@@ -44,7 +44,7 @@ class MipSolver(ProcessSolver):
     paradigm = "mip"
     language = "lp"
     grace = GRACE_SECONDS
-    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY)
+    games = modelled_games("lp")
     options: ClassVar[Schema] = (
         lp.OPTIONS[0],
         Option("objective", "none", "none: stop at the first solution; paper: also prove the paper's breadth-first "
