@@ -33,7 +33,7 @@ def test_a_certified_campaign_keeps_a_certificate_of_each_loss_that_check_db_cer
     with Store(db, create=False) as store:
         lost = {(run.deal, run.configuration) for run in store.runs() if run.status is Status.UNSOLVABLE}
         kept = {(item.deal, item.configuration) for item in store.certificates()}
-        assert store.database.version == store_schemas.CAMPAIGN.schema_version == 3
+        assert store.database.version == store_schemas.CAMPAIGN.schema_version == 3 and store.certifies()
     assert lost and kept == lost
     capsys.readouterr()
     assert main(["check", "--db", str(db), "--quiet"]) == 0
@@ -60,7 +60,7 @@ def test_a_campaign_is_certified_or_not_from_its_first_run(tmp_path, capsys):
     db = tmp_path / "campaign.sqlite"
     assert campaign(db, experiment(tmp_path, certify=False)) == 0
     with Store(db, create=False) as store:
-        assert store.certified() == 0
+        assert store.certified() == 0 and not store.certifies() and "certify" not in store.settings()
     capsys.readouterr()
     assert campaign(db, experiment(tmp_path, certify=True)) == 2
     assert "certify" in capsys.readouterr().err

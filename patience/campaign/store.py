@@ -215,8 +215,13 @@ class Store(stores.Closing):
                 for name, content in rows}
 
     def settings(self) -> Settings:
+        """The limits (certify apart: `certifies`)."""
         # opening the store checked each setting: a known key (CAMPAIGN.settings) holding a number or null
-        return cast(Settings, stores.settings(self.database))
+        return cast(Settings, {key: value for key, value in stores.settings(self.database).items() if key != "certify"})
+
+    def certifies(self) -> bool:
+        """Whether the campaign certifies its losses (certify: true)."""
+        return stores.settings(self.database).get("certify") is True
 
     def configurations(self) -> list[tuple[str, str, str]]:
         return self.database.read("SELECT label, solver, options FROM configurations ORDER BY rowid")
