@@ -180,3 +180,15 @@ def test_patience_survey_surveys_each_golf_variant(tmp_path, capsys, variant):
 def test_an_iteration_limit_is_unknown_never_a_verdict():
     result = solve(golf_deal(906), "black-hole-solve", Limits(timeout=60), {"max-iters": "100"})
     assert (result.status, result.nodes) == (Status.UNKNOWN, 100)
+
+
+def test_patience_deal_deals_generalised_golf_at_random(capsys):
+    """`--game golf_generalised --ranks R --suits S --pile-height H`: the game's random deal, as YAML,
+    the same for the same seed; it takes no --numbering."""
+    argv = ["deal", "--game", "golf_generalised", "--ranks", "5", "--suits", "2", "--pile-height", "2", "--seed", "3"]
+    assert exit_status(argv) == 0
+    text = capsys.readouterr().out
+    deal = parse_game_deal(text, "deal.yaml")[1]
+    assert (deal.game, deal.ranks, len(deal.all_cards)) == ("golf_generalised", 5, 10)
+    assert exit_status(argv) == 0 and capsys.readouterr().out == text
+    assert exit_status([*argv, "--numbering", "ms"]) == 2
