@@ -112,8 +112,9 @@ def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: flo
     Hole family with the compiled search and `cut`, those the live-card bound does not cut."""
     if isinstance(deal, Deal):
         from patience.native import engine
+        from patience.native.board import Board
 
-        if engine.compiled() and len(deal.cards) <= engine.COMPILED_MAX_CARDS:
+        if engine.compiled() and engine.fits(Board.of(deal)):
             return _walked(deal, seconds, cpu_seconds, cut)
         from patience.plain_search import closure
 
