@@ -304,3 +304,19 @@ def test_pysolfc_deals_with_one_cell_and_the_survey_hook():
     lost = numbered_deal(WORM_HOLE, 105)
     assert survey_search(lost, 10.0, None, False)[0] is Status.UNSOLVABLE
     assert brute_force(lost) == survey_search(lost, 10.0, None, True)[1] == 4
+
+
+def test_a_hunt_shrinks_and_poses_worm_hole_deals():
+    import random as chance
+
+    from patience.worm_hole.hunt import posed
+
+    game = get_game(WORM_HOLE)
+    deal = worm_random_deal(5, 2, 2, 3, cells=2)
+    smaller = list(game.smaller(deal, False))
+    assert smaller[0] == deal.with_cells(1) and all(len(other.cards) <= len(deal.cards) for other in smaller)
+    assert all(other.cells == 2 and other.piles != deal.piles and sorted(other.cards) == sorted(deal.cards)
+               for other in game.smaller(deal, True))
+    fixed = posed(WORM_HOLE, 0, 7, chance.Random(1), True)
+    assert fixed.game == WORM_HOLE and game.sizes(fixed).cards == 51
+    assert posed(WORM_HOLE_GENERALISED, 3, 7, chance.Random(1), False).cells in (0, 1, 2)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from patience.core import Replay
 from patience.games import Game
+from patience.games.black_hole import smaller_deals
+from patience.games.shrinking import simpler_order
 from patience.names import WORM_HOLE
 from patience.worm_hole import forms, rules
 from patience.worm_hole.deal import WormHoleDeal
@@ -25,6 +27,7 @@ class WormHole(Game[WormHoleDeal]):
     survey_search: ClassVar[str | None] = "patience.worm_hole.native:survey_search"
     numbered_deal: ClassVar[str | None] = "patience.worm_hole.deals:numbered_deal"
     random_deal: ClassVar[str | None] = "patience.worm_hole.deals:generalised_deal"
+    posed_deals: ClassVar[str | None] = "patience.worm_hole.hunt:posed"
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)
@@ -53,3 +56,10 @@ class WormHole(Game[WormHoleDeal]):
 
     def move_names(self, deal: WormHoleDeal, moves: Sequence[Move]) -> list[str]:
         return rules.move_names(deal, moves)
+
+    def smaller(self, deal: WormHoleDeal, fixed: bool) -> Iterator[WormHoleDeal]:
+        """A cell fewer (unless the shape is fixed), then Black Hole's smaller deals with the same cells."""
+        if deal.cells and not fixed:
+            yield deal.with_cells(deal.cells - 1)
+        for smaller in (simpler_order if fixed else smaller_deals)(deal.black_hole):
+            yield WormHoleDeal(smaller, deal.cells)

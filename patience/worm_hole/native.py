@@ -13,6 +13,7 @@ from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.rules import move_name, replay
 from patience.worm_hole.search import Outcome, search
 
+SURVEY_MEMORY_MB = 1024  # the most a survey's search keeps in its memo (a worker each)
 _LIMIT_MESSAGES = {Status.TIMEOUT: TIME_REACHED, Status.UNKNOWN: "node limit reached"}
 
 
@@ -63,7 +64,7 @@ def survey_search(deal: WormHoleDeal, seconds: float | None, nodes: int | None,
     from patience.survey.decide import UntrustedPlay, verdict
 
     try:
-        outcome = checked(deal, search(deal, max_cards, nodes, None, seconds))
+        outcome = checked(deal, search(deal, max_cards, nodes, None, seconds, memory_mb=SURVEY_MEMORY_MB))
     except UntrustedSearch as error:
         raise UntrustedPlay(str(error)) from None
     return verdict(outcome.status), outcome.max_cards, outcome.nodes

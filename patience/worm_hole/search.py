@@ -38,10 +38,10 @@ from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
 
 _CHECK_EVERY = 4096  # nodes between two looks at the clocks
-ENTRY_BYTES = 400  # about what one remembered position costs (its key tuple and the table's slot)
+ENTRY_BYTES = 200  # about what one remembered position costs at most (its key and the table's slot)
 FROM_CELL = -1  # a step's pile for a parked card's play
 Step = tuple[int, int]  # (pile, parks first) or (FROM_CELL, card)
-Key = tuple[int | None, ...]
+Key = tuple[int | None, ...] | bytes
 
 
 @dataclass(frozen=True)
@@ -85,10 +85,14 @@ class _Position:
         self.played = 0
         self.total = len(deal.cards)
         self.leaves = leaves
+        # a position as bytes where every number fits one (a Black Hole deal's: 19 bytes, not a tuple of 19 ints)
+        self.compact = len(self.rank) < 256 and ranks < 255 and all(len(pile) < 256 for pile in self.piles)
         self.tie = list(range(len(self.piles)))  # each pile's place among equals (restarts shuffle it)
         self.bonus = [0] * len(self.piles)  # and the height it is counted above its own
 
     def key(self) -> Key:
+        if self.compact:
+            return bytes((*self.taken, 255 if self.hole_rank is None else self.hole_rank, *self.cells))
         return (*self.taken, self.hole_rank, *self.cells)
 
     def follows(self, card: int) -> bool:
