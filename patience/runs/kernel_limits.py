@@ -150,8 +150,8 @@ def child_setup(run: RunCgroup | None, cpu_limit: float | None, memory_mb: int |
     the fork."""
     procs = [os.fsencode(folder / "cgroup.procs") for folder in (run.folders if run else ())]
     limits = []
-    if cpu_limit is not None:  # SIGXCPU at the limit, SIGKILL a second later
-        seconds = max(1, math.ceil(cpu_limit))
+    if cpu_limit is not None:  # SIGXCPU at the soft limit, SIGKILL a second later
+        seconds = rlimit_cpu_seconds(cpu_limit, run)
         limits.append((resource.RLIMIT_CPU, (seconds, seconds + 1)))
     if memory_mb is not None and address_space and (run is None or run.memory_dir is None):
         limits.append((resource.RLIMIT_AS, (memory_mb * _MIB, memory_mb * _MIB)))
@@ -170,11 +170,20 @@ def child_setup(run: RunCgroup | None, cpu_limit: float | None, memory_mb: int |
     return setup
 
 
-def killed_by_cpu_limit(returncode: int | None, cpu: float, cpu_limit: float) -> bool:
+def rlimit_cpu_seconds(cpu_limit: float, run: RunCgroup | None) -> int:
+    """RLIMIT_CPU's soft limit for a run of `cpu_limit` seconds. Where a cgroup counts the run's CPU, the
+    monitor ends the run on that exact count, and the rlimit is a backstop a second above: at the limit
+    itself, the rlimit's tick count could end one process of the run a few milliseconds before the
+    cgroup's count reaches the limit, and the rest of the run would go on to its wall-clock limit."""
+    seconds = max(1, math.ceil(cpu_limit))
+    return seconds + 1 if run is not None and run.cpu_dir is not None else seconds
+
+
+def killed_by_cpu_limit(returncode: int | None, cpu: float, cpu_limit: float, run: RunCgroup | None = None) -> bool:
     """Whether a run was ended by RLIMIT_CPU: SIGXCPU at the soft limit (no one else sends it), or
-    SIGKILL at the hard one a second later (the kernel counts CPU in ticks: a tenth of slack)."""
-    hard_limit = max(1, math.ceil(cpu_limit))
-    return returncode == -signal.SIGXCPU or (returncode == -signal.SIGKILL and cpu >= hard_limit - 0.1)
+    SIGKILL past it (the kernel counts CPU in ticks: a tenth of slack)."""
+    soft_limit = rlimit_cpu_seconds(cpu_limit, run)
+    return returncode == -signal.SIGXCPU or (returncode == -signal.SIGKILL and cpu >= soft_limit - 0.1)
 
 
 OUT_OF_MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Out of memory", "OutOfMemoryError",

@@ -288,7 +288,7 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
             stderr = read_output(err_path)
             cpu_limit = limits.cpu_limit
             if cpu_limit is not None and not memout and kernel_limits.killed_by_cpu_limit(returncode, child_cpu,
-                                                                                         cpu_limit):
+                                                                                         cpu_limit, cgroup):
                 timed_out = True  # RLIMIT_CPU's SIGXCPU or SIGKILL
             if enforcement.memory == kernel_limits.RLIMIT and limits.memory_mb is not None and not timed_out:
                 memout = memout or kernel_limits.says_out_of_memory(returncode, stderr)
