@@ -14,10 +14,9 @@ from typing import Any, ClassVar
 from patience.generators.files import ModelFiles
 from patience.generators.xcsp3 import black_hole as xcsp3
 from patience.generators.xcsp3.solution import clean, read_output
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.options import Option, Schema
 from patience.result import Answer, Status
-from patience.runners.base import ProcessSolver, answer_from_run, find_executable
+from patience.runners.base import ProcessSolver, answer_from_run, find_executable, modelled_games
 from patience.runs.process import Limits, ProcessRun
 
 PAPER_ORDER_ARRAY = "x"  # the paper's static search order is over the Black Hole model's x
@@ -51,7 +50,7 @@ class XcspSolver(ProcessSolver):
 
     paradigm = "cp"
     language = "xcsp3"
-    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games = modelled_games("xcsp3")
     jar_folder: ClassVar[str]
     jar_prefix: ClassVar[str]
 
