@@ -54,7 +54,7 @@ def test_the_deal_is_a_black_hole_deal_and_its_cells():
     with pytest.raises(ValueError, match="cells"):
         WormHoleDeal(deal.black_hole, -1)
     with pytest.raises(ValueError, match="cells"):
-        WormHoleDeal(deal.black_hole, True)  # type: ignore[arg-type]
+        WormHoleDeal(deal.black_hole, True)
 
 
 def test_numbered_deals_are_black_hole_numbers_only():
@@ -241,7 +241,7 @@ def brute_force(deal: WormHoleDeal) -> int:
 
 
 def small_deals(count: int, seed: int) -> list[WormHoleDeal]:
-    chance, deals = random.Random(seed), []
+    chance, deals = random.Random(seed), list[WormHoleDeal]()
     while len(deals) < count:
         ranks, suits = chance.randint(3, 8), chance.randint(1, 3)
         if ranks * suits <= 16:
@@ -320,3 +320,22 @@ def test_a_hunt_shrinks_and_poses_worm_hole_deals():
     fixed = posed(WORM_HOLE, 0, 7, chance.Random(1), True)
     assert fixed.game == WORM_HOLE and game.sizes(fixed).cards == 51
     assert posed(WORM_HOLE_GENERALISED, 3, 7, chance.Random(1), False).cells in (0, 1, 2)
+
+
+def test_stored_move_names_read_back_one_word_a_line():
+    """A store keeps move names space-separated and reads them one word a line: `9H cell` survives."""
+    from patience.campaign.record import stored_moves
+
+    deal = small()
+    names = " ".join(rules.move_names(deal, moves("3S cell 2S 3S 4H 5D")))
+    assert stored_moves(get_game(WORM_HOLE), deal, names, "stored") == (Move.play(Card(0, 0)), *moves("3S cell 2S 3S 4H 5D"))
+
+
+def test_compare_runs_native_on_numbered_worm_hole_deals(tmp_path, capsys):
+    assert main(["compare", "--deals", "worm_hole:1-3,105", "--solvers", "native", "--db", str(tmp_path / "c.db")]) == 0
+    assert "4 of 4 runs stored (4 new), 0 contradicting verdicts" in capsys.readouterr().out
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "c.db") as store:
+        statuses = sorted(status for (status,) in store.execute("select status from runs"))
+    assert statuses == ["solved", "solved", "solved", "unsolvable"]

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from patience.caps import MAX_MOVES
 from patience.cards import SUIT_SYMBOLS, Card, parse_card
+from patience.core import Replay
 from patience.errors import InputError, quote
 from patience.reading import at_most, numbered_lines
-from patience.core import Replay
 from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
 
@@ -107,26 +107,26 @@ def read_card(token: str) -> Card:
 
 
 def read_moves(text: str, source: str) -> tuple[Move, ...]:
-    """An answer: one move a line (several on a line, separated by spaces or commas, also read), each
-    a card (`5♠`: to the foundation from its pile or its cell) optionally followed by the word `cell`
-    (`5♠ cell`: parked from its pile in an empty cell); `#` starts a comment. A Black Hole answer
-    (a list of cards) is thus a Worm Hole answer that parks nothing."""
+    """An answer: one move a line, each a card (`5♠`: to the foundation from its pile or its cell)
+    optionally followed by the word `cell` (`5♠ cell`: parked from its pile in an empty cell); `#`
+    starts a comment. Moves are words apart, so several on a line (spaces or commas between them) or
+    the word `cell` on the line after its card (as stores keep move names, one word a line) read the
+    same; a Black Hole answer (a list of cards) is a Worm Hole answer that parks nothing."""
     moves: list[Move] = []
+    parkable = False  # whether the last word was a card, which a `cell` may follow
     for number, line in numbered_lines(text):
-        last_card: Card | None = None
         for match in _TOKEN.finditer(line.split("#", 1)[0]):
             token = match.group()
             if token.lower() == CELL:
-                if last_card is None:
+                if not parkable:
                     raise InputError(source, number, f"{quote(token)} must follow the card it parks (`5♠ cell`)")
-                moves[-1] = Move.parked(last_card)
-                last_card = None
+                moves[-1], parkable = Move.parked(moves[-1].card), False
                 continue
             try:
-                last_card = read_card(token)
+                moves.append(Move.play(read_card(token)))
             except ValueError as error:
                 raise InputError(source, number, str(error)) from None
-            moves.append(Move.play(last_card))
+            parkable = True
             at_most(len(moves), MAX_WORM_MOVES, "moves", source, number)
     if not moves:
         raise InputError(source, 1, "no moves in the answer")
