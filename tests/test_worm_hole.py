@@ -328,7 +328,8 @@ def test_stored_move_names_read_back_one_word_a_line():
 
     deal = small()
     names = " ".join(rules.move_names(deal, moves("3S cell 2S 3S 4H 5D")))
-    assert stored_moves(get_game(WORM_HOLE), deal, names, "stored") == (Move.play(Card(0, 0)), *moves("3S cell 2S 3S 4H 5D"))
+    expected = (Move.play(Card(0, 0)), *moves("3S cell 2S 3S 4H 5D"))
+    assert stored_moves(get_game(WORM_HOLE), deal, names, "stored") == expected
 
 
 def test_compare_runs_native_on_numbered_worm_hole_deals(tmp_path, capsys):
