@@ -46,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Exit 0 and 'certified: cannot be won' when the certificate's positions hold the start, no "
                     "won position, and every position each of their moves leads to; exit 1 naming the first "
                     "position or move that breaks it; exit 2 for a file that is no certificate of this deal. "
-                    "With --db STORE: every certificate a `survey --certify` kept, exit 0 when all are certified.")
+                    "With --db STORE: every certificate a `survey --certify` or a campaign with `certify: true` "
+                    "kept, exit 0 when all are certified.")
     parser.add_argument("deal", nargs="?", help="deal file in any known form, of any game")
     parser.add_argument("certificate", nargs="?", help="the certificate file (patience solve --certificate FILE)")
     parser.add_argument("--db", type=Path, help="a survey or campaign store: check every certificate it keeps")
