@@ -19,12 +19,14 @@ from patience.binary_star.forms import write_yaml
 from patience.cards import Card
 from patience.cli import main
 from patience.formats import yaml_form
-from patience.games import read_game_deal
+from patience.games import get_game, read_game_deal
+from patience.golf.deals import random_deal as random_golf_deal
 from patience.generators import MODEL_LANGUAGES, generator
 from patience.generators.deals import random_deal
 from patience.lbs.deal import random_deal as random_lbs_deal
 from patience.lbs.deal import write_param
 from patience.lbs.solver import solve as native_lbs
+from patience.worm_hole.deals import random_deal as random_worm_hole_deal
 from tests.helpers import needs_solver
 
 # Each would change a model read by a line-oriented tool if it were copied raw into a comment or a name.
@@ -47,7 +49,9 @@ def deal_files(folder: Path, stem: str) -> dict[str, Path]:
                                  (cards[0], cards[1]), 7)
     texts = {"black_hole": (".yaml", yaml_form.write(random_deal(4, 2, 2, 1))),
              "binary_star": (".yaml", write_yaml(binary_star)),
-             "lbs": (".param", write_param(random_lbs_deal(6, 1)))}
+             "lbs": (".param", write_param(random_lbs_deal(6, 1))),
+             "golf": (".yaml", get_game("golf").write_deal(random_golf_deal(3, 5, 2, 3, 2, 2), "yaml")),
+             "worm_hole": (".yaml", get_game("worm_hole").write_deal(random_worm_hole_deal(4, 2, 2, 1), "yaml"))}
     paths = {}
     for family, (suffix, text) in texts.items():
         (folder / family).mkdir(exist_ok=True)
@@ -100,7 +104,7 @@ def test_no_name_reaches_the_xcsp3_compiler(tmp_path, monkeypatch):
         module = importlib.import_module(module_name)
         monkeypatch.setattr(module, "compile_in_fresh_process", lambda _, data, __: given.append(data) or "<instance/>")
         model("xcsp3", hostile[family])
-    assert len(given) == 3 and not any(word in str(data) for data in given for word in ("p cnf", "pile(", "goal"))
+    assert len(given) == len(MODEL_LANGUAGES["xcsp3"]) and not any(word in str(data) for data in given for word in ("p cnf", "pile(", "goal"))
 
 
 @pytest.mark.slow
