@@ -30,8 +30,11 @@ def campaign(db: Path, spec: Path) -> int:
 def test_a_certified_campaign_keeps_a_certificate_of_each_loss_that_check_db_certifies(tmp_path, capsys):
     db = tmp_path / "campaign.sqlite"
     assert campaign(db, experiment(tmp_path)) == 0
+    said = capsys.readouterr().out
     with Store(db, create=False) as store:
         lost = {(run.deal, run.configuration) for run in store.runs() if run.status is Status.UNSOLVABLE}
+    assert said.strip().endswith(f"0 contradicting verdicts, lost (certified): {len(lost)} of {len(lost)} lost")
+    with Store(db, create=False) as store:
         kept = {(item.deal, item.configuration) for item in store.certificates()}
         assert store.database.version == store_schemas.CAMPAIGN.schema_version == 3 and store.certifies()
     assert lost and kept == lost

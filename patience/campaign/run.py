@@ -12,6 +12,7 @@ from patience.campaign.config import Configuration
 from patience.campaign.execute import Certified, plan, recheck, run_task
 from patience.campaign.record import RunRecord
 from patience.campaign.store import Store
+from patience.result import Status
 from patience.runs.pool import Runner, runner
 from patience.runs.process import Limits
 from patience.runs.progress import Progress
@@ -22,12 +23,14 @@ from patience.runs.stops import Kept, keeping
 @dataclass(frozen=True)
 class Campaign:
     """What a campaign run left in its store: runs wanted, stored before it, stored by it, and the
-    deals on which validated verdicts contradict each other."""
+    deals on which validated verdicts contradict each other; of a certified campaign, the stored
+    losses and their certificates (None otherwise)."""
 
     wanted: int
     before: int
     new: int
     contradictions: list[Disagreement]
+    certified: tuple[int, int] | None = None  # (certificates, losses)
 
 
 def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits, store: Store,
@@ -66,5 +69,7 @@ def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration]
 
     with keeping(lambda: Kept(sum(done.values()) + new, len(wanted), new)), progress:
         run(run_task, tasks, keep)
-    return Campaign(len(wanted), sum(done.values()), new, disagreements(store.runs()))  # each label one content
+    lost = sum(status is Status.UNSOLVABLE for key, status in store.statuses().items() if key in wanted)
+    return Campaign(len(wanted), sum(done.values()), new, disagreements(store.runs()),  # each label one content
+                    (len(store.certified_runs() & wanted), lost) if certify else None)
 

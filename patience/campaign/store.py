@@ -185,6 +185,12 @@ class Store(stores.Closing):
             return 0
         return int(self.database.read("SELECT count(*) FROM certificates")[0][0])
 
+    def certified_runs(self) -> set[tuple[str, str, str]]:
+        """The (deal, content, configuration) of each run with a stored certificate."""
+        if self.database.version < 3:
+            return set()
+        return set(self.database.read("SELECT deal, content, configuration FROM certificates"))
+
     def certificates(self) -> Iterator[StoredCertificate]:
         """Every stored certificate, read a page at a time."""
         if self.database.version < 3:

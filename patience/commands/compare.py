@@ -123,5 +123,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"CONTRADICTION on {item['deal']}: solved (validated) by {', '.join(item['solved by'])}, "
               f"called unsolvable by {', '.join(item['unsolvable by'])}", file=sys.stderr)
     print(f"{args.db}: {ran.before + ran.new} of {ran.wanted} runs stored ({ran.new} new), "
-          f"{len(ran.contradictions)} contradicting verdicts")
+          f"{len(ran.contradictions)} contradicting verdicts"
+          + ("" if ran.certified is None else f", lost (certified): {ran.certified[0]} of {ran.certified[1]} lost"))
     return ExitCode.SOLVER_ERROR if ran.contradictions else ExitCode.SOLVED
