@@ -42,7 +42,8 @@ def test_the_resume_command_parses_back_to_the_same_arguments(words):
 
 def test_left_out_options_are_not_repeated():
     parser = _parser()
-    assert command_line(parser, parser.parse_args(["s.db", "--jobs", "3"]), leave_out=("jobs",)) == "patience survey s.db"
+    args = parser.parse_args(["s.db", "--jobs", "3"])
+    assert command_line(parser, args, leave_out=("jobs",)) == "patience survey s.db"
 
 
 def test_every_subcommand_takes_debug_before_or_after_its_name():
