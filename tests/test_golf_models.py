@@ -25,7 +25,7 @@ from patience.runs.process import Limits
 from tests.helpers import every_model, needs_solver
 
 LIMITS = Limits(timeout=60)
-VARIANTS = ({}, {"queens_on_kings": True}, {"wrap_ranks": True})
+VARIANTS: tuple[dict[str, bool], ...] = ({}, {"queens_on_kings": True}, {"wrap_ranks": True})
 
 
 def small_deal(seed: int) -> GolfDeal:
@@ -143,7 +143,8 @@ def test_planners_agree_with_the_native_search(name):
                                   pytest.param("cpsat", marks=needs_solver("cpsat")),
                                   pytest.param("minizinc", marks=needs_solver("minizinc")),
                                   pytest.param("highs", marks=needs_solver("highs")),
-                                  pytest.param("cbc", marks=needs_solver("cbc"))])
+                                  pytest.param("cbc", marks=needs_solver("cbc")),
+                                  pytest.param("ace", marks=[needs_solver("ace"), pytest.mark.slow])])  # a JVM a run
 def test_answer_set_cp_and_mip_solvers_agree_with_the_native_search(name):
     verdicts = agreement(name, range(8))
     assert verdicts[True] >= 2 and verdicts[False] >= 2

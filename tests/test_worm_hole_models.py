@@ -110,7 +110,8 @@ def test_a_model_parks_in_the_gap_before_the_play_that_needs_it():
                                   pytest.param("cpsat", marks=needs_solver("cpsat")),
                                   pytest.param("minizinc", marks=needs_solver("minizinc")),
                                   pytest.param("highs", marks=needs_solver("highs")),
-                                  pytest.param("cbc", marks=needs_solver("cbc"))])
+                                  pytest.param("cbc", marks=needs_solver("cbc")),
+                                  pytest.param("ace", marks=[needs_solver("ace"), pytest.mark.slow])])  # a JVM a run
 def test_answer_set_cp_and_mip_solvers_agree_with_the_native_search(name):
     verdicts = agreement(name, range(3))
     assert verdicts[True] >= 2 and verdicts[False] >= 2
