@@ -55,22 +55,11 @@ def read_board(text: str, source: str) -> WormHoleDeal:
     next(nonblank, None)  # the foundation line: Black Hole's reader checks it
     number, line = next(nonblank, (1, ""))
     if not line.strip().startswith(CELLS):
-        found = _BOARD_CELLS.search(text)
-        where = 1 + text.count("\n", 0, found.start()) if found else number
+        where = next((at for at, other in numbered_lines(text) if other.strip().startswith(CELLS)), number)
         raise InputError(source, where, f"expected '{CELLS} N' (the number of cells) after the foundation line")
     cells = whole(line.strip()[len(CELLS):], "the number of cells", 0, MAX_CELLS, source, number)
-    start = _line_start(text, number)
-    end = text.find("\n", start)
-    end = len(text) if end < 0 else end
-    return WormHoleDeal(board.read(text[:start] + text[end:], source), cells)  # the line left empty
-
-
-def _line_start(text: str, number: int) -> int:
-    """Where line `number` (1-based) of `text` starts."""
-    position = 0
-    for _ in range(number - 1):
-        position = text.index("\n", position) + 1
-    return position
+    lines = [other if at != number else "" for at, other in numbered_lines(text)]  # as board.read numbers them
+    return WormHoleDeal(board.read("\n".join(lines), source), cells)
 
 
 def write_board(deal: WormHoleDeal) -> str:
