@@ -237,16 +237,18 @@ class _Counter:
 def search(deal: WormHoleDeal, max_cards: bool = False, node_limit: int | None = None,
            seconds: float | None = None, cpu_seconds: float | None = None, stranded: bool = True,
            leaves: bool = True, memo: bool = True, memory_mb: int | None = None, restarts: bool = True) -> Outcome:
-    """Decide `deal` (or with `max_cards`, find a longest play). `stranded`, `leaves` and `memo`
+    """Decide `deal` (or with `max_cards`, find a longest play: the decision first, with its rules and
+    restarts, then for a lost deal the longest play). `stranded`, `leaves` and `memo`
     switch the rules of the module's list; `memory_mb` bounds the memo (a full memo takes no more
     positions: the search stays exact, only slower)."""
     position, counter = _Position(deal, leaves), _Counter(node_limit, seconds, cpu_seconds)
     room = 0 if not memo else None if memory_mb is None else memory_mb * 2**20 // 2 // ENTRY_BYTES
     best = [0]
     try:
-        if max_cards:
-            return _longest(position, counter, room, best)
-        return _decide(position, counter, stranded, best, room, restarts)
+        decided = _decide(position, counter, stranded, best, room, restarts)
+        if not max_cards or decided.status is Status.SOLVED:  # a win plays every card: the most there is
+            return decided
+        return _longest(_Position(deal, leaves), counter, room, best)  # lost: how far a play gets
     except _Limit as limit:
         return Outcome(limit.status, None, counter.nodes, best[0], 0, limit.cpu_limited)
 
@@ -331,7 +333,7 @@ def _longest(position: _Position, counter: _Counter, room: int | None, best: lis
         counter.count()
         if position.played > len(longest):
             longest = [*path, step]
-            best[0] = len(longest)
+            best[0] = max(best[0], len(longest))
             if best[0] == position.total:
                 break
         known = memo.get(position.key())
