@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from patience.cards import Card
-from patience.deal import Deal
 from patience.errors import InputError
-from patience.generators.analysis.black_hole import NO_CARD, Numbering
+from patience.generators.analysis.black_hole import NO_CARD
+from patience.generators.analysis.golf import GolfNumbers, win_of
 from patience.generators.asp.facts import (
     SEARCH,
     SEARCH_PREFIX,
@@ -37,17 +37,11 @@ OPTIONS = (Switch("symmetry-breaking", "on", "the paper's conditional symmetry b
 SHOW = {"program": PROGRAM_FILE, "symmetry": SYMMETRY_FILE, "heuristic": PROGRAM_FILE.replace("asp-", SEARCH_PREFIX, 1)}
 
 
-def numbers(deal: GolfDeal) -> tuple[Card, ...]:
-    """Number -> card, 1..: the pile cards in the constraint models' order, then the stock (index 0 unused)."""
-    piles = Numbering(Deal(deal.piles, deal.foundation, deal.ranks)).cards
-    return (*piles, *deal.stock)
-
-
 def deal_facts(deal: GolfDeal, symmetry_breaking: bool = True) -> str:
     """The facts of one deal."""
-    cards = numbers(deal)
-    numbering = Numbering(Deal(deal.piles, deal.foundation, deal.ranks))
-    piles, stock = range(1, numbering.size), range(numbering.size, len(cards))
+    numbers = GolfNumbers(deal)
+    cards, numbering, stock = numbers.cards, numbers.piles, numbers.stock
+    piles = range(1, numbering.size)
     header = (f"% {deal.game} deal: {len(deal.cards)} cards in {len(deal.piles)} piles, a stock of {len(deal.stock)}, "
               f"{deal.ranks} ranks\n% cards: " + " ".join(f"{number}={deal.name(cards[number])}"
                                                           for number in range(1, len(cards))) + "\n")
@@ -75,11 +69,8 @@ def build(deal: GolfDeal, symmetry_breaking: bool = True, search: str = "paper")
 
 def decode(shown: Sequence[object], source: str, deal: GolfDeal) -> tuple[Card, ...]:
     """The cards put on the foundation, in order up to the last pile card, from the play(C, T) atoms."""
-    cards = numbers(deal)
+    cards = GolfNumbers(deal).cards
     plays = steps(atoms(shown, "play", 2, source), len(cards) - 1, source)
     if sorted(number for number, _ in plays) != list(range(1, len(cards))):
         raise InputError(source, None, "the answer set does not put every card on the foundation once")
-    order = [cards[number] for number, _ in plays]
-    while order and order[-1] in deal.stock_index:
-        order.pop()
-    return tuple(order)
+    return win_of(deal, (cards[number] for number, _ in plays))

@@ -31,6 +31,7 @@ from pysat.formula import CNF
 from patience.cards import Card
 from patience.deal import Deal
 from patience.generators.analysis.black_hole import symmetric_cards
+from patience.generators.analysis.golf import win_of
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
@@ -70,9 +71,7 @@ class GolfEncoding:
         placed = sorted((position, card) for variable, (card, position) in self.at.items()
                         if variable in true_variables)
         cards = [card for _, card in placed]
-        while cards and cards[-1] in self.deal.stock_index:
-            cards.pop()
-        return tuple(cards)
+        return win_of(self.deal, cards)
 
 
 class _Builder(ClauseBuilder):

@@ -17,8 +17,8 @@ from __future__ import annotations
 from itertools import pairwise
 
 from patience.cards import Card
-from patience.deal import Deal
-from patience.generators.analysis.black_hole import NO_CARD, Numbering, symmetry_pairs
+from patience.generators.analysis.black_hole import NO_CARD, symmetry_pairs
+from patience.generators.analysis.golf import GolfNumbers, win_of
 from patience.generators.cpsat.black_hole import MODEL_FILE, holds, steps
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.golf.deal import GolfDeal
@@ -30,29 +30,21 @@ SHOW: dict[str, str] = {}
 fixed_files = no_fixed_files
 
 
-def numbers(deal: GolfDeal) -> tuple[Card, ...]:
-    """Number -> card: the start card, the pile cards in the constraint models' order, the stock."""
-    return (deal.foundation, *Numbering(Deal(deal.piles, deal.foundation, deal.ranks)).cards[1:], *deal.stock)
-
-
 def model_text(deal: GolfDeal, symmetry_breaking: bool = True) -> str:
     """The CpModelProto of one deal, in protobuf text."""
     from ortools.sat.python import cp_model
 
-    numbering = Numbering(Deal(deal.piles, deal.foundation, deal.ranks))
-    cards = numbers(deal)
-    n, piles = len(cards), numbering.size
+    numbers = GolfNumbers(deal)
+    numbering, n = numbers.piles, len(numbers.cards)
     model = cp_model.CpModel()
     model.name = f"{deal.game} deal, {len(deal.cards)} pile cards, a stock of {len(deal.stock)}"
     x = [model.new_int_var(0, n - 1, f"x_{step}") for step in range(n)]
     y = [model.new_int_var(0, n - 1, f"y_{card}") for card in range(n)]
     model.add(x[0] == 0)
     model.add_inverse(x, y)
-    pairs = [(first, second) for first in range(n) for second in range(1, n) if first != second
-             and (second >= piles or deal.follows(cards[first], cards[second]))]
     for step in range(n - 1):
-        model.add_allowed_assignments([x[step], x[step + 1]], pairs or [(0, 0)])
-    for pile in (*numbering.pile_numbers, tuple(range(piles, n))):
+        model.add_allowed_assignments([x[step], x[step + 1]], numbers.follows or [(0, 0)])
+    for pile in (*numbering.pile_numbers, tuple(numbers.stock)):
         for earlier, card in pairwise(pile):
             model.add(y[earlier] < y[card])
     if symmetry_breaking:
@@ -65,11 +57,8 @@ def model_text(deal: GolfDeal, symmetry_breaking: bool = True) -> str:
 
 def decode(values: dict[str, int], source: str, deal: GolfDeal) -> tuple[Card, ...]:
     """The x values in step order -> the cards put on the foundation, up to the last pile card."""
-    cards = numbers(deal)
-    order = [cards[number] for number in steps(values, len(cards), source)[1:]]
-    while order and order[-1] in deal.stock_index:
-        order.pop()
-    return tuple(order)
+    cards = GolfNumbers(deal).cards
+    return win_of(deal, (cards[number] for number in steps(values, len(cards), source)[1:]))
 
 
 def build(deal: GolfDeal, symmetry_breaking: bool = True) -> ModelFiles:

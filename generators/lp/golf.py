@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 from patience.cards import Card
 from patience.errors import InputError, UsageError
+from patience.generators.analysis.golf import win_of
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.lp.common import row_text, wrapped
 from patience.golf.deal import GolfDeal
@@ -95,9 +96,7 @@ def cards_of(deal: GolfDeal, values: Mapping[str, float], source: str) -> tuple[
     if sorted(placed) != list(range(1, len(cards) + 1)):
         raise InputError(source, None, "the solution does not put an item at every position")
     order = [cards[placed[position] - 1] for position in sorted(placed)]
-    while order and order[-1] in deal.stock_index:
-        order.pop()
-    return tuple(order)
+    return win_of(deal, order)
 
 
 def build(deal: GolfDeal, objective: str = "none") -> ModelFiles:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from patience.cards import Card
-from patience.deal import Deal
 from patience.errors import InputError
-from patience.generators.analysis.black_hole import NO_CARD, Numbering
+from patience.generators.analysis.black_hole import NO_CARD
+from patience.generators.analysis.golf import GolfNumbers, win_of
 from patience.generators.files import ModelFiles
 from patience.generators.mzn.black_hole import MODEL_FILE, model_text
 from patience.generators.mzn.data import DATA_FILE, SEARCH, array, boolean, table
@@ -30,23 +30,16 @@ OPTIONS = (Switch("symmetry-breaking", "on", "the paper's conditional symmetry b
 SHOW = {"model": MODEL_FILE}
 
 
-def numbers(deal: GolfDeal) -> tuple[Numbering, tuple[Card, ...]]:
-    """The pile cards' numbering, and number -> card: the start card, the pile cards, the stock."""
-    numbering = Numbering(Deal(deal.piles, deal.foundation, deal.ranks))
-    return numbering, (deal.foundation, *numbering.cards[1:], *deal.stock)
-
-
 def data(deal: GolfDeal, symmetry_breaking: bool = True) -> str:
     """The `.dzn` of one deal for Black Hole's model."""
-    numbering, cards = numbers(deal)
+    numbers = GolfNumbers(deal)
+    numbering, cards, stock = numbers.piles, numbers.cards, numbers.stock
     piles, n = numbering.size, len(cards)
-    stock = range(piles, n)
     above = [numbering.above(number) for number in range(piles)] + [NO_CARD if number == piles else number - 1
                                                                    for number in stock]
     below = [numbering.below(number) for number in range(piles)] + [number + 1 if number + 1 < n else NO_CARD
                                                                    for number in stock]
-    pairs = [(first, second) for first in range(n) for second in range(1, n) if first != second
-             and (second >= piles or deal.follows(cards[first], cards[second]))] or [(0, 0)]
+    pairs = numbers.follows or [(0, 0)]
     ranks = [cards[number].rank for number in range(piles)] + [piles - 1 - number for number in stock]
     lines = [f"% {deal.game} deal: {len(deal.cards)} pile cards, a stock of {len(deal.stock)}",
              "% card numbers: " + " ".join(f"{number}={deal.name(card)}" for number, card in enumerate(cards)),
@@ -70,14 +63,11 @@ def decode(values: Mapping[str, object], source: str, deal: GolfDeal) -> tuple[C
     permutation of the card numbers."""
     from patience.generators.mzn.solution import integers
 
-    cards = numbers(deal)[1]
+    cards = GolfNumbers(deal).cards
     x = integers(values, "x", source)
     if sorted(x) != list(range(len(cards))) or x[:1] != [0]:
         raise InputError(source, None, f"x is not a sequence of the card numbers 0..{len(cards) - 1} from 0")
-    order = [cards[number] for number in x[1:]]
-    while order and order[-1] in deal.stock_index:
-        order.pop()
-    return tuple(order)
+    return win_of(deal, (cards[number] for number in x[1:]))
 
 
 def build(deal: GolfDeal, symmetry_breaking: bool = True, search: str = "paper") -> ModelFiles:

@@ -11,9 +11,9 @@ stock card's place is fixed. The decode map drops the stock cards after the last
 from __future__ import annotations
 
 from patience.cards import Card
-from patience.deal import Deal
 from patience.errors import InputError
-from patience.generators.analysis.black_hole import Numbering, symmetry_pairs
+from patience.generators.analysis.black_hole import symmetry_pairs
+from patience.generators.analysis.golf import GolfNumbers, win_of
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.generators.xcsp3 import black_hole
 from patience.generators.xcsp3.common import compile_in_fresh_process
@@ -27,33 +27,21 @@ SHOW: dict[str, str] = {}
 fixed_files = no_fixed_files
 
 
-def numbers(deal: GolfDeal) -> tuple[Numbering, tuple[Card, ...]]:
-    """The pile cards' numbering, and number -> card: the start card, the pile cards, the stock."""
-    numbering = Numbering(Deal(deal.piles, deal.foundation, deal.ranks))
-    return numbering, (deal.foundation, *numbering.cards[1:], *deal.stock)
-
-
 def model_data(deal: GolfDeal, symmetry_breaking: bool) -> dict[str, object]:
     """What Black Hole's pycsp3 model reads: the chains (piles, then the stock), the following pairs
     and the symmetric pile-card pairs."""
-    numbering, cards = numbers(deal)
-    n, piles = len(cards), numbering.size
-    follows = [(first, second) for first in range(n) for second in range(1, n) if first != second
-               and (second >= piles or deal.follows(cards[first], cards[second]))]
-    return {"n": n, "piles": [*numbering.pile_numbers, list(range(piles, n))], "follows": follows,
-            "symmetry": symmetry_pairs(numbering) if symmetry_breaking else []}
+    numbers = GolfNumbers(deal)
+    return {"n": len(numbers.cards), "piles": [*numbers.piles.pile_numbers, list(numbers.stock)],
+            "follows": numbers.follows, "symmetry": symmetry_pairs(numbers.piles) if symmetry_breaking else []}
 
 
 def decode(output, source: str, deal: GolfDeal) -> tuple[Card, ...]:
     """The x values (a permutation of the numbers, 0 first) as the cards put on the foundation."""
-    cards = numbers(deal)[1]
+    cards = GolfNumbers(deal).cards
     x = [value for position in range(len(cards)) if (value := output.values.get(f"x[{position}]")) is not None]
     if sorted(x) != list(range(len(cards))) or x[0] != 0:
         raise InputError(source, output.values_line, f"x is not a sequence of the numbers 0..{len(cards) - 1} from 0")
-    order = [cards[number] for number in x[1:]]
-    while order and order[-1] in deal.stock_index:
-        order.pop()
-    return tuple(order)
+    return win_of(deal, (cards[number] for number in x[1:]))
 
 
 def build(deal: GolfDeal, symmetry_breaking: bool = True) -> ModelFiles:
