@@ -25,6 +25,7 @@ from patience.names import (
     NUMBERED_GAMES,
     PYSOL,
     PYSOLFC,
+    SPECIAL_CASES,
 )
 
 if TYPE_CHECKING:
@@ -191,15 +192,35 @@ def random_deal(ranks: int, suits: int, pile_height: int, seed: int, empty_found
     return Deal(piles, foundation, ranks)
 
 
+def hooked_games() -> tuple[str, ...]:
+    """The games whose game deals them by number through its `numbered_deal` hook (Golf's three
+    variants), generalised games aside: they have no numbers."""
+    from patience.games import games_with
+
+    return tuple(game for game in games_with("numbered_deal")
+                 if game not in NUMBERED_GAMES and game not in SPECIAL_CASES)
+
+
+def random_games() -> tuple[str, ...]:
+    """The generalised games whose game deals them at random through its `random_deal` hook
+    (golf_generalised); generalised Black Hole is dealt here."""
+    from patience.games import games_with
+
+    return tuple(game for game in games_with("random_deal") if game in SPECIAL_CASES and game != GENERALISED)
+
+
 def deal_file(game: str, seed: int, numbering: str | None = None, ranks: int | None = None, suits: int = 4,
               pile_height: int = 3, empty_foundation: bool = False, cards: int = 10) -> tuple[str, str]:
     """(file name, text) of one dealt deal, as `patience deal` prints it and `patience.deal` reads it:
     game number `seed` of a numbered game (PySolFC's board text), a seeded random generalised deal
-    when `ranks` is given (YAML), or a seeded random LBS row of `cards` cards (`.param`). A usage error
-    for a choice that does not go together or a size beyond the caps."""
+    when `ranks` is given (YAML), or a seeded random LBS row of `cards` cards (`.param`); a game that
+    deals its own (Golf) by its `numbered_deal` or `random_deal` hook. A usage error for a choice that
+    does not go together or a size beyond the caps."""
     from patience.formats import yaml_form
     from patience.lbs.deal import deal_text as lbs_deal_text
 
+    if game in hooked_games() or game in random_games():
+        return _hooked_deal_file(game, seed, numbering, ranks, suits, pile_height, empty_foundation)
     if numbering is not None and (game not in NUMBERED_GAMES or ranks is not None):
         what = "a random generalised deal" if ranks is not None else f"{game} deals"
         raise UsageError(f"--numbering numbers the deals of {', '.join(NUMBERED_GAMES)}; {what} have no numbers")
@@ -224,3 +245,26 @@ def deal_file(game: str, seed: int, numbering: str | None = None, ranks: int | N
         return f"{game}-{numbered}{seed}.txt", pysol_board(game, seed, numbering)
     except ValueError as error:
         raise UsageError(str(error)) from None
+
+
+def _hooked_deal_file(game: str, seed: int, numbering: str | None, ranks: int | None, suits: int,
+                      pile_height: int, empty_foundation: bool) -> tuple[str, str]:
+    """A deal of a game that deals its own: number `seed` by its `numbered_deal` hook (board text), or
+    with `ranks` a seeded random generalised deal by its `random_deal` hook (YAML)."""
+    from patience.games import get_game, hook
+
+    chosen = get_game(game)
+    try:
+        if game in hooked_games():
+            if ranks is not None:
+                raise UsageError(f"--ranks makes a generalised Black Hole deal; it does not go with --game {game}")
+            numbering = numbering or DEFAULT_NUMBERING
+            deal = hook(str(chosen.numbered_deal))(game, seed, numbering)  # hooked_games() set it
+            return f"{game}-{'' if numbering == DEFAULT_NUMBERING else numbering + '-'}{seed}.txt", str(deal)
+        if ranks is None or numbering is not None or empty_foundation:
+            raise UsageError(f"--game {game} takes --ranks (and --suits, --pile-height), not --numbering "
+                             "or --empty-foundation")
+        deal = hook(str(chosen.random_deal))(game, seed, ranks, suits, pile_height)  # random_games() set it
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return f"{game}-r{ranks}-s{suits}-h{pile_height}-{seed}.yaml", chosen.write_deal(deal, "yaml")

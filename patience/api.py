@@ -55,8 +55,9 @@ def deal(game: str, seed: int, *, numbering: str | None = None, cards: int = 10)
     GAME --seed SEED`).
 
     Args:
-        game: `black_hole`, `all_in_a_row` or `binary_star` (hyphens accepted); or `lbs` for a
-            seeded random Late Binding Solitaire row.
+        game: `black_hole`, `all_in_a_row`, `binary_star`, or a Golf variant (`golf`,
+            `golf_queens_on_kings`, `golf_wrap_ranks`; hyphens accepted); or `lbs` for a seeded random
+            Late Binding Solitaire row.
         seed: the game number (PySolFC's), or the seed of an LBS row.
         numbering: `pysolfc` (the default), `pysol` or `ms`: how a number becomes a shuffle.
         cards: LBS only: cards in the row.
@@ -67,10 +68,10 @@ def deal(game: str, seed: int, *, numbering: str | None = None, cards: int = 10)
     Raises:
         UsageError: an unknown game or numbering, or a number out of range.
     """
-    from patience.generators.deals import deal_file
+    from patience.generators.deals import deal_file, hooked_games
     from patience.names import LBS, NUMBERED_GAMES, game_name, numbering_name
 
-    name = game_name(check.text(game, "game"), (*NUMBERED_GAMES, LBS))
+    name = game_name(check.text(game, "game"), (*NUMBERED_GAMES, *hooked_games(), LBS))
     number = check.whole(seed, "seed")
     numbered = check.text(numbering, "numbering", optional=True)
     file_name, text = deal_file(name, number, None if numbered is None else numbering_name(numbered),

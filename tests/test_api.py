@@ -297,3 +297,12 @@ def test_the_api_runs_outside_the_main_thread():
     thread.start()
     thread.join(120)
     assert answers == ["solved", "solved", ["solved", "solved"]]
+
+
+def test_deal_takes_a_game_that_numbers_its_own_deals_as_the_command_does(capsys):
+    from patience.cli import main
+
+    for game in ("golf", "golf-wrap-ranks"):
+        assert main(["deal", "--game", game, "--seed", "2"]) == 0
+        assert str(patience.deal(game, 2)) == capsys.readouterr().out
+    assert patience.deal("golf_wrap_ranks", 2).wrap_ranks and not patience.deal("golf", 2).wrap_ranks

@@ -8,8 +8,7 @@ from pathlib import Path
 from patience.caps import MAX_CARDS, MAX_DEALS, MAX_RANKS, MAX_SUITS
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
-from patience.games import games_with, get_game, hook
-from patience.generators.deals import deal_file
+from patience.generators.deals import deal_file, hooked_games, random_games
 from patience.names import (
     BLACK_HOLE,
     DEFAULT_NUMBERING,
@@ -17,26 +16,11 @@ from patience.names import (
     LBS,
     NUMBERED_GAMES,
     NUMBERINGS,
-    SPECIAL_CASES,
     game_option,
     numbering_option,
 )
 from patience.numeric import LARGEST, whole_argument
 from patience.outputs import write_files
-from patience.runs.specs import numbered_deal
-
-
-def hooked_games() -> tuple[str, ...]:
-    """The games whose game deals them by number through its `numbered_deal` hook (Golf's three
-    variants), generalised games aside: they have no numbers."""
-    return tuple(game for game in games_with("numbered_deal")
-                 if game not in NUMBERED_GAMES and game not in SPECIAL_CASES)
-
-
-def random_games() -> tuple[str, ...]:
-    """The generalised games whose game deals them at random through its `random_deal` hook
-    (golf_generalised); generalised Black Hole is generators/deals.py's."""
-    return tuple(game for game in games_with("random_deal") if game in SPECIAL_CASES and game != GENERALISED)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -75,31 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _text(args: argparse.Namespace, seed: int) -> tuple[str, str]:
     """(file name, content) of the deal for `seed`."""
-    if args.game in hooked_games():
-        if args.ranks is not None:
-            raise UsageError(f"--ranks makes a generalised Black Hole deal; it does not go with --game {args.game}")
-        numbering = args.numbering or DEFAULT_NUMBERING
-        deal = numbered_deal(args.game, seed, numbering)
-        return f"{args.game}-{'' if numbering == DEFAULT_NUMBERING else numbering + '-'}{seed}.txt", str(deal)
-    if args.game in random_games():
-        return _random(args, seed)
     return deal_file(args.game, seed, args.numbering, args.ranks, args.suits, args.pile_height,
                      args.empty_foundation, args.cards)
-
-
-def _random(args: argparse.Namespace, seed: int) -> tuple[str, str]:
-    """A generalised game's seeded random deal, by its game's `random_deal` hook, as YAML."""
-    if args.ranks is None or args.numbering is not None or args.empty_foundation:
-        raise UsageError(f"--game {args.game} takes --ranks (and --suits, --pile-height), not --numbering "
-                         "or --empty-foundation")
-    game = get_game(args.game)
-    assert game.random_deal is not None  # random_games() are the games that set it
-    try:
-        deal = hook(game.random_deal)(args.game, seed, args.ranks, args.suits, args.pile_height)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    return (f"{args.game}-r{args.ranks}-s{args.suits}-h{args.pile_height}-{seed}.yaml",
-            game.write_deal(deal, "yaml"))
 
 
 def run(args: argparse.Namespace) -> int:
