@@ -4,7 +4,8 @@ A position is the number of cards taken from each pile, the foundation's rank an
 cards (cells are interchangeable, so the set is kept sorted): whatever led there, the same moves are
 open, and which cards are on the foundation follows from it. Decision mode remembers the positions
 from which no win exists; max-cards mode (Wolter's measure: the most cards a play puts on the
-foundation) remembers for each position the most cards still playable from it and its best step.
+foundation) decides first, then for a lost deal remembers for each position the most cards still
+playable from it.
 
 A step plays one card onto the foundation: a parked card, or a pile's card after parking the k >= 0
 cards above it. This loses no win and no longest play: a park can always wait until just before the
