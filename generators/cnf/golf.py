@@ -35,13 +35,13 @@ from patience.generators.analysis.golf import win_of
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
-    ClauseBuilder,
     Literal,
     cardinality_encoding,
     cnf_files,
     dimacs_text,
     negate,
 )
+from patience.generators.cnf.ladder import LadderBuilder
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.golf.deal import GolfDeal
 from patience.options import Switch
@@ -74,48 +74,24 @@ class GolfEncoding:
         return win_of(self.deal, cards)
 
 
-class _Builder(ClauseBuilder):
-    """The pool of one deal's M and O (and E) variables."""
+class _Builder(LadderBuilder):
+    """The pool of one deal's M and O (and E) variables: pile cards, then the stock."""
 
     def __init__(self, deal: GolfDeal, cardinality: int) -> None:
-        super().__init__()
+        super().__init__((*deal.cards, *deal.stock))
         self.deal, self.cardinality = deal, cardinality
-        self.items = (*deal.cards, *deal.stock)
-        self.n = len(self.items)
         self.earlier: dict[Card, Card] = {}  # card -> the card that must go before it (above it, or dealt before it)
         for pile in deal.piles:
             self.earlier.update(zip(pile[1:], pile[:-1], strict=True))
         self.earlier.update(zip(deal.stock[1:], deal.stock[:-1], strict=True))
-        for kind, last in (("M", self.n), ("O", self.n - 1)):
-            for card in self.items:
-                for position in range(1, last + 1):
-                    self.pool.id((kind, card, position))
-
-    def at(self, card: Card, position: int) -> int:
-        return self.var("M", card, position)
-
-    def after(self, card: Card, position: int) -> Literal:
-        """Ladder literal: `card` is played after `position`."""
-        if position <= 0:
-            return True
-        return False if position >= self.n else self.var("O", card, position)
 
 
 def encode(deal: GolfDeal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> GolfEncoding:
     """The CNF of `deal`; satisfiable iff the deal can be won."""
     build = _Builder(deal, cardinality_encoding(cardinality))
     items, n = build.items, build.n
-    for position in range(1, n + 1):
-        build.exactly_one([build.at(card, position) for card in items], build.cardinality)
+    build.permutation(build.cardinality)
     for card in items:
-        build.exactly_one([build.at(card, position) for position in range(1, n + 1)], build.cardinality)
-        for position in range(1, n + 1):
-            placed, before, now = build.at(card, position), build.after(card, position - 1), build.after(card, position)
-            build.add([-placed, before])
-            build.add([-placed, negate(now)])
-            build.add([placed, negate(before), now])
-            if position < n:
-                build.add([negate(build.after(card, position + 1)), now])
         earlier = build.earlier.get(card)
         if earlier is not None:
             for position in range(n):

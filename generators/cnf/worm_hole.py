@@ -38,13 +38,13 @@ from patience.errors import InputError
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
-    ClauseBuilder,
     Literal,
     cardinality_encoding,
     cnf_files,
     dimacs_text,
     negate,
 )
+from patience.generators.cnf.ladder import LadderBuilder
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
@@ -96,27 +96,13 @@ class WormHoleEncoding:
         return depth, pile
 
 
-class _Builder(ClauseBuilder):
+class _Builder(LadderBuilder):
     """The pool of one deal's M, O, P and C variables."""
 
     def __init__(self, deal: WormHoleDeal) -> None:
-        super().__init__()
+        super().__init__(deal.cards, ("P", "C") if deal.cells > 0 else ())
         self.deal = deal
-        self.n = len(deal.cards)
         self.parking = deal.cells > 0
-        for kind, last in (("M", self.n), ("O", self.n - 1)) + ((("P", self.n), ("C", self.n)) if self.parking else ()):
-            for card in deal.cards:
-                for position in range(1, last + 1):
-                    self.pool.id((kind, card, position))
-
-    def at(self, card: Card, position: int) -> int:
-        return self.var("M", card, position)
-
-    def after(self, card: Card, position: int) -> Literal:
-        """Ladder literal: `card` is played after `position`."""
-        if position <= 0:
-            return True
-        return False if position >= self.n else self.var("O", card, position)
 
     def gone(self, card: Card, position: int) -> Literal:
         """Leaving literal: `card` has left its pile before play `position` (with no cells: played before it)."""
@@ -129,17 +115,8 @@ def encode(deal: WormHoleDeal, cardinality: str = DEFAULT_CARDINALITY) -> WormHo
     """The CNF of `deal`; satisfiable iff the deal can be won."""
     build = _Builder(deal)
     encoding, n, cards = cardinality_encoding(cardinality), build.n, deal.cards
-    for position in range(1, n + 1):
-        build.exactly_one([build.at(card, position) for card in cards], encoding)
+    build.permutation(encoding)
     for card in cards:
-        build.exactly_one([build.at(card, position) for position in range(1, n + 1)], encoding)
-        for position in range(1, n + 1):
-            placed, before, now = build.at(card, position), build.after(card, position - 1), build.after(card, position)
-            build.add([-placed, before])
-            build.add([-placed, negate(now)])
-            build.add([placed, negate(before), now])
-            if position < n:
-                build.add([negate(build.after(card, position + 1)), now])
         above = build.deal.black_hole.above(card)
         if above is not None:
             for position in range(1, n + 1):
