@@ -337,3 +337,21 @@ def test_patience_deal_deals_generalised_golf(capsys):
     assert deal.game == GOLF_GENERALISED and deal.ranks == 5 and len(deal.piles) == 4 and len(deal.stock) == 1
     assert main(["deal", "--game", "golf_generalised", "--ranks", "1", "--suits", "1", "--pile-height", "2"]) == 2
     assert "no pile of 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("named", [GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS])
+def test_a_board_that_names_no_variant_is_read_as_the_named_game(named, tmp_path):
+    """black-hole-solve's boards carry no variant: `--game` gives it; a board whose Variant line says
+    another is refused, naming the game it is."""
+    from patience.games import parse_game_deal
+    from patience.golf.pysol import numbered_deal
+
+    plain = forms.write_board(numbered_deal(GOLF, 11))
+    assert not forms.says_variant(plain)
+    game, deal = parse_game_deal(plain, "fish.txt", named)
+    assert game.variant(deal) == named
+    assert parse_game_deal(plain, "fish.txt")[1] == numbered_deal(GOLF, 11)  # unnamed: the default rules
+    marked = forms.write_board(numbered_deal(named, 11))
+    assert forms.says_variant(marked)
+    with pytest.raises(InputError, match=f"this deal is {named}, not golf"):
+        parse_game_deal(marked, "ours.txt", GOLF)

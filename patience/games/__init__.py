@@ -139,6 +139,12 @@ class Game(Generic[D]):
         """The deal under `name`, for a game whose deals carry one (LBS's); by default the deal itself."""
         return deal
 
+    def as_game(self, deal: D, game: str, text: str) -> D:
+        """The deal read from `text` as the game a user named (`--game`), where the file leaves it
+        open: black-hole-solve's Golf boards say no variant, so `--game golf_wrap_ranks` sets it. By
+        default the deal as read; the named game is then checked against the deal's own."""
+        return deal
+
     def sizes(self, deal: D) -> Sizes:
         """The deal's size: by default a deal of `piles` (top card first) on one foundation, of `ranks`."""
         return Sizes(len(deal.cards), tuple(map(len, deal.piles)), 1, deal.ranks)  # type: ignore[attr-defined]
@@ -202,7 +208,7 @@ def parse_game_deal(text: str, source: str, game: str | None = None) -> tuple[Ga
     if game is not None:
         named = game_name(game)
         chosen = get_game(named)
-        deal = _parsed(chosen, text, source)
+        deal = chosen.as_game(_parsed(chosen, text, source), named, text)
         if not is_deal_of(chosen.variant(deal), named):
             raise InputError(source, None, f"this deal is {chosen.variant(deal)}, not {named} "
                                            f"(give --game {chosen.variant(deal)}, or leave --game out)")

@@ -41,6 +41,15 @@ _FLAGS = ("queens_on_kings", "wrap_ranks")
 _YAML_KEYS = frozenset(("game", "ranks", "foundation", "stock", "piles", "meta", *_FLAGS))
 
 
+_SAYS_VARIANT = re.compile(r"^[ \t]*(?:Variant:|queens_on_kings[ \t]*:|wrap_ranks[ \t]*:)", re.MULTILINE)
+
+
+def says_variant(text: str) -> bool:
+    """Whether a deal's text names its variant (a `Variant:` line, a YAML flag), as black-hole-solve's
+    board text never does."""
+    return _SAYS_VARIANT.search(text) is not None
+
+
 def detect(text: str) -> bool:
     """Board text with a `Talon:` line first or right after the `Foundations:` line (Black Hole's
     board text has none), or YAML with a `stock:` key."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from importlib import resources
 from typing import ClassVar
@@ -13,9 +14,9 @@ from patience.games.faces import card_face
 from patience.games.shrinking import simpler_order
 from patience.golf import forms
 from patience.golf.deal import GolfDeal
-from patience.golf.deals import smaller_deals
+from patience.golf.deals import smaller_deals, variant_flags
 from patience.golf.rules import Move, move_names, read_moves, replay, resolved
-from patience.names import GAME_TITLES, GOLF
+from patience.names import GAME_TITLES, GOLF, GOLF_FAMILY
 
 
 class Golf(Game[GolfDeal]):
@@ -43,6 +44,14 @@ class Golf(Game[GolfDeal]):
 
     def variant(self, deal: GolfDeal) -> str:
         return deal.game
+
+    def as_game(self, deal: GolfDeal, game: str, text: str) -> GolfDeal:
+        """black-hole-solve's boards carry no variant line: a named variant sets it (a file whose
+        `Variant:` line says another is refused by the check that follows)."""
+        if forms.says_variant(text) or game not in GOLF_FAMILY:
+            return deal
+        flags = variant_flags(game)
+        return dataclasses.replace(deal, queens_on_kings=flags["queens_on_kings"], wrap_ranks=flags["wrap_ranks"])
 
     def describe(self, deal: GolfDeal) -> str:
         rules = "wrap ranks" if deal.wrap_ranks else "queens on kings" if deal.queens_on_kings else "nothing on a king"
