@@ -11,7 +11,9 @@ import pytest
 
 from patience.cards import Card
 from patience.cli import main
+from patience.deal import Deal
 from patience.errors import InputError
+from patience.generators.analysis.black_hole import symmetric_cards
 from patience.generators.cnf import golf as golf_cnf
 from patience.generators.pddl import golf as golf_pddl
 from patience.generators.pddl.common import Action
@@ -63,9 +65,6 @@ def orderings(deal: GolfDeal) -> set[tuple[Card, ...]]:
 def keeps_the_rule(deal: GolfDeal, cards: tuple[Card, ...]) -> bool:
     """The conditional symmetry breaking on an ordering: for pile cards a (preferred) and b of one
     rank, b never goes while a is free and a goes before the card under b."""
-    from patience.deal import Deal
-    from patience.generators.analysis.black_hole import symmetric_cards
-
     where = {card: index for index, card in enumerate(cards)}
     black_hole = Deal(deal.piles, deal.foundation, deal.ranks)
     for first, second in symmetric_cards(black_hole):

@@ -17,6 +17,7 @@ from patience.generators.cnf import worm_hole as worm_hole_cnf
 from patience.generators.deals import random_deal
 from patience.generators.pddl import worm_hole as worm_hole_pddl
 from patience.generators.pddl.common import Action
+from patience.names import BLACK_HOLE
 from patience.result import Status
 from patience.runners.solve import solve
 from patience.runs.process import Limits
@@ -146,5 +147,5 @@ def test_pysolfc_deals_agree_with_the_native_search(name):
     from patience.generators.deals import pysol_deal
 
     for seed in (1, 2):
-        deal = WormHoleDeal(pysol_deal(seed), 1)
+        deal = WormHoleDeal(pysol_deal(BLACK_HOLE, seed), 1)
         assert solve(deal, name, Limits(timeout=300)).status is search(deal).status, seed
