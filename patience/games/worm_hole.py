@@ -10,7 +10,7 @@ from patience.games import Game
 from patience.games.black_hole import smaller_deals
 from patience.games.shrinking import simpler_order
 from patience.names import WORM_HOLE
-from patience.worm_hole import forms, rules
+from patience.worm_hole import forms, page, rules
 from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
 
@@ -63,3 +63,9 @@ class WormHole(Game[WormHoleDeal]):
             yield deal.with_cells(deal.cells - 1)
         for smaller in (simpler_order if fixed else smaller_deals)(deal.black_hole):
             yield WormHoleDeal(smaller, deal.cells)
+
+    def page(self, deal: WormHoleDeal, moves: Sequence[Move] | None, source: str = "") -> dict[str, object]:
+        return page.page_data(deal, moves, source)
+
+    def page_script(self) -> str:
+        return page.page_script()
