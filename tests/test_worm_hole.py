@@ -340,3 +340,14 @@ def test_compare_runs_native_on_numbered_worm_hole_deals(tmp_path, capsys):
     with sqlite3.connect(tmp_path / "c.db") as store:
         statuses = sorted(status for (status,) in store.execute("select status from runs"))
     assert statuses == ["solved", "solved", "solved", "unsolvable"]
+
+
+def test_the_native_runner_options_that_apply(tmp_path, capsys):
+    deal_file = tmp_path / "wh.txt"
+    deal_file.write_text(forms.write(numbered_deal(WORM_HOLE, 2), "board"))
+    for setting in ("reach=off", "symmetry=off", "cache=off", "restarts=off"):
+        assert main(["solve", str(deal_file), "--set", setting]) == 0, setting
+    assert main(["solve", str(deal_file), "--set", "nodes=3"]) == 3
+    assert "node limit reached" in capsys.readouterr().out
+    assert main(["solve", str(deal_file), "--set", "engine=c"]) == 2
+    assert "engine=c: Worm Hole's search is Python only" in capsys.readouterr().err

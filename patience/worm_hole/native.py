@@ -7,6 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from patience.errors import UsageError
 from patience.result import Answer, Status
 from patience.runs.process import CPU_REACHED, TIME_REACHED, Limits
 from patience.worm_hole.deal import WormHoleDeal
@@ -35,14 +36,17 @@ def checked(deal: WormHoleDeal, outcome: Outcome) -> Outcome:
 
 def native_search(deal: WormHoleDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
     """The native runner's hook: the search under what is left of the run's limits. Of the runner's
-    options, `nodes`, `max-cards`, `cache` (the memo) and `reach` (the stranded-rank rule) and
-    `symmetry` (the leaf rule) apply."""
+    options, `nodes`, `max-cards`, `cache` (the memo), `reach` (the reach and balance rules),
+    `symmetry` (the leaf rule) and `restarts` apply; `engine=c` is refused (there is no compiled one)."""
+    if options.get("engine") == "c":
+        raise UsageError("engine=c: Worm Hole's search is Python only (leave engine out, or engine=python)")
     started, cpu_started = time.monotonic(), time.process_time()
     max_cards = bool(options.get("max-cards"))
     outcome = checked(deal, search(deal, max_cards, options.get("nodes"), limits.timeout, limits.cpu_limit,
                                    stranded=options.get("reach", True) is not False,
                                    leaves=options.get("symmetry", True) is not False,
-                                   memo=options.get("cache", True) is not False, memory_mb=limits.memory_mb))
+                                   memo=options.get("cache", True) is not False, memory_mb=limits.memory_mb,
+                                   restarts=options.get("restarts", True) is not False))
     wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
     stats: dict[str, float | int | str] = {"engine": "python", "cached_states": outcome.cached,
                                            "nodes_per_s": round(outcome.nodes / wall) if wall > 0 else 0}
