@@ -312,3 +312,4 @@ def test_jobs_that_start_no_worker_are_one_line_not_a_wait(tmp_path):
     assert done.stderr.startswith(said), done.stderr
     assert "/nonexistent/python: No such file or directory" in done.stderr and len(done.stderr.splitlines()) == 1
     assert _no_jobs_left(cluster.job_name(db))
+

@@ -55,6 +55,10 @@ WORKER_MB = 512  # a worker process's own memory (Python, Dask, patience) over i
 UNLIMITED_RUN_MB = 2048  # room for a run with no memory limit
 LEAST_WALLTIME = 3600  # seconds: a job's default walltime, at the least
 COMMENT = "patience-client"  # a job's comment: COMMENT:HOST:PID
+# Dask gives up on a task once this many workers died running it (3 by default); a worker that
+# retires at its lifetime, or is killed at its job's walltime, counts as one, so a long campaign needs
+# more room. The solvers run in processes of their own: a run does not kill its worker.
+ALLOWED_FAILURES = 12
 LOGS = ".slurm"  # the jobs' output files go in STORE.slurm/
 _WALLTIME = re.compile(r"(?:(\d+)-)?(\d+):(\d\d)(?::(\d\d))?")
 
@@ -243,7 +247,7 @@ def started(cluster: Cluster, jobs: int, name: str, seconds: float | None, logs:
                 job_extra_directives=[f"--comment={COMMENT}:{socket.gethostname()}:{os.getpid()}",
                                       *(() if logs else ("--output=/dev/null", "--error=/dev/null"))],
                 worker_extra_args=["--lifetime", f"{alive}s", "--lifetime-stagger", f"{min(60, alive // 10)}s"],
-                scheduler_options={"dashboard_address": ":0"})
+                scheduler_options={"dashboard_address": ":0", "allowed_failures": ALLOWED_FAILURES})
             refused(slurm.job_script())
             slurm.adapt(minimum_jobs=jobs, maximum_jobs=jobs)
         with Client(slurm) as client:
