@@ -89,7 +89,8 @@ class _Builder(LadderBuilder):
 def encode(deal: GolfDeal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY) -> GolfEncoding:
     """The CNF of `deal`; satisfiable iff the deal can be won."""
     build = _Builder(deal, cardinality_encoding(cardinality))
-    items, n = build.items, build.n
+    items: tuple[Card, ...] = (*deal.cards, *deal.stock)  # the builder's items, as cards
+    n = build.n
     build.permutation(build.cardinality)
     for card in items:
         earlier = build.earlier.get(card)
