@@ -48,7 +48,7 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
         progress: draw the progress bar on standard error.
         cluster: `"slurm"`, or a dict of the options of `--cluster slurm` (`partition`, `account`,
             `cores`, `memory`, `walltime`: `{"partition": "short", "cores": 4, "walltime": "2:00:00"}`):
-            run on Slurm jobs, as `patience compare --cluster slurm` does (docs/campaigns.md).
+            run on Slurm jobs, as `patience compare --cluster slurm` does (docs/campaign.md).
 
     Returns:
         A pandas DataFrame, one row per deal and configuration, in the order asked: `deal`,
