@@ -108,7 +108,7 @@ _LCG64_MASK = (1 << 64) - 1
 _PILES = {BLACK_HOLE: 17, ALL_IN_A_ROW: 13}
 
 
-def _shuffled_deck(seed: int, numbering: str) -> list[int]:
+def shuffled_deck(seed: int, numbering: str) -> list[int]:
     """pysol_cards' 52 card numbers as `_Dealer.deal` leaves them for deal `seed`, without its card
     objects: put in FreeCell's order when the LCG shuffles, shuffled by `shuffle_generator`'s
     generator the way pysol_cards' RandomBase.shuffle draws (from the last place down, a place j in
@@ -154,7 +154,7 @@ def numbered_piles(game: str, seed: int, numbering: str = DEFAULT_NUMBERING) -> 
     _check(game, seed, numbering)
     if game not in _PILES:
         raise ValueError(f"{quote(game)} is not dealt as piles of one deck")
-    deck = _shuffled_deck(seed, numbering)
+    deck = shuffled_deck(seed, numbering)
     deck.remove(_PYSOL_ACE_OF_SPADES)
     if game == ALL_IN_A_ROW:
         deck.append(_PYSOL_ACE_OF_SPADES)

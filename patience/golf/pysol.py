@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from patience.cards import SUIT_LETTERS, Card
 from patience.errors import UsageError, quote
-from patience.generators.deals import LAST_SEED, _shuffled_deck
+from patience.generators.deals import LAST_SEED, shuffled_deck
 from patience.golf.deal import PILE_HEIGHT, PILES, GolfDeal
 from patience.names import DEFAULT_NUMBERING, GOLF, GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS
 
@@ -36,7 +36,7 @@ def golf_deal(seed: int, numbering: str = DEFAULT_NUMBERING, queens_on_kings: bo
     """Golf deal `seed` as PySolFC deals it (`numbering` as for every numbered game), played by the
     variant the flags name (the cards are the same in every variant)."""
     check_seed(seed, numbering)
-    deck = [_CARD_OF_PYSOL[number] for number in _shuffled_deck(seed, numbering)]
+    deck = [_CARD_OF_PYSOL[number] for number in shuffled_deck(seed, numbering)]
     tableau = PILES * PILE_HEIGHT
     piles = tuple(tuple(deck[pile:tableau:PILES][::-1]) for pile in range(PILES))  # the last dealt on top
     return GolfDeal(piles, tuple(deck[tableau + 1:]), deck[tableau], queens_on_kings=queens_on_kings,
