@@ -35,13 +35,12 @@ from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
     SUCCESSOR_OPTIONS,
-    ClauseBuilder,
-    Literal,
     cardinality_encoding,
     cnf_files,
     dimacs_text,
     negate,
 )
+from patience.generators.cnf.ladder import LadderBuilder, break_symmetry
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.numeric import LARGEST, whole
 from patience.options import Option, Switch
@@ -87,30 +86,12 @@ class Encoding:
         return self.decode_map().sequence(true_variables)
 
 
-class _Builder(ClauseBuilder):
+class _Builder(LadderBuilder):
     """The pool of M and O variables of one deal."""
 
     def __init__(self, deal: Deal) -> None:
-        super().__init__()
+        super().__init__(deal.cards)
         self.deal = deal
-        self.n = len(deal.cards)
-        for card in deal.cards:
-            for position in range(1, self.n + 1):
-                self.pool.id(("M", card, position))
-        for card in deal.cards:
-            for position in range(1, self.n):
-                self.pool.id(("O", card, position))
-
-    def at(self, card: Card, position: int) -> int:
-        return self.var("M", card, position)
-
-    def after(self, card: Card, position: int) -> Literal:
-        """Ladder literal: `card` is played after `position`."""
-        if position <= 0:
-            return True
-        if position >= self.n:
-            return False
-        return self.var("O", card, position)
 
 
 def formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str = DEFAULT_CARDINALITY, encoding: str = PAPER,
@@ -157,27 +138,10 @@ def paper_formula(deal: Deal, symmetry_breaking: bool = True, cardinality: str =
         for position in range(1, n):
             build.add([-build.at(card, position), *(build.at(other, position + 1) for other in followers)])
     for first, second in pairs:
-        _break_symmetry(build, first, second)
+        break_symmetry(build, first, second, deal.above(first), deal.below(second))
     build.cnf.nv = build.pool.top
     at = {(card, position): build.at(card, position) for card in cards for position in range(1, n + 1)}
     return Encoding(deal, build.cnf, at, symmetry_breaking, cardinality)
-
-
-def _break_symmetry(build: _Builder, first: Card, second: Card) -> None:
-    """If `second` is played while `first` is free, `first` comes before the card under `second`."""
-    deal, n = build.deal, build.n
-    above_first, below_second = deal.above(first), deal.below(second)
-
-    def ladder(position: int) -> Literal:
-        return False if position <= 0 else build.var("E", first, second, position) if position < n else True
-
-    for position in range(1, n):
-        free = True if above_first is None else negate(build.after(above_first, position - 1))
-        build.add([negate(ladder(position - 1)), ladder(position)])
-        build.add([-build.at(second, position), negate(free), ladder(position)])
-    for position in range(2, n + 1):
-        under_gone = False if below_second is None else negate(build.after(below_second, position - 1))
-        build.add([-build.at(first, position), negate(ladder(position - 1)), under_gone])
 
 
 def header(encoding: Encoding) -> list[str]:

@@ -35,13 +35,12 @@ from patience.generators.analysis.golf import win_of
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
-    Literal,
     cardinality_encoding,
     cnf_files,
     dimacs_text,
     negate,
 )
-from patience.generators.cnf.ladder import LadderBuilder
+from patience.generators.cnf.ladder import LadderBuilder, break_symmetry
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.golf.deal import GolfDeal
 from patience.options import Switch
@@ -116,24 +115,11 @@ def encode(deal: GolfDeal, symmetry_breaking: bool = True, cardinality: str = DE
 def _break_symmetry(build: _Builder, first: Card, second: Card) -> None:
     """Pile cards of one rank: if `second` is played while `first` is free, `first` goes before the
     card under `second` (E[j]: `second` was played by position j while `first` was free)."""
-    deal, n = build.deal, build.n
-    for position in range(1, n):
+    for position in range(1, build.n):
         build.pool.id(("E", first, second, position))
-    above_first = build.earlier.get(first)
-    depth = deal.position[second]
-    pile = deal.piles[depth[0]]
-    below_second = pile[depth[1] + 1] if depth[1] + 1 < len(pile) else None
-
-    def ladder(position: int) -> Literal:
-        return False if position <= 0 else build.var("E", first, second, position) if position < n else True
-
-    for position in range(1, n):
-        free = True if above_first is None else negate(build.after(above_first, position - 1))
-        build.add([negate(ladder(position - 1)), ladder(position)])
-        build.add([-build.at(second, position), negate(free), ladder(position)])
-    for position in range(2, n + 1):
-        under_gone = False if below_second is None else negate(build.after(below_second, position - 1))
-        build.add([-build.at(first, position), negate(ladder(position - 1)), under_gone])
+    pile, depth = build.deal.position[second]
+    below = build.deal.piles[pile][depth + 1:]
+    break_symmetry(build, first, second, build.earlier.get(first), below[0] if below else None)
 
 
 def header(encoding: GolfEncoding) -> list[str]:

@@ -1,11 +1,13 @@
 """The paper's permutation with its ladder, for the CNF models that order cards over positions
-1..n (Golf's, Worm Hole's): ("M", card, j) the card at position j, ("O", card, j) the card after
-position j (j = 1..n-1; after 0 is true, after n false), one card a position, one position a card."""
+1..n (Black Hole's, Golf's, Worm Hole's): ("M", card, j) the card at position j, ("O", card, j) the
+card after position j (j = 1..n-1; after 0 is true, after n false), one card a position, one
+position a card; and the paper's conditional symmetry breaking on that ladder."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from patience.cards import Card
 from patience.generators.cnf.common import ClauseBuilder, Literal, negate
 
 
@@ -47,3 +49,21 @@ class LadderBuilder(ClauseBuilder):
                 self.add([placed, negate(before), now])
                 if position < self.n:
                     self.add([negate(self.after(item, position + 1)), now])
+
+
+def break_symmetry(build: LadderBuilder, first: Card, second: Card, above_first: Card | None,
+                   below_second: Card | None) -> None:
+    """The paper's second ladder on its ("E", first, second, j) variables, made beforehand: if
+    `second` is played while `first` is free, `first` goes before the card under `second`."""
+    n = build.n
+
+    def ladder(position: int) -> Literal:
+        return False if position <= 0 else build.var("E", first, second, position) if position < n else True
+
+    for position in range(1, n):
+        free = True if above_first is None else negate(build.after(above_first, position - 1))
+        build.add([negate(ladder(position - 1)), ladder(position)])
+        build.add([-build.at(second, position), negate(free), ladder(position)])
+    for position in range(2, n + 1):
+        under_gone = False if below_second is None else negate(build.after(below_second, position - 1))
+        build.add([-build.at(first, position), negate(ladder(position - 1)), under_gone])
