@@ -11,6 +11,7 @@ runner (`runners/cpsat.py` loads it in a child process and prints the x values).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from patience.cards import Card
@@ -30,22 +31,30 @@ X_NAME = re.compile(r"x_([0-9]{1,9})")
 
 def model_text(deal: Deal, symmetry_breaking: bool = True) -> str:
     """The CpModelProto of one deal, in protobuf text."""
+    numbering = Numbering(deal)
+    return order_model(f"{deal.game} deal, {len(deal.cards)} cards, {deal.ranks} ranks", numbering.size,
+                       numbering.follows, numbering.pile_numbers, numbering, symmetry_breaking)
+
+
+def order_model(name: str, n: int, follows: Sequence[tuple[int, int]], orders: Iterable[Sequence[int]],
+                numbering: Numbering, symmetry_breaking: bool) -> str:
+    """The dual-viewpoint model of an order of card numbers 0..n-1 (0 first), in protobuf text:
+    consecutive cards a pair of `follows`, each of `orders` in its order, and the paper's conditional
+    symmetry breaking on `numbering`'s pairs."""
     from ortools.sat.python import cp_model
 
-    numbering = Numbering(deal)
-    n = numbering.size
     model = cp_model.CpModel()
-    model.name = f"{deal.game} deal, {len(deal.cards)} cards, {deal.ranks} ranks"
+    model.name = name
     x = [model.new_int_var(0, n - 1, f"x_{step}") for step in range(n)]
     y = [model.new_int_var(0, n - 1, f"y_{card}") for card in range(n)]
     model.add(x[0] == 0)
     model.add_inverse(x, y)
-    pairs = numbering.follows or ((0, 0),)  # x[1] = 0 is impossible, so a lone (0, 0) allows nothing
+    pairs = follows or ((0, 0),)  # x[1] = 0 is impossible, so a lone (0, 0) allows nothing
     for step in range(n - 1):
         model.add_allowed_assignments([x[step], x[step + 1]], pairs)
-    for pile in numbering.pile_numbers:
-        for above, card in pairwise(pile):
-            model.add(y[above] < y[card])
+    for order in orders:
+        for earlier, card in pairwise(order):
+            model.add(y[earlier] < y[card])
     if symmetry_breaking:
         for a, b, above_a, below_b in symmetry_pairs(numbering):
             conditions = [holds(model, y[above_a], y[b])] if above_a != NO_CARD else []

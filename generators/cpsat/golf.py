@@ -14,12 +14,9 @@ in the order being fixed. The decode map drops the stock cards after the last pi
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 from patience.cards import Card
-from patience.generators.analysis.black_hole import NO_CARD, symmetry_pairs
 from patience.generators.analysis.golf import GolfNumbers, win_of
-from patience.generators.cpsat.black_hole import MODEL_FILE, holds, steps
+from patience.generators.cpsat.black_hole import MODEL_FILE, order_model, steps
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.golf.deal import GolfDeal
 from patience.options import Switch
@@ -32,27 +29,10 @@ fixed_files = no_fixed_files
 
 def model_text(deal: GolfDeal, symmetry_breaking: bool = True) -> str:
     """The CpModelProto of one deal, in protobuf text."""
-    from ortools.sat.python import cp_model
-
     numbers = GolfNumbers(deal)
-    numbering, n = numbers.piles, len(numbers.cards)
-    model = cp_model.CpModel()
-    model.name = f"{deal.game} deal, {len(deal.cards)} pile cards, a stock of {len(deal.stock)}"
-    x = [model.new_int_var(0, n - 1, f"x_{step}") for step in range(n)]
-    y = [model.new_int_var(0, n - 1, f"y_{card}") for card in range(n)]
-    model.add(x[0] == 0)
-    model.add_inverse(x, y)
-    for step in range(n - 1):
-        model.add_allowed_assignments([x[step], x[step + 1]], numbers.follows or [(0, 0)])
-    for pile in (*numbering.pile_numbers, tuple(numbers.stock)):
-        for earlier, card in pairwise(pile):
-            model.add(y[earlier] < y[card])
-    if symmetry_breaking:
-        for a, b, above_a, below_b in symmetry_pairs(numbering):
-            conditions = [holds(model, y[above_a], y[b])] if above_a != NO_CARD else []
-            conditions += [holds(model, y[a], y[below_b])] if below_b != NO_CARD else []
-            model.add(y[a] < y[b]).only_enforce_if(conditions)
-    return str(model.proto)
+    return order_model(f"{deal.game} deal, {len(deal.cards)} pile cards, a stock of {len(deal.stock)}",
+                       len(numbers.cards), numbers.follows, (*numbers.piles.pile_numbers, tuple(numbers.stock)),
+                       numbers.piles, symmetry_breaking)
 
 
 def decode(values: dict[str, int], source: str, deal: GolfDeal) -> tuple[Card, ...]:
