@@ -24,9 +24,10 @@ from patience.golf.search import search
 from patience.result import Status
 from patience.runners.solve import solve
 from patience.runs.process import Limits
+from tests import model_agreement
 from tests.helpers import every_model, needs_solver
+from tests.model_agreement import ASP_CP_AND_MIP_SOLVERS, PLANNERS, SAT_SOLVERS
 
-LIMITS = Limits(timeout=60)
 VARIANTS: tuple[dict[str, bool], ...] = ({}, {"queens_on_kings": True}, {"wrap_ranks": True})
 
 
@@ -107,28 +108,13 @@ def test_a_model_decodes_to_the_win_without_the_stock_left_after_it():
 
 def agreement(name: str, seeds: range) -> Counter[bool]:
     """Run `name` on small deals: its verdict is the native search's, and a win replays."""
-    verdicts: Counter[bool] = Counter()
-    for seed in seeds:
-        deal = small_deal(seed)
-        result = solve(deal, name, LIMITS)
-        truth = search(deal).status
-        assert truth in (Status.SOLVED, Status.UNSOLVABLE)
-        assert result.status is truth, (name, seed, result.message)
-        if truth is Status.SOLVED:  # judged: solved only after the replay accepted it
-            assert rules.replay(deal, result.sequence).valid
-        verdicts[truth is Status.SOLVED] += 1
-    return verdicts
+    return model_agreement.agreement(name, ((seed, small_deal(seed)) for seed in seeds), search, rules.replay)
 
 
-@pytest.mark.parametrize("name", ["sat", "sat-glucose", pytest.param("cadical", marks=needs_solver("cadical"))])
+@pytest.mark.parametrize("name", SAT_SOLVERS)
 def test_sat_solvers_agree_with_the_native_search(name):
     verdicts = agreement(name, range(24))
     assert verdicts[True] >= 4 and verdicts[False] >= 4
-
-
-# fd-ff by default; fd-lama and pyperplan in the slow set (a planner run is a process of its own)
-PLANNERS = [pytest.param("fd-ff", marks=needs_solver("fd-ff")),
-            *(pytest.param(name, marks=[needs_solver(name), pytest.mark.slow]) for name in ("fd-lama", "pyperplan"))]
 
 
 @pytest.mark.parametrize("name", PLANNERS)
@@ -138,12 +124,7 @@ def test_planners_agree_with_the_native_search(name):
 
 
 
-@pytest.mark.parametrize("name", [pytest.param("clingo", marks=needs_solver("clingo")),
-                                  pytest.param("cpsat", marks=needs_solver("cpsat")),
-                                  pytest.param("minizinc", marks=needs_solver("minizinc")),
-                                  pytest.param("highs", marks=needs_solver("highs")),
-                                  pytest.param("cbc", marks=needs_solver("cbc")),
-                                  pytest.param("ace", marks=[needs_solver("ace"), pytest.mark.slow])])  # a JVM a run
+@pytest.mark.parametrize("name", ASP_CP_AND_MIP_SOLVERS)
 def test_answer_set_cp_and_mip_solvers_agree_with_the_native_search(name):
     verdicts = agreement(name, range(8))
     assert verdicts[True] >= 2 and verdicts[False] >= 2

@@ -25,9 +25,9 @@ from patience.worm_hole import forms, rules
 from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
 from patience.worm_hole.search import search
+from tests import model_agreement
 from tests.helpers import every_model, needs_solver
-
-LIMITS = Limits(timeout=60)
+from tests.model_agreement import ASP_CP_AND_MIP_SOLVERS, PLANNERS, SAT_SOLVERS
 
 
 def small_deal(seed: int) -> WormHoleDeal:
@@ -47,31 +47,17 @@ def deals(seeds: range) -> list[WormHoleDeal]:
 
 def agreement(name: str, seeds: range) -> Counter[bool]:
     """Run `name` on small deals: its verdict is the native search's, and a win replays."""
-    verdicts: Counter[bool] = Counter()
-    for number, deal in enumerate(deals(seeds)):
-        result = solve(deal, name, LIMITS)
-        truth = search(deal).status
-        assert truth in (Status.SOLVED, Status.UNSOLVABLE)
-        assert result.status is truth, (name, number, result.message)
-        if truth is Status.SOLVED:  # judged: solved only after the replay accepted it
-            assert rules.replay(deal, result.sequence).valid
-        verdicts[truth is Status.SOLVED] += 1
-    return verdicts
+    return model_agreement.agreement(name, enumerate(deals(seeds)), search, rules.replay)
 
 
 def test_the_capacity_deal_needs_two_cells():
     assert [search(deal).status for deal in deals(range(0))] == [Status.UNSOLVABLE, Status.SOLVED]
 
 
-@pytest.mark.parametrize("name", ["sat", "sat-glucose", pytest.param("cadical", marks=needs_solver("cadical"))])
+@pytest.mark.parametrize("name", SAT_SOLVERS)
 def test_sat_solvers_agree_with_the_native_search(name):
     verdicts = agreement(name, range(24))
     assert verdicts[True] >= 5 and verdicts[False] >= 5
-
-
-# fd-ff by default; fd-lama and pyperplan in the slow set (a planner run is a process of its own)
-PLANNERS = [pytest.param("fd-ff", marks=needs_solver("fd-ff")),
-            *(pytest.param(name, marks=[needs_solver(name), pytest.mark.slow]) for name in ("fd-lama", "pyperplan"))]
 
 
 @pytest.mark.parametrize("name", PLANNERS)
@@ -107,12 +93,7 @@ def test_a_model_parks_in_the_gap_before_the_play_that_needs_it():
 
 
 
-@pytest.mark.parametrize("name", [pytest.param("clingo", marks=needs_solver("clingo")),
-                                  pytest.param("cpsat", marks=needs_solver("cpsat")),
-                                  pytest.param("minizinc", marks=needs_solver("minizinc")),
-                                  pytest.param("highs", marks=needs_solver("highs")),
-                                  pytest.param("cbc", marks=needs_solver("cbc")),
-                                  pytest.param("ace", marks=[needs_solver("ace"), pytest.mark.slow])])  # a JVM a run
+@pytest.mark.parametrize("name", ASP_CP_AND_MIP_SOLVERS)
 def test_answer_set_cp_and_mip_solvers_agree_with_the_native_search(name):
     verdicts = agreement(name, range(3))
     assert verdicts[True] >= 2 and verdicts[False] >= 2
