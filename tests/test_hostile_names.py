@@ -20,9 +20,9 @@ from patience.cards import Card
 from patience.cli import main
 from patience.formats import yaml_form
 from patience.games import get_game, read_game_deal
-from patience.golf.deals import random_deal as random_golf_deal
 from patience.generators import MODEL_LANGUAGES, generator
 from patience.generators.deals import random_deal
+from patience.golf.deals import random_deal as random_golf_deal
 from patience.lbs.deal import random_deal as random_lbs_deal
 from patience.lbs.deal import write_param
 from patience.lbs.solver import solve as native_lbs
@@ -104,7 +104,8 @@ def test_no_name_reaches_the_xcsp3_compiler(tmp_path, monkeypatch):
         module = importlib.import_module(module_name)
         monkeypatch.setattr(module, "compile_in_fresh_process", lambda _, data, __: given.append(data) or "<instance/>")
         model("xcsp3", hostile[family])
-    assert len(given) == len(MODEL_LANGUAGES["xcsp3"]) and not any(word in str(data) for data in given for word in ("p cnf", "pile(", "goal"))
+    assert len(given) == len(MODEL_LANGUAGES["xcsp3"])
+    assert not any(word in str(data) for data in given for word in ("p cnf", "pile(", "goal"))
 
 
 @pytest.mark.slow
