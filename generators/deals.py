@@ -219,11 +219,12 @@ def deal_file(game: str, seed: int, numbering: str | None = None, ranks: int | N
     from patience.formats import yaml_form
     from patience.lbs.deal import deal_text as lbs_deal_text
 
-    if game in hooked_games() or game in random_games():
-        return _hooked_deal_file(game, seed, numbering, ranks, suits, pile_height, empty_foundation)
-    if numbering is not None and (game not in NUMBERED_GAMES or ranks is not None):
+    if game in random_games():
+        return _random_by_hook(game, seed, numbering, ranks, suits, pile_height, empty_foundation)
+    numbered_games = (*NUMBERED_GAMES, *hooked_games())
+    if numbering is not None and (game not in numbered_games or ranks is not None):
         what = "a random generalised deal" if ranks is not None else f"{game} deals"
-        raise UsageError(f"--numbering numbers the deals of {', '.join(NUMBERED_GAMES)}; {what} have no numbers")
+        raise UsageError(f"--numbering numbers the deals of {', '.join(numbered_games)}; {what} have no numbers")
     if game == LBS:
         try:
             return lbs_deal_text(cards, seed, ranks or STANDARD_RANKS, suits)
@@ -242,28 +243,30 @@ def deal_file(game: str, seed: int, numbering: str | None = None, ranks: int | N
     numbering = numbering or DEFAULT_NUMBERING
     try:
         numbered = "" if numbering == DEFAULT_NUMBERING else f"{numbering}-"
-        return f"{game}-{numbered}{seed}.txt", pysol_board(game, seed, numbering)
+        return f"{game}-{numbered}{seed}.txt", _board(game, seed, numbering)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
 
-def _hooked_deal_file(game: str, seed: int, numbering: str | None, ranks: int | None, suits: int,
-                      pile_height: int, empty_foundation: bool) -> tuple[str, str]:
-    """A deal of a game that deals its own: number `seed` by its `numbered_deal` hook (board text), or
-    with `ranks` a seeded random generalised deal by its `random_deal` hook (YAML)."""
+def _board(game: str, seed: int, numbering: str) -> str:
+    """Deal `seed` of a numbered game as board text: by its game's `numbered_deal` hook where it sets
+    one (Golf's), else pysol_cards' board."""
     from patience.games import get_game, hook
 
+    own = get_game(game).numbered_deal
+    return str(hook(own)(game, seed, numbering)) if own is not None else pysol_board(game, seed, numbering)
+
+
+def _random_by_hook(game: str, seed: int, numbering: str | None, ranks: int | None, suits: int,
+                    pile_height: int, empty_foundation: bool) -> tuple[str, str]:
+    """A seeded random generalised deal of a game that deals its own (`random_deal` hook), as YAML."""
+    from patience.games import get_game, hook
+
+    if ranks is None or numbering is not None or empty_foundation:
+        raise UsageError(f"--game {game} takes --ranks (and --suits, --pile-height), not --numbering "
+                         "or --empty-foundation")
     chosen = get_game(game)
     try:
-        if game in hooked_games():
-            if ranks is not None:
-                raise UsageError(f"--ranks makes a generalised Black Hole deal; it does not go with --game {game}")
-            numbering = numbering or DEFAULT_NUMBERING
-            deal = hook(str(chosen.numbered_deal))(game, seed, numbering)  # hooked_games() set it
-            return f"{game}-{'' if numbering == DEFAULT_NUMBERING else numbering + '-'}{seed}.txt", str(deal)
-        if ranks is None or numbering is not None or empty_foundation:
-            raise UsageError(f"--game {game} takes --ranks (and --suits, --pile-height), not --numbering "
-                             "or --empty-foundation")
         deal = hook(str(chosen.random_deal))(game, seed, ranks, suits, pile_height)  # random_games() set it
     except ValueError as error:
         raise UsageError(str(error)) from None
