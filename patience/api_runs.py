@@ -64,8 +64,7 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
     import pandas
 
     from patience.campaign import config
-    from patience.campaign.run import campaign
-    from patience.campaign.store import Store
+    from patience.campaign.run import run_campaign
     from patience.runs import cluster as clusters
 
     named = named_deals(deals, check.text(game, "game", optional=True))
@@ -77,19 +76,17 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
     configurations = config.gathered(configurations)
     limits = check.limits(timeout, cpu, memory)
     on = clusters.from_api(cluster)
-    ordered, shuffled = check.whole(seed, "seed"), check.flag(retry_errors, "retry_errors")
+    ordered, retried = check.whole(seed, "seed"), check.flag(retry_errors, "retry_errors")
     show_progress = check.flag(progress, "progress")
     with tempfile.TemporaryDirectory(prefix="patience-compare-") as scratch:
         path = Path(scratch) / "campaign.sqlite" if store is None else Path(check.path(store, "store"))
-        # one local job: in this process, no worker to start
-        run_tasks = clusters.runner(check.jobs(jobs), None, on, seconds=limits.timeout, memory_mb=limits.memory_mb,
-                                    store=None if store is None else path)  # temporary: no logs
-        with Store(path) as opened:
-            sitting = campaign(named, configurations, limits, opened, run_tasks, show_progress, ordered, shuffled)
-            stored = opened.runs()
+        # one local job: in this process, no worker to start; a temporary store: no logs
+        sitting = run_campaign(named, configurations, limits, path, jobs=check.jobs(jobs), cluster=on, here=True,
+                               logs=store is not None, show_progress=show_progress, seed=ordered,
+                               retry_errors=retried)
     order = {(item.name, item.content, configuration.label): index for index, (item, configuration)
              in enumerate((item, configuration) for item in named for configuration in configurations)}
-    rows = sorted((row for row in stored if (row.source, row.content, row.configuration) in order),
+    rows = sorted((row for row in sitting.runs if (row.source, row.content, row.configuration) in order),
                   key=lambda row: order[row.source, row.content, row.configuration])
     frame = pandas.DataFrame([vars(row) for row in rows])
     frame.attrs["contradictions"] = list(sitting.contradictions)
@@ -184,10 +181,9 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
     certified = check.flag(certify, "certify")
     with tempfile.TemporaryDirectory(prefix="patience-survey-") as scratch:
         path = Path(scratch) / "survey.sqlite" if store is None else Path(check.path(store, "store"))
-        run_batches = clusters.runner(check.jobs(jobs), None, on, seconds=seconds,
-                                      store=None if store is None else path)
         run_survey(path, surveyed, numbering_name(numbered or DEFAULT_NUMBERING), checked_shape, numbers, chosen,
-                   seconds, limit, size or 2000, run_batches, show_progress, certified)
+                   seconds, limit, size or 2000, jobs=check.jobs(jobs), cluster=on, logs=store is not None,
+                   show_progress=show_progress, certify=certified)
         settings, summary, rows = read_survey(path)
     return SurveySummary(summary.game, summary.deals, summary.won, summary.lost,
                          wilson(summary.won, summary.decided), dict(summary.histogram), summary.undecided, settings,

@@ -1,8 +1,10 @@
 """Running a campaign: plan the runs that have no row yet, run them on the one pool, check each
-worker's record again and store it as it arrives, and keep the progress bar going."""
+worker's record again and store it as it arrives, and keep the progress bar going. `patience compare`
+and `patience.compare` both come this way (`run_campaign`)."""
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,6 +15,7 @@ from patience.campaign.execute import Certified, plan, recheck, run_task
 from patience.campaign.record import RunRecord
 from patience.campaign.store import Store
 from patience.result import Status
+from patience.runs import cluster as clusters
 from patience.runs.pool import Runner, runner
 from patience.runs.process import Limits
 from patience.runs.progress import Progress
@@ -24,13 +27,31 @@ from patience.runs.stops import Kept, keeping
 class Campaign:
     """What a campaign run left in its store: runs wanted, stored before it, stored by it, and the
     deals on which validated verdicts contradict each other; of a certified campaign, the stored
-    losses and their certificates (None otherwise)."""
+    losses and their certificates (None otherwise); and every run the store reports, as it stands."""
 
     wanted: int
     before: int
     new: int
     contradictions: list[Disagreement]
     certified: tuple[int, int] | None = None  # (certificates, losses)
+    runs: Sequence[RunRecord] = ()
+
+
+def run_campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits,
+                 db: str | os.PathLike[str], *, jobs: int = 1, scheduler: str | None = None,
+                 cluster: clusters.Cluster | None = None, here: bool = False, logs: bool = True,
+                 show_progress: bool = True, seed: int = 0, retry_errors: bool = False,
+                 on_changed: Callable[[list[tuple[str, list[str], str]]], None] | None = None,
+                 certify: bool = False) -> Campaign:
+    """The campaign `patience compare` and `patience.compare` run: its workers (`jobs` local ones, or
+    on `scheduler` or `cluster`, as patience.runs.cluster.runner says; `here`: one local job in this
+    process; `logs`: a cluster's jobs write their logs beside `db`, which the nodes must see), then
+    `campaign` on the store at `db`, made if missing."""
+    run_tasks = clusters.runner(jobs, scheduler, cluster, here=here, seconds=limits.timeout,
+                                memory_mb=limits.memory_mb, store=db if logs else None)
+    with Store(db) as store:
+        return campaign(deals, configurations, limits, store, run_tasks, show_progress, seed, retry_errors,
+                        on_changed, certify)
 
 
 def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits, store: Store,
@@ -70,6 +91,7 @@ def campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration]
     with keeping(lambda: Kept(sum(done.values()) + new, len(wanted), new)), progress:
         run(run_task, tasks, keep)
     lost = sum(status is Status.UNSOLVABLE for key, status in store.statuses().items() if key in wanted)
-    return Campaign(len(wanted), sum(done.values()), new, disagreements(store.runs()),  # each label one content
-                    (len(store.certified_runs() & wanted), lost) if certify else None)
+    runs = store.runs()
+    return Campaign(len(wanted), sum(done.values()), new, disagreements(runs),  # each label one content
+                    (len(store.certified_runs() & wanted), lost) if certify else None, runs)
 

@@ -10,8 +10,8 @@ import argparse
 import sys
 
 from patience.campaign import config
-from patience.campaign.run import campaign
-from patience.campaign.store import CHANGED_SHOWN, Store
+from patience.campaign.run import run_campaign
+from patience.campaign.store import CHANGED_SHOWN
 from patience.caps import MAX_SEED
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
@@ -110,15 +110,14 @@ def run(args: argparse.Namespace) -> int:
         jobs = _whole(settings["jobs"])
     except (TypeError, ValueError) as error:
         raise UsageError(f"bad limit in the experiment: {error}") from None
-    run_tasks = cluster.runner(jobs, args.scheduler, cluster.from_args(args), here=False, seconds=limits.timeout,
-                               memory_mb=limits.memory_mb, store=args.db)
-    with Store(args.db) as store:
-        try:
-            ran = campaign(deals, configurations, limits, store, run_tasks, not args.quiet, args.seed,
-                           args.retry_errors, _say_changed, settings.get("certify") is True)
-        except STOPPED as stop:  # Ctrl-C, SIGTERM, SIGHUP: what is kept, and how to go on
-            tell(said(stop, "runs", args.db, command_line(args.parser, args, leave_out=("retry_errors",))))
-            return stop.status
+    try:
+        ran = run_campaign(deals, configurations, limits, args.db, jobs=jobs, scheduler=args.scheduler,
+                           cluster=cluster.from_args(args), show_progress=not args.quiet, seed=args.seed,
+                           retry_errors=args.retry_errors, on_changed=_say_changed,
+                           certify=settings.get("certify") is True)
+    except STOPPED as stop:  # Ctrl-C, SIGTERM, SIGHUP: what is kept, and how to go on
+        tell(said(stop, "runs", args.db, command_line(args.parser, args, leave_out=("retry_errors",))))
+        return stop.status
     for item in ran.contradictions:
         print(f"CONTRADICTION on {item['deal']}: solved (validated) by {', '.join(item['solved by'])}, "
               f"called unsolvable by {', '.join(item['unsolvable by'])}", file=sys.stderr)

@@ -102,15 +102,15 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "export":
         return _export(args)
     check_counts(args.batch, args.nodes)
-    run_batches = cluster.runner(args.jobs, args.scheduler, cluster.from_args(args), seconds=args.timeout,
-                                 store=args.db)
     if args.action == "shuffles":
-        return _shuffles(args, run_batches)
+        return _shuffles(args, cluster.runner(args.jobs, args.scheduler, cluster.from_args(args),
+                                              seconds=args.timeout, store=args.db))
     seeds = survey_seeds(args.seeds)
     game, shape = game_and_shape(args.game, args.shape)
     try:
         before, new = run_survey(args.db, game, args.numbering, shape, seeds, args.mode, args.timeout, args.nodes,
-                                 args.batch or 2000, run_batches, not args.quiet, args.certify)
+                                 args.batch or 2000, jobs=args.jobs, scheduler=args.scheduler,
+                                 cluster=cluster.from_args(args), show_progress=not args.quiet, certify=args.certify)
     except STOPPED as stop:  # Ctrl-C, SIGTERM, SIGHUP: what is kept, and how to go on
         tell(said(stop, f"{game} deals", str(args.db), command_line(args.parser, args)))
         return stop.status

@@ -13,6 +13,7 @@ from patience.errors import InputError, UsageError, quote
 from patience.games import games_with
 from patience.names import BLACK_HOLE, GENERALISED, NUMBERED_GAMES, SPECIAL_CASES
 from patience.numeric import whole_or_none
+from patience.runs import cluster as clusters
 from patience.runs.pool import Runner
 from patience.runs.progress import Progress
 from patience.runs.specs import parse_seeds
@@ -73,11 +74,15 @@ def check_counts(batch: int | None, nodes: int | None) -> None:
 
 
 def run_survey(path: str | Path, game: str, numbering: str | None, shape: Shape | None, seeds: Sequence[int],
-               mode: str, seconds: float, nodes: int | None, batch_size: int, run: Runner,
+               mode: str, seconds: float, nodes: int | None, batch_size: int, *, jobs: int = 1,
+               scheduler: str | None = None, cluster: clusters.Cluster | None = None, logs: bool = True,
                show_progress: bool = True, certify: bool = False) -> tuple[int, int]:
-    """Open (or make) the store at `path`, hold it to the survey's settings and decide every seed
-    without a row (`certify`: with a certificate of each loss); returns (deals stored before, deals
-    stored now)."""
+    """The survey `patience survey` and `patience.survey` run: its workers (`jobs` local ones, one in
+    this process, or on `scheduler` or `cluster`, as patience.runs.cluster.runner says; `logs`: a
+    cluster's jobs write their logs beside `path`, which the nodes must see), then the store at `path`
+    opened (or made), held to the survey's settings, and every seed without a row decided (`certify`:
+    with a certificate of each loss); returns (deals stored before, deals stored now)."""
+    run = clusters.runner(jobs, scheduler, cluster, seconds=seconds, store=path if logs else None)
     with SurveyStore(path) as store:
         store.fix_settings(survey_settings(game, None if shape else numbering, shape, mode, seconds, nodes, certify))
         return survey(store, game, None if shape else numbering, seeds, batch_size, seconds, run, show_progress,
