@@ -7,7 +7,7 @@ file in a package folder (or in a subfolder that is no package) that is not Pyth
 product ships as package data (the templates, the fixed models, the examples, whatever a module reads
 with importlib.resources).
 
-The extension is optional: where it cannot be compiled the native solver runs its Python engine."""
+The extensions are optional: where one cannot be compiled its game's search runs its Python engine."""
 
 import hashlib
 from pathlib import Path
@@ -17,6 +17,7 @@ from setuptools import Extension, find_packages, setup
 ROOT = Path(__file__).parent
 SEARCH_SOURCE = "patience/native/_search.c"
 GOLF_SOURCE = "patience/golf/_golf.c"
+WORM_HOLE_SOURCE = "patience/worm_hole/_worm_hole.c"
 MAPPED_FOLDERS = ("generators", "runners", "templates", "models")
 NOT_DATA = {".py", ".pyc", ".pyo", ".so", ".pyd", ".c"}  # sources and build products, not data
 
@@ -68,10 +69,14 @@ FOLDERS = package_folders()
 setup(packages=sorted(FOLDERS),
       package_dir=ROOTS,
       package_data=package_data(FOLDERS),
-      exclude_package_data={"patience.native": ["*.c"], "patience.golf": ["*.c"]},  # sources go in the sdist only
+      # sources go in the sdist only
+      exclude_package_data={"patience.native": ["*.c"], "patience.golf": ["*.c"], "patience.worm_hole": ["*.c"]},
       ext_modules=[Extension("patience.native._search", [SEARCH_SOURCE],
                              define_macros=[("PATIENCE_SEARCH_SOURCE", f'"{source_digest(SEARCH_SOURCE)}"')],
                              extra_compile_args=["-O3", "-std=c99"], optional=True),
                    Extension("patience.golf._golf", [GOLF_SOURCE],
                              define_macros=[("PATIENCE_GOLF_SOURCE", f'"{source_digest(GOLF_SOURCE)}"')],
+                             extra_compile_args=["-O3", "-std=c99"], optional=True),
+                   Extension("patience.worm_hole._worm_hole", [WORM_HOLE_SOURCE],
+                             define_macros=[("PATIENCE_WORM_HOLE_SOURCE", f'"{source_digest(WORM_HOLE_SOURCE)}"')],
                              extra_compile_args=["-O3", "-std=c99"], optional=True)])
