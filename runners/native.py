@@ -44,8 +44,8 @@ class Native(Solver):
     description = "specialised depth-first search with failure cache and symmetry/rank pruning (C, or Python)"
     games: ClassVar[tuple[str, ...]] = games_with("native_search")  # every game that names its search
     options: ClassVar[Schema] = (
-        Option("engine", None, "the Black Hole search: c, or the python reference (default: c when built)",
-               ("c", "python")),
+        Option("engine", None, "the search (Black Hole's, Golf's, Worm Hole's): c, or the python reference "
+                               "(default: c when built)", ("c", "python")),
         Switch("cache", "on", "the failure cache of (cards played, hole rank) states"),
         Switch("symmetry", "on", "the paper's unit/general conditional symmetry rule"),
         Switch("wolter", "on", "Wolter's last-card-of-a-pile and one-card-pile prunings"),
