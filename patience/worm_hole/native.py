@@ -36,19 +36,21 @@ def checked(deal: WormHoleDeal, outcome: Outcome) -> Outcome:
 
 def native_search(deal: WormHoleDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
     """The native runner's hook: the search under what is left of the run's limits. Of the runner's
-    options, `nodes`, `max-cards`, `cache` (the memo), `reach` (the reach and balance rules),
-    `symmetry` (the leaf rule) and `restarts` apply; `engine=c` is refused (there is no compiled one)."""
-    if options.get("engine") == "c":
-        raise UsageError("engine=c: Worm Hole's search is Python only (leave engine out, or engine=python)")
+    options, `engine` (c or python; c where it is built by default), `nodes`, `max-cards`, `cache` (the
+    memo), `reach` (the reach and balance rules), `symmetry` (the leaf rule) and `restarts` apply."""
     started, cpu_started = time.monotonic(), time.process_time()
     max_cards = bool(options.get("max-cards"))
-    outcome = checked(deal, search(deal, max_cards, options.get("nodes"), limits.timeout, limits.cpu_limit,
-                                   stranded=options.get("reach", True) is not False,
-                                   leaves=options.get("symmetry", True) is not False,
-                                   memo=options.get("cache", True) is not False, memory_mb=limits.memory_mb,
-                                   restarts=options.get("restarts", True) is not False))
+    try:
+        found = search(deal, max_cards, options.get("nodes"), limits.timeout, limits.cpu_limit,
+                       stranded=options.get("reach", True) is not False,
+                       leaves=options.get("symmetry", True) is not False,
+                       memo=options.get("cache", True) is not False, memory_mb=limits.memory_mb,
+                       restarts=options.get("restarts", True) is not False, engine=options.get("engine"))
+    except ValueError as error:  # engine=c where it is not built, or no such engine
+        raise UsageError(f"engine={options.get('engine')}: {error}") from None
+    outcome = checked(deal, found)
     wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
-    stats: dict[str, float | int | str] = {"engine": "python", "cached_states": outcome.cached,
+    stats: dict[str, float | int | str] = {"engine": outcome.engine, "cached_states": outcome.cached,
                                            "nodes_per_s": round(outcome.nodes / wall) if wall > 0 else 0}
     if max_cards:
         stats["max_cards"] = outcome.max_cards
@@ -64,7 +66,8 @@ def native_search(deal: WormHoleDeal, limits: Limits, options: Mapping[str, Any]
 
 def survey_search(deal: WormHoleDeal, seconds: float | None, nodes: int | None,
                   max_cards: bool) -> tuple[Status, int, int]:
-    """The survey's hook: (verdict, most cards played, nodes) within `seconds` of CPU, the play replayed."""
+    """The survey's hook: (verdict, most cards played, nodes) within `seconds` of CPU, the play replayed;
+    the compiled search where it is built, else the Python one."""
     from patience.survey.decide import UntrustedPlay, verdict
 
     try:

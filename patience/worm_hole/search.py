@@ -24,14 +24,23 @@ Three sound rules cut steps (each can be switched off, so that its effect can be
 - the memo itself.
 A search stops at a node limit (status unknown) or a wall-clock or CPU limit (timeout), never with a
 verdict it did not prove. Its wins are move lists the caller replays with `rules.replay`.
+
+Two engines run this search: the compiled one (patience/worm_hole/_worm_hole.c, built by setup.py),
+chosen where it is built, and this module's Python one; they take the same steps in the same order
+(the C one draws the restarts' shuffles from Python's own Mersenne Twister), so they report the same
+verdict, nodes, most cards and play.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import itertools
 import random
 import time
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from patience.native.reference import ONE_BONUS_ONE_IN, luby, luby_unit
 from patience.result import Status
@@ -56,6 +65,7 @@ class Outcome:
     max_cards: int
     cached: int
     cpu_limited: bool = False
+    engine: str = "python"
 
 
 class _Limit(Exception):
@@ -235,15 +245,38 @@ class _Counter:
                 raise _Limit(Status.TIMEOUT, cpu_limited=True)
 
 
+def compiled() -> Any:
+    """The compiled search (patience/worm_hole/_worm_hole.c, built by setup.py), or None where it is not
+    built or was built from another source than the one beside it (an edit not yet compiled)."""
+    try:
+        module = importlib.import_module("patience.worm_hole._worm_hole")
+    except ImportError:
+        return None
+    source = Path(__file__).with_name("_worm_hole.c")
+    if source.exists() and getattr(module, "SOURCE", "") != hashlib.sha256(source.read_bytes()).hexdigest()[:16]:
+        return None
+    return module
+
+
 def search(deal: WormHoleDeal, max_cards: bool = False, node_limit: int | None = None,
            seconds: float | None = None, cpu_seconds: float | None = None, stranded: bool = True,
-           leaves: bool = True, memo: bool = True, memory_mb: int | None = None, restarts: bool = True) -> Outcome:
+           leaves: bool = True, memo: bool = True, memory_mb: int | None = None, restarts: bool = True,
+           engine: str | None = None) -> Outcome:
     """Decide `deal` (or with `max_cards`, find a longest play: the decision first, with its rules and
     restarts, then for a lost deal the longest play). `stranded`, `leaves` and `memo`
     switch the rules of the module's list; `memory_mb` bounds the memo (a full memo takes no more
-    positions: the search stays exact, only slower)."""
-    position, counter = _Position(deal, leaves), _Counter(node_limit, seconds, cpu_seconds)
+    positions: the search stays exact, only slower). `seconds` and `cpu_seconds` (this process's CPU)
+    count from the call. `engine`: c, python, or None for c where it is built (ValueError for c
+    where it is not)."""
     room = 0 if not memo else None if memory_mb is None else memory_mb * 2**20 // 2 // ENTRY_BYTES
+    module = compiled()
+    if engine not in (None, "c", "python"):
+        raise ValueError(f"no engine {engine!r}: c or python")
+    if engine == "c" and module is None:
+        raise ValueError("the compiled Worm Hole search is not built (setup.py builds it; engine=python runs without)")
+    if module is not None and engine != "python":
+        return _compiled(module, deal, max_cards, node_limit, seconds, cpu_seconds, stranded, leaves, room, restarts)
+    position, counter = _Position(deal, leaves), _Counter(node_limit, seconds, cpu_seconds)
     best = [0]
     try:
         decided = _decide(position, counter, stranded, best, room, restarts)
@@ -252,6 +285,25 @@ def search(deal: WormHoleDeal, max_cards: bool = False, node_limit: int | None =
         return _longest(_Position(deal, leaves), counter, room, best)  # lost: how far a play gets
     except _Limit as limit:
         return Outcome(limit.status, None, counter.nodes, best[0], 0, limit.cpu_limited)
+
+
+_COMPILED_STATUS = {"won": Status.SOLVED, "lost": Status.UNSOLVABLE, "nodes": Status.UNKNOWN, "time": Status.TIMEOUT,
+                    "cpu": Status.TIMEOUT}
+
+
+def _compiled(module: Any, deal: WormHoleDeal, max_cards: bool, node_limit: int | None, seconds: float | None,
+              cpu_seconds: float | None, stranded: bool, leaves: bool, room: int | None, restarts: bool) -> Outcome:
+    """The search in C: the same outcome as the Python engine's, the play decoded here from its steps."""
+    status, flat, most, nodes, cached = module.search(
+        [card.rank for card in deal.cards], [len(pile) for pile in deal.piles], deal.ranks,
+        -1 if deal.foundation is None else deal.foundation.rank, deal.cells, max_cards, stranded, leaves, restarts,
+        -1 if node_limit is None else node_limit, -1 if room is None else room,
+        -1.0 if seconds is None else max(0.0, seconds), -1.0 if cpu_seconds is None else max(0.0, cpu_seconds))
+    verdict = _COMPILED_STATUS[status]
+    if verdict not in (Status.SOLVED, Status.UNSOLVABLE):  # a limit: no play, nothing remembered reported
+        return Outcome(verdict, None, nodes, most, 0, status == "cpu", "c")
+    moves = None if flat is None else _Position(deal).moves(list(zip(flat[::2], flat[1::2], strict=True)))
+    return Outcome(verdict, moves, nodes, most, cached, False, "c")
 
 
 def _decide(position: _Position, counter: _Counter, stranded: bool, best: list[int], room: int | None,
