@@ -96,7 +96,8 @@ def test_wheel_holds_every_module_and_data_file_and_the_compiled_search(artefact
     installed = {name for name in names if name.startswith("patience/") and not name.endswith(".so")}
     assert installed == shipped_files()
     assert "patience/py.typed" in installed  # the API's types reach its users
-    assert any(name.startswith("patience/native/_search") and name.endswith(".so") for name in names)
+    for search in ("native/_search", "golf/_golf", "worm_hole/_worm_hole"):  # each game's compiled search
+        assert any(name.startswith(f"patience/{search}") and name.endswith(".so") for name in names), search
     # W002 (duplicate files) is by design: a grader's transcript folder holds the course instances it was run on
     checked = subprocess.run([str(Path(sys.executable).parent / "check-wheel-contents"), "--ignore", "W002",
                               str(artefacts["wheel"])], capture_output=True, text=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -357,10 +358,10 @@ def test_the_native_runner_options_that_apply(tmp_path, capsys):
 
 # --- the compiled search ------------------------------------------------------------------------
 
-def engines_agree(deal: WormHoleDeal, **options: object) -> Status:
+def engines_agree(deal: WormHoleDeal, **options: Any) -> Status:
     """The C and the Python engines' outcomes on `deal` under `options`: equal step for step (verdict,
     play, nodes, most cards, positions remembered); every play replays."""
-    python, c = search(deal, engine="python", **options), search(deal, engine="c", **options)  # type: ignore[arg-type]
+    python, c = search(deal, engine="python", **options), search(deal, engine="c", **options)
     assert (python.engine, c.engine) == ("python", "c")
     assert (c.status, c.moves, c.nodes, c.max_cards, c.cached, c.cpu_limited) == (
         python.status, python.moves, python.nodes, python.max_cards, python.cached, python.cpu_limited), (deal, options)

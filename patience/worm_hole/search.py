@@ -33,6 +33,7 @@ verdict, nodes, most cards and play.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import itertools
@@ -210,19 +211,23 @@ class _Position:
                    for rank in near)
 
     def moves(self, path: list[Step]) -> tuple[Move, ...]:
-        """The steps as moves (each park, then the play), made on a fresh position."""
-        fresh = _Position(self.deal)
-        moves: list[Move] = []
-        for step in path:
-            pile, how = step
-            if pile == FROM_CELL:
-                moves.append(Move.play(self.deal.cards[how]))
-            else:
-                cards, depth = fresh.piles[pile], fresh.taken[pile]
-                moves += [Move.parked(self.deal.cards[card]) for card in cards[depth:depth + how]]
-                moves.append(Move.play(self.deal.cards[cards[depth + how]]))
-            fresh.make(step)
-        return tuple(moves)
+        return steps_as_moves(self.deal, path)
+
+
+def steps_as_moves(deal: WormHoleDeal, path: list[Step]) -> tuple[Move, ...]:
+    """The steps from the deal's start as moves (each park, then the play); a card number is its index
+    in `deal.cards` (pile by pile, top card first)."""
+    taken = [0] * len(deal.piles)
+    moves: list[Move] = []
+    for pile, how in path:
+        if pile == FROM_CELL:
+            moves.append(Move.play(deal.cards[how]))
+        else:
+            cards, depth = deal.piles[pile], taken[pile]
+            moves += [Move.parked(card) for card in cards[depth:depth + how]]
+            moves.append(Move.play(cards[depth + how]))
+            taken[pile] = depth + how + 1
+    return tuple(moves)
 
 
 class _Counter:
@@ -245,9 +250,11 @@ class _Counter:
                 raise _Limit(Status.TIMEOUT, cpu_limited=True)
 
 
+@functools.cache
 def compiled() -> Any:
     """The compiled search (patience/worm_hole/_worm_hole.c, built by setup.py), or None where it is not
-    built or was built from another source than the one beside it (an edit not yet compiled)."""
+    built or was built from another source than the one beside it (an edit not yet compiled); looked
+    at once a process."""
     try:
         module = importlib.import_module("patience.worm_hole._worm_hole")
     except ImportError:
@@ -302,7 +309,7 @@ def _compiled(module: Any, deal: WormHoleDeal, max_cards: bool, node_limit: int 
     verdict = _COMPILED_STATUS[status]
     if verdict not in (Status.SOLVED, Status.UNSOLVABLE):  # a limit: no play, nothing remembered reported
         return Outcome(verdict, None, nodes, most, 0, status == "cpu", "c")
-    moves = None if flat is None else _Position(deal).moves(list(zip(flat[::2], flat[1::2], strict=True)))
+    moves = None if flat is None else steps_as_moves(deal, list(zip(flat[::2], flat[1::2], strict=True)))
     return Outcome(verdict, moves, nodes, most, cached, False, "c")
 
 
