@@ -136,13 +136,13 @@ def test_a_stop_keeps_the_results_that_finished_meanwhile(monkeypatch, number):
     the item still running is stopped, and nothing is left running. SIGTERM comes as the command turns
     it (SystemExit)."""
     submitted = []
-    real = pool.as_completed
 
-    def recording(futures):
-        submitted.extend(futures)
-        return real(futures)
+    class Recording(ProcessPoolExecutor):
+        def submit(self, *args, **options):
+            submitted.append(super().submit(*args, **options))
+            return submitted[-1]
 
-    monkeypatch.setattr(pool, "as_completed", recording)
+    monkeypatch.setattr(pool, "ProcessPoolExecutor", Recording)
     previous = signal.signal(signal.SIGTERM, _exit_on_signal)  # as the command has it
     kept = []
 
@@ -293,3 +293,40 @@ def test_kill_9_of_a_family_of_lbs_deals_leaves_no_search_running(tmp_path, jobs
 
     _wait_for(lambda: searching() == jobs)
     _kill_9(family)
+
+
+def _no_lock_taking_wait(*args, **options):
+    raise AssertionError("the pool waited through concurrent.futures, which a stop can leave with a lock held")
+
+
+def test_the_pools_wait_on_a_queue_not_on_the_futures_locks(monkeypatch):
+    """A stop is an exception raised wherever the main thread is; raised inside `as_completed` or
+    `wait` while they take the futures' locks one by one, it leaves one held, and the pool's thread,
+    then the stop, wait on it for ever (seen: `gen --deals` stopped by SIGTERM as its workers
+    started). The pools wait on a queue their futures' callbacks fill instead."""
+    import concurrent.futures
+
+    for name in ("as_completed", "wait"):
+        monkeypatch.setattr(concurrent.futures, name, _no_lock_taking_wait)
+        monkeypatch.setattr(concurrent.futures._base, name, _no_lock_taking_wait)
+    kept = []
+    pool.runner(2)(abs, [-1, -2, -3], kept.append)
+    assert sorted(kept) == [1, 2, 3]
+    assert list(pool.in_order(abs, [-1, -2, -3, -4], jobs=2, last=lambda result: result == 3)) == [
+        (-1, 1), (-2, 2), (-3, 3)]
+
+
+@pytest.mark.slow
+def test_stops_at_any_moment_of_a_pools_start_end_the_command(tmp_path):
+    """SIGTERM to the whole group at a random moment of the first 0.3 s after the workers appear,
+    again and again: the command ends each time with 143 and leaves nothing running."""
+    import random
+
+    chance = random.Random(20261202)
+    for attempt in range(25):
+        family = _start([*PATIENCE, "gen", "cnf", "--deals", "black_hole:1-2000", "--jobs", "2", "--quiet",
+                         "-o", str(tmp_path / f"family-{attempt}")])
+        _wait_for(lambda: _workers_busy(family))
+        time.sleep(chance.uniform(0, 0.3))
+        took, err = _stop(family, signal.SIGTERM)
+        assert family.returncode == 143 and took < 5, (attempt, err)

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import signal
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 from multiprocessing import get_context, resource_tracker
 from typing import Any, TypeVar
@@ -103,29 +104,47 @@ def run_local(jobs: int, here: bool, function: Callable[[Work], Result], work: S
 
 def _run_on_workers(jobs: int, function: Callable[[Work], Result], work: Sequence[Work],
                     keep: Callable[[Result], None]) -> None:
+    """The pool's locks are taken only with the stops held (`_held`): a stop is an exception raised
+    wherever this thread happens to be, and one raised inside concurrent.futures while it takes the
+    futures' locks one by one (as `as_completed` and `wait` do) leaves one held, on which the pool's
+    thread then waits for ever, and so does the stop. So this thread waits for results only on a
+    queue the futures' callbacks fill, a wait a stop ends cleanly."""
     pool: ProcessPoolExecutor | None = None
     futures: list[Future] = []
     kept: set[Future] = set()
     others: set[int] = set()
+    finished: queue.SimpleQueue[Future] = queue.SimpleQueue()
     try:
-        with _deaf_children():
+        with _deaf_children(), stops_deferred():
             others = set(_group_below())  # the resource tracker, say: no worker of this pool
             pool = ProcessPoolExecutor(max_workers=pool_size(jobs, len(work)), mp_context=get_context("spawn"),
                                        initializer=_start_worker, initargs=(os.getpid(),))
-            futures = [pool.submit(_run_in_worker, function, item) for item in work]  # workers start here
-        for future in as_completed(futures):
+            for item in work:  # workers start here
+                futures.append(pool.submit(_run_in_worker, function, item))
+                futures[-1].add_done_callback(finished.put)
+        for _ in futures:
+            future = finished.get()
             with stops_deferred():  # `kept` says so before a stop can come
                 keep(future.result())
                 kept.add(future)
     except BaseException as stop:  # a stop, an error of the work, or the caller's own error in `keep`
         if pool is not None:
-            stop_pool(pool, others)
-            if isinstance(stop, STOPS):
-                _keep_finished(futures, kept, keep)
+            with _held():
+                stop_pool(pool, others)
+                if isinstance(stop, STOPS):
+                    _keep_finished(futures, kept, keep)
         raise
     finally:
         if pool is not None:
-            pool.shutdown(wait=True)
+            with stops_deferred():
+                pool.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def _held() -> Iterator[None]:
+    """Stops held and dropped: this thread is stopping the pool already, or has finished with it."""
+    with contextlib.suppress(*STOPS), stops_deferred():
+        yield
 
 
 def _keep_finished(futures: Sequence[Future], kept: set[Future], keep: Callable[[Any], None]) -> None:
@@ -288,6 +307,7 @@ def in_order(function: Callable[[Work], Result], work: Iterable[Work], jobs: int
     finished: dict[int, tuple[Work, Result]] = {}
     first_last: int | None = None  # the place of the first item whose result is `last`, once known
     taken = turn = 0
+    ended: queue.SimpleQueue[Future] = queue.SimpleQueue()  # filled by the futures' callbacks (_run_on_workers says why)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         try:
             while True:
@@ -296,7 +316,10 @@ def in_order(function: Callable[[Work], Result], work: Iterable[Work], jobs: int
                     if item is _END:
                         break
                     event = threading.Event()
-                    running[taken] = (item, pool.submit(_stoppable, event, function, item), event)
+                    with stops_deferred():
+                        future = pool.submit(_stoppable, event, function, item)
+                        future.add_done_callback(ended.put)
+                    running[taken] = (item, future, event)
                     taken += 1
                 while turn in finished:
                     yield finished.pop(turn)
@@ -305,7 +328,10 @@ def in_order(function: Callable[[Work], Result], work: Iterable[Work], jobs: int
                     turn += 1
                 if not running:
                     return
-                done, _ = wait([future for _, future, _ in running.values()], return_when=FIRST_COMPLETED)
+                done = {ended.get()}
+                with contextlib.suppress(queue.Empty):
+                    while True:
+                        done.add(ended.get_nowait())
                 for place in sorted(place for place, (_, future, _) in running.items() if future in done):
                     item, future, _ = running.pop(place)
                     finished[place] = (item, future.result())
