@@ -407,6 +407,17 @@ def test_the_engines_agree_on_thousands_of_small_and_pysolfc_deals():
     assert 2990 <= won < 3000  # 105 and a few others are lost
 
 
+def test_the_compiled_search_stops_at_its_clocks():
+    """Deal 21242 meets no verdict in millions of nodes: each clock ends the compiled search undecided."""
+    pytest.importorskip("patience.worm_hole._worm_hole")
+    deal = numbered_deal(WORM_HOLE, 21242)
+    for options, cpu_limited in (({"seconds": 0.05}, False), ({"cpu_seconds": 0.05}, True),
+                                 ({"cpu_seconds": 0.05, "max_cards": True}, True)):
+        outcome = search(deal, engine="c", **options)
+        assert (outcome.status, outcome.cpu_limited, outcome.moves) == (Status.TIMEOUT, cpu_limited, None), options
+        assert outcome.nodes % 4096 == 0 and outcome.max_cards < 51  # the clocks are read every 4,096 nodes
+
+
 def test_the_compiled_search_is_chosen_where_built_and_its_absence_is_clear(monkeypatch):
     from patience.worm_hole import search as module
 
