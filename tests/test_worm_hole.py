@@ -418,7 +418,7 @@ def test_the_compiled_search_stops_at_its_clocks():
         assert outcome.nodes % 4096 == 0 and outcome.max_cards < 51  # the clocks are read every 4,096 nodes
 
 
-def test_the_compiled_search_is_chosen_where_built_and_its_absence_is_clear(monkeypatch):
+def test_the_compiled_search_is_chosen_where_built_and_its_absence_is_clear(monkeypatch, tmp_path, capsys):
     from patience.worm_hole import search as module
 
     deal = small()
@@ -429,3 +429,9 @@ def test_the_compiled_search_is_chosen_where_built_and_its_absence_is_clear(monk
     assert outcome.engine == "python" and outcome.status is Status.SOLVED
     with pytest.raises(ValueError, match="compiled Worm Hole search is not built"):
         search(deal, engine="c")
+    deal_file = tmp_path / "small.yaml"
+    deal_file.write_text(forms.write(deal, "yaml"))
+    assert main(["solve", str(deal_file), "--set", "engine=c"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "engine=c: the compiled Worm Hole search is not built" in err
+    assert main(["solve", str(deal_file)]) == 0  # the Python search, by default
