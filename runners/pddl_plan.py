@@ -119,8 +119,13 @@ def _detect_ff_steps(text: str) -> bool:
     return _FF_FIRST_STEP.match(first_line(text)) is not None
 
 
+def read_ff_steps(text: str, source: str = "FF steps") -> tuple[Action, ...]:
+    """FF's plan lines alone, as copied out of its output."""
+    return _ff_steps(numbered_lines(text), source)
+
+
 def _read_ff_steps_answer(text: str, source: str, deal: Deal) -> tuple[Card, ...]:
-    return plan_cards(deal, _ff_steps(numbered_lines(text), source), source)
+    return plan_cards(deal, read_ff_steps(text, source), source)
 
 
 def _detect_plan_file(text: str) -> bool:

@@ -28,10 +28,13 @@ from dataclasses import dataclass
 
 from pysat.formula import CNF
 
-from patience.cards import Card
+from patience.caps import MAX_CARDS, MAX_VALUES
+from patience.cards import Card, parse_card
 from patience.deal import Deal
+from patience.errors import InputError
 from patience.generators.analysis.black_hole import symmetric_cards
 from patience.generators.analysis.golf import win_of
+from patience.generators.cnf.black_hole import read_deal_header
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
@@ -43,7 +46,9 @@ from patience.generators.cnf.common import (
 from patience.generators.cnf.ladder import LadderBuilder, break_symmetry
 from patience.generators.files import ModelFiles, no_fixed_files
 from patience.golf.deal import GolfDeal
+from patience.numeric import LARGEST, whole
 from patience.options import Switch
+from patience.reading import at_most, numbered_lines
 
 HEADER_TAG = "c patience-models golf cnf"
 TITLE = "DIMACS CNF (every card's position, the stock a pile of wild cards)"
@@ -66,11 +71,22 @@ class GolfEncoding:
     cardinality: str
 
     def decode(self, true_variables: set[int]) -> tuple[Card, ...]:
+        return DecodeMap(self.deal, self.at, self.cnf.nv).sequence(true_variables)
+
+
+@dataclass(frozen=True)
+class DecodeMap:
+    """The deal and the position variables of a formula (its encoding's, or what its header says)."""
+
+    deal: GolfDeal
+    at: dict[int, tuple[Card, int]]  # variable of M -> (card, position)
+    variables: int  # of the whole formula: a model naming a variable beyond it is not this formula's
+
+    def sequence(self, true_variables: set[int]) -> tuple[Card, ...]:
         """The cards put on the foundation in order, up to the last pile card."""
         placed = sorted((position, card) for variable, (card, position) in self.at.items()
                         if variable in true_variables)
-        cards = [card for _, card in placed]
-        return win_of(self.deal, cards)
+        return win_of(self.deal, [card for _, card in placed])
 
 
 class _Builder(LadderBuilder):
@@ -137,6 +153,47 @@ def header(encoding: GolfEncoding) -> list[str]:
     lines += [f"c var {variable} card {deal.name(card)} pos {position}"
               for variable, (card, position) in encoding.at.items()]
     return lines
+
+
+def read_header(text: str, source: str) -> DecodeMap:
+    """The deal (its variant from the `c ranks` line's flags, its stock from `c stock`) and the decode
+    map a CNF written by `gen cnf` records in its header; InputError naming the line."""
+    at: dict[int, tuple[Card, int]] = {}
+    stock: list[tuple[Card, ...]] = []
+
+    def map_line(words: list[str], number: int) -> None:
+        if words[1:2] == ["stock"]:
+            stock.append(tuple(parse_card(word) for word in words[2:]))
+        elif words[1:2] == ["var"]:
+            if len(words) != 7 or words[3] != "card" or words[5] != "pos":
+                raise ValueError("expected `c var N card CARD pos P`")
+            at[whole(words[2], "a variable", 1, LARGEST, source, number)] = (
+                parse_card(words[4]), whole(words[6], "a position", 0, MAX_CARDS, source, number))
+            at_most(len(at), MAX_VALUES, "variables in the map", source, number)
+
+    piles, variables = read_deal_header(text, source, HEADER_TAG, "gen cnf", map_line)
+    flags = _variant_flags(text, source)
+    if not at or len(stock) != 1 or piles.foundation is None:
+        raise InputError(source, 1, "not a Golf CNF written by `gen cnf` (no stock, foundation or variable map)")
+    try:
+        deal = GolfDeal(piles.piles, stock[0], piles.foundation, piles.ranks, *flags)
+    except ValueError as error:
+        raise InputError(source, None, f"bad deal in the header: {error}") from None
+    return DecodeMap(deal, at, variables)
+
+
+def _variant_flags(text: str, source: str) -> tuple[bool, bool]:
+    """queens-on-kings and wrap-ranks from the header's `c ranks R queens-on-kings Q wrap-ranks W` line."""
+    for number, line in numbered_lines(text):
+        words = line.split()
+        if not line.startswith("c"):
+            break
+        if words[1:2] == ["ranks"]:
+            if len(words) != 7 or words[3] != "queens-on-kings" or words[5] != "wrap-ranks" \
+                    or words[4] not in ("0", "1") or words[6] not in ("0", "1"):
+                raise InputError(source, number, "expected `c ranks R queens-on-kings 0|1 wrap-ranks 0|1`")
+            return words[4] == "1", words[6] == "1"
+    raise InputError(source, 1, "not a Golf CNF written by `gen cnf` (no `c ranks` line)")
 
 
 def dimacs(encoding: GolfEncoding) -> str:

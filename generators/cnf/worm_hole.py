@@ -33,8 +33,10 @@ from dataclasses import dataclass
 from pysat.card import CardEnc
 from pysat.formula import CNF
 
-from patience.cards import Card
+from patience.caps import MAX_CARDS, MAX_VALUES
+from patience.cards import Card, parse_card
 from patience.errors import InputError
+from patience.generators.cnf.black_hole import read_deal_header
 from patience.generators.cnf.common import (
     CARDINALITY_OPTION,
     DEFAULT_CARDINALITY,
@@ -46,7 +48,9 @@ from patience.generators.cnf.common import (
 )
 from patience.generators.cnf.ladder import LadderBuilder
 from patience.generators.files import ModelFiles, no_fixed_files
-from patience.worm_hole.deal import WormHoleDeal
+from patience.numeric import LARGEST, whole
+from patience.reading import at_most
+from patience.worm_hole.deal import MAX_CELLS, WormHoleDeal
 from patience.worm_hole.moves import Move
 
 HEADER_TAG = "c patience-models worm-hole cnf"
@@ -67,6 +71,19 @@ class WormHoleEncoding:
     cardinality: str
 
     def decode(self, true_variables: set[int], source: str = "SAT model") -> tuple[Move, ...]:
+        return DecodeMap(self.deal, self.at, self.gone, self.cnf.nv).sequence(true_variables, source)
+
+
+@dataclass(frozen=True)
+class DecodeMap:
+    """The deal and the decode maps of a formula (its encoding's, or what its header says)."""
+
+    deal: WormHoleDeal
+    at: dict[int, tuple[Card, int]]  # variable of M -> (card, position)
+    gone: dict[int, tuple[Card, int]]  # variable of P -> (card, position)
+    variables: int  # of the whole formula: a model naming a variable beyond it is not this formula's
+
+    def sequence(self, true_variables: set[int], source: str = "SAT model") -> tuple[Move, ...]:
         """The moves of a model: before play j, the cards first gone in gap j and not played at j
         are parked (top card first), then the card at j is played."""
         played: dict[int, Card] = {}
@@ -169,6 +186,34 @@ def header(encoding: WormHoleEncoding) -> list[str]:
     lines += [f"c gone {variable} card {deal.name(card)} before {position}"
               for variable, (card, position) in encoding.gone.items()]
     return lines
+
+
+def read_header(text: str, source: str) -> DecodeMap:
+    """The deal and the decode maps a CNF written by `gen cnf` records in its header (`c cells`, the
+    `c var` and `c gone` lines); InputError naming the line."""
+    at: dict[int, tuple[Card, int]] = {}
+    gone: dict[int, tuple[Card, int]] = {}
+    cells: list[int] = []
+
+    def map_line(words: list[str], number: int) -> None:
+        if words[1:2] == ["cells"]:
+            cells.append(whole(words[2], "cells", 0, MAX_CELLS, source, number))
+        elif words[1:2] in (["var"], ["gone"]):
+            kind = words[1]
+            if len(words) != 7 or words[3] != "card" or words[5] != ("pos" if kind == "var" else "before"):
+                raise ValueError(f"expected `c {kind} N card CARD {'pos' if kind == 'var' else 'before'} P`")
+            (at if kind == "var" else gone)[whole(words[2], "a variable", 1, LARGEST, source, number)] = (
+                parse_card(words[4]), whole(words[6], "a position", 0, MAX_CARDS, source, number))
+            at_most(len(at) + len(gone), MAX_VALUES, "variables in the map", source, number)
+
+    black_hole, variables = read_deal_header(text, source, HEADER_TAG, "gen cnf", map_line)
+    if not at or len(cells) != 1:
+        raise InputError(source, 1, "not a Worm Hole CNF written by `gen cnf` (no cells line or variable map)")
+    try:
+        deal = WormHoleDeal(black_hole, cells[0])
+    except ValueError as error:
+        raise InputError(source, None, f"bad deal in the header: {error}") from None
+    return DecodeMap(deal, at, gone, variables)
 
 
 def dimacs(encoding: WormHoleEncoding) -> str:

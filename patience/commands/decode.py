@@ -6,13 +6,17 @@
 from __future__ import annotations
 
 import argparse
-from typing import cast
+import importlib
+from collections.abc import Callable
+from typing import Any, cast
 
 from patience.answers import read_answer
 from patience.cards import Card
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
 from patience.formats import parse_deal
+from patience.games import game_of
+from patience.generators import MODEL_LANGUAGES
 from patience.generators.cnf import black_hole as paper_cnf
 from patience.generators.reduction import assignment_from_sequence, dimacs_assignment, formula_from_meta
 from patience.generators.successor import black_hole as successor_cnf
@@ -55,10 +59,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     assignment.set_defaults(handler=run_assignment)
 
 
+def header_reader(cnf_text: str) -> Callable[[str, str], Any]:
+    """The `read_header` of the CNF module whose header tag opens `cnf_text` (the longest tag that
+    does: each game's CNF, and the successor encoding, tags its own); Black Hole's paper encoding,
+    whose reader names what is wrong with any other text, when none does."""
+    modules = [importlib.import_module(name) for name in MODEL_LANGUAGES["cnf"].values()]
+    readers = {module.HEADER_TAG: module.read_header for module in (*modules, successor_cnf)
+               if hasattr(module, "read_header")}
+    tag = max((tag for tag in readers if cnf_text.startswith(tag)), key=len, default=paper_cnf.HEADER_TAG)
+    return readers[tag]
+
+
 def run_decode_model(args: argparse.Namespace) -> int:
     cnf_text = read_text(args.cnf)
-    reader = successor_cnf if cnf_text.startswith(successor_cnf.HEADER_TAG) else paper_cnf
-    decode_map = reader.read_header(cnf_text, args.cnf)
+    decode_map = header_reader(cnf_text)(cnf_text, args.cnf)
     text = read_text(args.output)
     if any(line.startswith("s ") for line in lines(text)):
         verdict = read_competition(text, args.output, decode_map.variables)
@@ -71,10 +85,10 @@ def run_decode_model(args: argparse.Namespace) -> int:
         print("s UNKNOWN: the solver decided nothing")
         return ExitCode.UNDECIDED
     deal = decode_map.deal
-    sequence = decode_map.sequence(verdict.true_variables)
-    outcome = replay(deal, sequence)
-    start = [deal.name(deal.foundation)] if deal.foundation is not None else []
-    print(" ".join(start + [deal.name(card) for card in sequence]))
+    game = game_of(deal)
+    moves = decode_map.sequence(verdict.true_variables)
+    outcome = game.replay(deal, moves)
+    print(" ".join(game.move_names(deal, moves)))
     print(outcome.describe())
     return ExitCode.SOLVED if outcome.valid else ExitCode.SOLVER_ERROR
 

@@ -6,13 +6,15 @@ from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from patience.core import Replay
-from patience.games import Game
+from patience.games import Game, hook
 from patience.games.black_hole import smaller_deals
 from patience.games.shrinking import simpler_order
 from patience.names import WORM_HOLE
 from patience.worm_hole import forms, page, rules
 from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
+
+SOLVER_ANSWERS = "patience.runners.answer_files:read_solver_answer"  # plans, solutions, a solver's output
 
 
 class WormHole(Game[WormHoleDeal]):
@@ -46,7 +48,9 @@ class WormHole(Game[WormHoleDeal]):
         return f"{deal.game}, {len(deal.cards)} cards in {len(deal.piles)} piles, {cells}"
 
     def read_answer(self, text: str, source: str, deal: WormHoleDeal) -> tuple[Move, ...]:
-        return rules.read_moves(text, source)
+        """A solver's answer file in any model language (decoded by the deal's model), else `5♠ cell` lines."""
+        moves = hook(SOLVER_ANSWERS)(text, source, deal)
+        return moves if moves is not None else rules.read_moves(text, source)
 
     def replay(self, deal: WormHoleDeal, moves: Sequence[Move], complete: bool = True) -> Replay:
         return rules.replay(deal, moves, complete)

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from patience.cards import Card
 from patience.core import Replay
-from patience.games import Game
+from patience.games import Game, hook
 from patience.games.faces import card_face
 from patience.games.shrinking import simpler_order
 from patience.golf import forms
@@ -17,6 +17,8 @@ from patience.golf.deal import GolfDeal
 from patience.golf.deals import smaller_deals, variant_flags
 from patience.golf.rules import Move, move_names, read_moves, replay, resolved
 from patience.names import GAME_TITLES, GOLF, GOLF_FAMILY
+
+SOLVER_ANSWERS = "patience.runners.answer_files:read_solver_answer"  # plans, solutions, a solver's output
 
 
 class Golf(Game[GolfDeal]):
@@ -59,7 +61,9 @@ class Golf(Game[GolfDeal]):
                 f"a stock of {len(deal.stock)}, {rules}")
 
     def read_answer(self, text: str, source: str, deal: GolfDeal) -> tuple[Move, ...]:
-        return read_moves(text, source, deal)
+        """A solver's answer file in any model language (decoded by the deal's model), else Golf's moves."""
+        moves = hook(SOLVER_ANSWERS)(text, source, deal)
+        return moves if moves is not None else read_moves(text, source, deal)
 
     def replay(self, deal: GolfDeal, moves: Sequence[Move], complete: bool = True) -> Replay:
         return replay(deal, moves, complete)
