@@ -381,6 +381,8 @@ def test_the_engines_agree_step_for_step_on_small_and_pysolfc_deals():
     pytest.importorskip("patience.worm_hole._worm_hole")
     statuses = {engines_agree(deal, **options) for deal in small_deals(60, 21) for options in ENGINE_OPTIONS}
     assert statuses == {Status.SOLVED, Status.UNSOLVABLE}
+    for deal in small_deals(20, 22):  # many cells: the compiled position holds them as a bit a card
+        assert engines_agree(deal.with_cells(6), max_cards=True) in (Status.SOLVED, Status.UNSOLVABLE)
     for seed in range(1, 21):
         assert engines_agree(numbered_deal(WORM_HOLE, seed)) is Status.SOLVED
     assert engines_agree(numbered_deal(WORM_HOLE, 105), max_cards=True) is Status.UNSOLVABLE
@@ -402,6 +404,7 @@ def test_the_engines_agree_on_thousands_of_small_and_pysolfc_deals():
                                 chance.random() < 0.3, chance.randint(0, 4))
         engines_agree(deal, node_limit=20_000)
         engines_agree(deal, max_cards=True, node_limit=20_000)
+        engines_agree(deal.with_cells(chance.randint(5, 9)), node_limit=20_000)
     won = sum(engines_agree(numbered_deal(WORM_HOLE, seed), node_limit=100_000) is Status.SOLVED
               for seed in range(1, 3001))
     assert 2990 <= won < 3000  # 105 and a few others are lost

@@ -8,9 +8,11 @@
  * A step plays one card onto the foundation: a parked card (pile FROM_CELL, `how` the card), or a
  * pile's card after parking the `how` cards above it. A position (cards taken from each pile, the
  * foundation's rank, the sorted set of parked cards: the cell's content is part of the state) is
- * packed in a fixed number of 64-bit words, in bit fields wide enough for the deal; the memo is an
+ * packed in a fixed number of 64-bit words, in bit fields wide enough for the deal (the parked cards
+ * as their sorted numbers, or as a bit a card where that is shorter: many cells); the memo is an
  * open-addressing table of those keys (with a count each, in max-cards mode) that takes no more
- * positions once it holds `room` (the Python search's own bound, passed in).
+ * positions once it holds `room` (the Python search's own bound, passed in) or would outgrow
+ * `memo_bytes` (half the memory limit).
  *
  * Cards are numbers: their index in the deal's cards, pile by pile, top card first. The limits
  * (nodes, the wall clock, this process's CPU) are looked at as the Python search looks at them:
@@ -131,12 +133,16 @@ typedef struct {
     int32_t *values;
     unsigned char *used;
     size_t mask, count, words;
-    long long room; /* the most positions it takes; -1: no bound */
+    long long room;   /* the most positions it takes; -1: no bound */
+    size_t cap_bytes; /* the most its table may take; 0: no bound */
+    int full;         /* it would outgrow cap_bytes: it takes no more */
 } Memo;
 
-static int memo_init(Memo *memo, size_t words, long long room) {
+static int memo_init(Memo *memo, size_t words, long long room, size_t cap_bytes) {
     memo->words = words;
     memo->room = room;
+    memo->cap_bytes = cap_bytes;
+    memo->full = 0;
     memo->count = 0;
     memo->mask = (room >= 0 && room < 512) ? 1023 : (1u << 14) - 1;
     memo->keys = calloc((memo->mask + 1) * words, sizeof(uint64_t));
@@ -184,9 +190,13 @@ static inline long memo_get(const Memo *memo, const uint64_t *key) {
 
 /* 1 kept (or the memo full: not kept, as the Python search's), 0 out of memory */
 static int memo_put(Memo *memo, const uint64_t *key, long value) {
-    if (memo->room >= 0 && (long long)memo->count >= memo->room) return 1;
+    if (memo->full || (memo->room >= 0 && (long long)memo->count >= memo->room)) return 1;
     if ((memo->count + 1) * 2 > memo->mask + 1) {
         size_t size = (memo->mask + 1) * 2, words = memo->words;
+        if (memo->cap_bytes && size * (words * sizeof(uint64_t) + sizeof(int32_t) + 1) > memo->cap_bytes) {
+            memo->full = 1;
+            return 1;
+        }
         uint64_t *keys = calloc(size * words, sizeof(uint64_t));
         int32_t *values = calloc(size, sizeof(int32_t));
         unsigned char *used = calloc(size, 1);
@@ -230,6 +240,7 @@ typedef struct {
 typedef struct {
     /* the deal */
     long piles, total, ranks, cells, slots;
+    int cell_bits; /* the parked cards in the key as a bit a card (else as `slots` sorted numbers) */
     long *heights, *first, *rank, *card_pile; /* pile p's cards: first[p] .. first[p] + heights[p], top first */
     long *near, *near_count;                  /* rank -> its neighbours on the cycle (0 to 2 of them) */
     int leaves;
@@ -283,7 +294,14 @@ static inline int follows(const Search *search, long card) {
 
 static void make_key(const Search *search, uint64_t *key) {
     memset(key, 0, search->words * sizeof(uint64_t));
-    long fields = search->piles + 1 + search->slots;
+    long fields = search->piles + 1 + (search->cell_bits ? 0 : search->slots);
+    if (search->cell_bits) {
+        long base = search->offset[search->piles] + search->bits[search->piles];
+        for (long at = 0; at < search->parked; at++) {
+            long bit = base + search->cell[at];
+            key[bit / 64] |= (uint64_t)1 << (bit % 64);
+        }
+    }
     for (long field = 0; field < fields; field++) {
         uint64_t value;
         if (field < search->piles) value = (uint64_t)search->taken[field];
@@ -634,11 +652,11 @@ static PyObject *worm_hole_search(PyObject *self, PyObject *args) {
     PyObject *rank_object, *height_object;
     long ranks, hole, cells;
     int max_cards, stranded, leaves, restarts;
-    long long node_limit, room;
+    long long node_limit, room, memo_bytes;
     double seconds, cpu_seconds;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOlllppppLLdd", &rank_object, &height_object, &ranks, &hole, &cells, &max_cards,
-                          &stranded, &leaves, &restarts, &node_limit, &room, &seconds, &cpu_seconds))
+    if (!PyArg_ParseTuple(args, "OOlllppppLLLdd", &rank_object, &height_object, &ranks, &hole, &cells, &max_cards,
+                          &stranded, &leaves, &restarts, &node_limit, &room, &memo_bytes, &seconds, &cpu_seconds))
         return NULL;
     Search search;
     memset(&search, 0, sizeof search);
@@ -712,10 +730,12 @@ static PyObject *worm_hole_search(PyObject *self, PyObject *args) {
         }
         search.offset[search.piles] = offset;
         offset += search.bits[search.piles] = bits_for(ranks);
+        search.cell_bits = search.slots * bits_for(search.total) > search.total;
         for (long slot = 0; slot < search.slots; slot++) {
-            search.offset[search.piles + 1 + slot] = offset;
-            offset += search.bits[search.piles + 1 + slot] = bits_for(search.total);
+            search.offset[search.piles + 1 + slot] = offset + slot * bits_for(search.total);
+            search.bits[search.piles + 1 + slot] = bits_for(search.total);
         }
+        offset += search.cell_bits ? search.total : search.slots * bits_for(search.total);
         search.words = (size_t)(offset + 63) / 64;
         for (long rank = 0; rank < ranks; rank++) { /* sorted({rank - 1, rank + 1} mod ranks - {rank}) */
             long down = (rank + ranks - 1) % ranks, up = (rank + 1) % ranks, count = 0;
@@ -725,7 +745,7 @@ static PyObject *worm_hole_search(PyObject *self, PyObject *args) {
             search.near_count[rank] = count;
         }
         search.key = calloc(2 * search.words, sizeof(uint64_t));
-        ready = search.key && memo_init(&dead, search.words, room);
+        ready = search.key && memo_init(&dead, search.words, room, (size_t)(memo_bytes > 0 ? memo_bytes : 0));
     }
     if (ready) {
         search.wall_end = seconds >= 0 ? now(CLOCK_MONOTONIC) + seconds : -1;
@@ -741,7 +761,7 @@ static PyObject *worm_hole_search(PyObject *self, PyObject *args) {
         } else if (status == LOST && max_cards) {
             memo_free(&dead);
             status = NO_MEMORY;
-            if (memo_init(&memo, search.words, room)) {
+            if (memo_init(&memo, search.words, room, (size_t)(memo_bytes > 0 ? memo_bytes : 0))) {
                 reset(&search, hole);
                 status = longest(&search, &memo, best_pile, best_how, &best_depth);
                 cached = memo.count;
@@ -795,7 +815,7 @@ static PyObject *worm_hole_search(PyObject *self, PyObject *args) {
 static PyMethodDef METHODS[] = {
     {"search", worm_hole_search, METH_VARARGS,
      "search(card_ranks, heights, ranks, start_rank or -1, cells, max_cards, stranded, leaves, restarts, "
-     "node_limit or -1, room or -1, seconds or -1, cpu_seconds or -1) -> "
+     "node_limit or -1, room or -1, memo_bytes or 0, seconds or -1, cpu_seconds or -1) -> "
      "(status, [pile, how, ...] or None, most cards, nodes, remembered positions)"},
     {NULL, NULL, 0, NULL},
 };

@@ -282,7 +282,9 @@ def search(deal: WormHoleDeal, max_cards: bool = False, node_limit: int | None =
     if engine == "c" and module is None:
         raise ValueError("the compiled Worm Hole search is not built (setup.py builds it; engine=python runs without)")
     if module is not None and engine != "python":
-        return _compiled(module, deal, max_cards, node_limit, seconds, cpu_seconds, stranded, leaves, room, restarts)
+        memo_bytes = 0 if memory_mb is None else memory_mb * 2**20 // 2
+        return _compiled(module, deal, max_cards, node_limit, seconds, cpu_seconds, stranded, leaves, room, memo_bytes,
+                         restarts)
     position, counter = _Position(deal, leaves), _Counter(node_limit, seconds, cpu_seconds)
     best = [0]
     try:
@@ -299,12 +301,15 @@ _COMPILED_STATUS = {"won": Status.SOLVED, "lost": Status.UNSOLVABLE, "nodes": St
 
 
 def _compiled(module: Any, deal: WormHoleDeal, max_cards: bool, node_limit: int | None, seconds: float | None,
-              cpu_seconds: float | None, stranded: bool, leaves: bool, room: int | None, restarts: bool) -> Outcome:
-    """The search in C: the same outcome as the Python engine's, the play decoded here from its steps."""
+              cpu_seconds: float | None, stranded: bool, leaves: bool, room: int | None, memo_bytes: int,
+              restarts: bool) -> Outcome:
+    """The search in C: the same outcome as the Python engine's, the play decoded here from its steps. Its
+    memo takes no more positions at `room`, as the Python one's, or where its table would outgrow
+    `memo_bytes` (which a deal of many cells' keys may reach first)."""
     status, flat, most, nodes, cached = module.search(
         [card.rank for card in deal.cards], [len(pile) for pile in deal.piles], deal.ranks,
         -1 if deal.foundation is None else deal.foundation.rank, deal.cells, max_cards, stranded, leaves, restarts,
-        -1 if node_limit is None else node_limit, -1 if room is None else room,
+        -1 if node_limit is None else node_limit, -1 if room is None else room, memo_bytes,
         -1.0 if seconds is None else max(0.0, seconds), -1.0 if cpu_seconds is None else max(0.0, cpu_seconds))
     verdict = _COMPILED_STATUS[status]
     if verdict not in (Status.SOLVED, Status.UNSOLVABLE):  # a limit: no play, nothing remembered reported
