@@ -26,7 +26,7 @@ import json
 import pickle
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,9 +35,11 @@ from patience.cards import ranks_adjacent
 from patience.deal import Deal
 from patience.errors import InputError
 from patience.games import AnyDeal, deal_as, deal_content, game_of
+from patience.golf.deal import GolfDeal
 from patience.lbs.deal import LBSDeal
 from patience.outputs import write_file
 from patience.runs.process import Limits, caller_environment, end_with_caller, run_process
+from patience.worm_hole.deal import WormHoleDeal
 
 FORMAT, VERSION = "patience-loss-certificate", 2  # 2: a move may lead to a position the live-card bound cuts
 GRACE_SECONDS = 0.5  # the pass looks at its clocks every thousand positions; the kill comes this much later
@@ -87,7 +89,7 @@ def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]], direction: str =
         numbers, top = len(deal.cards), deal.ranks * deal.suits
     else:  # the piles, then the foundations (one in the Black Hole family)
         sizes = game.sizes(deal)
-        numbers = len(sizes.heights) + sizes.foundations
+        numbers = len(sizes.heights) + sizes.foundations + _more_numbers(deal)
         top = max((max(record) for record in records), default=0)
     width = max(1, (top.bit_length() + 7) // 8)
     pad = (1 << 8 * width) - 1
@@ -129,6 +131,8 @@ def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: flo
         limit = None if search.complete else ("cpu" if search.cpu_limited else "time")
         return Pass(list(rows) if search.complete and search.moves is None else [],
                     search.moves is not None, limit)
+    if isinstance(deal, GolfDeal | WormHoleDeal):
+        return _walk(*(_golf(deal) if isinstance(deal, GolfDeal) else _worm_hole(deal)), seconds, cpu_seconds)
     return _binary_star(deal_as(BinaryStarDeal, deal), seconds, cpu_seconds)
 
 
@@ -180,6 +184,81 @@ def _binary_star(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float
                     if following not in seen:
                         seen.add(following)
                         waiting.append(following)
+    return Pass(list(seen))
+
+
+Moves = Callable[[tuple[int, ...]], Iterator[tuple[int, ...]]]  # a position's successors
+
+
+def _more_numbers(deal: AnyDeal) -> int:
+    """A position's numbers besides the piles' and the foundations': Golf's stock dealt, Worm Hole's cells."""
+    if isinstance(deal, GolfDeal):
+        return 1
+    return deal.cells if isinstance(deal, WormHoleDeal) else 0
+
+
+def _golf(deal: GolfDeal) -> tuple[tuple[int, ...], Moves, Callable[[tuple[int, ...]], bool]]:
+    """Golf's start, moves and win on its positions (the foundation's rank, the stock's cards dealt, the
+    cards taken from each pile; docs/certificates.md)."""
+    piles, stock = [[card.rank for card in pile] for pile in deal.piles], [card.rank for card in deal.stock]
+    onto = [[deal.rank_follows(base, rank) for rank in range(deal.ranks)] for base in range(deal.ranks)]
+    heights = tuple(len(pile) for pile in piles)
+
+    def moves(position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        base, dealt, taken = position[0], position[1], position[2:]
+        for index, pile in enumerate(piles):
+            if taken[index] < len(pile) and onto[base][pile[taken[index]]]:
+                yield (pile[taken[index]], dealt, *taken[:index], taken[index] + 1, *taken[index + 1:])
+        if dealt < len(stock):
+            yield (stock[dealt], dealt + 1, *taken)
+
+    return (deal.foundation.rank, 0, *(0,) * len(piles)), moves, lambda position: position[2:] == heights
+
+
+def _worm_hole(deal: WormHoleDeal) -> tuple[tuple[int, ...], Moves, Callable[[tuple[int, ...]], bool]]:
+    """Worm Hole's start, moves and win on its positions (the foundation's rank + 1, 0 for none; the
+    cards taken from each pile; the rank + 1 of each cell's card, 0 for an empty one, sorted)."""
+    piles, ranks, count = [[card.rank for card in pile] for pile in deal.piles], deal.ranks, len(deal.piles)
+    heights, top = tuple(len(pile) for pile in piles), 0 if deal.foundation is None else deal.foundation.rank + 1
+
+    def moves(position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        on, taken, cells = position[0], position[1:1 + count], position[1 + count:]
+        for index, pile in enumerate(piles):
+            if taken[index] < len(pile):
+                rank, after = pile[taken[index]], (*taken[:index], taken[index] + 1, *taken[index + 1:])
+                if on == 0 or ranks_adjacent(on - 1, rank, ranks):
+                    yield (rank + 1, *after, *cells)
+                if cells and cells[0] == 0:  # an empty cell (sorted, so the first)
+                    yield (on, *after, *sorted((*cells[1:], rank + 1)))
+        for index, held in enumerate(cells):
+            if held and held not in cells[:index] and (on == 0 or ranks_adjacent(on - 1, held - 1, ranks)):
+                yield (held, *taken, *sorted((0, *cells[:index], *cells[index + 1:])))
+
+    def won(position: tuple[int, ...]) -> bool:
+        return position[1:1 + count] == heights and not any(position[1 + count:])
+
+    return (top, *(0,) * (count + deal.cells)), moves, won
+
+
+def _walk(start: tuple[int, ...], moves: Moves, won: Callable[[tuple[int, ...]], bool], seconds: float | None,
+          cpu_seconds: float | None) -> Pass:
+    """Every position the plays reach from `start`, depth first (Golf's, Worm Hole's), or a win, or a limit."""
+    started, cpu_started = time.monotonic(), time.process_time()
+    seen, waiting, visited = {start}, [start], 0
+    while waiting:
+        position = waiting.pop()
+        visited += 1
+        if visited % CLOCK_EVERY == 0:
+            if seconds is not None and time.monotonic() - started > seconds:
+                return Pass([], limited_by="time")
+            if cpu_seconds is not None and time.process_time() - cpu_started > cpu_seconds:
+                return Pass([], limited_by="cpu")
+        if won(position):
+            return Pass([], won=True)
+        for following in moves(position):
+            if following not in seen:
+                seen.add(following)
+                waiting.append(following)
     return Pass(list(seen))
 
 

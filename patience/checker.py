@@ -1,12 +1,10 @@
 """The checker of loss certificates (`patience check DEAL CERTIFICATE`, docs/certificates.md).
 
-It knows the rules of each game and nothing of any search (an import rule in pyproject.toml keeps it
-apart from patience.native, patience.plain_search, the LBS search and the certificate writer): it
-reads the deal and the certificate, and accepts when the listed positions hold the start, hold no won
-position, and are closed under the moves (every move from a listed position leads to a listed
-position, or, in the Black Hole family, to one the live-card bound proves lost, worked out here).
-A play stays on listed positions (by induction) until it enters a lost one, so no play wins. Time: one
-pass over the positions, each with its moves, each looked up in a set.
+It knows the rules of each game and nothing of any search (an import rule in pyproject.toml keeps it apart
+from the searches and the certificate writer): it accepts when the listed positions hold the start, hold no
+won position, and are closed under the moves (every move from a listed position leads to a listed one, or,
+in the Black Hole family, to one a bound worked out here proves lost). A play stays on listed positions (by
+induction) until it enters a lost one, so no play wins. Time: one pass, each move looked up in a set.
 """
 
 from __future__ import annotations
@@ -14,20 +12,22 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from patience.binary_star.deal import BinaryStarDeal
-from patience.cards import RANK_LETTERS, STANDARD_RANKS, SUIT_SYMBOLS, Card
+from patience.cards import RANK_LETTERS, STANDARD_RANKS, Card, in_players_words
 from patience.deal import Deal
 from patience.errors import InputError, encodable, quote
 from patience.games import AnyDeal, deal_as, deal_content, game_of, read_game_deal
+from patience.golf.deal import GolfDeal
 from patience.lbs.deal import LBSDeal
+from patience.worm_hole.deal import WormHoleDeal
 
 FORMAT, VERSIONS = "patience-loss-certificate", (1, 2)  # 2 may cut a move by the bound
 CERTIFIED = "certified: cannot be won"
-HEADER_BYTES = 4096  # a header line is a few hundred bytes
+RANK_NAMES = tuple("10" if letter == "T" else letter for letter in RANK_LETTERS[:STANDARD_RANKS])
 Position = tuple[int, ...]
 
 
@@ -41,69 +41,79 @@ def adjacent(first: int, second: int, ranks: int) -> bool:
 
 
 def rank_name(rank: int, ranks: int) -> str:
-    return ("10" if RANK_LETTERS[rank] == "T" else RANK_LETTERS[rank]) if ranks == STANDARD_RANKS else f"r{rank}"
+    return RANK_NAMES[rank] if ranks == STANDARD_RANKS and 0 <= rank < ranks else f"r{rank}"
 
 
 class Rules(Protocol):
-    """One game's rules on positions (tuples of numbers, as the certificate writes them)."""
+    """One game's rules on positions (tuples of numbers, as the certificate writes them): unless a game
+    says otherwise, the cards taken from each pile are the numbers from `at` on, won when all are."""
 
-    numbers: int
-
-    def start(self) -> Position: ...
-
-    def won(self, position: Position) -> bool: ...
-
-    def played(self, position: Position) -> int: ...  # the cards played (LBS: the moves made) to reach it
+    start: Position  # the deal's start position
+    numbers, at, heights = 0, 1, [0]
 
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]: ...  # each move's name, where it leads
-
     def show(self, position: Position) -> str: ...
+
+    def won(self, position: Position) -> bool:
+        return list(position[self.at:self.at + len(self.heights)]) == self.heights
+
+    def played(self, position: Position) -> int:  # the cards played (LBS: the moves made) to reach it
+        return sum(position[self.at:self.at + len(self.heights)])
 
     def cut(self, position: Position) -> int | None:  # of one not won the bound proves lost: most cards through it
         return None  # no bound but the Black Hole family's
 
+    def tops(self, position: Position, piles: Sequence[Sequence[Card]]) -> Iterator[tuple[int, Card, list[int]]]:
+        """Each pile with cards left: its index, its top card, the position (a list) with that card taken."""
+        for index, pile in enumerate(piles):
+            if position[self.at + index] < len(pile):
+                after = list(position)
+                after[self.at + index] += 1
+                yield index, pile[position[self.at + index]], after
+
 
 class BlackHole(Rules):
-    """Black Hole, All in a Row, generalised: (the foundation's rank + 1, 0 for none; the cards taken
-    from each pile). A pile's top card goes on the foundation when its rank is next to the
-    foundation's (any card on an empty foundation); the deal is won when every pile is empty.
-    `backward`: the same game on the piles turned over, from an empty foundation, won when every pile
-    is empty and the last card is next to the deal's foundation card; a win of the deal read
-    backwards is one of these, so when these have none, neither has the deal."""
+    """Black Hole, All in a Row, generalised, Worm Hole: (the foundation's rank + 1, 0 for none; the
+    cards taken from each pile; Worm Hole: the rank + 1 of the card in each cell, 0 for none, sorted).
+    A top card (of a pile or a cell) goes on the foundation when its rank is next to the foundation's
+    (any card on an empty foundation); a pile's top card goes into an empty cell. Won when every pile
+    and cell is empty. `backward` (no cells): the same game on the piles turned over, from an empty
+    foundation, won when the last card is next to the deal's foundation card too; a win of the deal
+    read backwards is one of these, so when these have none, neither has the deal."""
 
-    def __init__(self, deal: Deal, backward: bool) -> None:
-        self.ranks, self.backward = deal.ranks, backward
+    def __init__(self, deal: Deal, backward: bool, cells: int = 0) -> None:
+        self.ranks, self.backward, self.cells = deal.ranks, backward, slice(1 + len(deal.piles), None)
         self.piles = [tuple(reversed(pile)) if backward else pile for pile in deal.piles]
-        self.heights, self.numbers = [len(pile) for pile in deal.piles], 1 + len(deal.piles)
+        self.heights, self.numbers = [len(pile) for pile in deal.piles], 1 + len(deal.piles) + cells
         foundation = None if deal.foundation is None else deal.foundation.rank
-        self.top, self.end = (0, foundation) if backward else (0 if foundation is None else foundation + 1, None)
-
-    def start(self) -> Position:
-        return (self.top, *[0] * len(self.heights))
+        top, self.end = (0, foundation) if backward else (0 if foundation is None else foundation + 1, None)
+        self.start = (top, *[0] * (self.numbers - 1))
 
     def won(self, position: Position) -> bool:
-        return list(position[1:]) == self.heights and (self.end is None or adjacent(position[0] - 1, self.end,
-                                                                                     self.ranks))
+        end = self.end is None or adjacent(position[0] - 1, self.end, self.ranks)
+        return super().won(position) and end and not any(position[self.cells])
 
     def played(self, position: Position) -> int:
-        return sum(position[1:])
+        return super().played(position) - sum(map(bool, position[self.cells]))
 
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
-        on, where = position[0], "the bottom" if self.backward else "the top"
-        for index, pile in enumerate(self.piles):
-            taken = position[1 + index]
-            if taken < len(pile):
-                card = pile[taken]
-                if on == 0 or adjacent(on - 1, card.rank, self.ranks):
-                    after = list(position)
-                    after[0], after[1 + index] = card.rank + 1, taken + 1
-                    yield f"{card.spoken()} from {where} of pile {index + 1}", tuple(after)
+        cells, on, where = position[self.cells], position[0], "bottom" if self.backward else "top"
+        for index, card, after in self.tops(position, self.piles):
+            if on == 0 or adjacent(on - 1, card.rank, self.ranks):
+                yield f"{card.spoken()} from the {where} of pile {index + 1}", (card.rank + 1, *after[1:])
+            if cells and cells[0] == 0:  # the cells sorted: an empty one first
+                yield f"{card.spoken()} from the top of pile {index + 1} to a cell", (
+                    *after[:self.cells.start], *sorted((*cells[1:], card.rank + 1)))
+        for index, held in enumerate(cells):
+            if held and held not in cells[:index] and (on == 0 or adjacent(on - 1, held - 1, self.ranks)):
+                yield f"{rank_name(held - 1, self.ranks)} from a cell", (
+                    held, *position[1:self.cells.start], *sorted((0, *cells[:index], *cells[index + 1:])))
 
     def cut(self, position: Position) -> int | None:
-        """The live-card bound: a card is live when every card above it is live and its rank is next to
-        the foundation's (any rank, with no card on it) or to a live card's; a play from the position
-        plays only live cards. Lost when fewer are live than cards left, or (backward) none is next
-        to the end rank (a win's last card is live)."""
+        """The live-card bound (no cells: a parked card lets the cards under it go first): a card is live
+        when every card above it is live and its rank is next to the foundation's (any rank, with no card
+        on it) or to a live card's; a play from the position plays only live cards. Lost when fewer are
+        live than cards left, or (backward) none is next to the end rank (a win's last card is live)."""
         ranks, end, depth, live, grown, near = self.ranks, self.end, list(position[1:]), 0, True, self.end is None
         opened = [position[0] == 0 or adjacent(position[0] - 1, rank, ranks) for rank in range(ranks)]
         while grown:
@@ -114,61 +124,54 @@ class BlackHole(Rules):
                     near = near or (end is not None and adjacent(rank, end, ranks))
                     for other in ((rank + 1) % ranks, (rank - 1) % ranks):
                         opened[other] = opened[other] or adjacent(rank, other, ranks)
-        lost = live < sum(self.heights) - self.played(position) or not near
+        lost = (live < sum(self.heights) - self.played(position) or not near) and not position[self.cells]
         return self.played(position) + live if lost and not self.won(position) else None
 
     def show(self, position: Position) -> str:
-        on, taken = "no card" if position[0] == 0 else rank_name(position[0] - 1, self.ranks), position[1:]
-        return f"[{'played backwards, ' if self.backward else ''}foundation {on}; taken {' '.join(map(str, taken))}]"
+        on = "no card" if position[0] == 0 else rank_name(position[0] - 1, self.ranks)
+        taken = " ".join(map(str, position[1:self.cells.start])) + "".join(
+            f"; cell {rank_name(held - 1, self.ranks) if held else 'empty'}" for held in position[self.cells])
+        return f"[{'played backwards, ' if self.backward else ''}foundation {on}; taken {taken}]"
 
 
-class BinaryStar(Rules):
-    """Binary Star: (the rank on each foundation; the cards taken from each pile). A pile's top card
-    goes on a foundation whose rank is next to its own; the deal is won when every pile is empty."""
+class Foundations(Rules):
+    """Binary Star, Golf: (the rank on each foundation; Golf: the stock's cards dealt; the cards taken
+    from each pile). A pile's top card goes on a foundation when `follows(the foundation's rank, its
+    rank)`; Golf's stock's next card goes on it whatever its rank. Won when every pile is empty."""
 
-    def __init__(self, deal: BinaryStarDeal) -> None:
-        self.deal, self.ranks, self.count = deal, deal.ranks, len(deal.foundations)
-        self.heights = [len(pile) for pile in deal.piles]
-        self.numbers = self.count + len(deal.piles)
-
-    def start(self) -> Position:
-        return (*(card.rank for card in self.deal.foundations), *[0] * len(self.heights))
-
-    def won(self, position: Position) -> bool:
-        return list(position[self.count:]) == self.heights
-
-    def played(self, position: Position) -> int:
-        return sum(position[self.count:])
+    def __init__(self, deal: BinaryStarDeal | GolfDeal, starts: Sequence[Card], follows: Callable[[int, int], bool],
+                 stock: Sequence[Card] | None = None) -> None:
+        self.piles, self.ranks, self.count, self.follows = deal.piles, deal.ranks, len(starts), follows
+        self.stock, self.heights, self.at = stock, [len(pile) for pile in deal.piles], self.count + (stock is not None)
+        self.numbers = self.at + len(deal.piles)
+        self.start = (*(card.rank for card in starts), *[0] * (self.numbers - self.count))
 
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
-        for index, pile in enumerate(self.deal.piles):
-            taken = position[self.count + index]
-            if taken < len(pile):
-                card = pile[taken]
-                for foundation in range(self.count):
-                    if adjacent(position[foundation], card.rank, self.ranks):
-                        after = list(position)
-                        after[foundation], after[self.count + index] = card.rank, taken + 1
-                        yield f"{card.spoken()} from pile {index + 1} to foundation {foundation + 1}", tuple(after)
+        for index, card, after in self.tops(position, self.piles):
+            for foundation in range(self.count):
+                if self.follows(position[foundation], card.rank):
+                    onto = (*after[:foundation], card.rank, *after[foundation + 1:])
+                    yield f"{card.spoken()} from pile {index + 1}" + (
+                        f" to foundation {foundation + 1}" if self.count > 1 else ""), onto
+        if self.stock is not None and position[1] < len(self.stock):
+            card = self.stock[position[1]]
+            yield f"{card.spoken()} from the stock", (card.rank, position[1] + 1, *position[2:])
 
     def show(self, position: Position) -> str:
-        ons = " ".join(rank_name(rank, self.ranks) for rank in position[:self.count])
-        return f"[foundations {ons}; taken {' '.join(map(str, position[self.count:]))}]"
+        ons, taken = " ".join(rank_name(rank, self.ranks) for rank in position[:self.count]), position[self.at:]
+        dealt = "" if self.stock is None else f"dealt {position[1]} of the stock; "
+        return f"[foundation{'s' if self.count > 1 else ''} {ons}; {dealt}taken {' '.join(map(str, taken))}]"
 
 
 class LateBinding(Rules):
-    """Late Binding Solitaire: the row of top cards, left to right, padded with `pad`. The pile at
-    position s goes onto the pile one or three places to its left when their cards share a value or
-    a suit; the gap closes. The deal is won when one pile is left."""
+    """Late Binding Solitaire: the row of top cards, left to right, padded with `pad`. A pile goes onto the
+    one one or three places to its left when their cards share a value or a suit (the gap closes); won at one."""
 
     def __init__(self, deal: LBSDeal, pad: int) -> None:
-        self.deal, self.pad, self.numbers = deal, pad, len(deal.cards)
+        self.deal, self.pad, self.numbers, self.start = deal, pad, len(deal.cards), deal.cards
 
     def row(self, position: Position) -> Position:
         return position[:position.index(self.pad)] if self.pad in position else position
-
-    def start(self) -> Position:
-        return self.deal.cards
 
     def won(self, position: Position) -> bool:
         return len(self.row(position)) == 1
@@ -187,27 +190,28 @@ class LateBinding(Rules):
                            after + (self.pad,) * (self.numbers - len(after)))
 
     def card(self, number: int) -> str:
-        if self.deal.standard:
-            return Card(number % 13, 0).spoken()[:-1] + SUIT_SYMBOLS["HDCS"[number // 13]]
-        return f"v{number % self.deal.ranks}s{number // self.deal.ranks}"
+        return in_players_words(self.deal.card_name(number), self.deal.standard)
 
     def show(self, position: Position) -> str:
         return f"[row {' '.join(self.card(number) for number in self.row(position))}]"
 
 
 def rules_of(deal: AnyDeal, width: int, backward: bool) -> Rules:
-    if isinstance(deal, Deal):
-        return BlackHole(deal, backward)
+    if isinstance(deal, Deal | WormHoleDeal):
+        return BlackHole(deal, backward) if isinstance(deal, Deal) else BlackHole(deal.black_hole, False, deal.cells)
     if isinstance(deal, BinaryStarDeal):
-        return BinaryStar(deal)
+        return Foundations(deal, deal.foundations, lambda base, rank: adjacent(base, rank, deal.ranks))
+    if isinstance(deal, GolfDeal):  # ranks one apart (K and A too with wrap_ranks), on a king only with queens_on_kings
+        king, wrap, ranks = None if deal.queens_on_kings else deal.ranks - 1, deal.wrap_ranks, deal.ranks
+        return Foundations(deal, (deal.foundation,), lambda base, rank: base != king and (
+            adjacent(base, rank, ranks) if wrap else abs(base - rank) == 1), deal.stock)
     return LateBinding(deal_as(LBSDeal, deal), (1 << 8 * width) - 1)
 
 
 def read_header(stream: Any, source: str) -> dict[str, Any]:
     """The certificate's header line, every field checked; InputError (bad input) if malformed."""
-    line = stream.readline(HEADER_BYTES)
     try:
-        header = json.loads(line)
+        header = json.loads(stream.readline(4096))
     except ValueError:
         raise InputError(source, 1, "not a certificate: the first line is no JSON header") from None
     fields = {"format": str, "version": int, "game": str, "deal": str, "direction": str, "numbers": int,
@@ -222,9 +226,8 @@ def read_header(stream: Any, source: str) -> dict[str, Any]:
 
 
 def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, list[bytes]]:
-    """The rules of `deal`, the width of a number and the certificate's positions (as written: each its
-    numbers' bytes); InputError for a file that is no certificate, is cut short, or is another deal's
-    or game's."""
+    """The rules of `deal`, the width of a number and the positions (each its bytes, as written); InputError
+    for a file that is no certificate, is cut short, or is another deal's or game's."""
     source = encodable(str(path))
     try:
         with gzip.open(path, "rb") as stream:
@@ -239,8 +242,8 @@ def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, li
             rules = rules_of(deal, header["width"], header["direction"] == "backward")
             if header["numbers"] != rules.numbers:
                 raise InputError(source, 1, f"positions of {header['numbers']} numbers, not the deal's {rules.numbers}")
-            expected = header["numbers"] * header["width"] * header["positions"]
-            body = stream.read(expected + 1)
+            size = header["numbers"] * header["width"]
+            body = stream.read(size * header["positions"] + 1)
     except FileNotFoundError:
         raise InputError(source, None, "no such file") from None
     except gzip.BadGzipFile:
@@ -249,10 +252,9 @@ def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, li
         raise InputError(source, None, "cut short or damaged: not a whole gzip file") from None
     except OSError as error:
         raise InputError(source, None, error.strerror or "cannot read") from None
-    size = header["numbers"] * header["width"]
-    if len(body) != expected:
-        raise InputError(source, None, f"{header['positions']} positions announced, " +
-                         ("more bytes after them" if len(body) > expected else f"{len(body) // size} found"))
+    if len(body) != size * header["positions"]:
+        raise InputError(source, None, f"{header['positions']} positions announced, " + (
+            "more bytes after them" if len(body) > size * header["positions"] else f"{len(body) // size} found"))
     records = [body[offset:offset + size] for offset in range(0, len(body), size)]
     for number in range(1, len(records)):
         if records[number - 1] >= records[number]:
@@ -272,17 +274,15 @@ def check(deal_path: Path, certificate_path: Path) -> list[str]:
         return tuple(record) if width == 1 else tuple(int.from_bytes(record[index:index + width], "big")
                                                       for index in range(0, len(record), width))
 
-    def encode(position: Position) -> bytes | None:
-        """The position as the certificate writes it; None for a number the width cannot hold (unlisted)."""
+    def encode(position: Position) -> bytes | None:  # as the certificate writes it; None: the width cannot hold it
         try:
             return bytes(position) if width == 1 else b"".join(number.to_bytes(width, "big") for number in position)
         except (ValueError, OverflowError):
             return None
 
     listed: set[bytes | None] = set(records)
-    start = rules.start()
-    if encode(start) not in listed:
-        raise Broken(f"the start position {rules.show(start)} is not listed")
+    if encode(rules.start) not in listed:
+        raise Broken(f"the start position {rules.show(rules.start)} is not listed")
     for number, record in enumerate(records, 1):
         position = decode(record)
         if rules.won(position):
@@ -295,6 +295,6 @@ def check(deal_path: Path, certificate_path: Path) -> list[str]:
             most = max(most, bound)  # a position the bound cuts: at most this many through it
     if isinstance(rules, BlackHole) and rules.backward:  # a play of the deal is no play of these
         return [CERTIFIED]
-    if isinstance(rules, LateBinding):
-        return [CERTIFIED, f"certified: no play makes more than {most} of the {rules.numbers - 1} moves"]
-    return [CERTIFIED, f"certified: no play plays more than {most} of the {len(deal.cards)} cards"]
+    most_of = (f"makes more than {most} of the {rules.numbers - 1} moves" if isinstance(rules, LateBinding)
+               else f"plays more than {most} of the {len(deal.cards)} cards")
+    return [CERTIFIED, f"certified: no play {most_of}"]

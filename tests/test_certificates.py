@@ -151,7 +151,7 @@ def lost(tmp_path):
 
 def test_a_dropped_position_is_named(tmp_path, capsys, lost):
     deal, path, header, positions, rules = lost
-    start = rules.start()
+    start = rules.start
     dropped = random.Random(1).choice([position for position in positions if position != start])
     write(tmp_path / "t.cert", header, [position for position in positions if position != dropped])
     code, message = verdict(path, tmp_path / "t.cert", capsys)
@@ -160,9 +160,9 @@ def test_a_dropped_position_is_named(tmp_path, capsys, lost):
 
 def test_the_start_left_out_is_named(tmp_path, capsys, lost):
     deal, path, header, positions, rules = lost
-    write(tmp_path / "t.cert", header, [position for position in positions if position != rules.start()])
+    write(tmp_path / "t.cert", header, [position for position in positions if position != rules.start])
     assert verdict(path, tmp_path / "t.cert", capsys) == (
-        1, f"not certified: the start position {rules.show(rules.start())} is not listed")
+        1, f"not certified: the start position {rules.show(rules.start)} is not listed")
 
 
 def test_a_won_position_slipped_in_is_named(tmp_path, capsys, lost):
