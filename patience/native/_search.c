@@ -119,6 +119,13 @@ typedef struct {
     Move *moves;
     size_t moves_used, moves_size;
     Cache *table;
+    /* learning (learn_*, off unless _search.learning(True)): failures whose refutation stayed within an arc
+     * of ranks, kept by the piles whose tops lie in that arc (one table per radius and rest flag) */
+    int learn, learn_classes, learn_ret_a, learn_ret_b; /* learn_ret_*: the failed child's arc, -1: the whole cycle */
+    int learn_radius[16];
+    Cache learned[16][2];
+    int *learn_bucket, *learn_start, *learn_size, *learn_pos; /* per rank the piles whose top has it */
+    uint64_t *learn_key;
 } Search;
 
 static double now(void)
@@ -865,6 +872,163 @@ static inline void give_back(Search *s, int rank)
     }
 }
 
+/* ---- learning: failures that hold beyond their position (issue 55 item 1) ----
+ * With one foundation, a state s fails and its refutation (every play tried, none cut by a bound,
+ * by the exact failure cache or by the end rank) kept the foundation within the arc A of ranks
+ * within d of its top f. A pile whose top lies outside W, A widened by one rank each way, is next to
+ * no rank of A, so no play of that refutation took a card from it, nor could have. So every state
+ * s' with the same top, the same piles with tops in W at the same heights, no other pile with a top
+ * in W, and cards left outside those piles just when s has them, fails too: its plays are s's plays
+ * (the piles outside W stay as they are and are never playable there), each child of s' is then
+ * such a state for s's child's reason (by induction on the refutation; a child cut by a learned
+ * reason counts that reason's arc), and no play of s' ends with no cards left where s's does not.
+ * The learned key is s's top and, for each pile whose top lies in W, its cards taken plus one (0 for
+ * every other pile), in one table a radius d and a rest flag (cards left outside those piles). A
+ * failure whose arc is wider than the widest radius, or that rested on any other cut, goes to the
+ * exact cache as before. Off unless _search.learning(True): measured in docs/hardness.md. */
+static int learning_on = 0;
+static unsigned long long learn_added = 0, learn_hits = 0, learn_whole = 0;
+static const int LEARN_RADII[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+#define LEARN_BYTES (64ULL << 20) /* all the learned tables of a search together, at most */
+static int table_bits(unsigned long long bytes, int words);
+
+static int learn_setup(Search *s)
+{
+    int radii = (int)(sizeof(LEARN_RADII) / sizeof(LEARN_RADII[0]));
+    s->learn = learning_on && s->foundations == 1 && s->ranks >= 7 && s->cache && !s->max_cards;
+    if (!s->learn) return 0;
+    s->learn_classes = 0;
+    for (int i = 0; i < radii && 2 * LEARN_RADII[i] + 3 < s->ranks; i++) s->learn_radius[s->learn_classes++] = LEARN_RADII[i];
+    size_t rank_count = (size_t)s->ranks, pile_count = (size_t)s->piles;
+    s->learn_start = calloc(rank_count + 1, sizeof(int));
+    s->learn_size = calloc(rank_count, sizeof(int));
+    s->learn_pos = calloc(pile_count, sizeof(int));
+    s->learn_key = calloc((size_t)s->words, sizeof(uint64_t));
+    if (!s->learn_start || !s->learn_size || !s->learn_pos || !s->learn_key) return -1;
+    for (int r = 0; r < s->ranks; r++) /* at most min(cards of the rank, piles) tops of a rank at once */
+        s->learn_start[r + 1] = s->learn_start[r] + (s->counts[r] < s->piles ? s->counts[r] : s->piles);
+    s->learn_bucket = calloc((size_t)s->learn_start[s->ranks] + 1, sizeof(int));
+    if (!s->learn_bucket) return -1;
+    for (int p = 0; p < s->piles; p++) {
+        int r = s->rank[s->pile_start[p]];
+        s->learn_bucket[s->learn_start[r] + s->learn_size[r]] = p;
+        s->learn_pos[p] = s->learn_size[r]++;
+    }
+    int bits = table_bits(LEARN_BYTES / (2ULL * (unsigned long long)s->learn_classes), s->words);
+    for (int c = 0; c < s->learn_classes; c++)
+        for (int rest = 0; rest < 2; rest++)
+            if (cache_reset(&s->learned[c][rest], s->words, bits)) return -1;
+    return 0;
+}
+
+static void learn_free(Search *s)
+{
+    free(s->learn_start); free(s->learn_size); free(s->learn_pos); free(s->learn_key); free(s->learn_bucket);
+    for (int c = 0; c < 16; c++)
+        for (int rest = 0; rest < 2; rest++) free(s->learned[c][rest].slots);
+}
+
+static inline void learn_bucket_drop(Search *s, int p, int r)
+{
+    int i = s->learn_pos[p], last = s->learn_bucket[s->learn_start[r] + --s->learn_size[r]];
+    s->learn_bucket[s->learn_start[r] + i] = last;
+    s->learn_pos[last] = i;
+}
+
+static inline void learn_bucket_add(Search *s, int p, int r)
+{
+    s->learn_bucket[s->learn_start[r] + s->learn_size[r]] = p;
+    s->learn_pos[p] = s->learn_size[r]++;
+}
+
+/* pile p's top card `card` (of `height` cards left) played, or put back */
+static inline void learn_play(Search *s, int p, int card, int height)
+{
+    learn_bucket_drop(s, p, s->rank[card]);
+    if (height > 1) learn_bucket_add(s, p, s->rank[card + 1]);
+}
+
+static inline void learn_unplay(Search *s, int p, int card, int height)
+{
+    if (height > 1) learn_bucket_drop(s, p, s->rank[card + 1]);
+    learn_bucket_add(s, p, s->rank[card]);
+}
+
+static inline int learn_near(const Search *s, int r, int top, int within)
+{
+    int distance = r - top;
+    if (distance < 0) distance += s->ranks;
+    return distance <= within || distance >= s->ranks - within;
+}
+
+/* The learned key of a state with top `top`, radius d, into s->learn_key; its hash; *rest: cards
+ * left outside the piles of the arc. The state is the search's, or its child by a play from pile
+ * `moved` (-1: none) whose card `card` left `height` cards there, `left` the state's cards left. */
+static uint64_t learn_key_of(Search *s, int top, int d, int moved, int card, int height, int left, int *rest)
+{
+    uint64_t *key = s->learn_key;
+    memset(key, 0, sizeof(uint64_t) * (size_t)s->words);
+    key[0] = 1 | (uint64_t)(top + 1) << 1;
+    int within = d + 1, inside = 0;
+    for (int k = -within; k <= within; k++) {
+        int r = ((top + k) % s->ranks + s->ranks) % s->ranks;
+        for (int i = 0; i < s->learn_size[r]; i++) {
+            int p = s->learn_bucket[s->learn_start[r] + i];
+            if (p == moved) continue;
+            key[s->pile_word[p]] += (uint64_t)(s->taken[p] + 1) * s->pile_step[p];
+            inside += s->pile_size[p] - s->taken[p];
+        }
+    }
+    if (moved >= 0 && height > 1 && learn_near(s, s->rank[card + 1], top, within)) {
+        key[s->pile_word[moved]] += (uint64_t)(s->taken[moved] + 2) * s->pile_step[moved];
+        inside += height - 1;
+    }
+    *rest = inside < left;
+    return hash_key(key, s->words);
+}
+
+/* Before a play of m from a state at `depth`: the radius of a learned failure its child matches, or -1. */
+static int learn_probe(Search *s, const Move *m, int depth)
+{
+    int top = s->rank[m->card], left = s->n - depth - 1;
+    for (int c = 0; c < s->learn_classes; c++) {
+        if (!s->learned[c][0].used && !s->learned[c][1].used) continue;
+        int rest;
+        uint64_t hash = learn_key_of(s, top, s->learn_radius[c], m->pile, m->card, m->height, left, &rest);
+        if (s->learned[c][rest].used && cache_has(&s->learned[c][rest], s->learn_key, hash, s->words)) {
+            learn_hits++;
+            return s->learn_radius[c];
+        }
+    }
+    return -1;
+}
+
+/* A child's arc (-1: the whole cycle), ca down and cb up from its top `child`, into the state's (*a, *b) from
+ * its top `top`; -1 in *a once wider than the widest radius. */
+static inline void learn_merge(const Search *s, int *a, int *b, int top, int child, int ca, int cb)
+{
+    if (*a < 0) return;
+    if (ca < 0) { *a = -1; return; }
+    int up = child == s->up[top];
+    int na = up ? ca - 1 : ca + 1, nb = up ? cb + 1 : cb - 1;
+    if (na > *a) *a = na;
+    if (nb > *b) *b = nb;
+    int widest = s->learn_classes ? s->learn_radius[s->learn_classes - 1] : 0;
+    if (*a > widest || *b > widest) *a = -1;
+}
+
+/* A failed state at `depth` whose refutation kept to the arc (a, b): recorded by the smallest radius
+ * that holds it. */
+static void learn_add(Search *s, int depth, int a, int b)
+{
+    int most = a > b ? a : b, c = 0;
+    while (s->learn_radius[c] < most) c++;
+    int rest;
+    uint64_t hash = learn_key_of(s, s->tops[0], s->learn_radius[c], -1, 0, 0, s->n - depth, &rest);
+    cache_add(&s->learned[c][rest], s->learn_key, hash, s->words);
+    learn_added++;
+}
+
 /* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search);
  * `BALANCE` is whether the balance test runs (a constant, so Black Hole's search does not test it). */
 static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, const int WORDS,
@@ -882,8 +1046,10 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         s->moves_size = size;
     }
     /* with an end rank, a state without cards next to it left has failed (as has a full play ending elsewhere) */
-    int count = s->end >= 0 && !s->counts[s->up[s->end]] && !s->counts[s->down[s->end]] ? 0
-              : s->by_masks ? moves_by_masks(s, s->moves + base) : moves_now(s, s->moves + base);
+    int end_cut = s->end >= 0 && !s->counts[s->up[s->end]] && !s->counts[s->down[s->end]];
+    int count = end_cut ? 0 : s->by_masks ? moves_by_masks(s, s->moves + base) : moves_now(s, s->moves + base);
+    /* learning: the arc of ranks this state's refutation keeps to (learn_a down, learn_b up), -1: any */
+    int learn_a = end_cut || s->tops[0] < 0 ? -1 : 0, learn_b = 0;
     if (s->noise && s->round > 0) shake(s, s->moves + base, count);
     s->moves_used = base + (size_t)count;
     uint64_t one_word[1], *child = WORDS ? one_word : s->scratch; /* used before any recursion */
@@ -909,6 +1075,15 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         take(s, rank);
         int pruned = 0, reach_cards = 0;
         uint64_t within = 0;
+        if (s->learn) {
+            int radius = learn_probe(s, &m, depth);
+            if (radius >= 0) {
+                learn_merge(s, &learn_a, &learn_b, top, rank, radius, radius);
+                s->tops[m.foundation] = top;
+                give_back(s, rank);
+                continue;
+            }
+        }
         if (s->one_balance) {
             pruned = one_foundation_reach(s, depth, &within, &reach_cards);
         } else if (s->reach) {
@@ -942,6 +1117,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             if (stop) result = stop;
         }
         if (pruned || result != FAILED) {
+            if (pruned) learn_a = -1; /* cut for a reason of the whole state */
             s->tops[m.foundation] = top;
             give_back(s, rank);
             if (result != FAILED) break;
@@ -954,6 +1130,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         s->key[0] = (s->key[0] & ~s->tops_mask) | tops_field(s, s->tops);
         s->taken[m.pile]++;
         if (s->by_masks) uncover(s, m.pile, m.card, m.height);
+        if (s->learn) learn_play(s, m.pile, m.card, m.height);
         if (s->live_any) {
             s->top_count[rank]--;
             if (m.height > 1) s->top_count[s->rank[m.card + 1]]++;
@@ -966,6 +1143,10 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             memcpy(s->best_foundation, s->path_foundation, sizeof(int) * (size_t)(depth + 1));
         }
         result = recurse(s, depth + 1, m.hash);
+        if (s->learn) {
+            learn_unplay(s, m.pile, m.card, m.height);
+            if (result == FAILED) learn_merge(s, &learn_a, &learn_b, top, rank, s->learn_ret_a, s->learn_ret_b);
+        }
         if (s->by_masks) cover(s, m.pile, m.card, m.height);
         if (s->live_any) {
             if (m.height > 1) s->top_count[s->rank[m.card + 1]]--;
@@ -979,6 +1160,15 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         if (result != FAILED) break;
     }
     s->moves_used = base;
+    if (result == FAILED && s->learn) {
+        s->learn_ret_a = learn_a;
+        s->learn_ret_b = learn_b;
+        if (learn_a >= 0) {
+            learn_add(s, depth, learn_a, learn_b);
+            return result;
+        }
+        learn_whole++;
+    }
     if (result == FAILED && s->cache) cache_add(s->table, s->key, hash, words);
     return result;
 }
@@ -997,6 +1187,7 @@ static void search_free(Search *s)
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation); free(s->live_floor);
     free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus); free(s->slot);
+    learn_free(s);
     free(s->memo_key); free(s->memo_value); free(s->rank_cards); free(s->near_cards); free(s->ranks_cards);
     free(s->top_count); free(s->live_head); free(s->live_next); free(s->live_pos); free(s->live_stack);
     free(s->live_seen); free(s->live_head_stamp);
@@ -1198,6 +1389,7 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     s->noise = rules.noise && rules.restarts;
     s->nodes = 1;
     s->end = -1;
+    if (learn_setup(s)) { PyErr_NoMemory(); goto fail; }
     return s;
 fail:
     free(tops);
@@ -1862,7 +2054,23 @@ done:
     return answer;
 }
 
+/* learning(on) -> (learned failures added, learned cuts, failures of the whole state) since the last call;
+ * on: whether the searches set up from now on learn (learn_setup). An experiment's switch, off by default. */
+static PyObject *learning(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int on;
+    if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
+    learning_on = on;
+    PyObject *answer = Py_BuildValue("(KKK)", learn_added, learn_hits, learn_whole);
+    learn_added = learn_hits = learn_whole = 0;
+    return answer;
+}
+
 static PyMethodDef methods[] = {
+    {"learning", learning, METH_VARARGS,
+     "learning(on) -> (learned failures added, learned cuts, whole-state failures) since the last call: whether "
+     "searches set up from now on keep failures by the arc of ranks their refutation kept to (docs/hardness.md)"},
     {"search", search, METH_VARARGS,
      "search(ranks, pile_sizes, rank_count, foundation_tops, cache, symmetry, wolter, reach, restarts, noise, "
      "wide, max_cards, "

@@ -39,3 +39,8 @@ def closure(boards: Sequence[tuple[Sequence[int], Sequence[int], int, int]], ran
     each number big-endian in `width` bytes, sorted); `cut` leaves out the positions the live-card bound
     proves lost; else `won`, `positions` (every board past `most` positions; 0: no limit), `limit`
     (`seconds` of wall clock) or `cpu`, with no records."""
+
+def learning(on: bool, /) -> tuple[int, int, int]:
+    """Whether the searches set up from now on learn (failures kept by the arc of ranks their refutation kept
+    to, docs/hardness.md; off by default), and (learned failures added, learned cuts, failures of the whole
+    state) counted since the last call."""
