@@ -1,18 +1,15 @@
-"""The checker of loss certificates (`patience check DEAL CERTIFICATE`, docs/certificates.md).
-
-It knows the rules of each game and nothing of any search (an import rule in pyproject.toml keeps it apart
-from the searches and the certificate writer): it accepts when the listed positions hold the start, hold no
-won position, and are closed under the moves (every move from a listed position leads to a listed one, or,
-in the Black Hole family, to one a bound worked out here proves lost). A play stays on listed positions (by
-induction) until it enters a lost one, so no play wins. Time: one pass, each move looked up in a set.
-"""
+"""The checker of loss certificates (`patience check DEAL CERTIFICATE`, docs/certificates.md), knowing only the rules
+(an import rule in pyproject.toml keeps it apart from the searches): listed positions hold the start, no won one, and
+each move from one leads to one listed or a bound here cuts, or has a twin that does. One pass, a set lookup a move."""
 
 from __future__ import annotations
 
 import gzip
 import json
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from itertools import accumulate, chain
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -25,7 +22,7 @@ from patience.golf.deal import GolfDeal
 from patience.lbs.deal import LBSDeal
 from patience.worm_hole.deal import WormHoleDeal
 
-FORMAT, VERSIONS = "patience-loss-certificate", (1, 2)  # 2 may cut a move by the bound
+FORMAT, VERSIONS = "patience-loss-certificate", (1, 2, 3)  # 2 may cut a move by a bound, 3 leave a twin's out
 CERTIFIED = "certified: cannot be won"
 RANK_NAMES = tuple("10" if letter == "T" else letter for letter in RANK_LETTERS[:STANDARD_RANKS])
 Position = tuple[int, ...]
@@ -35,8 +32,7 @@ class Broken(Exception):
     """The certificate proves nothing: the message names the first position or move that breaks it."""
 
 
-def adjacent(first: int, second: int, ranks: int) -> bool:
-    """Ranks one apart on the cycle of `ranks` ranks (K and A too)."""
+def adjacent(first: int, second: int, ranks: int) -> bool:  # ranks one apart on the cycle of ranks (K and A too)
     return ranks > 1 and (first - second) % ranks in (1, ranks - 1)
 
 
@@ -63,27 +59,28 @@ class Rules(Protocol):
     def cut(self, position: Position) -> int | None:  # of one not won the bound proves lost: most cards through it
         return None  # no bound but the Black Hole family's
 
+    def twin(self, position: Position, after: Position) -> bool:  # a move another to the same after[0] stands in for
+        return False
+
     def tops(self, position: Position, piles: Sequence[Sequence[Card]]) -> Iterator[tuple[int, Card, list[int]]]:
         """Each pile with cards left: its index, its top card, the position (a list) with that card taken."""
         for index, pile in enumerate(piles):
-            if position[self.at + index] < len(pile):
-                after = list(position)
-                after[self.at + index] += 1
-                yield index, pile[position[self.at + index]], after
+            if (taken := position[self.at + index]) < len(pile):
+                yield index, pile[taken], [*position[:self.at + index], taken + 1, *position[self.at + index + 1:]]
 
 
 class BlackHole(Rules):
-    """Black Hole, All in a Row, generalised, Worm Hole: (the foundation's rank + 1, 0 for none; the
-    cards taken from each pile; Worm Hole: the rank + 1 of the card in each cell, 0 for none, sorted).
-    A top card (of a pile or a cell) goes on the foundation when its rank is next to the foundation's
-    (any card on an empty foundation); a pile's top card goes into an empty cell. Won when every pile
-    and cell is empty. `backward` (no cells): the same game on the piles turned over, from an empty
-    foundation, won when the last card is next to the deal's foundation card too; a win of the deal
-    read backwards is one of these, so when these have none, neither has the deal."""
+    """Black Hole, All in a Row, generalised, Worm Hole: (the foundation's rank + 1, 0: none; the cards taken from each
+    pile; Worm Hole: each cell's card's rank + 1, 0: none, sorted). A top card (of a pile or cell) goes on the
+    foundation when next to its rank (any, on none), a pile's into an empty cell; won when all are empty. `backward`
+    (no cells): the piles turned over, from no card, won when the last is next to the deal's foundation card too."""
 
     def __init__(self, deal: Deal, backward: bool, cells: int = 0) -> None:
         self.ranks, self.backward, self.cells = deal.ranks, backward, slice(1 + len(deal.piles), None)
         self.piles = [tuple(reversed(pile)) if backward else pile for pile in deal.piles]
+        self.rank_piles, ranks = [[card.rank for card in pile] for pile in self.piles], deal.ranks
+        self.near = [(1 << ranks) - 1] + [(1 << (rank + 1) % ranks | 1 << (rank - 1) % ranks) * (ranks > 1)
+                                          for rank in range(ranks)]  # by the foundation's number: the ranks next to it
         self.heights, self.numbers = [len(pile) for pile in deal.piles], 1 + len(deal.piles) + cells
         foundation = None if deal.foundation is None else deal.foundation.rank
         top, self.end = (0, foundation) if backward else (0 if foundation is None else foundation + 1, None)
@@ -110,22 +107,31 @@ class BlackHole(Rules):
                     held, *position[1:self.cells.start], *sorted((0, *cells[:index], *cells[index + 1:])))
 
     def cut(self, position: Position) -> int | None:
-        """The live-card bound (no cells: a parked card lets the cards under it go first): a card is live
-        when every card above it is live and its rank is next to the foundation's (any rank, with no card
-        on it) or to a live card's; a play from the position plays only live cards. Lost when fewer are
-        live than cards left, or (backward) none is next to the end rank (a win's last card is live)."""
-        ranks, end, depth, live, grown, near = self.ranks, self.end, list(position[1:]), 0, True, self.end is None
-        opened = [position[0] == 0 or adjacent(position[0] - 1, rank, ranks) for rank in range(ranks)]
+        """No cells. Live cards: those whose cards above are, of a rank next to the foundation's (any, with none)
+        or a live card's; a play plays only these: lost when fewer than left, or (backward) none next to the end.
+        Balance: a card of ranks r, r+2, ..., r+2k goes after one of their neighbours' (one each) or the foundation."""
+        if position[self.cells] or self.won(position):
+            return None
+        near, gone, grown, seen, opened = self.near, list(position[1:]), True, 0, self.near[position[0]]
         while grown:
             grown = False
-            for index, pile in enumerate(self.piles):
-                while depth[index] < len(pile) and opened[pile[depth[index]].rank]:
-                    rank, live, grown, depth[index] = pile[depth[index]].rank, live + 1, True, depth[index] + 1
-                    near = near or (end is not None and adjacent(rank, end, ranks))
-                    for other in ((rank + 1) % ranks, (rank - 1) % ranks):
-                        opened[other] = opened[other] or adjacent(rank, other, ranks)
-        lost = (live < sum(self.heights) - self.played(position) or not near) and not position[self.cells]
-        return self.played(position) + live if lost and not self.won(position) else None
+            for index, pile in enumerate(self.rank_piles):
+                while gone[index] < len(pile) and opened >> (rank := pile[gone[index]]) & 1:
+                    opened, seen, grown, gone[index] = opened | near[rank + 1], seen | 1 << rank, True, gone[index] + 1
+        live, left = sum(gone) - self.played(position), sum(self.heights) - self.played(position)
+        lost = live < left or (self.end is not None and not seen & near[self.end + 1])
+        if not lost:
+            counts = Counter(chain(*(pile[taken:] for pile, taken in zip(self.rank_piles, position[1:], strict=True))))
+            ranks, before = self.ranks, [counts[rank] + (rank + 1 == position[0]) for rank in range(self.ranks)]
+            lost = any(excess > 0 for start in range(ranks) for excess in accumulate(
+                (counts[(start + k) % ranks] - before[(start + k + 1) % ranks] for k in range(0, ranks - 2, 2)),
+                initial=-before[start - 1] - (position[0] == 0)))
+        return self.played(position) + live if lost else None
+
+    def twin(self, position: Position, after: Position) -> bool:
+        """No cells, a unit card's (only its rank beneath it): another of its rank has a play as long after it."""
+        return not position[self.cells] and any(after[1 + index] > taken and len(set(pile[taken:])) == 1 for index, (
+            pile, taken) in enumerate(zip(self.rank_piles, position[1:], strict=True)))
 
     def show(self, position: Position) -> str:
         on = "no card" if position[0] == 0 else rank_name(position[0] - 1, self.ranks)
@@ -214,8 +220,7 @@ def read_header(stream: Any, source: str) -> dict[str, Any]:
         header = json.loads(stream.readline(4096))
     except ValueError:
         raise InputError(source, 1, "not a certificate: the first line is no JSON header") from None
-    fields = {"format": str, "version": int, "game": str, "deal": str, "direction": str, "numbers": int,
-              "width": int, "positions": int}
+    fields = dict(format=str, version=int, game=str, deal=str, direction=str, numbers=int, width=int, positions=int)
     if not isinstance(header, dict) or any(type(header.get(name)) is not kind for name, kind in fields.items()):
         raise InputError(source, 1, f"not a certificate: the header needs {', '.join(fields)}")
     if header["format"] != FORMAT or header["version"] not in VERSIONS:
@@ -244,22 +249,18 @@ def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, li
                 raise InputError(source, 1, f"positions of {header['numbers']} numbers, not the deal's {rules.numbers}")
             size = header["numbers"] * header["width"]
             body = stream.read(size * header["positions"] + 1)
-    except FileNotFoundError:
-        raise InputError(source, None, "no such file") from None
-    except gzip.BadGzipFile:
-        raise InputError(source, None, "not a certificate: not a gzip file") from None
-    except (EOFError, zlib.error):
-        raise InputError(source, None, "cut short or damaged: not a whole gzip file") from None
-    except OSError as error:
-        raise InputError(source, None, error.strerror or "cannot read") from None
+    except (OSError, EOFError, zlib.error) as error:  # gzip's BadGzipFile and FileNotFoundError are OSErrors
+        why = {"FileNotFoundError": "no such file", "BadGzipFile": "not a certificate: not a gzip file"}.get(
+            type(error).__name__) or (getattr(error, "strerror", None) or "cannot read" if isinstance(error, OSError)
+                                      else "cut short or damaged: not a whole gzip file")
+        raise InputError(source, None, why) from None
     if len(body) != size * header["positions"]:
         raise InputError(source, None, f"{header['positions']} positions announced, " + (
             "more bytes after them" if len(body) > size * header["positions"] else f"{len(body) // size} found"))
     records = [body[offset:offset + size] for offset in range(0, len(body), size)]
-    for number in range(1, len(records)):
-        if records[number - 1] >= records[number]:
-            raise InputError(source, None, f"position {number + 1} is not after position {number}: "
-                                           "positions are sorted, each once")
+    for number in (number for number in range(1, len(records)) if records[number - 1] >= records[number]):
+        raise InputError(source, None, f"position {number + 1} is not after position {number}: positions are sorted, "
+                                       "each once")
     return rules, header["width"], records
 
 
@@ -267,8 +268,7 @@ def check(deal_path: Path, certificate_path: Path) -> list[str]:
     """CERTIFIED when the certificate proves the deal lost, then (of the deal's own positions) the most cards
     a play can play; Broken naming what breaks it; InputError for a deal or certificate that cannot be read."""
     game, deal = read_game_deal(deal_path)
-    rules, width, records = read_positions(certificate_path, deal, game.variant(deal))
-    most = 0
+    (rules, width, records), most = read_positions(certificate_path, deal, game.variant(deal)), 0
 
     def decode(record: bytes) -> Position:
         return tuple(record) if width == 1 else tuple(int.from_bytes(record[index:index + width], "big")
@@ -283,18 +283,18 @@ def check(deal_path: Path, certificate_path: Path) -> list[str]:
     listed: set[bytes | None] = set(records)
     if encode(rules.start) not in listed:
         raise Broken(f"the start position {rules.show(rules.start)} is not listed")
-    for number, record in enumerate(records, 1):
-        position = decode(record)
+    for number, position in enumerate(map(decode, records), 1):
         if rules.won(position):
             raise Broken(f"position {number} {rules.show(position)} is won")
-        for move, after in rules.moves(position):
-            bound = rules.played(after) if encode(after) in listed else rules.cut(after)
-            if bound is None:
+        moves = [(move, after, rules.played(after) if encode(after) in listed else rules.cut(after))
+                 for move, after in rules.moves(position)]  # the bound of a move to a cut position: its most cards
+        for move, after, bound in moves:  # not listed nor cut: a twin's, another move to its foundation covered
+            if bound is None and not (rules.twin(position, after) and any(other[1][0] == after[0] and other[2]
+                                                                           is not None for other in moves)):
                 raise Broken(f"position {number} {rules.show(position)}: {move} leads to "
                              f"{rules.show(after)}, which is not listed")
-            most = max(most, bound)  # a position the bound cuts: at most this many through it
-    if isinstance(rules, BlackHole) and rules.backward:  # a play of the deal is no play of these
-        return [CERTIFIED]
+            most = max(most, bound or 0)
     most_of = (f"makes more than {most} of the {rules.numbers - 1} moves" if isinstance(rules, LateBinding)
                else f"plays more than {most} of the {len(deal.cards)} cards")
-    return [CERTIFIED, f"certified: no play {most_of}"]
+    backward = isinstance(rules, BlackHole) and rules.backward  # a play of the deal is no play of these
+    return [CERTIFIED] + ([] if backward else [f"certified: no play {most_of}"])
