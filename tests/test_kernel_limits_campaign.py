@@ -1,0 +1,64 @@
+"""The kernel's limits in a campaign of two jobs (`patience compare --jobs 2`), end to end: a solver
+that allocates past its memory limit is a memout, with no more than the limit allocated where
+RLIMIT_AS holds it, and a solver whose forked children burn CPU and exit is charged their CPU; each
+row says what enforced its limits. tests/test_kernel_limits.py checks the same of one run."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_kernel_limits import CGROUP, FORKS
+
+PATIENCE = [sys.executable, "-m", "patience"]
+LIMIT_MB = 200  # room for the interpreter in RLIMIT_AS; the burst asks for twice as much
+# As tests/test_kernel_limits.py's burst, 400 MiB a MiB at a time, saying how many it had on the failed
+# allocation (the row keeps the end of the solver's standard error as its message).
+BURST = """
+import sys
+chunks = []
+try:
+    for _ in range(400):
+        chunks.append(bytearray(1 << 20))
+except MemoryError:
+    sys.stderr.write(f"MemoryError: allocated {len(chunks)}\\n")
+    sys.exit(1)
+"""
+
+
+def solver(folder: Path, name: str, script: str) -> Path:
+    """A `sat:PATH` solver that runs `script` on the CNF it is given and prints no verdict."""
+    path = folder / name
+    path.write_text(f"#!{sys.executable}\nimport sys\nif '--version' in sys.argv:\n    print('c {name} 1')\n"
+                    f"    sys.exit(0)\n{script}", encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.slow  # a campaign's two workers, a CNF each and a second of CPU burned
+def test_a_campaign_of_two_jobs_keeps_the_kernels_limits(tmp_path: Path) -> None:
+    burst, forks = solver(tmp_path, "burst", BURST), solver(tmp_path, "forks", FORKS)
+    db = tmp_path / "limits.sqlite"
+    done = subprocess.run([*PATIENCE, "compare", "--deals", "black_hole:1", "--config", f"burst=sat:{burst}",
+                           "--config", f"forks=sat:{forks}", "--jobs", "2", "--timeout", "120",
+                           "--memory", str(LIMIT_MB), "--db", str(db), "--quiet"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{db}: 2 of 2 runs stored (2 new), 0 contradicting verdicts\n"
+    with sqlite3.connect(db) as connection:
+        connection.row_factory = sqlite3.Row
+        rows = {row["configuration"]: dict(row) for row in connection.execute("SELECT * FROM runs")}
+    memory = "memory: cgroup" if CGROUP is not None else "memory: rlimit"
+    burst_row, forks_row = rows["burst"], rows["forks"]
+    assert burst_row["status"] == "memout", burst_row
+    assert json.loads(burst_row["stats"])["limits"].startswith(memory), burst_row
+    if CGROUP is None:  # RLIMIT_AS: the allocation failed before the limit, the interpreter counted in it
+        assert int(burst_row["message"].split("allocated ")[1].split()[0]) < LIMIT_MB, burst_row
+    assert forks_row["status"] == "unknown", forks_row  # it printed no verdict
+    assert forks_row["cpu"] >= 0.45, forks_row  # two children of 0.25 s each, reaped before it ended
+    assert ("cpu: cgroup" in json.loads(forks_row["stats"])["limits"]) == (CGROUP is not None), forks_row
