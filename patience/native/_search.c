@@ -1546,9 +1546,11 @@ static int play_lists(Search *s, int result, PyObject **order, PyObject **onto)
     return 0;
 }
 
-static PyObject *search(PyObject *self, PyObject *args)
+static PyObject *kept_records(const Search *s, const Cache *c, int *width);
+
+/* search() and search_kept(): `keep` adds the failure cache of a lost deal to the answer (kept_records) */
+static PyObject *searched(PyObject *args, int keep)
 {
-    (void)self;
     PyObject *ranks_of, *sizes_of, *tops_of;
     int ranks;
     Rules rules;
@@ -1569,6 +1571,11 @@ static PyObject *search(PyObject *self, PyObject *args)
         return NULL;
     }
     s->end = end;
+    if (keep && s->foundations != 1) {
+        search_free(s);
+        PyErr_SetString(PyExc_ValueError, "search_kept takes one foundation");
+        return NULL;
+    }
     Cache table = {0};
     if (cache_reset(&table, s->words, table_bits(cache_bytes, s->words))) {
         search_free(s);
@@ -1583,12 +1590,36 @@ static PyObject *search(PyObject *self, PyObject *args)
     PyObject *order, *onto;
     if (play_lists(s, result, &order, &onto)) goto done;
     int length = result == SOLVED ? s->n : s->best_length;
-    answer = Py_BuildValue("(sNNKiK)", status_name(result), order, onto, (unsigned long long)s->nodes, length,
-                           (unsigned long long)table.used);
+    if (!keep) {
+        answer = Py_BuildValue("(sNNKiK)", status_name(result), order, onto, (unsigned long long)s->nodes, length,
+                               (unsigned long long)table.used);
+        goto done;
+    }
+    int width = 0;
+    PyObject *records = result == FAILED && !table.full ? kept_records(s, &table, &width) : (Py_INCREF(Py_None), Py_None);
+    if (!records) {
+        Py_DECREF(order);
+        Py_DECREF(onto);
+        goto done;
+    }
+    answer = Py_BuildValue("(sNNKiKiN)", status_name(result), order, onto, (unsigned long long)s->nodes, length,
+                           (unsigned long long)table.used, width, records);
 done:
     free(table.slots);
     search_free(s);
     return answer;
+}
+
+static PyObject *search(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return searched(args, 0);
+}
+
+static PyObject *search_kept(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return searched(args, 1);
 }
 
 /* A deal from the front and from the back in turn (run_both): the front's board, the back's
@@ -1897,6 +1928,91 @@ static void closure_free(Closure *c)
     free(c->set.slots); free(c->cuts.slots);
 }
 
+/* The search's own certificate (search_kept): the failure cache of a lost deal, one foundation, each
+ * state a position as the certificate lists it (the foundation's rank + 1, the cards taken from each
+ * pile), the records sorted. Every state in the cache failed, and failed with each move the search kept
+ * leading to a cached state or one its bounds cut (the live-card bound, rank reachability, which the
+ * live-card bound implies, and the balance bound, which the checker works out too); a move it left out
+ * plays a unit card (only its rank beneath it) of a rank another move kept plays, which the checker
+ * accepts (docs/certificates.md). A cache that forgot states (full) gives no certificate. */
+static void radix_sort(uint64_t *keys, uint64_t *spare, uint64_t count, int bits)
+{
+    for (int shift = 0; shift < bits; shift += 8) {
+        uint64_t at[257] = {0};
+        for (uint64_t i = 0; i < count; i++) at[((keys[i] >> shift) & 255) + 1]++;
+        for (int b = 0; b < 256; b++) at[b + 1] += at[b];
+        for (uint64_t i = 0; i < count; i++) spare[at[(keys[i] >> shift) & 255]++] = keys[i];
+        uint64_t *swap = keys; keys = spare; spare = swap;
+    }
+    if ((bits + 7) / 8 % 2) memcpy(spare, keys, sizeof(uint64_t) * (size_t)count); /* the result in the first */
+}
+
+static size_t record_size;  /* for compare_records (qsort takes no context) */
+
+static int compare_records(const void *a, const void *b)
+{
+    return memcmp(a, b, record_size);
+}
+
+static PyObject *kept_records(const Search *s, const Cache *c, int *width)
+{
+    int numbers = 1 + s->piles, words = c->words, bits = s->top_bits, largest = 0;
+    int *shift = malloc(sizeof(int) * (size_t)numbers), *size = malloc(sizeof(int) * (size_t)numbers);
+    uint64_t count = c->used, at = 0;
+    int *values = malloc(sizeof(int) * (size_t)numbers * (size_t)(count ? count : 1));
+    if (!shift || !size || !values) { free(shift); free(size); free(values); return PyErr_NoMemory(); }
+    shift[0] = 1;
+    size[0] = s->top_bits;
+    for (int p = 0; p < s->piles; p++) {
+        shift[1 + p] = __builtin_ctzll(s->pile_step[p]);
+        size[1 + p] = bit_length((unsigned)s->pile_size[p]);
+        bits += size[1 + p];
+    }
+    for (uint64_t i = 0; i <= c->mask; i++) {
+        const uint64_t *slot = c->slots + i * (uint64_t)words;
+        if (!slot[0]) continue;
+        int *out = values + at++ * (uint64_t)numbers;
+        for (int k = 0; k < numbers; k++) {
+            int word = k ? s->pile_word[k - 1] : 0;
+            out[k] = (int)((slot[word] >> shift[k]) & ((1ULL << size[k]) - 1));
+            if (out[k] > largest) largest = out[k];
+        }
+    }
+    *width = 1;
+    while (*width < 8 && (largest >> (8 * *width)) > 0) (*width)++;
+    record_size = (size_t)numbers * (size_t)*width;
+    PyObject *body = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * record_size));
+    uint64_t *keys = bits <= 64 ? malloc(sizeof(uint64_t) * 2 * (size_t)(count ? count : 1)) : NULL;
+    if (body && bits <= 64 && keys) { /* each record as a number, its fields from the top bit down: sorted as numbers */
+        for (uint64_t i = 0; i < count; i++) {
+            uint64_t key = 0;
+            for (int k = 0; k < numbers; k++) key = (key << size[k]) | (uint64_t)values[i * (uint64_t)numbers + k];
+            keys[i] = key;
+        }
+        radix_sort(keys, keys + count, count, bits);
+        unsigned char *out = (unsigned char *)PyBytes_AS_STRING(body);
+        for (uint64_t i = 0; i < count; i++) {
+            uint64_t key = keys[i];
+            int rest = bits;
+            for (int k = 0; k < numbers; k++) {
+                rest -= size[k];
+                int value = (int)((key >> rest) & ((1ULL << size[k]) - 1));
+                for (int b = *width - 1; b >= 0; b--) *out++ = (unsigned char)(value >> (8 * b));
+            }
+        }
+    } else if (body && bits > 64) { /* records as bytes, sorted as bytes */
+        unsigned char *out = (unsigned char *)PyBytes_AS_STRING(body);
+        for (uint64_t i = 0; i < count * (uint64_t)numbers; i++)
+            for (int b = *width - 1; b >= 0; b--) *out++ = (unsigned char)(values[i] >> (8 * b));
+        qsort(PyBytes_AS_STRING(body), (size_t)count, record_size, compare_records);
+    } else if (body) {
+        Py_CLEAR(body);
+        PyErr_NoMemory();
+    }
+    free(keys); free(values); free(shift); free(size);
+    return body;
+}
+
 /* One board, (ranks, pile sizes, top, end), read into `c` ready to walk; -1 with the exception set. */
 static int closure_init(Closure *c, PyObject *board, int ranks, int cut)
 {
@@ -2076,6 +2192,10 @@ static PyMethodDef methods[] = {
      "wide, max_cards, "
      "node_limit, seconds, cpu_seconds, cache_bytes[, end]) -> (status, cards or None, foundations or None, nodes, longest play, "
      "cached states); end: the rank the last card must be next to (-1: any)"},
+    {"search_kept", search_kept, METH_VARARGS,
+     "search_kept(ranks, pile_sizes, rank_count, foundation_tops, cache, symmetry, wolter, reach, restarts, noise, "
+     "wide, max_cards, node_limit, seconds, cpu_seconds, cache_bytes[, end]) -> search's answer and (width, "
+     "records or None): one foundation; a lost deal's failure cache as a certificate's body (docs/certificates.md)"},
     {"both", both, METH_VARARGS,
      "both(ranks, pile_sizes, back_ranks, back_pile_sizes, rank_count, foundation_tops, back_tops, end, cache, "
      "symmetry, wolter, reach, restarts, noise, wide, node_limit, seconds, cpu_seconds, cache_bytes) -> (status, "

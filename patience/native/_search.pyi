@@ -15,6 +15,14 @@ def search(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, fou
     `limit` (node limit or wall clock) or `cpu`; `end`: the rank the last card must be next to (-1: any).
     In max-cards mode the cards are the longest play met, also when the search is cut short."""
 
+def search_kept(ranks: Sequence[int], pile_sizes: Sequence[int], rank_count: int, foundation_tops: Sequence[int],
+                cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, wide: bool,
+                max_cards: bool, node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, end: int = -1, /
+                ) -> tuple[str, list[int] | None, list[int] | None, int, int, int, int, bytes | None]:
+    """search's answer, then (one foundation) the width and records of a loss certificate's body
+    (docs/certificates.md): the failure cache of a lost deal, sorted; None when the deal is not lost or
+    the cache had to forget states."""
+
 def both(ranks: Sequence[int], pile_sizes: Sequence[int], back_ranks: Sequence[int], back_pile_sizes: Sequence[int],
          rank_count: int, foundation_tops: Sequence[int], back_tops: Sequence[int], end: int, cache: bool,
          symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, wide: bool, node_limit: int,

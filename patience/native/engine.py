@@ -184,16 +184,26 @@ def _arrays(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[
 
 
 def search_ranks(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foundations: Sequence[int], rules: Rules,
-                 max_cards: bool, node_limit: int | None, seconds: float | None,
-                 end: int = -1) -> tuple[Status, list[int] | None, int, int]:
+                 max_cards: bool, node_limit: int | None, seconds: float | None, end: int = -1,
+                 kept: list[tuple[int, bytes]] | None = None) -> tuple[Status, list[int] | None, int, int]:
     """The compiled search on a deal given only as its cards' ranks (pile by pile, each top card
     first), its piles' sizes and its foundations' top ranks, without the Board and cards that `run`
     makes: (status, the play found as indices into `rank` or None, nodes, the most cards played).
     In max-cards mode the play is the longest one met even when the search is cut short (a lower
     bound then; `run` reports none). For a survey's million deals, whose play is replayed by the
-    caller; needs the compiled search, on a deal it takes (`fits`); `end` as Board.end."""
-    word, order, _, nodes, longest, _ = _call(rank, pile_size, ranks, foundations, rules, max_cards, node_limit,
-                                              seconds, None, DEFAULT_CACHE_BYTES, end)
+    caller; needs the compiled search, on a deal it takes (`fits`); `end` as Board.end. With `kept` (one
+    foundation), a search that proves the deal lost appends to it its failure cache as a loss
+    certificate's body (the width of a number, the records: patience.certificates), unless the cache
+    had to forget states."""
+    if kept is None:
+        word, order, _, nodes, longest, _ = _call(rank, pile_size, ranks, foundations, rules, max_cards, node_limit,
+                                                  seconds, None, DEFAULT_CACHE_BYTES, end)
+    else:
+        word, order, _, nodes, longest, _, width, records = _search.search_kept(
+            rank, pile_size, ranks, foundations, *rules.switches(), max_cards, node_limit or 0, seconds or 0.0, 0.0,
+            DEFAULT_CACHE_BYTES, end)
+        if records is not None:
+            kept.append((width, records))
     return compiled_status(word, nodes, node_limit), order, nodes, longest
 
 
