@@ -41,7 +41,7 @@ from patience.outputs import write_file
 from patience.runs.process import Limits, caller_environment, end_with_caller, run_process
 from patience.worm_hole.deal import WormHoleDeal
 
-FORMAT, VERSION = "patience-loss-certificate", 2  # 2: a move may lead to a position the live-card bound cuts
+FORMAT, VERSION = "patience-loss-certificate", 3  # 2: a move may lead to a position a bound cuts; 3: a twin left out
 GRACE_SECONDS = 0.5  # the pass looks at its clocks every thousand positions; the kill comes this much later
 CLOCK_EVERY = 1_024  # positions between two looks at the clocks (Binary Star's walk)
 FIRST_TURN = 1_000  # the compiled walk: positions of each direction's first turn; each next, TURN_GROWTH times more
@@ -134,6 +134,12 @@ def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: flo
     if isinstance(deal, GolfDeal | WormHoleDeal):
         return _walk(*(_golf(deal) if isinstance(deal, GolfDeal) else _worm_hole(deal)), seconds, cpu_seconds)
     return _binary_star(deal_as(BinaryStarDeal, deal), seconds, cpu_seconds)
+
+
+def kept_pass(deal: Deal, direction: str, width: int, records: bytes) -> Pass:
+    """The Pass of a search's failure cache (engine.search_ranks' `kept`): `records` of `width`-byte
+    numbers, the deal's positions or (`backward`) those of its piles turned over."""
+    return Pass([], direction=direction, packed=(len(records) // ((1 + len(deal.piles)) * width), width, records))
 
 
 def _walked(deal: Deal, seconds: float | None, cpu_seconds: float | None, cut: bool) -> Pass:

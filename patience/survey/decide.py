@@ -22,10 +22,10 @@ from typing import Any
 from patience.binary_star import rules as binary_star_rules
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
-from patience.certificates import dead_positions
+from patience.certificates import dead_positions, kept_pass
 from patience.deal import Deal
 from patience.errors import UsageError
-from patience.games import AnyDeal, game_of, hook
+from patience.games import AnyDeal, deal_as, game_of, hook
 from patience.generators.deals import ACE_OF_SPADES_NUMBER, numbered_piles, random_deal
 from patience.names import ALL_IN_A_ROW, BLACK_HOLE, GENERALISED
 from patience.native import engine
@@ -40,6 +40,7 @@ from patience.validator import replay, replay_numbers
 RULES = Rules()  # every pruning on, as the native solver's defaults
 NOISY = replace(RULES, noise=True)  # Binary Star's second search, of a deal the first leaves open
 Shape = tuple[int, int, int]  # ranks, suits, pile height of a random generalised deal
+Kept = tuple[str, int, bytes]  # a search's failure cache as a certificate: direction, width, records
 FOUNDATION_NUMBER = {BLACK_HOLE: ACE_OF_SPADES_NUMBER, ALL_IN_A_ROW: None}  # the games decide_numbered takes
 FIRST_SLICE = 100_000  # decide_numbered's first search from the front, in max-cards mode
 TURN_GROWTH = 4  # and each turn's budget, from the back and the front, this many times the last
@@ -87,7 +88,7 @@ def decide(deal: Deal, seconds: float | None, max_cards: bool = True,
 
 
 def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None, max_cards: bool = True,
-                    nodes: int | None = None) -> tuple[Status, int, int]:
+                    nodes: int | None = None, kept: list[Kept] | None = None) -> tuple[Status, int, int]:
     """`decide` of deal `seed` of Black Hole or All in a Row (FOUNDATION_NUMBER), with no card
     object, Deal or Board: dealt as card numbers (`numbered_piles`), searched from their ranks, and
     every play a search reports replayed on the dealt piles (`replay_numbers`). Needs the compiled
@@ -100,7 +101,9 @@ def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None,
     end. The same verdict and most cards as `decide`; the nodes are those of every search. The two
     searches spend their nodes on different deals (the back meets the end of a play first): on a
     sixth of Black Hole 1..100,000's deals of over 10,000 nodes, the turns took 38.7M nodes, one
-    search from the front 58.1M (docs/survey.md, "Throughput")."""
+    search from the front 58.1M (docs/survey.md, "Throughput"). With `kept`, each search that proves
+    the deal lost appends its failure cache to it (a certificate's direction, width and records:
+    engine.search_ranks)."""
     piles = numbered_piles(game, seed, numbering)
     cards = [card for pile in piles for card in pile]
     foundation = FOUNDATION_NUMBER[game]
@@ -113,8 +116,11 @@ def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None,
         return None if seconds is None else max(seconds - (time.monotonic() - started), 1e-6)
 
     def front(limit: int | None) -> tuple[Status, int, int]:
+        found: list[tuple[int, bytes]] | None = None if kept is None else []
         status, order, spent, longest = engine.search_ranks(ranks, sizes, STANDARD_RANKS, (top,), RULES, max_cards,
-                                                            limit, left())
+                                                            limit, left(), kept=found)
+        if kept is not None and found:
+            kept.append(("forward", *found[0]))
         play = [] if order is None else [cards[index] for index in order]
         _trust(piles, foundation, play, status is Status.SOLVED, longest if max_cards else None)
         return status, longest, spent
@@ -129,8 +135,11 @@ def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None,
     budget = FIRST_SLICE
     while True:
         limit: int | None = budget if nodes is None else min(budget, nodes)
+        found: list[tuple[int, bytes]] | None = None if kept is None else []
         back, order, used, _ = engine.search_ranks(turned_ranks, sizes, STANDARD_RANKS, (-1,), RULES, False, limit,
-                                                   left(), top)
+                                                   left(), top, kept=found)
+        if kept is not None and found:
+            kept.append(("backward", *found[0]))
         spent += used
         if back is Status.SOLVED:
             assert order is not None
@@ -202,15 +211,17 @@ def verdict(status: Status) -> Status:
 
 def decide_batch(batch: Batch) -> list[Row]:
     """Every deal of the batch, in order."""
-    rows = []
-    for seed in batch.seeds:
-        started = time.perf_counter()
-        try:
-            verdict, cards, nodes = decide_seed(batch, seed)
-        except UntrustedPlay as error:
-            raise UntrustedPlay(f"{batch.game} deal {seed}: {error}") from None
-        rows.append(Row(seed, verdict, cards, nodes, time.perf_counter() - started))
-    return rows
+    return [decide_row(batch, seed) for seed in batch.seeds]
+
+
+def decide_row(batch: Batch, seed: int, kept: list[Kept] | None = None) -> Row:
+    """The row of deal `seed` (`kept`: as decide_numbered's, when it decides the deal)."""
+    started = time.perf_counter()
+    try:
+        verdict, cards, nodes = decide_seed(batch, seed, kept)
+    except UntrustedPlay as error:
+        raise UntrustedPlay(f"{batch.game} deal {seed}: {error}") from None
+    return Row(seed, verdict, cards, nodes, time.perf_counter() - started)
 
 
 @dataclass(frozen=True)
@@ -223,16 +234,25 @@ class Certified:
 
 
 def certify_batch(batch: Batch) -> Certified:
-    """`decide_batch`, then the certificate pass (patience.certificates) on each loss, in this worker,
-    limited as each search is (batch.seconds). A pass that finds a win contradicts the search: the
-    survey stops (UntrustedPlay) and stores nothing of the batch."""
-    rows, certificates = decide_batch(batch), []
-    for row in rows:
+    """`decide_batch` with a certificate of each loss: the failure cache of the search that proved it
+    (the smallest, when two did), or where none was kept (a game decide_numbered does not take, a
+    cache that forgot states) the certificate pass (patience.certificates) in this worker, limited as
+    each search is (batch.seconds). A pass that finds a win contradicts the search: the survey stops
+    (UntrustedPlay) and stores nothing of the batch."""
+    rows, certificates = [], []
+    for seed in batch.seeds:
+        kept: list[Kept] = []
+        row = decide_row(batch, seed, kept)
+        rows.append(row)
         if row.verdict is not Status.UNSOLVABLE:
             continue
         started = time.perf_counter()
         deal = batch.deal(row.seed)
-        found = dead_positions(deal, batch.seconds)
+        if kept:
+            direction, width, records = min(kept, key=lambda cache: len(cache[2]))
+            found = kept_pass(deal_as(Deal, deal), direction, width, records)
+        else:
+            found = dead_positions(deal, batch.seconds)
         if found.won:
             raise UntrustedPlay(f"{batch.game} deal {row.seed}: the search says lost, the certificate pass found a win")
         if found.limited_by is None:
@@ -241,12 +261,12 @@ def certify_batch(batch: Batch) -> Certified:
     return Certified(rows, certificates)
 
 
-def decide_seed(batch: Batch, seed: int) -> tuple[Status, int, int]:
+def decide_seed(batch: Batch, seed: int, kept: list[Kept] | None = None) -> tuple[Status, int, int]:
     """(verdict, most cards, nodes) of one deal of the batch: a numbered Black Hole or All in a Row
-    deal through `decide_numbered` when the search is compiled, else through its Deal."""
+    deal through `decide_numbered` when the search is compiled (with `kept`), else through its Deal."""
     max_cards = batch.mode == MAX_CARDS
     if batch.game in FOUNDATION_NUMBER and batch.numbering is not None and engine.compiled():
-        return decide_numbered(batch.game, seed, batch.numbering, batch.seconds, max_cards, batch.nodes)
+        return decide_numbered(batch.game, seed, batch.numbering, batch.seconds, max_cards, batch.nodes, kept)
     deal = batch.deal(seed)
     game = game_of(deal)
     if game.survey_search is None:
