@@ -27,7 +27,9 @@ def data(deal: WormHoleDeal) -> str:
     """The `.dzn` of one deal."""
     numbering = Numbering(deal.black_hole)
     pairs = numbering.follows or ((0, 0),)
-    lines = [*(f"% {line}" for line in numbering.description), f"% {deal.cells} cells",
+    game, *numbers = numbering.description  # Black Hole's first line names its game: this deal's instead
+    cells = f"{deal.cells} cell{'' if deal.cells == 1 else 's'}"
+    lines = [f"% {deal.game} deal: {game.partition(': ')[2]}, {cells}", *(f"% {line}" for line in numbers),
              f"n = {numbering.size};",
              f"above = {array([numbering.above(number) for number in range(numbering.size)], 0)};",
              f"pairs = {len(pairs)};",

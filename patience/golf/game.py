@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from patience.cards import Card
 from patience.core import Replay
-from patience.games import Game, hook
+from patience.games import CARD_LETTERS, Game, Sheet, hook
 from patience.games.faces import card_face
 from patience.games.shrinking import simpler_order
 from patience.golf import forms
@@ -20,6 +20,46 @@ from patience.names import GAME_TITLES, GOLF, GOLF_FAMILY
 
 SOLVER_ANSWERS = "patience.runners.answer_files:read_solver_answer"  # plans, solutions, a solver's output
 
+_BEYOND = " (on a generalised deal beyond a standard deck, r3s1 is rank 3 of suit 1, both from 0)."
+_ORDER = ("Dealing is always allowed, so a win can go on to deal the rest of the stock: the play orders every "
+          "card, pile and stock, once, and the game is won at its last pile card.")
+_RANKS = ("A rank is a number from 0 (an ace) up; the deals have {ranks} ranks, the highest the king (12 in a "
+          "standard deck).")
+_STOCK_RANK = " A stock card's `rank` is {stock}, one number each: a class of its own, which no rule reads."
+_DATA = ("The cards are numbers, the set CARD = 0..n-1. Card 0 is the start card, on the foundation from the start, "
+         "in no pile. The pile cards are 1..P: the top cards first, then the cards under them, and so on; then come "
+         "the stock's cards, in the order they are dealt. `above` and `below` chain each pile (0 means no card: the "
+         "card is on top, or at the bottom), and the stock too (a stock card's `above` is the card dealt just "
+         "before it). `follows` lists every pair (a, b) where b may go on the foundation right after a: a pile "
+         "card as the variant's rule says, a stock card after any card. " + _ORDER + " ")
+SHEET = Sheet(
+    rules=(
+        "The cards lie face up in piles, and the stock lies face down, to be dealt one card at a time in a fixed "
+        "order; one card starts the foundation. Only the top card of a pile may be played: onto the foundation, "
+        "when its rank is one above or one below the rank on top of the foundation, whatever the suits. The "
+        "stock's next card may be dealt onto the foundation at any time, whatever its rank. The card played or "
+        "dealt becomes the foundation's top. The game is won when every pile is empty; the stock need not be.",
+        "The variants differ at the ends of the ranks. golf: ranks do not wrap (an ace and a king are not "
+        "neighbours), and nothing goes on a king but the stock's next card. golf_queens_on_kings: a queen may "
+        "go on a king too. golf_wrap_ranks: ranks wrap, so a king goes on an ace, and a queen or an ace on a "
+        "king. PySolFC's Golf deals 7 piles of 5 cards, a stock of 16 and the first card on the foundation; "
+        "generalised Golf has any number of ranks (the highest is the king), suits, piles, heights and stock, "
+        "in any of the three variants.",
+    ),
+    outputs=("x",),
+    asp_shown="play(C, T): card C (the data's number), a pile card or a stock card, goes on the foundation at "
+              "step T; every card once",
+    numbers={"mzn": _DATA + _RANKS + _STOCK_RANK.replace("{stock}", "negative (-1, -2, ...)"),
+             "eprime": _DATA + _RANKS + _STOCK_RANK.replace("{stock}", "{ranks} or more"),
+             "asp": "card(C): the pile cards are numbers 1..P, the top cards first, then the cards under them, and "
+                    "so on; stock(C): the stock's cards, numbers P+1..S (steps(S)) in the order they are dealt. "
+                    "above(C, D): D lies on C; dealt_after(C, D): C is dealt right after D. The foundation's card "
+                    "is given by its rank alone, start_rank(R). follows(R1, R2): a pile card of rank R2 may go on "
+                    "rank R1 (the variant's rule); a stock card goes on anything. " + _ORDER + " " + _RANKS},
+    deal_form=("board", ".txt"),
+    card_comment=dict.fromkeys(("mzn", "eprime", "asp"), CARD_LETTERS + _BEYOND),
+)
+
 
 class Golf(Game[GolfDeal]):
     """A move is the card put onto the foundation (a pile's top card, or the stock's next card:
@@ -29,6 +69,7 @@ class Golf(Game[GolfDeal]):
     title: ClassVar[str] = "Golf (PySolFC's, black-hole-solve's variants) and generalised Golf"
     deal_type: ClassVar[type] = GolfDeal
     forms: ClassVar[tuple[str, ...]] = forms.FORMS
+    sheet: ClassVar[Sheet | None] = SHEET
     native_search: ClassVar[str | None] = "patience.golf.search:native_search"
     survey_search: ClassVar[str | None] = "patience.golf.search:survey_search"
     numbered_deal: ClassVar[str | None] = "patience.golf.pysol:numbered_deal"  # F's: PySolFC's numbers
