@@ -20,7 +20,7 @@ import random
 from pysat.solvers import Solver as PySatSolver
 
 from patience.generators.reduction import Formula, assignment_from_sequence, reduce_formula
-from patience.result import SolverResult, Status
+from patience.result import Result, Status
 from patience.runners.solve import solve
 from patience.runners.via_formula import ROUTE, solve_via_formula
 from patience.runs.process import Limits
@@ -42,7 +42,7 @@ def satisfiable(formula: Formula) -> bool:
         return sat.solve()
 
 
-def run(name: str, formula: Formula, cpu: float) -> SolverResult:
+def run(name: str, formula: Formula, cpu: float) -> Result:
     """One run: CPU-limited where the solver is a child process; the native search, which keeps only a
     wall clock, gets the whole wall-clock limit (on a loaded machine it uses less CPU than the others)."""
     deal = reduce_formula(formula)

@@ -28,11 +28,11 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from patience import api_checks as check
-from patience.api_results import Model, Page, Report, Result, SurveySummary
+from patience.api_results import Model, Page, Report, SurveySummary
 from patience.api_runs import compare, family, report, survey
 from patience.api_teaching import Grading, coursework, grade
 from patience.errors import InputError, UsageError
-from patience.result import Status
+from patience.result import Result, Status
 from patience.validator import Replay
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ def solve(deal: AnyDeal | str | os.PathLike[str], solver: str = "native", *, tim
     limits = check.limits(timeout, cpu, memory).counting()  # from the call: reading a deal file counts too
     deal = check.deal_or_path(deal)
     named = check.text(solver, "solver")
-    return Result.judged(deal, solve_deal(deal, named, limits, option_texts(check.keywords(options, named))))
+    return solve_deal(deal, named, limits, option_texts(check.keywords(options, named)))
 
 
 def validate(deal: AnyDeal | str | os.PathLike[str], moves: Iterable[object] | str | os.PathLike[str], *,
@@ -265,8 +265,7 @@ def show(deal: AnyDeal | str | os.PathLike[str], moves: Iterable[object] | str |
 
     page = shown(game, deal, heading, read, "the moves given" if read is not None else "", named, limits, given)
     stepped = read if page.result is None else page.result.sequence
-    return Page(page.page, page.verdict, None if page.result is None else Result.judged(deal, page.result),
-                frame_height(deal, stepped))
+    return Page(page.page, page.verdict, page.result, frame_height(deal, stepped))
 
 
 def solvers() -> pandas.DataFrame:

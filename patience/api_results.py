@@ -1,5 +1,6 @@
-"""What the Python API returns (patience/api.py): a model's files, a judged solver result and a survey
-summed up, each showing itself in Jupyter (`_repr_html_`) and printing itself plainly."""
+"""What the Python API returns (patience/api.py): a model's files, a judged solver result (the runners'
+own `Result`, patience.result) and a survey summed up, each showing itself in Jupyter (`_repr_html_`)
+and printing itself plainly."""
 
 from __future__ import annotations
 
@@ -9,14 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from patience.result import Status
+from patience.result import Result
 
 if TYPE_CHECKING:
     import pandas
 
-    from patience.games import AnyDeal
     from patience.generators.files import ModelFiles
-    from patience.result import SolverResult
     from patience.survey.report import Summary
     from patience.survey.store import Row
 
@@ -54,98 +53,6 @@ class Model:
         from patience.pages.notebook import files_html
 
         return f"<p>{self.language} model, {len(self.files)} files</p>" + files_html(self.files)
-
-
-@dataclass(frozen=True)
-class Result:
-    """One solver run on one deal, judged by the validator: nothing is solved unless its moves replay.
-
-    Attributes:
-        deal: the deal solved.
-        solver: the solver's name.
-        status: `solved`, `unsolvable`, `timeout`, `memout`, `error` or `unknown` (a `Status`, a str).
-        moves: the winning moves by name (Black Hole: the start card first); None unless solved.
-        wall: wall-clock seconds.
-        cpu: CPU seconds.
-        nodes: the search's nodes, for solvers that count them.
-        version: the engine or version that ran.
-        message: why, for an error.
-        stats: the solver's and the model's figures (variables, clauses, ...).
-        sequence: the winning moves as the game's move objects; None unless solved.
-    """
-
-    deal: AnyDeal = field(repr=False)
-    solver: str
-    status: Status
-    moves: tuple[str, ...] | None = field(repr=False)
-    wall: float
-    cpu: float
-    nodes: int | None
-    version: str | None
-    message: str
-    stats: Mapping[str, float | int | str] = field(repr=False)
-    sequence: tuple[Any, ...] | None = field(repr=False)
-
-    @property
-    def validated(self) -> bool:
-        """Whether the moves were replayed and win: true exactly when the status is `solved`."""
-        return self.sequence is not None
-
-    @property
-    def solved(self) -> bool:
-        """Won, and the validator replayed the win."""
-        return self.status is Status.SOLVED
-
-    @property
-    def unsolvable(self) -> bool:
-        """Proved to have no winning play."""
-        return self.status is Status.UNSOLVABLE
-
-    @property
-    def decided(self) -> bool:
-        """A verdict either way (solved or unsolvable), not a limit reached or an error."""
-        return self.status.decided
-
-    def __bool__(self) -> bool:
-        """True exactly when solved (as CPMpy's and PySAT's `solve()`): `if patience.solve(deal):` asks
-        whether the deal was won. An unsolvable deal, a timeout and an error are all false; ask
-        `.decided` or `.unsolvable` to tell them apart."""
-        return self.solved
-
-    def to_dict(self) -> dict[str, Any]:
-        """The result as plain data (JSON-ready): what `patience solve --json` prints, with the game."""
-        from patience.games import game_of
-
-        return {"game": game_of(self.deal).variant(self.deal), "solver": self.solver, "status": self.status.value,
-                "moves": None if self.moves is None else list(self.moves), "wall": self.wall, "cpu": self.cpu,
-                "nodes": self.nodes, "version": self.version, "message": self.message, "stats": dict(self.stats)}
-
-    @classmethod
-    def judged(cls, deal: AnyDeal, result: SolverResult) -> Result:
-        """The API's view of the runners' judged result."""
-        from patience.games import game_of
-
-        moves = None if result.sequence is None else tuple(game_of(deal).move_names(deal, result.sequence))
-        return cls(deal, result.solver, result.status, moves, result.wall, result.cpu, result.nodes, result.version,
-                   result.message, dict(result.stats), result.sequence)
-
-    def __repr__(self) -> str:
-        moves = "" if self.sequence is None else f", {len(self.sequence)} moves"
-        nodes = "" if self.nodes is None else f", {self.nodes:,} nodes"
-        return (f"<Result {self.solver}: {self.status.value}{moves}, wall {self.wall:.3g} s, cpu {self.cpu:.3g} s"
-                f"{nodes}{f': {self.message}' if self.message else ''}>")
-
-    def _repr_html_(self) -> str:
-        from patience.pages.notebook import replay_frame, table
-
-        facts = {"solver": f"{self.solver} ({self.version})" if self.version else self.solver,
-                 "status": self.status.value + (" (validated)" if self.validated else ""),
-                 "time": f"wall {self.wall:.3g} s, cpu {self.cpu:.3g} s"}
-        if self.nodes is not None:
-            facts["nodes"] = f"{self.nodes:,}"
-        if self.message:
-            facts["message"] = self.message
-        return table(facts) + replay_frame(self.deal, self.sequence, f"{self.solver}'s answer")
 
 
 @dataclass(frozen=True)

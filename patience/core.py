@@ -11,12 +11,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-_drawers: list[Callable[[GameDeal], str]] = []
+_drawers: dict[type, Callable[[Any], str]] = {}
 
 
-def install_drawer(drawer: Callable[[GameDeal], str]) -> None:
-    """Make `drawer` how every deal draws itself in a notebook (`_repr_html_`); the last installed wins."""
-    _drawers.append(drawer)
+def install_drawer(drawer: Callable[[Any], str], kind: type | None = None) -> None:
+    """Make `drawer` how every deal (or every `kind`, such as a judged result) draws itself in a
+    notebook (`_repr_html_`); the last installed wins."""
+    _drawers[kind or GameDeal] = drawer
+
+
+def drawn(thing: object, kind: type) -> str | None:
+    """`thing` drawn by the drawer installed for its `kind`, or None where none is."""
+    drawer = _drawers.get(kind)
+    return None if drawer is None else drawer(thing)
 
 
 class GameDeal:
@@ -28,7 +35,7 @@ class GameDeal:
         def cards(self) -> Sequence[Any]: ...
 
     def _repr_html_(self) -> str | None:
-        return _drawers[-1](self) if _drawers else None
+        return drawn(self, GameDeal)
 
     def __str__(self) -> str:
         """The deal as `patience deal` prints it: its game's first form (board text, an LBS row's

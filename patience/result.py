@@ -1,8 +1,10 @@
-"""What a solver claims (Answer) and what the project reports after validation (SolverResult).
+"""What a solver claims (Answer) and what the project reports after validation (Result).
 
-A runner returns an Answer. Only `judge` turns it into a SolverResult, and a result is SOLVED
-only when its move sequence replays under the game's rules: nothing else can make a deal count
-as solved. The same path serves every game.
+A runner returns an Answer. Only `judge` turns it into a Result, and a result is SOLVED only when
+its move sequence replays under the game's rules: nothing else can make a deal count as solved. The
+same path serves every game, and the one Result goes from the runner to the user: `patience solve`
+prints it, `patience.solve` returns it, and a campaign's store keeps its record (`Result.to_record`,
+with the campaign's keys: patience.campaign.record).
 
 `Status` is the one status vocabulary, carried in memory from the solvers, the native search, the
 survey, the families' labels and the campaign; only the stores convert it (the survey keeps
@@ -21,8 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, TypedDict
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypedDict
 
+from patience.core import drawn
 from patience.errors import one_line
 
 if TYPE_CHECKING:
@@ -67,19 +71,35 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class SolverResult:
-    """The validated outcome of one solver run on one deal."""
+class Result:
+    """One solver run on one deal, judged by the validator: nothing is solved unless its moves replay.
 
+    Attributes:
+        deal: the deal solved.
+        solver: the solver's name.
+        status: `solved`, `unsolvable`, `timeout`, `memout`, `error` or `unknown` (a `Status`, a str).
+        sequence: the winning moves as the game's move objects; None unless solved.
+        wall: wall-clock seconds.
+        cpu: CPU seconds.
+        nodes: the search's nodes, for solvers that count them.
+        version: the engine or version that ran.
+        command: the command line that ran the solver, where one ran.
+        message: why, for an error.
+        stats: the solver's and the model's figures (variables, clauses, ...).
+        moves: the winning moves by name (Black Hole: the start card first); None unless solved.
+    """
+
+    deal: AnyDeal = field(repr=False)
     solver: str
     status: Status
-    sequence: tuple[Move, ...] | None
+    sequence: tuple[Move, ...] | None = field(repr=False)
     wall: float
     cpu: float
     nodes: int | None = None
     version: str | None = None
     command: str = ""
     message: str = ""
-    stats: Mapping[str, float | int | str] = field(default_factory=dict)
+    stats: Mapping[str, float | int | str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         _check_status(self.status)
@@ -88,9 +108,72 @@ class SolverResult:
         # A solver's message often quotes its own output: one line, clipped, as `solve` prints it.
         object.__setattr__(self, "message", one_line(self.message))
 
+    @cached_property
+    def moves(self) -> tuple[str, ...] | None:
+        """The winning moves by name (Black Hole: the start card first); None unless solved."""
+        from patience.games import game_of
+
+        return None if self.sequence is None else tuple(game_of(self.deal).move_names(self.deal, self.sequence))
+
+    @property
+    def validated(self) -> bool:
+        """Whether the moves were replayed and win: true exactly when the status is `solved`."""
+        return self.sequence is not None
+
+    @property
+    def solved(self) -> bool:
+        """Won, and the validator replayed the win."""
+        return self.status is Status.SOLVED
+
+    @property
+    def unsolvable(self) -> bool:
+        """Proved to have no winning play."""
+        return self.status is Status.UNSOLVABLE
+
     @property
     def decided(self) -> bool:
+        """A verdict either way (solved or unsolvable), not a limit reached or an error."""
         return self.status.decided
+
+    def __bool__(self) -> bool:
+        """True exactly when solved (as CPMpy's and PySAT's `solve()`): `if patience.solve(deal):` asks
+        whether the deal was won. An unsolvable deal, a timeout and an error are all false; ask
+        `.decided` or `.unsolvable` to tell them apart."""
+        return self.solved
+
+    def to_record(self) -> Record:
+        """The result as plain data (JSON, SQLite): what `patience solve --json` prints and a campaign's
+        store keeps; moves by name (Black Hole: start card included)."""
+        return {
+            "solver": self.solver,
+            "status": self.status.value,
+            "sequence": None if self.moves is None else list(self.moves),
+            "wall": round(self.wall, 6),
+            "cpu": round(self.cpu, 6),
+            "nodes": self.nodes,
+            "version": self.version,
+            "command": self.command,
+            "message": self.message,
+            "stats": dict(self.stats),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain data (JSON-ready) as the Python API gives it: the game, the moves, the times."""
+        from patience.games import game_of
+
+        return {"game": game_of(self.deal).variant(self.deal), "solver": self.solver, "status": self.status.value,
+                "moves": None if self.moves is None else list(self.moves), "wall": self.wall, "cpu": self.cpu,
+                "nodes": self.nodes, "version": self.version, "message": self.message, "stats": dict(self.stats)}
+
+    def __repr__(self) -> str:
+        moves = "" if self.sequence is None else f", {len(self.sequence)} moves"
+        nodes = "" if self.nodes is None else f", {self.nodes:,} nodes"
+        return (f"<Result {self.solver}: {self.status.value}{moves}, wall {self.wall:.3g} s, cpu {self.cpu:.3g} s"
+                f"{nodes}{f': {self.message}' if self.message else ''}>")
+
+    def _repr_html_(self) -> str | None:
+        """Drawn by the page layer (patience.pages.notebook installs it): the facts and the replay."""
+        return drawn(self, Result)
 
 
 def _check_status(status: object) -> None:
@@ -99,7 +182,7 @@ def _check_status(status: object) -> None:
         raise TypeError(f"a status is a patience.result.Status, not {status!r}")
 
 
-def judge(deal: AnyDeal, solver: str, answer: Answer, version: str | None = None) -> SolverResult:
+def judge(deal: AnyDeal, solver: str, answer: Answer, version: str | None = None) -> Result:
     """Validate a solver's answer under the deal's game: a sequence must replay, a win claim needs one."""
     from patience.games import game_of
 
@@ -115,12 +198,12 @@ def judge(deal: AnyDeal, solver: str, answer: Answer, version: str | None = None
             status, sequence = Status.SOLVED, game.canonical(deal, answer.sequence)
     elif answer.status is Status.SOLVED:
         status, message = Status.ERROR, "solver claimed a win without a move sequence"
-    return SolverResult(solver, status, sequence, answer.wall, answer.cpu, answer.nodes, version,
-                        answer.command, message, dict(answer.stats))
+    return Result(deal, solver, status, sequence, answer.wall, answer.cpu, answer.nodes, version, answer.command,
+                  message, dict(answer.stats))
 
 
 class Record(TypedDict):
-    """A result as `to_record` writes it."""
+    """A result as `Result.to_record` writes it."""
 
     solver: str
     status: str
@@ -132,22 +215,3 @@ class Record(TypedDict):
     command: str
     message: str
     stats: dict[str, float | int | str]
-
-
-def to_record(deal: AnyDeal, result: SolverResult) -> Record:
-    """A result as plain data (JSON, SQLite): moves by name (Black Hole: start card included)."""
-    from patience.games import game_of
-
-    sequence = None if result.sequence is None else game_of(deal).move_names(deal, result.sequence)
-    return {
-        "solver": result.solver,
-        "status": result.status.value,
-        "sequence": sequence,
-        "wall": round(result.wall, 6),
-        "cpu": round(result.cpu, 6),
-        "nodes": result.nodes,
-        "version": result.version,
-        "command": result.command,
-        "message": result.message,
-        "stats": dict(result.stats),
-    }

@@ -8,7 +8,7 @@ from typing import Any
 from patience.errors import InputError, UsageError
 from patience.games import AnyDeal, game_of
 from patience.options import check_options
-from patience.result import Answer, SolverResult, Status, judge
+from patience.result import Answer, Result, Status, judge
 from patience.runners.base import Solver
 from patience.runners.registry import get_solver
 from patience.runs.process import LimitReached, Limits, enforced
@@ -23,7 +23,7 @@ def checked_solver(solver_name: str, game: str, options: Mapping[str, str]) -> t
     return solver, check_options(solver.options, options, solver_name)
 
 
-def solve(deal: AnyDeal, solver_name: str, limits: Limits, options: Mapping[str, str] | None = None) -> SolverResult:
+def solve(deal: AnyDeal, solver_name: str, limits: Limits, options: Mapping[str, str] | None = None) -> Result:
     """Decide `deal` (of any game) with `solver_name`; the answer is validated before anything calls it solved.
 
     The limits cover the whole solve up to the solver's answer, counted from this call (or from

@@ -16,14 +16,14 @@ from pysat.formula import CNF
 
 from patience.errors import InputError
 from patience.generators.reduction import Formula, reduce_formula, winning_sequence
-from patience.result import Answer, SolverResult, Status, judge
+from patience.result import Answer, Result, Status, judge
 from patience.runners.sat_embedded import ENGINES, run_engine
 from patience.runs.process import Limits
 
 ROUTE = "via-formula"
 
 
-def solve_via_formula(deal: object, formula: Formula, limits: Limits, source: str) -> SolverResult:
+def solve_via_formula(deal: object, formula: Formula, limits: Limits, source: str) -> Result:
     """Decide `deal` through its recorded `formula`; InputError if the deal is not that formula's reduction."""
     if deal != reduce_formula(formula):
         raise InputError(source, None, "the deal is not `patience reduce`'s deal of the formula its meta "

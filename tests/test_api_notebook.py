@@ -365,7 +365,7 @@ def test_the_api_reference_has_an_example_for_each_part_and_defines_its_types():
         assert "```python\n" in body, section
     for name in ("AnyDeal", "Card", "Move", "Status", "DataFrame"):
         assert f"- **`{name}`**:" in text
-    for name in ("deal.Deal", "cards.Card", "binary_star.deal.Play", "api_results.Result", "validator.Replay",
+    for name in ("deal.Deal", "cards.Card", "binary_star.deal.Play", "result.Result", "validator.Replay",
                  "api_teaching.Grading"):
         assert f"::: patience.{name}\n" in text
     documented = {line.split(".")[-1] for line in text.splitlines() if line.startswith("::: patience.")}

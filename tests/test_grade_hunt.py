@@ -25,7 +25,7 @@ from patience.generators.mzn import black_hole
 from patience.grading.hunt import Counterexample, Hunt, posed_deals
 from patience.grading.student import GameMapping
 from patience.grading.table import CORRECT, WRONG, Graded
-from patience.result import Answer, SolverResult, Status, judge
+from patience.result import Answer, Result, Status, judge
 from patience.runs.pool import in_order
 from patience.runs.process import Limits, Stopped, descendants, run_process, stopping
 from tests.helpers import needs_solver
@@ -140,7 +140,7 @@ class Scripted:
         self.ended: dict[int, str] = {}
         self.lock = threading.Lock()
 
-    def run(self, deal, timeout: float) -> SolverResult:
+    def run(self, deal, timeout: float) -> Result:
         place = self.place[deal]
         kind, seconds = self.script.get(place, ("hang", 60.0))
         try:

@@ -6,7 +6,6 @@ is stored."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import socket
@@ -18,7 +17,7 @@ from typing import NamedTuple
 from patience.campaign.config import Configuration
 from patience.campaign.record import RunRecord, stored_moves
 from patience.errors import InputError
-from patience.result import SolverResult, Status, to_record
+from patience.result import Answer, Status, judge
 from patience.runners.solve import solve
 from patience.runs.process import Limits
 from patience.runs.specs import NamedDeal
@@ -71,14 +70,9 @@ def run_task(task: Task) -> RunRecord | Certified:
     try:
         result = solve(named.deal, configuration.solver, task.limits, dict(configuration.options))
     except Exception as error:  # a broken runner must cost one row, not the campaign
-        result = SolverResult(configuration.solver, Status.ERROR, None, 0.0, 0.0,
-                              message=f"runner failed: {type(error).__name__}: {error}")
-    record = to_record(named.deal, result)
-    row = RunRecord(
-        named.name, configuration.label, configuration.solver, configuration.options_json, result.status,
-        None if record["sequence"] is None else " ".join(record["sequence"]),
-        result.wall, result.cpu, result.nodes, result.version, f"{socket.gethostname()}:{os.getpid()}",
-        result.command, result.message, json.dumps(record["stats"], sort_keys=True), content=named.content)
+        result = judge(named.deal, configuration.solver,
+                       Answer(Status.ERROR, message=f"runner failed: {type(error).__name__}: {error}"))
+    row = RunRecord.kept(named, configuration, result, f"{socket.gethostname()}:{os.getpid()}")
     if not task.certify or result.status is not Status.UNSOLVABLE:
         return Certified(row, None) if task.certify else row
     made = certificate(task)

@@ -1,20 +1,27 @@
-"""One campaign row: a validated run of one configuration on one deal, as the store keeps it."""
+"""One campaign row: a validated run of one configuration on one deal, as the store keeps it: the
+judged result's record (patience.result.Result.to_record) under the campaign's keys."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import astuple, dataclass, fields, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from patience.result import Status
 
 if TYPE_CHECKING:
+    from patience.campaign.config import Configuration
     from patience.games import D, Game, Move
+    from patience.result import Result
+    from patience.runs.specs import NamedDeal
 
 
 @dataclass(frozen=True)
 class RunRecord:
-    """The store's `runs` row; `sequence` holds the moves by name, space-separated (solved runs only).
-    The status is a Status here and its name in the store (`values`, `stored`)."""
+    """The store's `runs` row: the keys (the deal, the configuration and its options, the host) and a
+    judged result's record (`kept`), whose `sequence` holds the moves by name, space-separated (solved
+    runs only) and `stats` is JSON. The status is a Status here and its name in the store (`values`,
+    `stored`)."""
 
     deal: str
     configuration: str
@@ -39,6 +46,17 @@ class RunRecord:
         row = astuple(self)[:len(RUN_COLUMNS)]
         at = RUN_COLUMNS.index("status")
         return (*row[:at], Status(self.status).value, *row[at + 1:])
+
+    @classmethod
+    def kept(cls, deal: NamedDeal, configuration: Configuration, result: Result, host: str) -> RunRecord:
+        """The row of `result`, a run of `configuration` on `deal` made on `host`: its record as it is,
+        but for the moves joined into one text and the figures as JSON."""
+        record = result.to_record()
+        sequence = None if record["sequence"] is None else " ".join(record["sequence"])
+        columns: dict[str, Any] = {**record, "status": result.status, "sequence": sequence,
+                                   "stats": json.dumps(record["stats"], sort_keys=True)}
+        return cls(**columns, deal=deal.name, configuration=configuration.label, options=configuration.options_json,
+                   host=host, content=deal.content)
 
     @classmethod
     def stored(cls, row: tuple) -> RunRecord:

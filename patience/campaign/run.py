@@ -4,10 +4,10 @@ and `patience.compare` both come this way (`run_campaign`)."""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from patience.campaign.analysis import Disagreement, disagreements
 from patience.campaign.config import Configuration
@@ -38,7 +38,7 @@ class Campaign:
 
 
 def run_campaign(deals: Sequence[NamedDeal], configurations: Sequence[Configuration], limits: Limits,
-                 db: str | os.PathLike[str], *, jobs: int = 1, scheduler: str | None = None,
+                 db: str | Path, *, jobs: int = 1, scheduler: str | None = None,
                  cluster: clusters.Cluster | None = None, here: bool = False, logs: bool = True,
                  show_progress: bool = True, seed: int = 0, retry_errors: bool = False,
                  on_changed: Callable[[list[tuple[str, list[str], str]]], None] | None = None,

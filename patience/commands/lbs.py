@@ -17,7 +17,6 @@ from patience.lbs.rules import Move, play
 from patience.lbs.solution import read_mapping
 from patience.limits import seconds
 from patience.reading import read_text
-from patience.result import to_record
 from patience.runners.solve import solve as solve_deal
 from patience.runs.process import Limits
 
@@ -50,8 +49,7 @@ def run_solve(args: argparse.Namespace) -> int:
     game = LateBinding()
     deal = game.parse_deal(read_text(args.deal), args.deal)
     result = solve_deal(deal, args.solver, Limits(timeout=args.timeout), solve.parse_options(args.options))
-    record = to_record(deal, result)
-    stats = " ".join(f"{key}={value}" for key, value in record["stats"].items())
+    stats = " ".join(f"{key}={value}" for key, value in result.stats.items())
     lines = [f"{one_line(deal.name or args.deal)}: {result.status.value} by {result.solver} in {result.wall:.3f} s"
              + (f" (nodes={result.nodes})" if result.nodes is not None else "") + (f" {stats}" if stats else "")]
     if result.sequence is not None:

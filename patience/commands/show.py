@@ -24,7 +24,7 @@ from patience.runs.process import Limits
 
 if TYPE_CHECKING:
     from patience.games import AnyDeal, Game
-    from patience.result import SolverResult
+    from patience.result import Result
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,7 +55,7 @@ class Shown:
 
     page: str
     verdict: str | None
-    result: SolverResult | None
+    result: Result | None
 
 
 def shown(game: Game[Any], deal: AnyDeal, heading: str, moves: Sequence[Move] | None, source: str,

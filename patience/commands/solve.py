@@ -13,7 +13,7 @@ from patience.games import AnyDeal, game_of, read_game_deal
 from patience.limits import mebibytes, seconds
 from patience.names import GAME_OPTION_HELP, game_option
 from patience.outputs import check_apart, output_file
-from patience.result import SolverResult, Status, to_record
+from patience.result import Result, Status
 from patience.runners.solve import checked_solver, solve
 from patience.runs.process import Limits
 from patience.sat_proof import prove, proves
@@ -54,13 +54,13 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
-def status_lines(result: SolverResult) -> list[str]:
+def status_lines(result: Result) -> list[str]:
     """Who decided and what: the lines `solve` starts with and `show --solver` prints too."""
     return [f"solver: {result.solver}" + (f" ({result.version})" if result.version else ""),
             f"status: {result.status.value}"]
 
 
-def certificate_line(deal: AnyDeal, result: SolverResult, path: Path, limits: Limits,
+def certificate_line(deal: AnyDeal, result: Result, path: Path, limits: Limits,
                      solver: str = "", options: dict[str, str] | None = None) -> str:
     """What became of the certificate asked for: written (a loss, the pass done), or why not. A CNF
     route that logs proofs gives a SAT proof certificate (patience.sat_proof), any other the game's."""
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         check_apart(output_file(args.certificate), [args.deal])
     options = parse_options(args.options)
     result = solve(deal, args.solver, limits, options)
-    record = to_record(deal, result)
+    record = result.to_record()
     certificate = None if args.certificate is None else certificate_line(deal, result, args.certificate, limits,
                                                                           args.solver, options)
     if args.json:

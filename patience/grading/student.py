@@ -40,7 +40,7 @@ from patience.grading.table import (
 from patience.names import game_name
 from patience.options import check_options
 from patience.reading import load_yaml, read_text
-from patience.result import Answer, SolverResult, Status, judge
+from patience.result import Answer, Result, Status, judge
 from patience.runners.base import ProcessSolver
 from patience.runners.registry import get_solver
 from patience.runners.solve import solve
@@ -285,9 +285,9 @@ class NativeTruth:
 
     def __init__(self, timeout: float) -> None:
         self.timeout = timeout
-        self._known: dict[object, SolverResult] = {}
+        self._known: dict[object, Result] = {}
 
-    def __call__(self, deal: AnyDeal) -> SolverResult:
+    def __call__(self, deal: AnyDeal) -> Result:
         raise_if_stopped()  # a stopped thread starts no search (the compiled one runs in the thread, unstoppable)
         if deal not in self._known:
             self._known[deal] = solve(deal, "native", Limits(timeout=self.timeout))
@@ -317,7 +317,7 @@ class StudentModel:
             given["backend"] = self.backend  # checked against the configured backends: never a .msc file
         self.options = check_options(self.solver.options, given, str(self.path))
 
-    def run(self, deal: AnyDeal, timeout: float) -> SolverResult:
+    def run(self, deal: AnyDeal, timeout: float) -> Result:
         """The model's answer on `deal`, validated by the game's replay (never trusted)."""
         try:
             answer = self.solver.solve(deal, Limits(timeout=timeout), self.options)
@@ -330,7 +330,7 @@ def cards_of(deal: AnyDeal) -> int:
     return len(getattr(deal, "cards", ()))
 
 
-def grade_result(name: str, deal: AnyDeal, result: SolverResult, native: NativeTruth) -> Graded:
+def grade_result(name: str, deal: AnyDeal, result: Result, native: NativeTruth) -> Graded:
     """One row: a win must replay, a "no solution" must be the native search's verdict too."""
     n, stats = cards_of(deal), Stats(nodes=result.nodes, solve_time=result.wall, savilerow_time=result.cpu)
     if result.status is Status.SOLVED:

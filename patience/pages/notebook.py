@@ -2,8 +2,8 @@
 page as `patience show`, inside an iframe so that its style and script stay its own.
 
 Nothing heavy is imported until something is shown: `import patience` stays cheap. Importing this
-module installs `deal_html` as how every deal draws itself (patience.core.install_drawer): `import
-patience` does, so the core never imports a page."""
+module installs `deal_html` as how every deal draws itself, and `result_html` as how a judged result
+does (patience.core.install_drawer): `import patience` does, so the core never imports a page."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from patience.core import install_drawer
+from patience.result import Result
 
 if TYPE_CHECKING:
     from patience.games import AnyDeal
@@ -58,7 +59,20 @@ def deal_html(deal: AnyDeal) -> str:
     return replay_frame(deal)
 
 
+def result_html(result: Result) -> str:
+    """A judged result's facts and its replay (`_repr_html_` of patience.result.Result)."""
+    facts = {"solver": f"{result.solver} ({result.version})" if result.version else result.solver,
+             "status": result.status.value + (" (validated)" if result.validated else ""),
+             "time": f"wall {result.wall:.3g} s, cpu {result.cpu:.3g} s"}
+    if result.nodes is not None:
+        facts["nodes"] = f"{result.nodes:,}"
+    if result.message:
+        facts["message"] = result.message
+    return table(facts) + replay_frame(result.deal, result.sequence, f"{result.solver}'s answer")
+
+
 install_drawer(deal_html)
+install_drawer(result_html, Result)
 
 
 def table(rows: Mapping[str, object]) -> str:
