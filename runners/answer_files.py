@@ -4,8 +4,9 @@ game's own model in the solver's language.
 The formats: a plan (pyperplan's `.soln`, Fast Downward's `sas_plan`: `(operator arg ...)` lines;
 FF's output or its `step N:` lines), a MIP solution file (CBC's `solu`, HiGHS's raw solution,
 runners/ortools_mip.py's), an XCSP3 solver's `s` and `v` lines (ACE, Choco), MiniZinc's output
-(the models' own `x = [...];` lines or `--output-mode json`, each solution ended by `----------`)
-and clingo's (its text output, `Answer: N` and the atoms on the next line, or `--outf=2` JSON).
+(the models' own `x = [...];` lines or `--output-mode json`, each solution ended by `----------`),
+Savile Row's `.solution` file (`letting x be [...]`, which the Essence Prime model's decode reads as
+it is) and clingo's (its text output, `Answer: N` and the atoms on the next line, or `--outf=2` JSON).
 
 The answer is read into the terms of its language (plan steps, variable values, atoms), and the
 deal's model in that language, built again with its default options, decodes it through the names
@@ -31,6 +32,7 @@ from patience.caps import MAX_VALUES
 from patience.errors import InputError, UsageError, quote
 from patience.games import AnyDeal, game_of
 from patience.generators import build
+from patience.generators.eprime.solution import detect_solution as detect_savilerow
 from patience.generators.files import ModelFiles
 from patience.generators.lp import solution as mip
 from patience.generators.mzn.solution import SEARCH_COMPLETE, SOLUTION_END
@@ -215,6 +217,7 @@ FORMATS: tuple[AnswerFile, ...] = (
     AnswerFile("xcsp3-output", "xcsp3", xcsp.detect, _xcsp_output),
     AnswerFile("clingo", "asp", _is_clingo, _clingo_atoms),
     AnswerFile("minizinc", "mzn", _is_minizinc, _minizinc_values),
+    AnswerFile("savilerow-solution", "eprime", detect_savilerow, lambda text, source, model: text),
     AnswerFile("sat-output", "cnf", _is_sat_output, _sat_output),
 )
 

@@ -3,8 +3,9 @@
 Savile Row and Minion are in neither PyPI nor Debian: `savilerow` is found on PATH or through
 SAVILEROW_PATH (its start script or `savilerow.jar`), Minion on PATH or through MINION_PATH.
 Savile Row writes `X.param.solution` and `X.param.info`; both are read back, and the verdict comes
-from the `.info` file (SolverSatisfiable, SolverTimeOut, SavileRowTimeOut). The same runner plays
-Black Hole deals (models/blackhole.eprime) and LBS deals (the coursework model).
+from the `.info` file (SolverSatisfiable, SolverTimeOut, SavileRowTimeOut). The same runner plays every
+game whose family has an Essence Prime model (generators/eprime/FAMILY.py): Black Hole and Golf
+(models/blackhole.eprime), Binary Star, Worm Hole (models/worm-hole.eprime) and LBS (the coursework model).
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from patience.generators.eprime import black_hole as eprime
 from patience.generators.eprime.solution import read_info
 from patience.generators.files import ModelFiles
-from patience.names import BINARY_STAR_FAMILY, BLACK_HOLE_FAMILY, LBS
 from patience.numeric import count_or_none
 from patience.options import Option, Schema
 from patience.reading import read_output
 from patience.result import Answer, Status
-from patience.runners.base import ProcessSolver, answer_from_run, find_executable
+from patience.runners.base import ProcessSolver, answer_from_run, find_executable, modelled_games
 from patience.runners.sat_cli import Cadical, CommandLineSat, CryptoMiniSat, Minisat, Picosat
 from patience.runs.process import Limits, ProcessRun
 
@@ -32,10 +32,12 @@ if TYPE_CHECKING:
     from patience.games import AnyDeal
 
 GRACE_SECONDS = 30.0  # Savile Row and Minion stop themselves at the limit; the hard kill comes this much later
-# --set sat-solver=NAME: the binary's runner (for finding it) and the output family Savile Row reads
-SAT_SOLVERS: dict[str, tuple[type[CommandLineSat], str]] = {
-    "minisat": (Minisat, "minisat"), "cadical": (Cadical, "lingeling"),
-    "cryptominisat": (CryptoMiniSat, "lingeling"), "picosat": (Picosat, "lingeling"),
+MINION_TIME_FLAG = "-cpulimit {}"  # the back end's own time limit ({}: whole seconds), through -solver-options
+# --set sat-solver=NAME: the binary's runner (for finding it), the output family Savile Row reads and
+# the solver's own time limit flag (Savile Row passes -solver-options to the SAT solver as they are)
+SAT_SOLVERS: dict[str, tuple[type[CommandLineSat], str, str]] = {
+    "minisat": (Minisat, "minisat", "-cpu-lim={}"), "cadical": (Cadical, "lingeling", "-t {}"),
+    "cryptominisat": (CryptoMiniSat, "lingeling", "--maxtime {}"), "picosat": (Picosat, "lingeling", "-L {}"),
 }
 STATS = ("SavileRowTotalTime", "SolverTotalTime", "SolverSolveTime", "SATVars", "SATClauses")
 SOURCE_HINT = ("Savile Row 1.6.5: GitHub stacs-cp/cp2018-tabulation, folder savilerow (savilerow.jar, or "
@@ -58,17 +60,18 @@ def minion_path() -> str | None:
     return find_executable(("minion",), "MINION_PATH")
 
 
-def minion_time_limits(seconds: float) -> list[str]:
-    """Savile Row's -timelimit (milliseconds) stops only its own translation; Minion gets the limit
-    through -solver-options, so the search stops too and Savile Row still writes its .info file.
-    Each phase has the whole limit, as the coursework times them apart."""
-    return ["-timelimit", str(int(seconds * 1000)), "-solver-options", f"-cpulimit {max(1, math.ceil(seconds))}"]
+def minion_time_limits(seconds: float, flag: str = MINION_TIME_FLAG) -> list[str]:
+    """Savile Row's -timelimit (milliseconds) stops only its own translation; the back end (Minion,
+    or the SAT solver with its own `flag`) gets the limit through -solver-options, so the search
+    stops too and Savile Row still writes its .info file. Each phase has the whole limit, as the
+    coursework times them apart."""
+    return ["-timelimit", str(int(seconds * 1000)), "-solver-options", flag.format(max(1, math.ceil(seconds)))]
 
 
 def savilerow_run(model_file: str, param_file: str, level: str, seconds: float | None,
-                  backend: list[str] | None = None) -> list[str]:
+                  backend: list[str] | None = None, time_flag: str = MINION_TIME_FLAG) -> list[str]:
     """The command that runs Savile Row (with Minion unless `backend` says otherwise) on two files."""
-    timeout = [] if seconds is None else minion_time_limits(seconds)
+    timeout = [] if seconds is None else minion_time_limits(seconds, time_flag)
     return [*(savilerow_command() or ["savilerow"]), model_file, param_file, f"-O{level}", "-run-solver",
             "-minion-bin", minion_path() or "minion", *(backend or []), *timeout]
 
@@ -88,7 +91,7 @@ class SavileRow(ProcessSolver):
 
     paradigm = "cp"
     language = "eprime"
-    games = (*BLACK_HOLE_FAMILY, *BINARY_STAR_FAMILY, LBS)
+    games = modelled_games("eprime")
     options: ClassVar[Schema] = (
         *eprime.OPTIONS,
         Option("optimisation", "2", "Savile Row's -O level (2 and 3 need Minion)", ("0", "1", "2", "3")),
@@ -97,6 +100,10 @@ class SavileRow(ProcessSolver):
     @abstractmethod
     def backend_arguments(self, options: Mapping[str, Any]) -> list[str]:
         """Savile Row's flags choosing and locating the back-end solver."""
+
+    def time_flag(self, options: Mapping[str, Any]) -> str:
+        """The back end's own time limit flag, `{}` the seconds."""
+        return MINION_TIME_FLAG
 
     def available(self) -> bool:
         return savilerow_command() is not None and minion_path() is not None
@@ -113,7 +120,7 @@ class SavileRow(ProcessSolver):
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         model_file = next(name for name in model.files if name.endswith(".eprime"))
         return savilerow_run(model_file, model.primary, options["optimisation"], limits.timeout,
-                             self.backend_arguments(options))
+                             self.backend_arguments(options), self.time_flag(options))
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         info_path, solution_path = folder / f"{model.primary}.info", folder / f"{model.primary}.solution"
@@ -130,6 +137,8 @@ class SavileRow(ProcessSolver):
             sequence = model.decode(read_output(solution_path), solution_path.name)
             return answer_from_run(run, Status.SOLVED, sequence, nodes, stats)
         timed_out = info.get("SolverTimeOut", 0) or info.get("SavileRowTimeOut", 0)
+        if info.get("SolverMemOut", 0):  # MiniSat's bare INDETERMINATE: Savile Row's guess of a memout
+            return answer_from_run(run, Status.MEMOUT, None, nodes, stats)
         if info.get("SolverSatisfiable") == 0 and not timed_out:
             return answer_from_run(run, Status.UNSOLVABLE, None, nodes, stats)
         return answer_from_run(run, Status.TIMEOUT if timed_out else Status.UNKNOWN, None, nodes, stats)
@@ -162,8 +171,11 @@ class SavileRowSat(SavileRow):
 
     def backend_arguments(self, options: Mapping[str, Any]) -> list[str]:
         name = options["sat-solver"]
-        binary, family = SAT_SOLVERS[name]
+        binary, family, _ = SAT_SOLVERS[name]
         return ["-sat", "-sat-family", family, "-satsolver-bin", binary().executable() or name]
+
+    def time_flag(self, options: Mapping[str, Any]) -> str:
+        return SAT_SOLVERS[options["sat-solver"]][2]
 
     def available(self) -> bool:
         return super().available() and Minisat().available()

@@ -32,10 +32,12 @@ def parameters(deal: WormHoleDeal) -> str:
     """The `.param` file of one deal for `models/worm-hole.eprime`."""
     numbering = Numbering(deal.black_hole)
     pairs = numbering.follows or ((0, 0),)  # x[1] = 0 is impossible, so a lone (0, 0) allows nothing
+    game, *numbers = numbering.description  # Black Hole's first line names its game: this deal's instead
+    cells = f"{deal.cells} cell{'' if deal.cells == 1 else 's'}"
     lines = [
         "language ESSENCE' 1.0",
-        *(f"$ {line}" for line in numbering.description),
-        f"$ {deal.cells} cell{'' if deal.cells == 1 else 's'}",
+        f"$ {deal.game} deal: {game.partition(': ')[2]}, {cells}",
+        *(f"$ {line}" for line in numbers),
         f"letting n be {numbering.size}",
         f"letting above be {_matrix([numbering.above(number) for number in range(numbering.size)])}",
         f"letting pairs be {len(pairs)}",
