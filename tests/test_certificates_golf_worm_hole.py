@@ -328,8 +328,8 @@ def test_pysolfc_golf_losses_of_every_variant_are_certified(tmp_path, capsys, va
     capsys.readouterr()
     deal = golf_deal(seed, **VARIANTS[variant])
     path, certificate = tmp_path / f"s{seed}.txt", tmp_path / "loss.cert"
-    assert main(["solve", str(path), "--solver", "native", "--set", "max-cards=on", "--certificate",
-                 str(certificate)]) == 1
+    assert main(["solve", str(path), "--solver", "native", "--set", "max-cards=on", "--timeout", "900",
+                 "--certificate", str(certificate)]) == 1  # a pass of a million positions, on a loaded machine
     out = capsys.readouterr().out
     most = int(next(line for line in out.splitlines() if line.startswith("max_cards:")).split()[1])
     assert f"certificate: {certificate}" in out and read(certificate)[0]["game"] == variant
