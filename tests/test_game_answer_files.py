@@ -4,7 +4,8 @@
 Real transcripts (tests/transcripts/golf and worm_hole, README.md there) of pyperplan, CBC, HiGHS,
 MiniZinc (its models' own output and JSON), clingo (text and JSON), ACE and CaDiCaL on one small
 deal of each game, each decoded by the deal's own model and replayed: the Golf deal's wins deal
-from the stock, every Worm Hole win parks three cards. A changed answer is refused by the replay
+from the stock, every Worm Hole win parks three cards; `patience solve`'s own output is an answer of
+either game too. A changed answer is refused by the replay
 (exit 1, the first illegal move), and a file that holds no answer in one line (exit 2). The slow
 test runs the solvers by hand as a user would, on a deal of each Golf variant and two Worm Hole
 deals: `gen`, the solver's own command line, `validate` (and `decode model` for the CNF).
@@ -111,6 +112,21 @@ def test_a_file_that_holds_no_answer_is_refused_in_one_line(tmp_path, capsys, na
     (tmp_path / name).write_text(text)
     status, out, err = validated(capsys, GOLF / "deal.yaml", tmp_path / name)
     assert (status, out) == (2, "") and one_line_error(err, *words), err
+
+
+@pytest.mark.parametrize("folder", [GOLF, WORM_HOLE], ids=["golf", "worm_hole"])
+def test_patience_solves_own_output_is_an_answer(tmp_path, capsys, folder):
+    assert main(["solve", str(folder / "deal.yaml"), "--solver", "native"]) == 0
+    (tmp_path / "solve.out").write_text(capsys.readouterr().out)
+    assert validated(capsys, folder / "deal.yaml", tmp_path / "solve.out")[:2] == \
+        (0, f"valid: {11 if folder == GOLF else 9} moves\n")
+    lost = ("foundation: r2s0\nranks: 6\nstock: [r5s0]\npiles:\n  - [r0s0]\n"  # the stock's king ends it
+            if folder == GOLF else "cells: 1\nfoundation: AS\npiles:\n  - [3S, 4S, 2S]\n")
+    (tmp_path / "lost.yaml").write_text(lost)
+    assert main(["solve", str(tmp_path / "lost.yaml"), "--solver", "native"]) == 1
+    (tmp_path / "lost.out").write_text(capsys.readouterr().out)
+    status, _, err = validated(capsys, tmp_path / "lost.yaml", tmp_path / "lost.out")
+    assert status == 2 and one_line_error(err, "lost.out:3", "status unsolvable")
 
 
 def test_an_answer_in_a_language_the_game_has_no_model_in_is_refused(tmp_path, capsys):

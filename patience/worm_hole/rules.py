@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from patience.answers import is_solve_transcript, transcript_sequence
 from patience.caps import MAX_MOVES
 from patience.cards import SUIT_SYMBOLS, Card, parse_card
 from patience.core import Replay
@@ -111,7 +112,10 @@ def read_moves(text: str, source: str) -> tuple[Move, ...]:
     optionally followed by the word `cell` (`5♠ cell`: parked from its pile in an empty cell); `#`
     starts a comment. Moves are words apart, so several on a line (spaces or commas between them) or
     the word `cell` on the line after its card (as stores keep move names, one word a line) read the
-    same; a Black Hole answer (a list of cards) is a Worm Hole answer that parks nothing."""
+    same; a Black Hole answer (a list of cards) is a Worm Hole answer that parks nothing. `patience
+    solve`'s own output is read by its `sequence:` line."""
+    if is_solve_transcript(text):
+        text = transcript_sequence(text, source)
     moves: list[Move] = []
     parkable = False  # whether the last word was a card, which a `cell` may follow
     for number, line in numbered_lines(text):
