@@ -7,9 +7,8 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from itertools import accumulate, chain
+from itertools import chain
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -26,6 +25,7 @@ FORMAT, VERSIONS = "patience-loss-certificate", (1, 2, 3)  # 2 may cut a move by
 CERTIFIED = "certified: cannot be won"
 RANK_NAMES = tuple("10" if letter == "T" else letter for letter in RANK_LETTERS[:STANDARD_RANKS])
 Position = tuple[int, ...]
+Top = tuple[int, Card, list[int]]  # a pile's index, its top card, the position (a list) with that card taken
 
 
 class Broken(Exception):
@@ -62,10 +62,10 @@ class Rules(Protocol):
     def twin(self, position: Position, after: Position) -> bool:  # a move another to the same after[0] stands in for
         return False
 
-    def tops(self, position: Position, piles: Sequence[Sequence[Card]]) -> Iterator[tuple[int, Card, list[int]]]:
-        """Each pile with cards left: its index, its top card, the position (a list) with that card taken."""
+    def tops(self, position: Position, piles: Sequence[Sequence[Card]], ranks: int = -1) -> Iterator[Top]:
+        """Each pile with cards left, its top of `ranks` (bits): its index, its top card, the position with it taken."""
         for index, pile in enumerate(piles):
-            if (taken := position[self.at + index]) < len(pile):
+            if (taken := position[self.at + index]) < len(pile) and ranks >> pile[taken].rank & 1:
                 yield index, pile[taken], [*position[:self.at + index], taken + 1, *position[self.at + index + 1:]]
 
 
@@ -95,8 +95,8 @@ class BlackHole(Rules):
 
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
         cells, on, where = position[self.cells], position[0], "bottom" if self.backward else "top"
-        for index, card, after in self.tops(position, self.piles):
-            if on == 0 or adjacent(on - 1, card.rank, self.ranks):
+        for index, card, after in self.tops(position, self.piles, -1 if cells and cells[0] == 0 else self.near[on]):
+            if self.near[on] >> card.rank & 1:
                 yield f"{card.spoken()} from the {where} of pile {index + 1}", (card.rank + 1, *after[1:])
             if cells and cells[0] == 0:  # the cells sorted: an empty one first
                 yield f"{card.spoken()} from the top of pile {index + 1} to a cell", (
@@ -110,23 +110,23 @@ class BlackHole(Rules):
         """No cells. Live cards: those whose cards above are, of a rank next to the foundation's (any, with none)
         or a live card's; a play plays only these: lost when fewer than left, or (backward) none next to the end.
         Balance: a card of ranks r, r+2, ..., r+2k goes after one of their neighbours' (one each) or the foundation."""
-        if position[self.cells] or self.won(position):
-            return None
-        near, gone, grown, seen, opened = self.near, list(position[1:]), True, 0, self.near[position[0]]
-        while grown:
-            grown = False
+        near, gone, more, seen, free, ranks = self.near, list(position[1:]), True, 0, self.near[position[0]], self.ranks
+        while more:
+            more = False
             for index, pile in enumerate(self.rank_piles):
-                while gone[index] < len(pile) and opened >> (rank := pile[gone[index]]) & 1:
-                    opened, seen, grown, gone[index] = opened | near[rank + 1], seen | 1 << rank, True, gone[index] + 1
-        live, left = sum(gone) - self.played(position), sum(self.heights) - self.played(position)
+                while gone[index] < len(pile) and free >> (rank := pile[gone[index]]) & 1:
+                    free, seen, more, gone[index] = free | near[rank + 1], seen | 1 << rank, True, gone[index] + 1
+        live, left, counts = sum(gone) - self.played(position), sum(self.heights) - self.played(position), [0] * ranks
         lost = live < left or (self.end is not None and not seen & near[self.end + 1])
-        if not lost:
-            counts = Counter(chain(*(pile[taken:] for pile, taken in zip(self.rank_piles, position[1:], strict=True))))
-            ranks, before = self.ranks, [counts[rank] + (rank + 1 == position[0]) for rank in range(self.ranks)]
-            lost = any(excess > 0 for start in range(ranks) for excess in accumulate(
-                (counts[(start + k) % ranks] - before[(start + k + 1) % ranks] for k in range(0, ranks - 2, 2)),
-                initial=-before[start - 1] - (position[0] == 0)))
-        return self.played(position) + live if lost else None
+        for rank in chain(*(pile[taken:] for pile, taken in zip(self.rank_piles, position[1:], strict=False))):
+            counts[rank] += 1
+        before = [count + (rank + 1 == position[0]) for rank, count in enumerate(counts)]
+        for start in range(ranks if not lost else 0):
+            excess = -before[start - 1] - (position[0] == 0)
+            for step in range(start, start + ranks - 2, 2):
+                excess += counts[step % ranks] - before[(step + 1) % ranks]
+                lost = lost or excess > 0
+        return self.played(position) + live if lost and not position[self.cells] and not self.won(position) else None
 
     def twin(self, position: Position, after: Position) -> bool:
         """No cells, a unit card's (only its rank beneath it): another of its rank has a play as long after it."""
