@@ -1563,7 +1563,10 @@ static PyObject *searched(PyObject *args, int keep)
                           &node_limit,
                           &seconds, &cpu_seconds, &cache_bytes, &end))
         return NULL;
+    int learned = learning_on;
+    if (keep) learning_on = 0; /* learned cuts are no rule a certificate's checker knows */
     Search *s = search_new(ranks_of, sizes_of, ranks, tops_of, rules);
+    learning_on = learned;
     if (!s) return NULL;
     if (end != -1 && (end < 0 || end >= ranks || ranks < 2 || s->foundations != 1 || rules.max_cards)) {
         search_free(s);
@@ -1958,9 +1961,8 @@ static PyObject *kept_records(const Search *s, const Cache *c, int *width)
 {
     int numbers = 1 + s->piles, words = c->words, bits = s->top_bits, largest = 0;
     int *shift = malloc(sizeof(int) * (size_t)numbers), *size = malloc(sizeof(int) * (size_t)numbers);
-    uint64_t count = c->used, at = 0;
-    int *values = malloc(sizeof(int) * (size_t)numbers * (size_t)(count ? count : 1));
-    if (!shift || !size || !values) { free(shift); free(size); free(values); return PyErr_NoMemory(); }
+    uint64_t count = c->used, at = 0, room = count ? count : 1;
+    if (!shift || !size) { free(shift); free(size); return PyErr_NoMemory(); }
     shift[0] = 1;
     size[0] = s->top_bits;
     for (int p = 0; p < s->piles; p++) {
@@ -1968,46 +1970,43 @@ static PyObject *kept_records(const Search *s, const Cache *c, int *width)
         size[1 + p] = bit_length((unsigned)s->pile_size[p]);
         bits += size[1 + p];
     }
+    /* a record that fits a word as a number, its fields from the top bit down (sorted as numbers sort the
+     * records), else its numbers (sorted as bytes) */
+    uint64_t *keys = bits <= 64 ? malloc(sizeof(uint64_t) * 2 * (size_t)room) : NULL;
+    int *values = bits > 64 ? malloc(sizeof(int) * (size_t)numbers * (size_t)room) : NULL;
+    if (!keys && !values) { free(shift); free(size); return PyErr_NoMemory(); }
     for (uint64_t i = 0; i <= c->mask; i++) {
         const uint64_t *slot = c->slots + i * (uint64_t)words;
         if (!slot[0]) continue;
-        int *out = values + at++ * (uint64_t)numbers;
+        uint64_t key = 0;
         for (int k = 0; k < numbers; k++) {
-            int word = k ? s->pile_word[k - 1] : 0;
-            out[k] = (int)((slot[word] >> shift[k]) & ((1ULL << size[k]) - 1));
-            if (out[k] > largest) largest = out[k];
+            int value = (int)((slot[k ? s->pile_word[k - 1] : 0] >> shift[k]) & ((1ULL << size[k]) - 1));
+            if (value > largest) largest = value;
+            if (keys) key = (key << size[k]) | (uint64_t)value;
+            else values[at * (uint64_t)numbers + (uint64_t)k] = value;
         }
+        if (keys) keys[at] = key;
+        at++;
     }
     *width = 1;
     while (*width < 8 && (largest >> (8 * *width)) > 0) (*width)++;
     record_size = (size_t)numbers * (size_t)*width;
     PyObject *body = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * record_size));
-    uint64_t *keys = bits <= 64 ? malloc(sizeof(uint64_t) * 2 * (size_t)(count ? count : 1)) : NULL;
-    if (body && bits <= 64 && keys) { /* each record as a number, its fields from the top bit down: sorted as numbers */
-        for (uint64_t i = 0; i < count; i++) {
-            uint64_t key = 0;
-            for (int k = 0; k < numbers; k++) key = (key << size[k]) | (uint64_t)values[i * (uint64_t)numbers + k];
-            keys[i] = key;
-        }
+    unsigned char *out = body ? (unsigned char *)PyBytes_AS_STRING(body) : NULL;
+    if (out && keys) {
         radix_sort(keys, keys + count, count, bits);
-        unsigned char *out = (unsigned char *)PyBytes_AS_STRING(body);
         for (uint64_t i = 0; i < count; i++) {
-            uint64_t key = keys[i];
             int rest = bits;
             for (int k = 0; k < numbers; k++) {
                 rest -= size[k];
-                int value = (int)((key >> rest) & ((1ULL << size[k]) - 1));
+                int value = (int)((keys[i] >> rest) & ((1ULL << size[k]) - 1));
                 for (int b = *width - 1; b >= 0; b--) *out++ = (unsigned char)(value >> (8 * b));
             }
         }
-    } else if (body && bits > 64) { /* records as bytes, sorted as bytes */
-        unsigned char *out = (unsigned char *)PyBytes_AS_STRING(body);
+    } else if (out) {
         for (uint64_t i = 0; i < count * (uint64_t)numbers; i++)
             for (int b = *width - 1; b >= 0; b--) *out++ = (unsigned char)(values[i] >> (8 * b));
         qsort(PyBytes_AS_STRING(body), (size_t)count, record_size, compare_records);
-    } else if (body) {
-        Py_CLEAR(body);
-        PyErr_NoMemory();
     }
     free(keys); free(values); free(shift); free(size);
     return body;
