@@ -133,3 +133,18 @@ def test_a_twin_is_excused_only_beside_a_covered_move_to_its_foundation(tmp_path
                 with pytest.raises(Broken, match="which is not listed"):
                     check(path, certificate)
     assert twins and generals
+
+
+def test_the_kept_cache_is_searched_without_learning(tmp_path):
+    """The experimental learning search's cuts are no rule of the checker: a search that keeps its
+    cache leaves them off, so its cache is a certificate with learning switched on."""
+    from patience.native import _search
+
+    _search.learning(True)
+    try:
+        for seed in (93, 1510):
+            status, found = kept(pysol_deal("black_hole", seed), False)
+            assert status == "unsolvable"
+            assert check(*certificate_file(tmp_path, pysol_deal("black_hole", seed), found))[0] == CERTIFIED
+    finally:
+        _search.learning(False)
