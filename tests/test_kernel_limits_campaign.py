@@ -1,14 +1,18 @@
-"""The kernel's limits in a campaign of two jobs (`patience compare --jobs 2`), end to end: a solver
-that allocates past its memory limit is a memout, with no more than the limit allocated where
-RLIMIT_AS holds it, and a solver whose forked children burn CPU and exit is charged their CPU; each
-row says what enforced its limits. tests/test_kernel_limits.py checks the same of one run."""
+"""The kernel's limits in a campaign of two jobs (`patience compare --jobs 2`, and on two Dask
+workers), end to end: a solver that allocates past its memory limit is a memout, with no more than
+the limit allocated where RLIMIT_AS holds it, and a solver whose forked children burn CPU and exit is
+charged their CPU; each row says what enforced its limits. tests/test_kernel_limits.py checks the
+same of one run."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,14 +44,28 @@ def solver(folder: Path, name: str, script: str) -> Path:
     return path
 
 
+@contextlib.contextmanager
+def two_workers(where: str) -> Iterator[list[str]]:
+    """The options that give a campaign two workers: two local jobs, or a Dask scheduler with two."""
+    if where == "jobs":
+        yield ["--jobs", "2"]
+        return
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        yield ["--scheduler", cluster.scheduler_address]
+
+
 @pytest.mark.slow  # a campaign's two workers, a CNF each and a second of CPU burned
-def test_a_campaign_of_two_jobs_keeps_the_kernels_limits(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["jobs", "dask"])
+def test_a_campaign_of_two_workers_keeps_the_kernels_limits(where: str, tmp_path: Path) -> None:
     burst, forks = solver(tmp_path, "burst", BURST), solver(tmp_path, "forks", FORKS)
     db = tmp_path / "limits.sqlite"
-    done = subprocess.run([*PATIENCE, "compare", "--deals", "black_hole:1", "--config", f"burst=sat:{burst}",
-                           "--config", f"forks=sat:{forks}", "--jobs", "2", "--timeout", "120",
-                           "--memory", str(LIMIT_MB), "--db", str(db), "--quiet"],
-                          capture_output=True, text=True, timeout=600)
+    with two_workers(where) as workers:
+        done = subprocess.run([*PATIENCE, "compare", "--deals", "black_hole:1", "--config", f"burst=sat:{burst}",
+                               "--config", f"forks=sat:{forks}", *workers, "--timeout", "120",
+                               "--memory", str(LIMIT_MB), "--db", str(db), "--quiet"],
+                              capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"{db}: 2 of 2 runs stored (2 new), 0 contradicting verdicts\n"
     with sqlite3.connect(db) as connection:
@@ -55,6 +73,8 @@ def test_a_campaign_of_two_jobs_keeps_the_kernels_limits(tmp_path: Path) -> None
         rows = {row["configuration"]: dict(row) for row in connection.execute("SELECT * FROM runs")}
     memory = "memory: cgroup" if CGROUP is not None else "memory: rlimit"
     burst_row, forks_row = rows["burst"], rows["forks"]
+    if where == "dask":  # run on the workers, threads of this process, not by the command's own
+        assert {row["host"].rsplit(":", 1)[1] for row in rows.values()} == {str(os.getpid())}, rows
     assert burst_row["status"] == "memout", burst_row
     assert json.loads(burst_row["stats"])["limits"].startswith(memory), burst_row
     if CGROUP is None:  # RLIMIT_AS: the allocation failed before the limit, the interpreter counted in it
