@@ -1733,6 +1733,115 @@ fail:
     return NULL;
 }
 
+/* ---- the survey's search of a numbered deal (patience/survey/decide.py, decide_numbered) ---- */
+
+/* A deal of one foundation, its most cards: s[0] searches it from the front in max-cards mode, alone
+ * for its first `alone` nodes, then in turn with s[1], the back in decision mode (the piles turned
+ * over, an empty foundation, the front's top rank as the end rank), a round of each (each on its own
+ * Luby sequence, with its own failure cache), until one decides or the limits, shared, end both (a
+ * node limit counts both searches' nodes). The front's end is the deal's: a win, or the most cards
+ * proved. A win from the back is the deal's win. A loss from the back proves the deal lost, and the
+ * back stops: then the front's longest play is the most cards once it leaves one card (at once, or the
+ * front goes on alone and stops the moment it does), else the front goes on alone to its end. The two
+ * directions spend their nodes on different deals (docs/survey.md, "Throughput"). Returns the result
+ * of the search that ended it and sets *which to that search, *back_ran to whether the back ran. */
+static int survey_turns(Search *s[2], Cache table[2], uint64_t node_limit, double seconds, double cpu_seconds,
+                        uint64_t alone, int *which, int *back_ran)
+{
+    double deadline = seconds > 0 ? now() + seconds : 0, cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
+    for (int d = 0; d < 2; d++) {
+        s[d]->table = &table[d];
+        s[d]->deadline = deadline;
+        s[d]->cpu_deadline = cpu_deadline;
+    }
+    uint64_t random[2] = {0, 0};
+    int round[2] = {0, 0}, lost = 0, most = s[0]->n - 1;
+    for (;;) {
+        for (int d = 0; d < 2; d++) {
+            if (d == 1 && (lost || s[0]->nodes <= alone)) continue;
+            uint64_t other = s[1 - d]->nodes;
+            *which = d;
+            if (node_limit && other >= node_limit) return LIMIT;
+            s[d]->node_limit = node_limit ? node_limit - other : 0;
+            *back_ran |= d;
+            int result = run_round(s[d], round[d]++, &random[d]);
+            if (d == 1 && result == FAILED) lost = 1;
+            else if (result != RESTART) return result;
+            if (lost && s[0]->best_length == most) {
+                *which = 0;
+                return FAILED;
+            }
+        }
+    }
+}
+
+/* survey_turns on a deal: (status, which: 0 the front, 1 the back, the front's longest play (its win when
+ * it won), the back's win or None, the front's nodes, the back's (0 if it never ran), the longest play's
+ * length). */
+static PyObject *survey(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *ranks_of[2], *sizes_of, *tops_of[2] = {NULL, NULL};
+    int ranks, top, end;
+    Rules rules;
+    unsigned long long node_limit, cache_bytes, alone;
+    double seconds, cpu_seconds;
+    if (!PyArg_ParseTuple(args, "OOOiiipppppppKddKK", &ranks_of[0], &sizes_of, &ranks_of[1], &ranks, &top, &end,
+                          &rules.cache, &rules.symmetry, &rules.wolter, &rules.reach, &rules.restarts, &rules.noise,
+                          &rules.wide, &node_limit, &seconds, &cpu_seconds, &cache_bytes, &alone))
+        return NULL;
+    Search *s[2] = {NULL, NULL};
+    Cache table[2] = {{0}, {0}};
+    PyObject *answer = NULL;
+    tops_of[0] = Py_BuildValue("(i)", top);
+    tops_of[1] = Py_BuildValue("(i)", -1);
+    if (!tops_of[0] || !tops_of[1]) goto done;
+    for (int d = 0; d < 2; d++) {
+        rules.max_cards = d == 0;
+        s[d] = search_new(ranks_of[d], sizes_of, ranks, tops_of[d], rules);
+        if (!s[d]) goto done;
+        if (cache_reset(&table[d], s[d]->words, table_bits(cache_bytes, s[d]->words))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    if (end < -1 || end >= ranks || (end >= 0 && ranks < 2) || s[0]->foundations != 1 || s[0]->n != s[1]->n) {
+        PyErr_SetString(PyExc_ValueError, "survey takes one foundation, the back's cards as many as the front's and "
+                                          "an end rank (-1: any)");
+        goto done;
+    }
+    s[1]->end = end;
+    int which = 0, back_ran = 0;
+    s[0]->thread = PyEval_SaveThread();
+    s[1]->thread = s[0]->thread;
+    int result = survey_turns(s, table, node_limit, seconds, cpu_seconds, alone, &which, &back_ran);
+    PyEval_RestoreThread(s[0]->thread);
+    if (result == NO_MEMORY) PyErr_NoMemory();
+    if (result == INTERRUPTED || result == NO_MEMORY) goto done; /* the exception is set */
+    Search *front = s[0];
+    int front_won = result == SOLVED && which == 0, length = front_won ? front->n : front->best_length;
+    PyObject *longest = PyList_New(length), *back_win = Py_None;
+    if (!longest) goto done;
+    for (int i = 0; i < length; i++) PyList_SET_ITEM(longest, i, PyLong_FromLong(front_won ? front->path[i] : front->best[i]));
+    if (result == SOLVED && which == 1) {
+        back_win = PyList_New(s[1]->n);
+        if (!back_win) { Py_DECREF(longest); goto done; }
+        for (int i = 0; i < s[1]->n; i++) PyList_SET_ITEM(back_win, i, PyLong_FromLong(s[1]->path[i]));
+    } else {
+        Py_INCREF(Py_None);
+    }
+    answer = Py_BuildValue("(siNNKKi)", status_name(result), which, longest, back_win, (unsigned long long)s[0]->nodes,
+                           (unsigned long long)(back_ran ? s[1]->nodes : 0), length);
+done:
+    Py_XDECREF(tops_of[0]);
+    Py_XDECREF(tops_of[1]);
+    for (int d = 0; d < 2; d++) {
+        free(table[d].slots);
+        if (s[d]) search_free(s[d]);
+    }
+    return answer;
+}
+
 /* ---- a certificate's positions (patience.certificates, docs/certificates.md) ---- */
 
 /* Every position of one board (one foundation) that the plays reach from its start, each as the
@@ -2204,6 +2313,11 @@ static PyMethodDef methods[] = {
      "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, restarts, "
      "noise, wide, max_cards, "
      "node_limit, seconds, cpu_seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
+    {"survey", survey, METH_VARARGS,
+     "survey(ranks, pile_sizes, back_ranks, rank_count, top, end, cache, symmetry, wolter, reach, restarts, noise, "
+     "wide, node_limit, seconds, cpu_seconds, cache_bytes, alone) -> (status, which (0 front, 1 back), the front's "
+     "longest play, the back's win or None, front nodes, back nodes, longest): a deal's most cards from the front "
+     "(max-cards mode, alone for its first `alone` nodes) and the back (decision mode) in turn"},
     {"closure", closure, METH_VARARGS,
      "closure([(ranks, pile_sizes, top, end), ...], rank_count, cut, first, growth, most, seconds, cpu_seconds) -> "
      "(status, board, positions, width, records): every position a board's plays reach (a certificate's body, "

@@ -37,6 +37,16 @@ def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, re
           ) -> list[tuple[str, int, int, float]]:
     """Per board: (status, most cards played, nodes, CPU seconds)."""
 
+def survey(ranks: Sequence[int], pile_sizes: Sequence[int], back_ranks: Sequence[int], rank_count: int, top: int,
+           end: int, cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, wide: bool,
+           node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, alone: int, /
+           ) -> tuple[str, int, list[int], list[int] | None, int, int, int]:
+    """A deal of one foundation (`top`: its rank, -1 empty) in max-cards mode from the front, alone for its
+    first `alone` nodes, then in turn with the back (`back_ranks`: the same piles' cards in turned order;
+    decision mode, `end` its end rank), a round of each: (status, 0 the front or 1 the back, the front's
+    longest play (its win, if it won), the back's win or None, the front's nodes, the back's, the longest
+    play's length)."""
+
 def closure(boards: Sequence[tuple[Sequence[int], Sequence[int], int, int]], rank_count: int, cut: bool, first: int,
             growth: int, most: int, seconds: float, cpu_seconds: float, /) -> tuple[str, int, int, int, bytes]:
     """Every position a board's plays reach, each board (its cards' ranks, its piles' sizes, the foundation's

@@ -19,7 +19,7 @@ from patience.native.rules import Rules
 from patience.result import Status
 
 __all__ = ["Decision", "Rules", "choose", "compiled", "decide_many", "run",
-           "run_board", "run_compiled", "search_ranks"]
+           "run_board", "run_compiled", "search_ranks", "survey_ranks"]
 
 try:
     from patience.native import _search
@@ -205,6 +205,24 @@ def search_ranks(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foun
         if records is not None:
             kept.append((width, records))
     return compiled_status(word, nodes, node_limit), order, nodes, longest
+
+
+def survey_ranks(rank: Sequence[int], pile_size: Sequence[int], back_rank: Sequence[int], ranks: int, top: int,
+                 rules: Rules, node_limit: int | None, seconds: float | None,
+                 alone: int = 0) -> tuple[Status, int, list[int], list[int] | None, int]:
+    """A deal of one foundation (`top`: its rank, -1 empty) in max-cards mode as `search_ranks` gives
+    it, by the compiled search from the front and, once the front has searched `alone` nodes, from the
+    back (`back_rank`: each pile's cards in turned order; decision mode, `top` its end rank) in turn,
+    a round of each (_search.c, survey_turns): (status, 0 if the front decided and 1 if the back did,
+    the front's longest play (its win, if it won) as indices into `rank`, the back's win as indices
+    into `back_rank` or None, the nodes of both). A loss from the back proves the deal lost; the
+    front's longest play is then the most cards once it leaves one card, else the front searches to
+    its end. The caller replays the plays."""
+    word, which, longest, back_win, front_nodes, back_nodes, _ = _search.survey(
+        rank, pile_size, back_rank, ranks, top, top, *rules.switches(), node_limit or 0, seconds or 0.0, 0.0,
+        DEFAULT_CACHE_BYTES, alone)
+    nodes = front_nodes + back_nodes
+    return compiled_status(word, nodes, node_limit), which, longest, back_win, nodes
 
 
 def _call(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foundations: Sequence[int], rules: Rules,
