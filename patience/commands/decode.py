@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    help="read a SAT model back as cards, or a won reduced deal as an assignment")
     kinds = parser.add_subparsers(dest="kind", required=True, metavar="KIND")
     model = kinds.add_parser(
-        "model", help="a SAT solver's output on a `gen cnf` or `gen successor` formula -> validated card sequence",
+        "model", help="a SAT solver's output on a `gen cnf` or `gen successor` formula -> validated moves",
         description="Exit 0 solved (validated), 1 the solver says UNSATISFIABLE, 2 bad input, 3 no verdict, "
                     "4 the decoded sequence does not win.")
     model.add_argument("cnf", help="the CNF written by `gen cnf` or `gen successor` (its header holds the deal and "
