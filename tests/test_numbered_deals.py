@@ -109,15 +109,16 @@ def test_replay_numbers_answers_as_replay_does(game):
 @pytest.mark.parametrize(("game", "seeds"), [("black_hole", [*range(1, 25), 32001, 500001]),
                                              ("all_in_a_row", [*range(1, 9), 32001])])
 def test_decide_numbered_equals_decide_on_the_deal(game, seeds):
-    """The same verdict and most cards; the same nodes too when one search from the front decides
-    within the first slice (All in a Row 7 takes more, and is decided in fewer with the back's help)."""
+    """The same verdict and most cards; the same nodes too when the search from the front decides
+    before the back joins it (within ALONE nodes, or its first round of 250; All in a Row 6 and 7 take
+    more, and are decided in fewer with the back's help)."""
     for seed in seeds:
         deal = pysol_deal(game, seed)
         for max_cards, nodes in ((True, None), (False, None), (True, 150)):
             verdict, cards, spent, _ = decide(deal, 30.0, max_cards, nodes)
             found = decide_numbered(game, seed, "pysolfc", 30.0, max_cards, nodes)
             assert found[:2] == (verdict, cards), seed
-            assert found[2] == spent or spent > survey_decide.FIRST_SLICE, seed
+            assert found[2] == spent or spent > max(survey_decide.ALONE[game], 250), seed
     rows = decide_batch(Batch(game, "pysolfc", tuple(seeds[:4]), 30.0))
     assert [(row.verdict, row.cards) for row in rows] == [
         decide(pysol_deal(game, seed), 30.0)[:2] for seed in seeds[:4]]
@@ -125,8 +126,9 @@ def test_decide_numbered_equals_decide_on_the_deal(game, seeds):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_searches_from_the_front_and_back_in_turns_give_decides_row(game, monkeypatch):
-    """With a first slice of 40 nodes most deals go through the turns: wins found from the back,
-    losses proved from the back with the front's longest play, and the front to the end."""
+    """The searches started again in turns (the certifying survey's route, `kept`): with a first slice
+    of 40 nodes most deals go through the turns: wins found from the back, losses proved from the back
+    with the front's longest play, and the front to the end."""
     search, routes = engine.search_ranks, []
 
     def watched(*args, **kwargs):
@@ -138,10 +140,55 @@ def test_searches_from_the_front_and_back_in_turns_give_decides_row(game, monkey
     monkeypatch.setattr(engine, "search_ranks", watched)
     for seed in range(1, 31):
         expected = decide(pysol_deal(game, seed), 30.0)
-        assert decide_numbered(game, seed, "pysolfc", 30.0)[:2] == expected[:2], seed
-        assert decide_numbered(game, seed, "pysolfc", 30.0, nodes=500)[0] in (expected[0], Status.UNKNOWN)
+        assert decide_numbered(game, seed, "pysolfc", 30.0, kept=[])[:2] == expected[:2], seed
+        assert decide_numbered(game, seed, "pysolfc", 30.0, nodes=500, kept=[])[0] in (expected[0], Status.UNKNOWN)
     assert {("back", Status.SOLVED), ("back", Status.UNKNOWN)} <= set(routes)
     assert (("back", Status.UNSOLVABLE) in routes) is (game == "all_in_a_row")  # 7 of 1..30 lost at 51 of 52
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_call_from_the_front_and_back_in_turns_gives_decides_row(game, monkeypatch):
+    """decide_in_turns with the back joining after 40 nodes: wins found from the front and from the
+    back, losses decided from the front (after the back proved them, for All in a Row's lost at 51),
+    and a node limit that leaves a deal undecided, each with `decide`'s verdict and most cards."""
+    survey, routes = engine.survey_ranks, []
+
+    def watched(*args, **kwargs):
+        found = survey(*args, **kwargs)
+        routes.append((found[0], found[1]))
+        return found
+
+    monkeypatch.setitem(survey_decide.ALONE, game, 40)
+    monkeypatch.setattr(engine, "survey_ranks", watched)
+    for seed in range(1, 31):
+        expected = decide(pysol_deal(game, seed), 30.0)
+        assert decide_numbered(game, seed, "pysolfc", 30.0)[:2] == expected[:2], seed
+        assert decide_numbered(game, seed, "pysolfc", 30.0, nodes=500)[0] in (expected[0], Status.UNKNOWN)
+    assert {(Status.SOLVED, 0), (Status.SOLVED, 1), (Status.UNSOLVABLE, 0)} <= set(routes)
+    assert Status.UNKNOWN in {status for status, _ in routes}
+
+
+@pytest.mark.parametrize("broken", ["reversed", "short", "claimed won", "a win from the back"])
+def test_decide_in_turns_refuses_a_play_that_does_not_replay(broken, monkeypatch):
+    survey = engine.survey_ranks
+
+    def lying(*args, **kwargs):
+        status, which, longest, back_win, nodes, claimed = survey(*args, **kwargs)
+        if broken == "a win from the back":
+            return status, which, longest, back_win[1:] + back_win[:1], nodes, claimed
+        if broken == "reversed":
+            return status, which, longest[::-1], back_win, nodes, claimed
+        if broken == "short":
+            return status, which, longest[:-1], back_win, nodes, claimed
+        return Status.SOLVED, which, longest, back_win, nodes, claimed
+
+    monkeypatch.setattr(engine, "survey_ranks", lying)
+    monkeypatch.setitem(survey_decide.ALONE, "black_hole", 10)
+    seed = 3 if broken == "a win from the back" else 1  # 3: won from the back; 1: lost with 3 cards
+    with pytest.raises(UntrustedPlay):
+        decide_numbered("black_hole", seed, "pysolfc", 30.0)
+    with pytest.raises(UntrustedPlay, match=f"black_hole deal {seed}"):
+        decide_batch(Batch("black_hole", "pysolfc", (seed,), 30.0))
 
 
 @pytest.mark.parametrize("broken", ["reversed", "short", "claimed longer", "a win from the back"])
@@ -163,9 +210,7 @@ def test_decide_numbered_refuses_a_play_that_does_not_replay(broken, monkeypatch
     monkeypatch.setattr(survey_decide, "FIRST_SLICE", 10 if broken == "a win from the back" else 50_000)
     seed = 3  # won from the back with a first slice of 10 nodes
     with pytest.raises(UntrustedPlay):
-        decide_numbered("black_hole", seed, "pysolfc", 30.0)
-    with pytest.raises(UntrustedPlay, match=f"black_hole deal {seed}"):
-        decide_batch(Batch("black_hole", "pysolfc", (seed,), 30.0))
+        decide_numbered("black_hole", seed, "pysolfc", 30.0, kept=[])  # the searches started again in turns
 
 
 def test_without_the_compiled_search_the_survey_decides_through_the_deal(monkeypatch):

@@ -1759,11 +1759,11 @@ static int survey_turns(Search *s[2], Cache table[2], uint64_t node_limit, doubl
     for (;;) {
         for (int d = 0; d < 2; d++) {
             if (d == 1 && (lost || s[0]->nodes <= alone)) continue;
-            uint64_t other = s[1 - d]->nodes;
+            *back_ran |= d;
+            uint64_t other = d == 0 && !*back_ran ? 0 : s[1 - d]->nodes; /* a search yet to run has searched none */
             *which = d;
             if (node_limit && other >= node_limit) return LIMIT;
             s[d]->node_limit = node_limit ? node_limit - other : 0;
-            *back_ran |= d;
             int result = run_round(s[d], round[d]++, &random[d]);
             if (d == 1 && result == FAILED) lost = 1;
             else if (result != RESTART) return result;

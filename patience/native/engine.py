@@ -209,20 +209,20 @@ def search_ranks(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foun
 
 def survey_ranks(rank: Sequence[int], pile_size: Sequence[int], back_rank: Sequence[int], ranks: int, top: int,
                  rules: Rules, node_limit: int | None, seconds: float | None,
-                 alone: int = 0) -> tuple[Status, int, list[int], list[int] | None, int]:
+                 alone: int = 0) -> tuple[Status, int, list[int], list[int] | None, int, int]:
     """A deal of one foundation (`top`: its rank, -1 empty) in max-cards mode as `search_ranks` gives
     it, by the compiled search from the front and, once the front has searched `alone` nodes, from the
     back (`back_rank`: each pile's cards in turned order; decision mode, `top` its end rank) in turn,
     a round of each (_search.c, survey_turns): (status, 0 if the front decided and 1 if the back did,
     the front's longest play (its win, if it won) as indices into `rank`, the back's win as indices
-    into `back_rank` or None, the nodes of both). A loss from the back proves the deal lost; the
-    front's longest play is then the most cards once it leaves one card, else the front searches to
-    its end. The caller replays the plays."""
-    word, which, longest, back_win, front_nodes, back_nodes, _ = _search.survey(
+    into `back_rank` or None, the nodes of both, the length the search claims for its longest play).
+    A loss from the back proves the deal lost; the front's longest play is then the most cards once it
+    leaves one card, else the front searches to its end. The caller replays the plays."""
+    word, which, longest, back_win, front_nodes, back_nodes, length = _search.survey(
         rank, pile_size, back_rank, ranks, top, top, *rules.switches(), node_limit or 0, seconds or 0.0, 0.0,
         DEFAULT_CACHE_BYTES, alone)
     nodes = front_nodes + back_nodes
-    return compiled_status(word, nodes, node_limit), which, longest, back_win, nodes
+    return compiled_status(word, nodes, node_limit), which, longest, back_win, nodes, length
 
 
 def _call(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foundations: Sequence[int], rules: Rules,

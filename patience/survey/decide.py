@@ -44,6 +44,7 @@ Kept = tuple[str, int, bytes]  # a search's failure cache as a certificate: dire
 FOUNDATION_NUMBER = {BLACK_HOLE: ACE_OF_SPADES_NUMBER, ALL_IN_A_ROW: None}  # the games decide_numbered takes
 FIRST_SLICE = 100_000  # decide_numbered's first search from the front, in max-cards mode
 TURN_GROWTH = 4  # and each turn's budget, from the back and the front, this many times the last
+ALONE = {BLACK_HOLE: FIRST_SLICE, ALL_IN_A_ROW: 0}  # decide_in_turns: the front's nodes before the back joins
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,9 @@ def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None,
     sixth of Black Hole 1..100,000's deals of over 10,000 nodes, the turns took 38.7M nodes, one
     search from the front 58.1M (docs/survey.md, "Throughput"). With `kept`, each search that proves
     the deal lost appends its failure cache to it (a certificate's direction, width and records:
-    engine.search_ranks)."""
+    engine.search_ranks). Without `kept`, in max-cards mode, `decide_in_turns`."""
+    if max_cards and kept is None:
+        return decide_in_turns(game, seed, numbering, seconds, nodes)
     piles = numbered_piles(game, seed, numbering)
     cards = [card for pile in piles for card in pile]
     foundation = FOUNDATION_NUMBER[game]
@@ -158,6 +161,30 @@ def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None,
         spent += used
         if status.decided or status is Status.TIMEOUT or limit == nodes:
             return verdict(status), longest, spent
+
+
+def decide_in_turns(game: str, seed: int, numbering: str, seconds: float | None,
+                    nodes: int | None = None) -> tuple[Status, int, int]:
+    """`decide_numbered` in max-cards mode by one call of the compiled search (engine.survey_ranks):
+    the front alone for its first ALONE[game] nodes, then the back in turn with it, each going on where
+    its last round stopped, instead of searches started again with budgets TURN_GROWTH times the last.
+    The back joins All in a Row's deals at once (its deals lost at 51 of 52 are the heavy ones, and the
+    back decides many of them soon), Black Hole's after FIRST_SLICE nodes (99.3% of its deals are
+    decided sooner). A win (the front's, or the back's reversed) is replayed, and so is the front's
+    longest play. The same verdict and most cards (both searches are exact); nodes are both searches'."""
+    piles = numbered_piles(game, seed, numbering)
+    cards = [card for pile in piles for card in pile]
+    foundation = FOUNDATION_NUMBER[game]
+    turned_cards = [card for pile in piles for card in reversed(pile)]
+    status, which, longest, back_win, spent, claimed = engine.survey_ranks(
+        [card % STANDARD_RANKS for card in cards], [len(pile) for pile in piles],
+        [card % STANDARD_RANKS for card in turned_cards], STANDARD_RANKS,
+        -1 if foundation is None else foundation % STANDARD_RANKS, RULES, nodes, seconds, ALONE[game])
+    if back_win is not None:
+        _trust(piles, foundation, [turned_cards[index] for index in reversed(back_win)], True, len(cards))
+        return Status.SOLVED, len(cards), spent
+    _trust(piles, foundation, [cards[index] for index in longest], status is Status.SOLVED, claimed)
+    return verdict(status), claimed, spent
 
 
 def _trust(piles: list[list[int]], foundation: int | None, play: list[int], complete: bool,
