@@ -44,7 +44,8 @@ from patience.runners import pddl_plan
 
 _PLAN_STEP = re.compile(r"^\(\s*[A-Za-z]")
 _MZN_VERDICT = re.compile(r"^=====[A-Z ]+=====$", re.MULTILINE)
-_MZN_ARRAY = re.compile(r"^([A-Za-z][A-Za-z0-9_]{0,40}) = (\[[-0-9, ]*\]);$")
+# `x = [0, 4, 1];`, numbers of at most 18 digits (a longer one is no card's: the line is refused, never int()'d)
+_MZN_ARRAY = re.compile(r"^([A-Za-z][A-Za-z0-9_]{0,40}) = \[((?:-?[0-9]{1,18}(?:, ?|(?=\])))*)\];$")
 _CLINGO_ANSWER = re.compile(r"^Answer: [0-9]{1,18}\b")
 _CLINGO_VERDICTS = ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN", "OPTIMUM FOUND")
 _SAT_STATUS = re.compile(r"^s (SATISFIABLE|UNSATISFIABLE|UNKNOWN|INDETERMINATE)[ \t]*$", re.MULTILINE)
@@ -134,7 +135,7 @@ def _minizinc_values(text: str, source: str, model: ModelFiles) -> Any:
             if match is None:
                 raise InputError(source, number, f"not a line of MiniZinc's output: {quote(stripped)}")
             at_most(stripped.count(","), MAX_VALUES, "values", source, number)
-            values[match.group(1)] = json.loads(match.group(2))
+            values[match.group(1)] = [int(word) for word in match.group(2).split(",") if word.strip()]
     if last is None:
         raise _no_solution(source, None, verdict or "no solution")
     return last

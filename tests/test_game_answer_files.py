@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from patience.cli import main
+from patience.errors import InputError
 from patience.games import read_game_deal
 from patience.golf.rules import DEAL
 from tests.helpers import TRANSCRIPTS
@@ -134,6 +135,42 @@ def test_an_answer_in_a_language_the_game_has_no_model_in_is_refused(tmp_path, c
     (tmp_path / "deal.solution").write_text("letting actionFrom be [2, 3]\n")
     status, _, err = validated(capsys, GOLF / "deal.yaml", tmp_path / "deal.solution")
     assert status == 2 and one_line_error(err, "deal.solution:1")
+
+
+# Whatever the text, Golf's and Worm Hole's answer readers return moves or refuse (InputError), and the
+# moves replay or not: never another exception (the solver formats' tokens reach every reader)
+_TOKENS = ("----------", "==========", "=====UNSATISFIABLE=====", "=====UNKNOWN=====", "x = [0, 1, 2];", "g = [0, 1];",
+           "x = [", "];", "{", "}", '"x" : [0, 2, 1],', "clingo version 5.8.3", "pyclingo version 5.8.3", "Answer: 1",
+           "play(1,1)", "play(2,2)", "park(1,1)", "park(9,1)", "SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND",
+           '"Result": "SATISFIABLE"', '"Call": [{"Witnesses": [{"Value": ["play(1,1)"]}]}]', "(play card-r3s0",
+           "card-3s", "card-2s", "base1", "(deal", "(park", "(play-parked", ")", "; cost = 1", "step 0:", "ff: parsing",
+           "found legal plan", "Optimal - objective value 0", "Infeasible - objective value 0", "Model status",
+           "Optimal", "Feasible", "# Columns 2", "a_1_1 1", "a_2_2 1", "p_1_1 1", "s SATISFIABLE", "s UNSATISFIABLE",
+           "v 1 -2 0", "deal", "talon", "cell", "3S", "2S", "r1s0", "r3s0", "9" * 30, "9" * 5000, "\x00", "\r",
+           "\ufeff")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", [GOLF, WORM_HOLE], ids=["golf", "worm_hole"])
+def test_hostile_answers_are_read_or_refused_in_one_line(folder):
+    hypothesis = pytest.importorskip("hypothesis")
+    strategies = hypothesis.strategies
+    game, deal = read_game_deal(folder / "deal.yaml")
+    token = strategies.one_of(strategies.sampled_from(_TOKENS), strategies.text(max_size=5))
+    lines = strategies.lists(strategies.lists(token, max_size=4).map(" ".join), max_size=10).map("\n".join)
+
+    @hypothesis.settings(max_examples=300, deadline=None, derandomize=True, database=None,
+                         suppress_health_check=list(hypothesis.HealthCheck))
+    @hypothesis.given(text=lines)
+    def reads_or_refuses(text):
+        try:
+            moves = game.read_answer(text, "fuzz", deal)
+        except InputError as error:
+            assert "\n" not in str(error)
+            return
+        game.replay(deal, moves, complete=False)
+
+    reads_or_refuses()
 
 
 # The solvers by hand, as a user runs them on the files `gen` wrote (each skipped where it is missing)
