@@ -6,6 +6,7 @@ off and on, on held-out deals of the shapes docs/hardness.md leaves under 99% de
             out) that the search without learning leaves open at `--open` nodes, as docs/hardness.md
             samples the hard shapes (the deals 1,000,000 nodes leave open)
     run:    each sampled deal at `--nodes` nodes or `--cpu` CPU seconds, learning off and on
+    small:  nodes and CPU on random small deals, learning off and on (no folder)
 
 One JSON line a search under `--out` (a rerun skips what is there, so a run stopped at any time resumes);
 every win is replayed by the validator before it is counted, and a deal won with one setting and lost
@@ -16,6 +17,7 @@ with the other is reported as an error (exit 1). The CPU is this process's (the 
     nice -n 19 .venv/bin/python benchmarks/learning.py run --out /tmp/learning --nodes 4000000 --rules reach=off
     nice -n 19 .venv/bin/python benchmarks/learning.py run --out /tmp/learning --cpu 60
     .venv/bin/python benchmarks/learning.py table --out /tmp/learning
+    nice -n 19 .venv/bin/python benchmarks/learning.py small --deals 300
 """
 
 from __future__ import annotations
@@ -156,10 +158,48 @@ def table(args: argparse.Namespace) -> int:
     return 1 if clash else 0
 
 
+def small(args: argparse.Namespace) -> int:
+    """Nodes and CPU with learning off and on, on random deals of 7 to 13 ranks (at most 30 cards, drawn as
+    tests/test_learning.py draws them), from the front and from the back, under three sets of rules."""
+    import random
+
+    rng = random.Random(args.seed)
+    boards = []
+    for _ in range(args.deals):
+        ranks = rng.choice((7, 8, 9, 10, 13))
+        suits = rng.choice((2, 3, 4)) if ranks <= 10 else 2
+        deal = random_deal(ranks, suits, rng.choice((2, 3, 4, 5)), rng.randrange(10**6))
+        boards += [Board.of(deal), Board.reversed_of(deal)]
+    print("| rules | learning | boards decided | nodes | CPU s | learned failures | learned cuts |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name in ("", "reach=off", "reach=off,symmetry=off,wolter=off"):
+        verdicts = []
+        for learn in (False, True):
+            nodes, found, started = 0, [], time.process_time()
+            _search.learning(learn)
+            for board in boards:
+                answer = _search.search(board.rank, board.pile_size, board.ranks, board.foundations,
+                                        *rules_of(name).switches(), False, 2_000_000, 0.0, 0.0, 1 << 22, board.end)
+                nodes += answer[3]
+                found.append(answer[0])
+            added, cuts, _ = _search.learning(False)
+            verdicts.append(found)
+            decided = sum(1 for verdict in found if verdict in ("solved", "unsolvable"))
+            print(f"| {name or 'default'} | {'on' if learn else 'off'} | {decided} | {nodes:,} | "
+                  f"{time.process_time() - started:.2f} | {added:,} | {cuts:,} |")
+        clashes = sum(1 for a, b in zip(*verdicts, strict=True) if {a, b} == {"solved", "unsolvable"})
+        if clashes:
+            print(f"error: {clashes} boards won with one setting and lost with the other")
+            return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("sample", "run", "table"))
-    parser.add_argument("--out", type=Path, required=True, help="folder of sample.jsonl and runs.jsonl")
+    parser.add_argument("action", choices=("sample", "run", "table", "small"))
+    parser.add_argument("--out", type=Path, default=Path("learning"), help="folder of sample.jsonl and runs.jsonl")
+    parser.add_argument("--deals", type=int, default=300, help="small: random small deals (300)")
+    parser.add_argument("--seed", type=int, default=77, help="small: their stream's seed (77)")
     parser.add_argument("--per-shape", type=int, default=4, help="sample: open deals a shape (4)")
     parser.add_argument("--first", type=int, default=101, help="sample: the first seed (101, past the grid's)")
     parser.add_argument("--open", type=int, default=1_000_000, help="sample: open at this many nodes (1,000,000)")
@@ -171,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "run" and not (args.nodes or args.cpu):
         parser.error("run needs --nodes or --cpu")
     args.out.mkdir(parents=True, exist_ok=True)
-    return {"sample": sample, "run": run, "table": table}[args.action](args)
+    return {"sample": sample, "run": run, "table": table, "small": small}[args.action](args)
 
 
 if __name__ == "__main__":
