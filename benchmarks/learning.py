@@ -111,9 +111,11 @@ def run(args: argparse.Namespace) -> int:
     path = args.out / "runs.jsonl"
     done = {(r["shape"], r["seed"], r["learn"], r["rules"], r["nodes_limit"], r["cpu_limit"]) for r in lines(path)}
     only = set(args.only.split(",")) if args.only else None
+    taken: dict[str, int] = {}
     for record in picked:
-        if only and record["shape"] not in only:
+        if only and record["shape"] not in only or taken.get(record["shape"], 0) >= args.per_shape:
             continue
+        taken[record["shape"]] = taken.get(record["shape"], 0) + 1
         for learn in (False, True):
             key = (record["shape"], record["seed"], learn, args.rules, args.nodes, args.cpu)
             if key in done:
@@ -200,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("learning"), help="folder of sample.jsonl and runs.jsonl")
     parser.add_argument("--deals", type=int, default=300, help="small: random small deals (300)")
     parser.add_argument("--seed", type=int, default=77, help="small: their stream's seed (77)")
-    parser.add_argument("--per-shape", type=int, default=4, help="sample: open deals a shape (4)")
+    parser.add_argument("--per-shape", type=int, default=4,
+                        help="sample: open deals a shape; run: the first this many sampled of each (4)")
     parser.add_argument("--first", type=int, default=101, help="sample: the first seed (101, past the grid's)")
     parser.add_argument("--open", type=int, default=1_000_000, help="sample: open at this many nodes (1,000,000)")
     parser.add_argument("--nodes", type=int, help="run: nodes a search")
