@@ -125,28 +125,6 @@ def test_decide_numbered_equals_decide_on_the_deal(game, seeds):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_searches_from_the_front_and_back_in_turns_give_decides_row(game, monkeypatch):
-    """The searches started again in turns (the certifying survey's route, `kept`): with a first slice
-    of 40 nodes most deals go through the turns: wins found from the back, losses proved from the back
-    with the front's longest play, and the front to the end."""
-    search, routes = engine.search_ranks, []
-
-    def watched(*args, **kwargs):
-        found = search(*args, **kwargs)
-        routes.append(("back" if len(args) > 8 else "front", found[0]))
-        return found
-
-    monkeypatch.setattr(survey_decide, "FIRST_SLICE", 40)
-    monkeypatch.setattr(engine, "search_ranks", watched)
-    for seed in range(1, 31):
-        expected = decide(pysol_deal(game, seed), 30.0)
-        assert decide_numbered(game, seed, "pysolfc", 30.0, kept=[])[:2] == expected[:2], seed
-        assert decide_numbered(game, seed, "pysolfc", 30.0, nodes=500, kept=[])[0] in (expected[0], Status.UNKNOWN)
-    assert {("back", Status.SOLVED), ("back", Status.UNKNOWN)} <= set(routes)
-    assert (("back", Status.UNSOLVABLE) in routes) is (game == "all_in_a_row")  # 7 of 1..30 lost at 51 of 52
-
-
-@pytest.mark.parametrize("game", GAMES)
 def test_one_call_from_the_front_and_back_in_turns_gives_decides_row(game, monkeypatch):
     """decide_in_turns with the back joining after 40 nodes: wins found from the front and from the
     back, losses decided from the front (after the back proved them, for All in a Row's lost at 51),
@@ -191,26 +169,21 @@ def test_decide_in_turns_refuses_a_play_that_does_not_replay(broken, monkeypatch
         decide_batch(Batch("black_hole", "pysolfc", (seed,), 30.0))
 
 
-@pytest.mark.parametrize("broken", ["reversed", "short", "claimed longer", "a win from the back"])
+@pytest.mark.parametrize("broken", ["reversed", "short"])
 def test_decide_numbered_refuses_a_play_that_does_not_replay(broken, monkeypatch):
+    """Decision mode's one search (max-cards mode's is decide_in_turns, tested above)."""
     search = engine.search_ranks
 
     def lying(*args, **kwargs):
         status, order, nodes, longest = search(*args, **kwargs)
-        if broken == "a win from the back":
-            back_win = len(args) > 8 and status is Status.SOLVED
-            return status, order[1:] + order[:1] if back_win else order, nodes, longest
-        if broken == "reversed":
-            return status, order[::-1], nodes, longest
-        if broken == "short":
-            return Status.SOLVED, order[:-1], nodes, longest
-        return status, order, nodes, longest + 1
+        return (status, order[::-1], nodes, longest) if broken == "reversed" else (Status.SOLVED, order[:-1], nodes,
+                                                                                  longest)
 
     monkeypatch.setattr(engine, "search_ranks", lying)
-    monkeypatch.setattr(survey_decide, "FIRST_SLICE", 10 if broken == "a win from the back" else 50_000)
-    seed = 3  # won from the back with a first slice of 10 nodes
-    with pytest.raises(UntrustedPlay):
-        decide_numbered("black_hole", seed, "pysolfc", 30.0, kept=[])  # the searches started again in turns
+    seed = 3  # won
+    for kept in (None, []):
+        with pytest.raises(UntrustedPlay):
+            decide_numbered("black_hole", seed, "pysolfc", 30.0, max_cards=False, kept=kept)
 
 
 def test_without_the_compiled_search_the_survey_decides_through_the_deal(monkeypatch):

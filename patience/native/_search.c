@@ -1778,9 +1778,10 @@ static int survey_turns(Search *s[2], Cache table[2], uint64_t node_limit, doubl
 /* survey_turns on a deal: (status, which: 0 the front, 1 the back, the front's longest play (its win when
  * it won), the back's win or None, the front's nodes, the back's (0 if it never ran), the longest play's
  * length). */
-static PyObject *survey(PyObject *self, PyObject *args)
+/* survey() and survey_kept(): `keep` adds, of a lost deal, the failure cache of a search that proved it
+ * lost to the answer (kept_records; the smaller when both did, none when it had to forget states) */
+static PyObject *surveyed(PyObject *args, int keep)
 {
-    (void)self;
     PyObject *ranks_of[2], *sizes_of, *tops_of[2] = {NULL, NULL};
     int ranks, top, end;
     Rules rules;
@@ -1796,15 +1797,19 @@ static PyObject *survey(PyObject *self, PyObject *args)
     tops_of[0] = Py_BuildValue("(i)", top);
     tops_of[1] = Py_BuildValue("(i)", -1);
     if (!tops_of[0] || !tops_of[1]) goto done;
+    int learned = learning_on;
+    if (keep) learning_on = 0; /* learned cuts are no rule a certificate's checker knows */
     for (int d = 0; d < 2; d++) {
         rules.max_cards = d == 0;
         s[d] = search_new(ranks_of[d], sizes_of, ranks, tops_of[d], rules);
-        if (!s[d]) goto done;
+        if (!s[d]) break;
         if (cache_reset(&table[d], s[d]->words, table_bits(cache_bytes, s[d]->words))) {
             PyErr_NoMemory();
-            goto done;
+            break;
         }
     }
+    learning_on = learned;
+    if (!s[0] || !s[1] || PyErr_Occurred()) goto done;
     if (end < -1 || end >= ranks || (end >= 0 && ranks < 2) || s[0]->foundations != 1 || s[0]->n != s[1]->n) {
         PyErr_SetString(PyExc_ValueError, "survey takes one foundation, the back's cards as many as the front's and "
                                           "an end rank (-1: any)");
@@ -1830,8 +1835,25 @@ static PyObject *survey(PyObject *self, PyObject *args)
     } else {
         Py_INCREF(Py_None);
     }
-    answer = Py_BuildValue("(siNNKKi)", status_name(result), which, longest, back_win, (unsigned long long)s[0]->nodes,
-                           (unsigned long long)(back_ran ? s[1]->nodes : 0), length);
+    if (!keep) {
+        answer = Py_BuildValue("(siNNKKi)", status_name(result), which, longest, back_win,
+                               (unsigned long long)s[0]->nodes, (unsigned long long)(back_ran ? s[1]->nodes : 0), length);
+        goto done;
+    }
+    int kept = -1, width = 0; /* a search proved the deal lost when its start is in its cache */
+    for (int d = 0; d < 2 && result == FAILED; d++)
+        if (!table[d].full && cache_has(&table[d], s[d]->key, hash_key(s[d]->key, s[d]->words), s[d]->words)
+            && (kept < 0 || table[d].used < table[kept].used))
+            kept = d;
+    PyObject *records = kept >= 0 ? kept_records(s[kept], &table[kept], &width) : (Py_INCREF(Py_None), Py_None);
+    if (!records) {
+        Py_DECREF(longest);
+        Py_DECREF(back_win);
+        goto done;
+    }
+    answer = Py_BuildValue("(siNNKKiiiN)", status_name(result), which, longest, back_win,
+                           (unsigned long long)s[0]->nodes, (unsigned long long)(back_ran ? s[1]->nodes : 0), length,
+                           kept, width, records);
 done:
     Py_XDECREF(tops_of[0]);
     Py_XDECREF(tops_of[1]);
@@ -1840,6 +1862,18 @@ done:
         if (s[d]) search_free(s[d]);
     }
     return answer;
+}
+
+static PyObject *survey(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return surveyed(args, 0);
+}
+
+static PyObject *survey_kept(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return surveyed(args, 1);
 }
 
 /* ---- a certificate's positions (patience.certificates, docs/certificates.md) ---- */
@@ -2313,6 +2347,10 @@ static PyMethodDef methods[] = {
      "batch([(ranks, pile_sizes, rank_count, foundation_tops), ...], cache, symmetry, wolter, reach, restarts, "
      "noise, wide, max_cards, "
      "node_limit, seconds, cpu_seconds, cache_bytes) -> [(status, longest play, nodes, cpu seconds), ...]"},
+    {"survey_kept", survey_kept, METH_VARARGS,
+     "survey_kept(the arguments of survey) -> survey's answer and (the search kept: 0 front, 1 back, -1 none; width, "
+     "records or None): of a lost deal, the failure cache of a search that proved it lost, as a certificate's body "
+     "(docs/certificates.md; the smaller of the two; none when its cache had to forget states)"},
     {"survey", survey, METH_VARARGS,
      "survey(ranks, pile_sizes, back_ranks, rank_count, top, end, cache, symmetry, wolter, reach, restarts, noise, "
      "wide, node_limit, seconds, cpu_seconds, cache_bytes, alone) -> (status, which (0 front, 1 back), the front's "

@@ -47,6 +47,13 @@ def survey(ranks: Sequence[int], pile_sizes: Sequence[int], back_ranks: Sequence
     longest play (its win, if it won), the back's win or None, the front's nodes, the back's, the longest
     play's length)."""
 
+def survey_kept(ranks: Sequence[int], pile_sizes: Sequence[int], back_ranks: Sequence[int], rank_count: int, top: int,
+                end: int, cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool,
+                wide: bool, node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, alone: int, /
+                ) -> tuple[str, int, list[int], list[int] | None, int, int, int, int, int, bytes | None]:
+    """survey's answer, then of a lost deal the failure cache of a search that proved it lost (0 the front, 1 the
+    back, -1 none), the width and the records of a loss certificate's body (docs/certificates.md), or None."""
+
 def closure(boards: Sequence[tuple[Sequence[int], Sequence[int], int, int]], rank_count: int, cut: bool, first: int,
             growth: int, most: int, seconds: float, cpu_seconds: float, /) -> tuple[str, int, int, int, bytes]:
     """Every position a board's plays reach, each board (its cards' ranks, its piles' sizes, the foundation's

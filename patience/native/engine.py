@@ -208,8 +208,9 @@ def search_ranks(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foun
 
 
 def survey_ranks(rank: Sequence[int], pile_size: Sequence[int], back_rank: Sequence[int], ranks: int, top: int,
-                 rules: Rules, node_limit: int | None, seconds: float | None,
-                 alone: int = 0) -> tuple[Status, int, list[int], list[int] | None, int, int]:
+                 rules: Rules, node_limit: int | None, seconds: float | None, alone: int = 0,
+                 kept: list[tuple[str, int, bytes]] | None = None,
+                 ) -> tuple[Status, int, list[int], list[int] | None, int, int]:
     """A deal of one foundation (`top`: its rank, -1 empty) in max-cards mode as `search_ranks` gives
     it, by the compiled search from the front and, once the front has searched `alone` nodes, from the
     back (`back_rank`: each pile's cards in turned order; decision mode, `top` its end rank) in turn,
@@ -217,10 +218,19 @@ def survey_ranks(rank: Sequence[int], pile_size: Sequence[int], back_rank: Seque
     the front's longest play (its win, if it won) as indices into `rank`, the back's win as indices
     into `back_rank` or None, the nodes of both, the length the search claims for its longest play).
     A loss from the back proves the deal lost; the front's longest play is then the most cards once it
-    leaves one card, else the front searches to its end. The caller replays the plays."""
-    word, which, longest, back_win, front_nodes, back_nodes, length = _search.survey(
-        rank, pile_size, back_rank, ranks, top, top, *rules.switches(), node_limit or 0, seconds or 0.0, 0.0,
-        DEFAULT_CACHE_BYTES, alone)
+    leaves one card, else the front searches to its end. The caller replays the plays. With `kept`, of a
+    lost deal the failure cache of a search that proved it lost is appended to it as a loss certificate's
+    body (its direction, `forward` or `backward`, the width of a number and the records; the smaller of
+    the two caches), unless the caches had to forget states."""
+    arguments = (rank, pile_size, back_rank, ranks, top, top, *rules.switches(), node_limit or 0, seconds or 0.0, 0.0,
+                 DEFAULT_CACHE_BYTES, alone)
+    if kept is None:
+        word, which, longest, back_win, front_nodes, back_nodes, length = _search.survey(*arguments)
+    else:
+        word, which, longest, back_win, front_nodes, back_nodes, length, board, width, records = _search.survey_kept(
+            *arguments)
+        if records is not None:
+            kept.append((("forward", "backward")[board], width, records))
     nodes = front_nodes + back_nodes
     return compiled_status(word, nodes, node_limit), which, longest, back_win, nodes, length
 

@@ -42,8 +42,7 @@ NOISY = replace(RULES, noise=True)  # Binary Star's second search, of a deal the
 Shape = tuple[int, int, int]  # ranks, suits, pile height of a random generalised deal
 Kept = tuple[str, int, bytes]  # a search's failure cache as a certificate: direction, width, records
 FOUNDATION_NUMBER = {BLACK_HOLE: ACE_OF_SPADES_NUMBER, ALL_IN_A_ROW: None}  # the games decide_numbered takes
-FIRST_SLICE = 100_000  # decide_numbered's first search from the front, in max-cards mode
-TURN_GROWTH = 4  # and each turn's budget, from the back and the front, this many times the last
+FIRST_SLICE = 100_000  # decide_in_turns: Black Hole's front alone for this many nodes
 ALONE = {BLACK_HOLE: FIRST_SLICE, ALL_IN_A_ROW: 0}  # decide_in_turns: the front's nodes before the back joins
 
 
@@ -93,85 +92,34 @@ def decide_numbered(game: str, seed: int, numbering: str, seconds: float | None,
     """`decide` of deal `seed` of Black Hole or All in a Row (FOUNDATION_NUMBER), with no card
     object, Deal or Board: dealt as card numbers (`numbered_piles`), searched from their ranks, and
     every play a search reports replayed on the dealt piles (`replay_numbers`). Needs the compiled
-    search. In decision mode, and in max-cards mode for a deal decided within FIRST_SLICE nodes (99.3%
-    of Black Hole's), this is `decide`'s one search: the same row. A deal the first slice leaves open
-    is searched from the back too (Board.reversed_of, decision mode), in turns with the search from
-    the front, each with a budget TURN_GROWTH times the last: a win from the back, reversed, is the
-    deal's win (replayed); a loss from the back proves the deal lost, and then the longest play the
-    front met (replayed), if it leaves one card, is the most cards; else the front searches to the
-    end. The same verdict and most cards as `decide`; the nodes are those of every search. The two
-    searches spend their nodes on different deals (the back meets the end of a play first): on a
-    sixth of Black Hole 1..100,000's deals of over 10,000 nodes, the turns took 38.7M nodes, one
-    search from the front 58.1M (docs/survey.md, "Throughput"). With `kept`, each search that proves
-    the deal lost appends its failure cache to it (a certificate's direction, width and records:
-    engine.search_ranks). Without `kept`, in max-cards mode, `decide_in_turns`."""
-    if max_cards and kept is None:
-        return decide_in_turns(game, seed, numbering, seconds, nodes)
+    search. In max-cards mode `decide_in_turns` (the front and the back in turn); in decision mode
+    `decide`'s one search from the front: the same row. With `kept`, the failure cache of a search
+    that proves the deal lost is appended to it (a certificate's direction, width and records)."""
+    if max_cards:
+        return decide_in_turns(game, seed, numbering, seconds, nodes, kept)
     piles = numbered_piles(game, seed, numbering)
     cards = [card for pile in piles for card in pile]
     foundation = FOUNDATION_NUMBER[game]
-    top = -1 if foundation is None else foundation % STANDARD_RANKS
-    sizes = [len(pile) for pile in piles]
-    ranks = [card % STANDARD_RANKS for card in cards]
-    started = time.monotonic()
-
-    def left() -> float | None:
-        return None if seconds is None else max(seconds - (time.monotonic() - started), 1e-6)
-
-    def front(limit: int | None) -> tuple[Status, int, int]:
-        found: list[tuple[int, bytes]] | None = None if kept is None else []
-        status, order, spent, longest = engine.search_ranks(ranks, sizes, STANDARD_RANKS, (top,), RULES, max_cards,
-                                                            limit, left(), kept=found)
-        if kept is not None and found:
-            kept.append(("forward", *found[0]))
-        play = [] if order is None else [cards[index] for index in order]
-        _trust(piles, foundation, play, status is Status.SOLVED, longest if max_cards else None)
-        return status, longest, spent
-
-    first = nodes if not max_cards or (nodes is not None and nodes <= FIRST_SLICE) else FIRST_SLICE
-    status, longest, spent = front(first)
-    if not max_cards or status.decided or status is Status.TIMEOUT or first == nodes:
-        return verdict(status), longest, spent
-    turned = [pile[::-1] for pile in piles]
-    turned_cards = [card for pile in turned for card in pile]
-    turned_ranks = [card % STANDARD_RANKS for card in turned_cards]
-    budget = FIRST_SLICE
-    while True:
-        limit: int | None = budget if nodes is None else min(budget, nodes)
-        found: list[tuple[int, bytes]] | None = None if kept is None else []
-        back, order, used, _ = engine.search_ranks(turned_ranks, sizes, STANDARD_RANKS, (-1,), RULES, False, limit,
-                                                   left(), top, kept=found)
-        if kept is not None and found:
-            kept.append(("backward", *found[0]))
-        spent += used
-        if back is Status.SOLVED:
-            assert order is not None
-            _trust(piles, foundation, [turned_cards[index] for index in reversed(order)], True, len(cards))
-            return Status.SOLVED, len(cards), spent
-        if back is Status.UNSOLVABLE and longest == len(cards) - 1:
-            return Status.UNSOLVABLE, longest, spent
-        if back is Status.TIMEOUT:
-            return UNDECIDED, longest, spent
-        if back is Status.UNSOLVABLE:  # lost: the front alone finds the most cards
-            limit = nodes
-        else:
-            budget *= TURN_GROWTH
-            limit = budget if nodes is None else min(budget, nodes)
-        status, longest, used = front(limit)
-        spent += used
-        if status.decided or status is Status.TIMEOUT or limit == nodes:
-            return verdict(status), longest, spent
+    found: list[tuple[int, bytes]] | None = None if kept is None else []
+    status, order, spent, longest = engine.search_ranks(
+        [card % STANDARD_RANKS for card in cards], [len(pile) for pile in piles], STANDARD_RANKS,
+        (-1 if foundation is None else foundation % STANDARD_RANKS,), RULES, False, nodes, seconds, kept=found)
+    if kept is not None and found:
+        kept.append(("forward", *found[0]))
+    _trust(piles, foundation, [] if order is None else [cards[index] for index in order], status is Status.SOLVED, None)
+    return verdict(status), longest, spent
 
 
 def decide_in_turns(game: str, seed: int, numbering: str, seconds: float | None,
-                    nodes: int | None = None) -> tuple[Status, int, int]:
+                    nodes: int | None = None, kept: list[Kept] | None = None) -> tuple[Status, int, int]:
     """`decide_numbered` in max-cards mode by one call of the compiled search (engine.survey_ranks):
     the front alone for its first ALONE[game] nodes, then the back in turn with it, each going on where
-    its last round stopped, instead of searches started again with budgets TURN_GROWTH times the last.
+    its last round stopped, instead of searches started again with budgets 4 times the last.
     The back joins All in a Row's deals at once (its deals lost at 51 of 52 are the heavy ones, and the
     back decides many of them soon), Black Hole's after FIRST_SLICE nodes (99.3% of its deals are
     decided sooner). A win (the front's, or the back's reversed) is replayed, and so is the front's
-    longest play. The same verdict and most cards (both searches are exact); nodes are both searches'."""
+    longest play. The same verdict and most cards (both searches are exact); nodes are both searches'.
+    `kept`: as decide_numbered's (the failure cache of a search that proved the deal lost)."""
     piles = numbered_piles(game, seed, numbering)
     cards = [card for pile in piles for card in pile]
     foundation = FOUNDATION_NUMBER[game]
@@ -179,7 +127,7 @@ def decide_in_turns(game: str, seed: int, numbering: str, seconds: float | None,
     status, which, longest, back_win, spent, claimed = engine.survey_ranks(
         [card % STANDARD_RANKS for card in cards], [len(pile) for pile in piles],
         [card % STANDARD_RANKS for card in turned_cards], STANDARD_RANKS,
-        -1 if foundation is None else foundation % STANDARD_RANKS, RULES, nodes, seconds, ALONE[game])
+        -1 if foundation is None else foundation % STANDARD_RANKS, RULES, nodes, seconds, ALONE[game], kept)
     if back_win is not None:
         _trust(piles, foundation, [turned_cards[index] for index in reversed(back_win)], True, len(cards))
         return Status.SOLVED, len(cards), spent
