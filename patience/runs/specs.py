@@ -5,6 +5,9 @@
   which the deals' names keep (`black_hole@pysol:40000`);
 - `binary_star:1-10000`: PySolFC's numbered Binary Star deals (`binary_star@pysol:` and `@ms:` too);
 - `random:R,S,H:1-100`: seeded random generalised deals, R ranks x S suits in piles of height H;
+- `golf_generalised:R,S,H:1-100`, `worm_hole_generalised:R,S,H:1-100`: the seeded random deals of a
+  generalised game that deals its own (its `random_deal` hook), as `patience deal --game GAME --ranks
+  R --suits S --pile-height H --seed N` deals them;
 - a folder (every deal file in it, sorted) or a single deal file, of any game (LBS `.param` too).
 Several specs can be joined with `+`.
 """
@@ -20,14 +23,14 @@ from typing import Any
 from patience.caps import MAX_DEALS
 from patience.errors import InputError, UsageError, encodable, quote
 from patience.games import AnyDeal, Game, deal_content, games_with, get_game, hook, read_game_deal
-from patience.generators.deals import pysol_deal, random_deal
+from patience.generators.deals import pysol_deal, random_deal, random_games
 from patience.names import DEFAULT_NUMBERING, GENERALISED, NUMBERED_GAMES, NUMBERINGS, game_name
 from patience.numeric import whole_or_none
 from patience.reading import small_int
 
 SPEC_HELP = ("black_hole:1-1000 (PySolFC's numbering; black_hole@pysol:, @ms: others), all_in_a_row:1-50, "
-             "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100, a folder of deal files or a deal file; "
-             "join several with +")
+             "binary_star:1-100, random:RANKS,SUITS,HEIGHT:1-100 (golf_generalised:RANKS,SUITS,HEIGHT:1-100 "
+             "and worm_hole_generalised's alike), a folder of deal files or a deal file; join several with +")
 BLACK_HOLE_GAME = get_game(GENERALISED)  # the `Game` of random deals: the Black Hole family
 
 
@@ -98,7 +101,7 @@ def spec_size(spec: str) -> int:
             files += 1
         else:
             kind, _, rest = part.partition(":")
-            if kind == "random":
+            if ":" in rest:  # random:R,S,H:SEEDS, or a generalised game's GAME:R,S,H:SEEDS
                 kind, _, rest = part.rpartition(":")
             try:
                 ranges.setdefault(kind, []).extend(seed_ranges(rest, part))
@@ -134,7 +137,7 @@ def resolve(spec: str) -> list[NamedDeal]:
 
 
 _ONE_GENERATED = re.compile(r"[a-z_]{1,40}(@[a-z]{1,20})?:[0-9]{1,9}"
-                            r"|random:[0-9]{1,6},[0-9]{1,6},[0-9]{1,6}:[0-9]{1,9}")
+                            r"|[a-z_]{1,40}:[0-9]{1,6},[0-9]{1,6},[0-9]{1,6}:[0-9]{1,9}")  # random: or a game's
 
 
 def generated(name: str) -> bool:
@@ -171,6 +174,8 @@ def _resolve_one(spec: str) -> list[NamedDeal]:
     game, at, numbering = kind.partition("@")
     game = _game_or_kind(game)
     kind = game + at + numbering  # the canonical name (`black-hole:1` is stored as `black_hole:1`)
+    if ":" in rest and not at and game in random_games():  # GAME:R,S,H:SEEDS
+        return _random_deals(spec, rest, game)
     numbered = game in NUMBERED_GAMES or game in games_with("numbered_deal")
     if numbered and colon and (not at or numbering in NUMBERINGS):
         numbering = numbering or DEFAULT_NUMBERING
@@ -199,16 +204,20 @@ def _game_or_kind(word: str) -> str:
         return word
 
 
-def _random_deals(spec: str, rest: str) -> list[NamedDeal]:
+def _random_deals(spec: str, rest: str, game: str = "random") -> list[NamedDeal]:
+    """`random:R,S,H:SEEDS` (generalised Black Hole), or `GAME:R,S,H:SEEDS` for a generalised game
+    that deals its own through its `random_deal` hook."""
     shape, colon, seeds = rest.partition(":")
     numbers = [whole_or_none(number) for number in shape.split(",")]
     whole = [number for number in numbers if number is not None]
     if len(numbers) != 3 or len(whole) != 3 or not colon:
-        raise UsageError(f"deal spec {quote(spec)}: expected random:RANKS,SUITS,HEIGHT:SEEDS")
+        raise UsageError(f"deal spec {quote(spec)}: expected {game}:RANKS,SUITS,HEIGHT:SEEDS")
     ranks, suits, height = whole
+    chosen = BLACK_HOLE_GAME if game == "random" else get_game(game)
     try:
-        return [NamedDeal(f"random:{ranks},{suits},{height}:{seed}", BLACK_HOLE_GAME,
-                          random_deal(ranks, suits, height, seed))
+        return [NamedDeal(f"{game}:{ranks},{suits},{height}:{seed}", chosen,
+                          random_deal(ranks, suits, height, seed) if game == "random"
+                          else hook(str(chosen.random_deal))(game, seed, ranks, suits, height))
                 for seed in parse_seeds(seeds, spec)]
     except ValueError as error:
         raise UsageError(f"deal spec {quote(spec)}: {error}") from None
