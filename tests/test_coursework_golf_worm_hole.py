@@ -116,3 +116,25 @@ def test_a_student_hands_in_the_toolkits_model_and_a_broken_one(tmp_path, capsys
     out = capsys.readouterr().out
     assert "WRONG" in out and re.search(r"correct, [1-4] wrong", out), out
 
+
+
+@pytest.mark.parametrize(("game", "shape"), [("golf_generalised", (6, 2, 1)), ("worm_hole_generalised", (5, 3, 2))])
+def test_a_generalised_games_shape_is_a_deal_spec(game, shape):
+    """`GAME:R,S,H:SEEDS` (compare, gen --deals, coursework) deals as `patience deal --game GAME --ranks R
+    --suits S --pile-height H --seed N` does, counts before it deals, and a store's name makes it again."""
+    from patience.errors import UsageError
+    from patience.games import hook
+    from patience.runs import specs
+
+    ranks, suits, height = shape
+    text = f"{game}:{ranks},{suits},{height}"
+    named = specs.resolve(f"{text}:1-3")
+    dealt = [hook(get_game(game).random_deal)(game, seed, ranks, suits, height) for seed in (1, 2, 3)]
+    assert [item.name for item in named] == [f"{text}:{seed}" for seed in (1, 2, 3)]
+    assert [item.deal for item in named] == dealt and len({item.content for item in named}) == 3
+    assert specs.stored_deal(f"{text}:2", named[1].content) == named[1]
+    assert specs.spec_size(f"{text}:1-3+{text}:5") == 4
+    with pytest.raises(UsageError, match=f"expected {game}:RANKS,SUITS,HEIGHT:SEEDS"):
+        specs.resolve(f"{game}:{ranks},{suits}:1-3")
+    with pytest.raises(UsageError, match="at most 1,000,000"):
+        specs.resolve(f"{text}:1-2000000")
