@@ -10,6 +10,7 @@ from patience.caps import MAX_SEED
 from patience.commands.gen_family import input_paths
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
+from patience.generators.deals import random_games
 from patience.grading import coursework
 from patience.grading import student as games
 from patience.lbs.deal import STANDARD_RANKS, STANDARD_SUITS
@@ -55,7 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--cards", type=whole_argument(1, LBS_DECK), default=20,
                         help=f"{LBS}: cards in a row, from one deck of {LBS_DECK} (default 20)")
     parser.add_argument("--shape", metavar="RANKS,SUITS,HEIGHT",
-                        help=f"{GENERALISED}: the pool's shape (default 7,4,3)")
+                        help=f"{GENERALISED} (and golf_generalised, worm_hole_generalised): the pool's shape "
+                             "(default 7,4,3)")
     parser.add_argument("--mapping", type=Path,
                         help="the students' model reads the data this game mapping names (`--mapping "
                              "minizinc-benchmarks`: the public Black Hole model's layout)")
@@ -76,10 +78,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def exercise_of(args: argparse.Namespace) -> coursework.Exercise:
     """The checked choices of the command line (nothing labelled or written yet)."""
     game = args.game
-    if args.shape is not None and (game != GENERALISED or args.deals is not None):
-        raise UsageError(f"--shape sets the pool of --game {GENERALISED} (without --deals)")
+    shaped = (GENERALISED, *random_games())  # generalised Black Hole, and the games dealing their own at random
+    if args.shape is not None and (game not in shaped or args.deals is not None):
+        raise UsageError(f"--shape sets the pool of --game {', '.join(shaped)} (without --deals)")
     given_shape = "7,4,3" if args.shape is None else args.shape  # an empty --shape is refused, not the default
-    shape = game_and_shape(GENERALISED, given_shape)[1] if game == GENERALISED else None
+    shape = game_and_shape(GENERALISED, given_shape)[1] if game in shaped else None
     mapping = games.GameMapping(game)
     if args.mapping is not None:
         data, source = games.mapping_data(args.mapping)

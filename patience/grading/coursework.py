@@ -31,6 +31,7 @@ from patience.families import select
 from patience.families.labels import Label, native_nodes
 from patience.families.write import Target
 from patience.games import AnyDeal, Sheet, game_of, games_with, get_game
+from patience.generators.deals import random_games
 from patience.grading.student import SOLVERS, GameMapping
 from patience.lbs import deal as lbs_deal
 from patience.names import (
@@ -111,6 +112,8 @@ def pool(exercise: Exercise) -> list[specs.NamedDeal]:
         return found
     seeds = sorted(random.Random(exercise.seed).sample(range(1, POOL_SEEDS + 1), exercise.pool))
     listed = ",".join(map(str, seeds))
+    if game in random_games():  # a generalised game dealing its own: seeded deals of the shape
+        return specs.resolve(f"{game}:{','.join(map(str, exercise.shape))}:{listed}")
     if game in NUMBERED_GAMES or game in games_with("numbered_deal"):  # PySolFC's numbers, or the game's own
         return specs.resolve(f"{game}:{listed}")
     if game == GENERALISED:
