@@ -138,3 +138,14 @@ def test_a_generalised_games_shape_is_a_deal_spec(game, shape):
         specs.resolve(f"{game}:{ranks},{suits}:1-3")
     with pytest.raises(UsageError, match="at most 1,000,000"):
         specs.resolve(f"{text}:1-2000000")
+
+
+@pytest.mark.parametrize("game", ["golf_generalised", "worm_hole_generalised"])
+def test_a_generalised_games_pool_is_seeded_deals_of_its_shape(tmp_path, capsys, game):
+    status, out, err = coursework(capsys, tmp_path, "--game", game, "--shape", "6,2,2", "--pool", "5", "--count", "2")
+    assert (status, err) == (0, "") and f"2 mzn instances of {game}" in out
+    rows = json.loads((tmp_path / "answers" / "answers.json").read_text())["instances"]
+    cards = {"golf_generalised": 10, "worm_hole_generalised": 11}[game]  # 5 piles of 2 and a stock; 11 in piles
+    assert all(re.fullmatch(f"{game}:6,2,2:[0-9]+", row["source"]) and row["cards"] == cards for row in rows)
+    status, _, err = coursework(capsys, tmp_path / "again", "--game", "golf", "--shape", "6,2,2")
+    assert status == 2 and "--shape sets the pool of --game generalised, golf_generalised" in err
