@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -326,7 +327,7 @@ def test_stops_at_any_moment_of_a_pools_start_end_the_command(tmp_path):
     for attempt in range(25):
         family = _start([*PATIENCE, "gen", "cnf", "--deals", "black_hole:1-2000", "--jobs", "2", "--quiet",
                          "-o", str(tmp_path / f"family-{attempt}")])
-        _wait_for(lambda: _workers_busy(family))
+        _wait_for(partial(_workers_busy, family))
         time.sleep(chance.uniform(0, 0.3))
         took, err = _stop(family, signal.SIGTERM)
         assert family.returncode == 143 and took < 5, (attempt, err)

@@ -307,7 +307,7 @@ def in_order(function: Callable[[Work], Result], work: Iterable[Work], jobs: int
     finished: dict[int, tuple[Work, Result]] = {}
     first_last: int | None = None  # the place of the first item whose result is `last`, once known
     taken = turn = 0
-    ended: queue.SimpleQueue[Future] = queue.SimpleQueue()  # filled by the futures' callbacks (_run_on_workers says why)
+    ended: queue.SimpleQueue[Future] = queue.SimpleQueue()  # filled by the callbacks (_run_on_workers: why)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         try:
             while True:
