@@ -7,7 +7,13 @@ max-cards mode on a range of numbered deals, and the time a million deals would 
 
 With --before CHECKOUT the same survey runs first with that checkout's engine (its .venv, its
 package) and then with this one, back to back, so that both meet the same load; --rounds N
-alternates them N times.
+alternates them N times. A checkout of an older commit that shares this one's .venv (as docs/survey.md's
+figures of issue 55 were measured against main 094b8f7) is made outside the tree, its folders mapped
+into the package by links as the editable install maps them, and its search built in place:
+
+    git archive 094b8f7 | tar -x -C /tmp/before && ln -s "$PWD/.venv" /tmp/before/.venv
+    for folder in generators runners templates models; do ln -s ../$folder /tmp/before/patience/$folder; done
+    (cd /tmp/before && .venv/bin/python setup.py build_ext --inplace)
 
 Wall-clock seconds on a shared machine are only as steady as the machine; the CPU seconds (user and
 system) of the survey and all its worker processes are not, much: deals a second per core from CPU
