@@ -130,8 +130,8 @@ def test_patience_solves_own_output_is_an_answer(tmp_path, capsys, folder):
     assert status == 2 and one_line_error(err, "lost.out:3", "status unsolvable")
 
 
-def test_an_answer_in_a_language_the_game_has_no_model_in_is_refused(tmp_path, capsys):
-    """Golf has no Essence Prime model: a Savile Row solution is no Golf answer (nor a card list)."""
+def test_another_games_solution_is_refused(tmp_path, capsys):
+    """An LBS model's Savile Row solution (its move lettings) is no Golf answer, nor a card list."""
     (tmp_path / "deal.solution").write_text("letting actionFrom be [2, 3]\n")
     status, _, err = validated(capsys, GOLF / "deal.yaml", tmp_path / "deal.solution")
     assert status == 2 and one_line_error(err, "deal.solution:1")
