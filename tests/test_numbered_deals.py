@@ -138,7 +138,7 @@ def test_one_call_from_the_front_and_back_in_turns_gives_decides_row(game, monke
 
     monkeypatch.setitem(survey_decide.ALONE, game, 40)
     monkeypatch.setattr(engine, "survey_ranks", watched)
-    for seed in range(1, 31):
+    for seed in range(1, 31 if game == "black_hole" else 13):  # All in a Row 7 is lost at 51 of 52
         expected = decide(pysol_deal(game, seed), 30.0)
         assert decide_numbered(game, seed, "pysolfc", 30.0)[:2] == expected[:2], seed
         assert decide_numbered(game, seed, "pysolfc", 30.0, nodes=500)[0] in (expected[0], Status.UNKNOWN)
