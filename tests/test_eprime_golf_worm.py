@@ -22,9 +22,10 @@ from patience.golf import rules as golf_rules
 from patience.golf.deal import GolfDeal
 from patience.golf.deals import random_deal as golf_random_deal
 from patience.golf.search import search as golf_search
+from patience.result import Status
 from patience.runners.savilerow import SavileRowMinion, SavileRowSat
 from patience.runners.solve import solve
-from patience.runs.process import Limits
+from patience.runs.process import Limits, ProcessRun
 from patience.worm_hole import rules as worm_hole_rules
 from patience.worm_hole.deal import WormHoleDeal
 from patience.worm_hole.moves import Move
@@ -154,6 +155,19 @@ def test_savilerow_gives_each_back_end_its_own_time_limit_flag():
         sat = SavileRowSat().command(model, Limits(timeout=9.5), {"optimisation": "0", "sat-solver": name})
         assert sat[sat.index("-solver-options") + 1] == flag, name
     assert "-solver-options" not in SavileRowMinion().command(model, Limits(), {"optimisation": "2"})
+
+
+@pytest.mark.parametrize(("info", "status"), [
+    ("SolverSatisfiable:0\nSolverTimeOut:0\nSolverMemOut:0\n", Status.UNSOLVABLE),
+    # MiniSat's bare INDETERMINATE (no times, no decisions): Savile Row's guess of a memout, no proof
+    ("SolverSatisfiable:0\nSolverTimeOut:0\nSolverMemOut:1\nSolverNodes:0\n", Status.MEMOUT),
+    ("SolverSatisfiable:0\nSolverTimeOut:1\nSolverMemOut:0\n", Status.TIMEOUT),
+])
+def test_only_a_finished_search_without_a_solution_is_a_proof(tmp_path, info, status):
+    model = worm_hole_eprime.build(PARK)
+    (tmp_path / f"{model.primary}.info").write_text(info)
+    run = ProcessRun(("savilerow",), 0, "", "", 1.0, 1.0)
+    assert SavileRowSat().read_verdict(run, tmp_path, model, {"sat-solver": "minisat"}).status is status
 
 
 def test_savilerow_plays_golf_and_worm_hole():
