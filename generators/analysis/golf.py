@@ -14,7 +14,7 @@ from functools import cached_property
 
 from patience.cards import Card
 from patience.deal import Deal
-from patience.generators.analysis.black_hole import Numbering
+from patience.generators.analysis.black_hole import NO_CARD, Numbering
 from patience.golf.deal import GolfDeal
 
 
@@ -39,6 +39,21 @@ class GolfNumbers:
     def stock(self) -> range:
         """The stock's numbers, in dealing order."""
         return range(self.piles.size, len(self.cards))
+
+    @cached_property
+    def above(self) -> list[int]:
+        """The card above each one (NO_CARD on a top): the piles' own, and in the stock the card dealt
+        before it (the first stock card lies under the start card's place, number P)."""
+        piles = self.piles.size
+        return [self.piles.above(number) for number in range(piles)] + [
+            NO_CARD if number == piles else number - 1 for number in self.stock]
+
+    @cached_property
+    def below(self) -> list[int]:
+        """The card below each one (NO_CARD at a bottom): in the stock the card dealt after it."""
+        piles, n = self.piles.size, len(self.cards)
+        return [self.piles.below(number) for number in range(piles)] + [
+            number + 1 if number + 1 < n else NO_CARD for number in self.stock]
 
     @cached_property
     def follows(self) -> list[tuple[int, int]]:

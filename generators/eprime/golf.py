@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from patience.cards import Card
 from patience.errors import InputError
-from patience.generators.analysis.black_hole import NO_CARD
 from patience.generators.analysis.golf import GolfNumbers, win_of
 from patience.generators.eprime.black_hole import MODEL_FILE, PARAM_FILE, model_text
 from patience.generators.files import ModelFiles
@@ -37,10 +36,7 @@ def parameters(deal: GolfDeal, symmetry_breaking: bool = True) -> str:
     numbers = GolfNumbers(deal)
     numbering, cards, stock = numbers.piles, numbers.cards, numbers.stock
     piles, n = numbering.size, len(cards)
-    above = [numbering.above(number) for number in range(piles)] + [NO_CARD if number == piles else number - 1
-                                                                   for number in stock]
-    below = [numbering.below(number) for number in range(piles)] + [number + 1 if number + 1 < n else NO_CARD
-                                                                   for number in stock]
+    above, below = numbers.above, numbers.below
     ranks = [cards[number].rank for number in range(piles)] + [deal.ranks + number - piles for number in stock]
     pairs = numbers.follows or [(0, 0)]  # x[1] = 0 is impossible, so a lone (0, 0) allows nothing
     lines = [

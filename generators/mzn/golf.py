@@ -16,7 +16,6 @@ from collections.abc import Mapping
 
 from patience.cards import Card
 from patience.errors import InputError
-from patience.generators.analysis.black_hole import NO_CARD
 from patience.generators.analysis.golf import GolfNumbers, win_of
 from patience.generators.files import ModelFiles
 from patience.generators.mzn.black_hole import MODEL_FILE, model_text
@@ -35,10 +34,7 @@ def data(deal: GolfDeal, symmetry_breaking: bool = True) -> str:
     numbers = GolfNumbers(deal)
     numbering, cards, stock = numbers.piles, numbers.cards, numbers.stock
     piles, n = numbering.size, len(cards)
-    above = [numbering.above(number) for number in range(piles)] + [NO_CARD if number == piles else number - 1
-                                                                   for number in stock]
-    below = [numbering.below(number) for number in range(piles)] + [number + 1 if number + 1 < n else NO_CARD
-                                                                   for number in stock]
+    above, below = numbers.above, numbers.below
     pairs = numbers.follows or [(0, 0)]
     ranks = [cards[number].rank for number in range(piles)] + [piles - 1 - number for number in stock]
     lines = [f"% {deal.game} deal: {len(deal.cards)} pile cards, a stock of {len(deal.stock)}",
