@@ -162,22 +162,12 @@ def _walked(deal: Deal, seconds: float | None, cpu_seconds: float | None, cut: b
 def _binary_star(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float | None) -> Pass:
     """Binary Star's positions (the rank on each foundation, the cards taken from each pile), walked
     depth first from the start."""
-    started, cpu_started = time.monotonic(), time.process_time()
     ranks, heights = deal.ranks, [len(pile) for pile in deal.piles]
     start = (*(card.rank for card in deal.foundations), *(0,) * len(deal.piles))
     count = len(deal.foundations)
-    seen, waiting, visited = {start}, [start], 0
-    while waiting:
-        position = waiting.pop()
-        visited += 1
-        if visited % CLOCK_EVERY == 0:
-            if seconds is not None and time.monotonic() - started > seconds:
-                return Pass([], limited_by="time")
-            if cpu_seconds is not None and time.process_time() - cpu_started > cpu_seconds:
-                return Pass([], limited_by="cpu")
+
+    def moves(position: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         taken = position[count:]
-        if all(gone == height for gone, height in zip(taken, heights, strict=True)):
-            return Pass([], won=True)
         for index, pile in enumerate(deal.piles):
             if taken[index] == heights[index]:
                 continue
@@ -186,11 +176,12 @@ def _binary_star(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float
                 if ranks_adjacent(position[foundation], rank, ranks):
                     after = list(position)
                     after[foundation], after[count + index] = rank, taken[index] + 1
-                    following = tuple(after)
-                    if following not in seen:
-                        seen.add(following)
-                        waiting.append(following)
-    return Pass(list(seen))
+                    yield tuple(after)
+
+    def won(position: tuple[int, ...]) -> bool:
+        return all(gone == height for gone, height in zip(position[count:], heights, strict=True))
+
+    return _walk(start, moves, won, seconds, cpu_seconds)
 
 
 Moves = Callable[[tuple[int, ...]], Iterator[tuple[int, ...]]]  # a position's successors
