@@ -29,7 +29,8 @@ _ONE_DEAL = "a deal spec (black_hole:1-20), a deal file or folder, a deal, or a 
 def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None, timeout: float = 60.0,
             cpu: float | None = None, memory: int | None = None, jobs: int = 1,
             store: str | os.PathLike[str] | None = None, seed: int = 0, retry_errors: bool = False,
-            progress: bool = False, cluster: str | Mapping[str, object] | None = None) -> pandas.DataFrame:
+            progress: bool = False, certify: bool = False, scheduler: str | None = None,
+            cluster: str | Mapping[str, object] | None = None) -> pandas.DataFrame:
     """Run solvers on many deals, as `patience compare` does, and return one row a run.
 
     Args:
@@ -46,6 +47,13 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
         seed: the seed of the order in which runs are made.
         retry_errors: run again the runs a given store holds as errors.
         progress: draw the progress bar on standard error.
+        certify: give each loss a run reports a certificate of the game's own, kept beside its row in
+            the store, as an experiment file's `certify: true` does (docs/certificates.md); the frame's
+            `.attrs["certified"]` is (certificates, losses). `patience check --db STORE` verifies them,
+            each deal made again from its name: deals given by spec, file or number; a deal given as an
+            object is stored by its content key only and cannot be checked there.
+        scheduler: `"tcp://HOST:PORT"`: run on the workers of this Dask distributed scheduler, as
+            `patience compare --scheduler` does (the store stays in this process).
         cluster: `"slurm"`, or a dict of the options of `--cluster slurm` (`partition`, `account`,
             `cores`, `memory`, `walltime`: `{"partition": "short", "cores": 4, "walltime": "2:00:00"}`):
             run on Slurm jobs, as `patience compare --cluster slurm` does (docs/campaign.md).
@@ -54,8 +62,9 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
         A pandas DataFrame, one row per deal and configuration, in the order asked: `deal`,
         `configuration`, `solver`, `status`, `sequence`, `wall`, `cpu`, `nodes`, `version`, ...
         `.attrs["contradictions"]` lists deals solved by one configuration and called unsolvable by
-        another (a warning is issued too). A deal given as an object is named `VARIANT#CONTENT`
-        (its game and the first 12 digits of its content key).
+        another (a warning is issued too); `.attrs["certified"]` is None unless `certify`. A deal
+        given as an object is named `VARIANT#CONTENT` (its game and the first 12 digits of its
+        content key).
 
     Raises:
         UsageError: a bad spec, deal, solver, option or limit; a store made with other limits.
@@ -77,19 +86,21 @@ def compare(deals: Any, solvers: str | Iterable[str], *, game: str | None = None
     limits = check.limits(timeout, cpu, memory)
     on = clusters.from_api(cluster)
     ordered, retried = check.whole(seed, "seed"), check.flag(retry_errors, "retry_errors")
-    show_progress = check.flag(progress, "progress")
+    show_progress, certified = check.flag(progress, "progress"), check.flag(certify, "certify")
+    address = check.text(scheduler, "scheduler", optional=True)
     with tempfile.TemporaryDirectory(prefix="patience-compare-") as scratch:
         path = Path(scratch) / "campaign.sqlite" if store is None else Path(check.path(store, "store"))
         # one local job: in this process, no worker to start; a temporary store: no logs
-        sitting = run_campaign(named, configurations, limits, path, jobs=check.jobs(jobs), cluster=on, here=True,
-                               logs=store is not None, show_progress=show_progress, seed=ordered,
-                               retry_errors=retried)
+        sitting = run_campaign(named, configurations, limits, path, jobs=check.jobs(jobs), scheduler=address,
+                               cluster=on, here=True, logs=store is not None, show_progress=show_progress,
+                               seed=ordered, retry_errors=retried, certify=certified)
     order = {(item.name, item.content, configuration.label): index for index, (item, configuration)
              in enumerate((item, configuration) for item in named for configuration in configurations)}
     rows = sorted((row for row in sitting.runs if (row.source, row.content, row.configuration) in order),
                   key=lambda row: order[row.source, row.content, row.configuration])
     frame = pandas.DataFrame([vars(row) for row in rows])
     frame.attrs["contradictions"] = list(sitting.contradictions)
+    frame.attrs["certified"] = sitting.certified
     if sitting.contradictions:
         warnings.warn(f"{len(sitting.contradictions)} deals have contradicting verdicts: "
                       f"{', '.join(str(item['deal']) for item in sitting.contradictions[:5])}", stacklevel=2)
@@ -132,7 +143,8 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
            shape: str | Sequence[int] | None = None, mode: str = "max-cards", timeout: float = 60.0,
            nodes: int | None = None, numbering: str | None = None, batch: int | None = None, jobs: int = 1,
            store: str | os.PathLike[str] | None = None, progress: bool = False,
-           certify: bool = False, cluster: str | Mapping[str, object] | None = None) -> SurveySummary:
+           certify: bool = False, scheduler: str | None = None,
+           cluster: str | Mapping[str, object] | None = None) -> SurveySummary:
     """Decide every deal of a numbered range with the native search, as `patience survey` does.
 
     Args:
@@ -151,7 +163,9 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
         store: a SQLite store to keep and resume (default: a temporary one, removed afterwards).
         progress: draw the progress bar on standard error.
         certify: keep a certificate of each loss in the store (`summary.summary.certified` counts
-            them; `check(store=...)` verifies them), as `patience survey --certify` does.
+            them; `patience check --db STORE` verifies them), as `patience survey --certify` does.
+        scheduler: `"tcp://HOST:PORT"`: run the batches on this Dask distributed scheduler's workers,
+            as `patience survey --scheduler` does.
         cluster: run on Slurm jobs, as for `compare`; `jobs` batches at once.
 
     Returns:
@@ -179,10 +193,12 @@ def survey(game: str | None = None, seeds: str | Iterable[int] = "1-1000", *,
     on = clusters.from_api(cluster)
     show_progress = check.flag(progress, "progress")
     certified = check.flag(certify, "certify")
+    address = check.text(scheduler, "scheduler", optional=True)
     with tempfile.TemporaryDirectory(prefix="patience-survey-") as scratch:
         path = Path(scratch) / "survey.sqlite" if store is None else Path(check.path(store, "store"))
         run_survey(path, surveyed, numbering_name(numbered or DEFAULT_NUMBERING), checked_shape, numbers, chosen,
-                   seconds, limit, size or 2000, jobs=check.jobs(jobs), cluster=on, logs=store is not None,
+                   seconds, limit, size or 2000, jobs=check.jobs(jobs), scheduler=address, cluster=on,
+                   logs=store is not None,
                    show_progress=show_progress, certify=certified)
         settings, summary, rows = read_survey(path)
     return SurveySummary(summary.game, summary.deals, summary.won, summary.lost,

@@ -339,11 +339,13 @@ API_PAGE = ROOT / "docs" / "api.md"
 
 
 def api_examples() -> list:
-    """docs/api.md's examples, one a section; the teaching one runs clingo, so it is slow."""
+    """docs/api.md's examples, one a section; the teaching one runs clingo and the scheduler's starts a
+    Dask cluster, so they are slow."""
     from tests.test_examples import blocks
 
     return [pytest.param(block, id=f"api.md:{block.line}",
-                         marks=[pytest.mark.slow] if "patience.grade(" in block.text else [])
+                         marks=[pytest.mark.slow] if "patience.grade(" in block.text or "LocalCluster(" in block.text
+                         else [])
             for block in blocks(API_PAGE) if not block.not_run]
 
 

@@ -90,3 +90,20 @@ def test_a_store_of_schema_2_is_migrated_by_its_first_write(tmp_path, capsys):
     assert "6 of 6 runs stored (0 new)" in capsys.readouterr().out
     with Store(db, create=False) as store:
         assert store.database.version == 3 and store.certified() == 0
+
+
+def test_patience_compare_certifies_as_the_experiment_files_key_does(tmp_path, capsys):
+    import patience
+
+    db = tmp_path / "api.sqlite"
+    frame = patience.compare("black_hole:1-2", "native", timeout=30, store=db, certify=True)
+    lost = set(frame[frame["status"] == "unsolvable"]["deal"])
+    assert lost == {"black_hole:1"} and frame.attrs["certified"] == (1, 1)  # deal 2 is won
+    with Store(db, create=False) as store:
+        assert store.certifies()
+        assert {(item.deal, item.configuration) for item in store.certificates()} == {("black_hole:1", "native")}
+    capsys.readouterr()
+    assert main(["check", "--db", str(db), "--quiet"]) == 0
+    assert capsys.readouterr().out.strip() == f"{db}: 1 of 1 certificates certified: cannot be won"
+    assert campaign(db, experiment(tmp_path, certify=False)) == 2  # the store is certified from its first run
+    assert patience.compare("black_hole:2", "native", timeout=30).attrs["certified"] is None
