@@ -52,7 +52,8 @@ def run_script(script: str, limits: Limits, address_space: bool = True):
 
 @pytest.fixture
 def no_cgroup(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel_limits, "make_cgroup", lambda memory_mb: None)
+    """The rlimit branch, as on a machine without cgroups: by the setting the runs honour."""
+    monkeypatch.setenv(kernel_limits.CGROUPS_SETTING, "off")
 
 
 @needs_cgroup
@@ -98,7 +99,7 @@ def test_a_jvm_like_solver_is_sampled_not_rlimited(no_cgroup: None) -> None:
 @pytest.mark.parametrize("kernel", [pytest.param(True, marks=needs_cgroup), False])
 def test_children_that_burned_cpu_and_exited_are_charged(kernel: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     if not kernel:
-        monkeypatch.setattr(kernel_limits, "make_cgroup", lambda memory_mb: None)
+        monkeypatch.setenv(kernel_limits.CGROUPS_SETTING, "off")
     run = run_script(FORKS, Limits(timeout=120))
     assert run.returncode == 0, run
     assert run.cpu >= 0.45, run.cpu
@@ -121,3 +122,37 @@ def test_two_runs_at_once_each_have_their_own_cgroup() -> None:
         forks = pool.submit(run_script, FORKS, Limits(timeout=120, memory_mb=LIMIT_MB * 4))
     assert burst.result().memout and "cgroup" in burst.result().enforcement
     assert forks.result().returncode == 0 and forks.result().cpu >= 0.45 and not forks.result().memout
+
+
+def test_patience_cgroups_off_makes_no_cgroup_where_one_could_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(kernel_limits.CGROUPS_SETTING, "Off")
+    assert kernel_limits.make_cgroup(LIMIT_MB) is None
+    assert kernel_limits.how_enforced(True) == "memory: rlimit; cpu: rlimit"
+    assert kernel_limits.how_enforced(False).startswith("memory: sampling; cpu: rlimit (RLIMIT_AS would trip")
+    monkeypatch.setenv(kernel_limits.CGROUPS_SETTING, "on")  # anything else: as unset
+    assert kernel_limits.how_enforced(True).startswith("memory: cgroup" if CGROUP is not None else "memory: rlimit")
+
+
+@needs_cgroup
+def test_stale_cgroups_are_removed_once_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cgroup left by a process killed with -9 (its pid gone) goes at a process's first run below the
+    same parent; the runs after it do not look again."""
+    monkeypatch.setattr(kernel_limits, "_looked", set())  # as a fresh process
+    gone = 2 ** 22 + 1  # above pid_max's default: never a live process
+    assert not Path("/proc", str(gone)).exists()
+    assert CGROUP is not None
+    parent = CGROUP.folders[0].parent
+    stale = [parent / f"patience-{gone}-{number}" for number in (0, 1)]
+    stale[0].mkdir()
+    try:
+        first = kernel_limits.make_cgroup(None)
+        assert first is not None and not stale[0].exists()
+        stale[1].mkdir()
+        second = kernel_limits.make_cgroup(None)
+        assert second is not None and stale[1].exists()  # looked for once: left to the next process
+        for run in (first, second):
+            run.remove(1.0)
+    finally:
+        for folder in stale:
+            if folder.exists():
+                folder.rmdir()

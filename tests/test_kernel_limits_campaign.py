@@ -1,8 +1,9 @@
 """The kernel's limits in a campaign of two jobs (`patience compare --jobs 2`, and on two Dask
 workers), end to end: a solver that allocates past its memory limit is a memout, with no more than
 the limit allocated where RLIMIT_AS holds it, and a solver whose forked children burn CPU and exit is
-charged their CPU; each row says what enforced its limits. tests/test_kernel_limits.py checks the
-same of one run."""
+charged their CPU; each row says what enforced its limits. Each under the cgroups where this machine
+can make them, and under the rlimits (`PATIENCE_CGROUPS=off`, the branch of a machine without
+cgroups) everywhere. tests/test_kernel_limits.py checks the same of one run."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_kernel_limits import CGROUP, FORKS
+from patience.runs import kernel_limits
+from tests.test_kernel_limits import CGROUP, FORKS, needs_cgroup
 
 PATIENCE = [sys.executable, "-m", "patience"]
 LIMIT_MB = 200  # room for the interpreter in RLIMIT_AS; the burst asks for twice as much
@@ -58,7 +60,11 @@ def two_workers(where: str) -> Iterator[list[str]]:
 
 @pytest.mark.slow  # a campaign's two workers, a CNF each and a second of CPU burned
 @pytest.mark.parametrize("where", ["jobs", "dask"])
-def test_a_campaign_of_two_workers_keeps_the_kernels_limits(where: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("kernel", [pytest.param("cgroup", marks=needs_cgroup), "rlimit"])
+def test_a_campaign_of_two_workers_keeps_the_kernels_limits(where: str, kernel: str, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    if kernel == "rlimit":  # the command and its workers (Dask's: threads of this process) see it
+        monkeypatch.setenv(kernel_limits.CGROUPS_SETTING, "off")
     burst, forks = solver(tmp_path, "burst", BURST), solver(tmp_path, "forks", FORKS)
     db = tmp_path / "limits.sqlite"
     with two_workers(where) as workers:
@@ -71,14 +77,17 @@ def test_a_campaign_of_two_workers_keeps_the_kernels_limits(where: str, tmp_path
     with sqlite3.connect(db) as connection:
         connection.row_factory = sqlite3.Row
         rows = {row["configuration"]: dict(row) for row in connection.execute("SELECT * FROM runs")}
-    memory = "memory: cgroup" if CGROUP is not None else "memory: rlimit"
+    cgroup = kernel == "cgroup"
+    assert cgroup == (CGROUP is not None and kernel_limits.CGROUPS_SETTING not in os.environ)
+    memory = "memory: cgroup" if cgroup else "memory: rlimit"
     burst_row, forks_row = rows["burst"], rows["forks"]
     if where == "dask":  # run on the workers, threads of this process, not by the command's own
         assert {row["host"].rsplit(":", 1)[1] for row in rows.values()} == {str(os.getpid())}, rows
     assert burst_row["status"] == "memout", burst_row
     assert json.loads(burst_row["stats"])["limits"].startswith(memory), burst_row
-    if CGROUP is None:  # RLIMIT_AS: the allocation failed before the limit, the interpreter counted in it
+    if not cgroup:  # RLIMIT_AS: the allocation failed before the limit, the interpreter counted in it
         assert int(burst_row["message"].split("allocated ")[1].split()[0]) < LIMIT_MB, burst_row
     assert forks_row["status"] == "unknown", forks_row  # it printed no verdict
     assert forks_row["cpu"] >= 0.45, forks_row  # two children of 0.25 s each, reaped before it ended
-    assert ("cpu: cgroup" in json.loads(forks_row["stats"])["limits"]) == (CGROUP is not None), forks_row
+    cpu = json.loads(forks_row["stats"])["limits"].split("; ")[1]
+    assert cpu.startswith("cpu: cgroup") if cgroup else cpu == "cpu: rlimit", forks_row

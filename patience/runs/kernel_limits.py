@@ -9,7 +9,9 @@ made, the child sets `RLIMIT_AS` (only for solvers that declare it right: a JVM 
 address space than it ever uses) before it execs; and `RLIMIT_CPU` always backs the CPU limit. The
 /proc sampling of the runner core is what is left where neither holds (a JVM's memory without a
 cgroup). Every cgroup made here is removed after its run, its processes killed first; one left by a
-process killed with -9 is removed by the next run that finds it.
+process killed with -9 is removed by the first run of a later process below the same cgroup (each
+process looks for them once). `PATIENCE_CGROUPS=off` in the environment makes no cgroup where one
+could be made: the rlimits and the sampling hold the limits, as on a machine without cgroups.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 CGROUP_V2, CGROUP_V1, RLIMIT, SAMPLING = "cgroup v2", "cgroup v1", "rlimit", "sampling"
+CGROUPS_SETTING = "PATIENCE_CGROUPS"  # "off": no cgroups, the rlimits' and the sampling's ways only
 _PREFIX = "patience-"
 _MIB = 1024 * 1024
 _numbers = itertools.count()
+_looked: set[tuple[int, Path]] = set()  # (process, parent cgroup) already cleared of stale cgroups
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,10 @@ class RunCgroup:
 
 def make_cgroup(memory_mb: int | None) -> RunCgroup | None:
     """A fresh cgroup for one run below this process's own, with `memory_mb` as its kernel memory
-    limit; None where none can be made (no cgroup file system, or no right to write it)."""
+    limit; None where none can be made (no cgroup file system, or no right to write it), or where
+    `PATIENCE_CGROUPS=off` says not to."""
+    if cgroups_off():
+        return None
     mounts = _mounts()
     own = _own_cgroups()
     run = RunCgroup()
@@ -141,6 +148,12 @@ def make_cgroup(memory_mb: int | None) -> RunCgroup | None:
         run.remove(0.0)
         return None
     return run
+
+
+def cgroups_off() -> bool:
+    """Whether the environment says to make no cgroups (`PATIENCE_CGROUPS=off`), read at each run so
+    that a process's workers, and its tests, follow the setting as it is now."""
+    return os.environ.get(CGROUPS_SETTING, "").strip().lower() == "off"
 
 
 def child_setup(run: RunCgroup | None, cpu_limit: float | None, memory_mb: int | None,
@@ -227,13 +240,17 @@ def _own_cgroups() -> dict[str, str]:
 
 def _child(mount: Path | None, own: str | None, name: str) -> Path | None:
     """A new cgroup `name` below this process's own in a hierarchy, after the removal of ones whose
-    process is gone (killed with -9 before it could remove them); None if it cannot be made."""
+    process is gone (killed with -9 before it could remove them: looked for at a process's first run
+    below `parent`, not at every run); None if it cannot be made."""
     if mount is None or own is None:
         return None
     parent = mount / own.lstrip("/")
     if not os.access(parent, os.W_OK):
         return None
-    _remove_stale(parent)
+    looked = (os.getpid(), parent)  # by pid: a forked worker looks for itself
+    if looked not in _looked:
+        _looked.add(looked)
+        _remove_stale(parent)
     folder = parent / name
     try:
         folder.mkdir()
@@ -272,9 +289,10 @@ def _write(path: Path, text: str) -> None:
 
 
 @functools.cache
-def _probe() -> RunCgroup | None:
-    """Whether a run's cgroup can be made here (one made and removed at once), asked once a process."""
-    run = make_cgroup(None)
+def _probe(off: bool) -> RunCgroup | None:
+    """Whether a run's cgroup can be made here (one made and removed at once), asked once a process
+    (and setting of PATIENCE_CGROUPS)."""
+    run = None if off else make_cgroup(None)
     if run is not None:
         run.remove(1.0)
     return run
@@ -282,7 +300,7 @@ def _probe() -> RunCgroup | None:
 
 def how_enforced(address_space: bool) -> str:
     """How a solver process's limits would be held on this machine (`patience solvers --verbose`)."""
-    run = _probe()
+    run = _probe(cgroups_off())
     enforcement = run.enforcement(address_space) if run else Enforcement(RLIMIT if address_space else SAMPLING, RLIMIT)
     why = "" if address_space or (run and run.memory_dir) else " (RLIMIT_AS would trip on its reserved address space)"
     return f"{enforcement}{why}"
