@@ -156,3 +156,21 @@ def test_stale_cgroups_are_removed_once_a_process(monkeypatch: pytest.MonkeyPatc
         for folder in stale:
             if folder.exists():
                 folder.rmdir()
+
+
+def test_patience_solvers_says_how_each_solvers_limits_are_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    from patience.commands.solvers import limits_of
+    from patience.runners.base import ProcessSolver
+    from patience.runners.registry import all_solvers
+
+    monkeypatch.setenv(kernel_limits.CGROUPS_SETTING, "off")  # the rlimit branch: each kind its own way
+    said = {solver.name: (solver, limits_of(solver)) for solver in all_solvers()}
+    for name, (solver, limits) in said.items():
+        if not isinstance(solver, ProcessSolver):
+            assert limits == "in this process: the solve's own timers and limits", name
+        elif solver.address_space_limit:
+            assert limits == "memory: rlimit; cpu: rlimit", name
+        else:  # a JVM's reserved heap
+            assert limits.startswith("memory: sampling; cpu: rlimit (RLIMIT_AS would trip"), name
+    assert said["native"][1].startswith("in this process") and said["cadical"][1] == "memory: rlimit; cpu: rlimit"
+    assert said["ace"][1].startswith("memory: sampling")
