@@ -11,7 +11,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
+
+
+class Subcommands(Protocol):
+    """What `add_subparsers` returns, as each command's `register` uses it (argparse names its class
+    privately, so the commands name this instead)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
 
 
 @dataclass(frozen=True)

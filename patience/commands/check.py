@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from patience import sat_proof, store_schemas
+from patience.arguments import Subcommands
 from patience.campaign.store import Store
 from patience.checker import Broken, check
 from patience.drat import ProofError
@@ -40,7 +41,7 @@ SAVE_SECONDS = 10.0  # check --resume: the most a stop loses
 CHECKED_WORDS: dict[str, str] = {Status.SOLVED: "certified", Status.UNSOLVABLE: "not certified"}  # the progress line's
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "check", help="verify a certificate that a deal cannot be won (solve --certificate writes one)",
         description="Exit 0 and 'certified: cannot be won' when the certificate's positions hold the start, no "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from patience.arguments import Subcommands
 from patience.campaign import config
 from patience.campaign.run import run_campaign
 from patience.campaign.store import CHANGED_SHOWN
@@ -24,7 +25,7 @@ from patience.runs.stops import STOPPED, command_line, said, tell
 _DEFAULTS = {"timeout": 60.0, "cpu": None, "memory": None, "jobs": 1}
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "compare", help="run many solver configurations on many deals into a resumable SQLite store",
         description="Run configurations on many deals, store each validated run in SQLite, and resume "

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from patience.arguments import Subcommands
 from patience.exit_codes import ExitCode
 from patience.formats import FORMATS
 from patience.games import read_game_deal, write_game_deal
 from patience.names import GAME_OPTION_HELP, game_option
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser("convert", help="convert a deal between board, yaml, param, dzn and json "
                                                  "(PyCSP3's data; an lbs deal: param or json)")
     parser.add_argument("deal", help="deal file in any known form")

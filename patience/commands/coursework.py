@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from patience.arguments import Subcommands
 from patience.caps import MAX_SEED
 from patience.commands.gen_family import input_paths
 from patience.errors import UsageError
@@ -24,7 +25,7 @@ MAX_POOL = 10_000  # deals one pool may label
 LBS_DECK = STANDARD_RANKS * STANDARD_SUITS  # an exercise's LBS rows are drawn from one standard deck
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "coursework", help="write an exercise: instances at a chosen hardness, a sheet, the reference answers",
         description="Label a pool of deals of GAME with the native search (--pool seeded game numbers, or "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from patience.arguments import Subcommands
 from patience.caps import MAX_CARDS, MAX_DEALS, MAX_RANKS, MAX_SUITS
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
@@ -23,7 +24,7 @@ from patience.numeric import LARGEST, whole_argument
 from patience.outputs import write_files
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     numbered = (*NUMBERED_GAMES, *hooked_games())
     parser = subparsers.add_parser(
         "deal", help="print a deal: PySolFC game --seed N, or a random generalised deal",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from patience.answers import read_answer
+from patience.arguments import Subcommands
 from patience.cards import Card
 from patience.errors import InputError
 from patience.exit_codes import ExitCode
@@ -30,7 +31,7 @@ from patience.runs.process import Limits
 from patience.validator import replay
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser("decode",
                                    help="read a SAT model back as cards, or a won reduced deal as an assignment")
     kinds = parser.add_subparsers(dest="kind", required=True, metavar="KIND")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from patience.arguments import Subcommands
 from patience.errors import UsageError
 from patience.examples import EXAMPLES, example_files
 from patience.exit_codes import ExitCode
@@ -15,7 +16,7 @@ from patience.outputs import new_folder
 from patience.runs.process import stop_signals_unwind
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "examples",
         help="copy the example files (the paper's deal, lbs coursework instances, a grader's files) into a folder",

@@ -13,6 +13,7 @@ import importlib
 from collections.abc import Mapping
 from pathlib import Path
 
+from patience.arguments import Subcommands
 from patience.commands import gen_family
 from patience.errors import UsageError
 from patience.exit_codes import ExitCode
@@ -26,7 +27,7 @@ from patience.outputs import check_apart, write_files
 DESCRIPTION = "Print the model of a deal in one solver language; -o DIR writes every file of the model instead."
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     add_formats(subparsers.add_parser("gen", help=f"generate a model file for a deal ({', '.join(MODEL_LANGUAGES)})",
                                       description=DESCRIPTION))
 

@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from patience.arguments import Subcommands
 from patience.errors import UsageError
 from patience.exit_codes import GRADED_WRONG, ExitCode
 from patience.grading import student as games
@@ -26,7 +27,7 @@ from patience.runners.minizinc import DEFAULT_BACKEND
 MAX_HUNT = 100_000  # deals one hunt may pose
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "grade", help="grade a student's model of any game (or a folder of Savile Row results); hunt for a "
                       "deal it gets wrong",

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
+from patience.arguments import Subcommands
 from patience.commands import solve
 from patience.errors import one_line
 from patience.exit_codes import INVALID_ANSWER, STATUS_EXIT, ExitCode
@@ -21,7 +22,7 @@ from patience.runners.solve import solve as solve_deal
 from patience.runs.process import Limits
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser("lbs", help="Late Binding Solitaire (accordion): solve a deal or validate moves",
                                    description="Decide an lbs deal (Late Binding Solitaire, a .param) or replay "
                                                "a solution's moves on it.")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from patience.arguments import Subcommands
 from patience.exit_codes import ExitCode
 from patience.formats.yaml_form import write
 from patience.generators.reduction import meta, read_formula, reduce_formula
 from patience.reading import read_text
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "reduce", help="turn a DIMACS CNF formula into the generalised Black Hole deal of the NP-completeness proof",
         description="Print the deal (YAML) that is solvable iff the formula is satisfiable; its `meta` block "

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from patience.arguments import Subcommands
 from patience.campaign import analysis, tables
 from patience.campaign.store import CHANGED_SHOWN, Store
 from patience.errors import InputError
@@ -18,7 +19,7 @@ from patience.outputs import check_folder, write_files
 from patience.runs import specs
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser("report", help="tables and plots of a `patience compare` store",
                                    description="Print the comparison's tables (the paper's Table 4, correlations "
                                                "of per-deal times, win rates, disagreements) from a campaign "

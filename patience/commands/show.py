@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from patience.arguments import Subcommands
 from patience.commands.solve import parse_options, status_lines
 from patience.errors import UsageError, encodable
 from patience.exit_codes import STATUS_EXIT, ExitCode
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from patience.result import Result
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "show", help="write a self-contained HTML page that replays an answer on a deal, or lets you play it",
         description="Draw the deal (Black Hole, All in a Row, a generalised deal, Binary Star, or a Late Binding "

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from patience.arguments import Subcommands
 from patience.certificates import certify
 from patience.errors import UsageError, one_line, quote
 from patience.exit_codes import STATUS_EXIT
@@ -19,7 +20,7 @@ from patience.runs.process import Limits
 from patience.sat_proof import prove, proves
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "solve", help="decide a deal with any solver; the answer is validated",
         description="Write the deal as the solver's model, run the solver under limits, read its answer back "

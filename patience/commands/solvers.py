@@ -12,6 +12,7 @@ import shutil
 import textwrap
 from typing import Any
 
+from patience.arguments import Subcommands
 from patience.exit_codes import ExitCode
 from patience.grading.sandbox import protection
 from patience.names import GAMES
@@ -24,7 +25,7 @@ _COLUMNS = ("solver", "paradigm", "installed", "plays")
 _FIXED = (16, 8, 26)  # the widths of the first three columns; the games take the rest
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "solvers", help="list the solvers, whether installed, and how to get them",
         description="List every solver: its paradigm (native, planning, cp, sat, mip, asp), whether it is "

@@ -13,6 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from patience.arguments import Subcommands
 from patience.caps import MAX_DEALS, MAX_NODES, MAX_SEED
 from patience.errors import UsageError
 from patience.limits import jobs, seconds
@@ -40,7 +41,7 @@ from patience.survey.shuffles import DEALINGS, DECKS, SHAPES, BatchResult, play_
 from patience.survey.store import MAX_CARDS, MODES, UNDECIDED, VERDICTS, SurveyStore
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "survey", help="decide every deal of a numbered range (or random deals of a shape) into a resumable store",
         description="Decide every deal of a range (numbered deals, or seeded random generalised deals of "

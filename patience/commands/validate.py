@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from patience.arguments import Subcommands
 from patience.exit_codes import INVALID_ANSWER, ExitCode
 from patience.games import read_game_deal
 from patience.names import GAME_OPTION_HELP, game_option
 from patience.reading import read_text
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "validate", help="replay an answer (move list or a solver's output) on a deal",
         description="Exit 0 and 'valid: N moves' if the answer wins the deal; exit 1 and the first "
