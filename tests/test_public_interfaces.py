@@ -39,13 +39,13 @@ def _own_attributes(trees: dict[str, ast.Module]) -> set[str]:
     return {name for name in names if name.startswith("_")}
 
 
-def private_reads(source: str, own: set[str], *, named: bool = False) -> list[tuple[int, str]]:
+def private_reads(source: str | ast.Module, own: set[str], *, named: bool = False) -> list[tuple[int, str]]:
     """(line, name) of each read of a standard-library private attribute in `source`: an attribute of a
     standard-library module bound by an import, a name imported from one, an attribute named by a string
     to getattr/hasattr, and an attribute of any other object (a pool, a parser) that is no name of the
     package's own classes, of `self` or `cls`, or of one of the package's modules. `named`: a name in a
     postponed annotation too (never evaluated, but a type checker reads it)."""
-    tree = ast.parse(source)
+    tree = ast.parse(source) if isinstance(source, str) else source
     unread = set() if named else _annotations(tree)
     modules: dict[str, bool] = {}  # the names imports bind to modules: whether each is the standard library's
     found = []
@@ -103,8 +103,8 @@ def test_the_package_reads_no_private_attribute_of_the_standard_library():
     trees = {name: ast.parse(text) for name, text in sources.items()}
     assert "patience/runs/pool.py" in sources and any(name.startswith("runners/") for name in sources)
     own = _own_attributes(trees)
-    reads = {(name, attribute): line for name, text in sources.items()
-             for line, attribute in private_reads(text, own, named=True)}
+    reads = {(name, attribute): line for name, tree in trees.items()
+             for line, attribute in private_reads(tree, own, named=True)}
     found = sorted(f"{name}:{line}: {attribute}" for (name, attribute), line in reads.items())
     assert not found, "private attributes of the standard library read or named:\n" + "\n".join(found)
 
