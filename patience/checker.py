@@ -8,7 +8,6 @@ import gzip
 import json
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from itertools import chain
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -109,24 +108,25 @@ class BlackHole(Rules):
     def cut(self, position: Position) -> int | None:
         """No cells. Live cards: those whose cards above are, of a rank next to the foundation's (any, with none)
         or a live card's; a play plays only these: lost when fewer than left, or (backward) none next to the end.
-        Balance: a card of ranks r, r+2, ..., r+2k goes after one of their neighbours' (one each) or the foundation."""
+        Balance: a live card of ranks r, r+2, ..., r+2k goes after a live one of their neighbours' or the foundation."""
         near, gone, more, seen, free, ranks = self.near, list(position[1:]), True, 0, self.near[position[0]], self.ranks
+        counts, most = [0] * ranks, 0  # the live cards of each rank; the most of them in excess, never played
         while more:
             more = False
             for index, pile in enumerate(self.rank_piles):
                 while gone[index] < len(pile) and free >> (rank := pile[gone[index]]) & 1:
                     free, seen, more, gone[index] = free | near[rank + 1], seen | 1 << rank, True, gone[index] + 1
-        live, left, counts = sum(gone) - self.played(position), sum(self.heights) - self.played(position), [0] * ranks
+                    counts[rank] += 1
+        live, left = sum(gone) - self.played(position), sum(self.heights) - self.played(position)
         lost = live < left or (self.end is not None and not seen & near[self.end + 1])
-        for rank in chain(*(pile[taken:] for pile, taken in zip(self.rank_piles, position[1:], strict=False))):
-            counts[rank] += 1
         before = [count + (rank + 1 == position[0]) for rank, count in enumerate(counts)]
-        for start in range(ranks if not lost else 0):
+        for start in range(ranks):
             excess = -before[start - 1] - (position[0] == 0)
             for step in range(start, start + ranks - 2, 2):
                 excess += counts[step % ranks] - before[(step + 1) % ranks]
-                lost = lost or excess > 0
-        return self.played(position) + live if lost and not position[self.cells] and not self.won(position) else None
+                most = excess if excess > most else most
+        lost = (lost or most > 0) and not position[self.cells] and not self.won(position)
+        return self.played(position) + live - most if lost else None
 
     def twin(self, position: Position, after: Position) -> bool:
         """No cells, a unit card's (only its rank beneath it): another of its rank has a play as long after it."""
@@ -289,12 +289,12 @@ def check(deal_path: Path, certificate_path: Path) -> list[str]:
         moves = [(move, after, rules.played(after) if encode(after) in listed else rules.cut(after))
                  for move, after in rules.moves(position)]  # the bound of a move to a cut position: its most cards
         for move, after, bound in moves:  # not listed nor cut: a twin's, another move to its foundation covered
-            if bound is None and not (rules.twin(position, after) and any(other[1][0] == after[0] and other[2]
-                                                                           is not None for other in moves)):
+            twin = (bound is None or bound > most) and rules.twin(position, after) and any(  # (as long a play)
+                other[1][0] == after[0] and other[2] is not None and other[1] != after for other in moves)
+            if bound is None and not twin:
                 raise Broken(f"position {number} {rules.show(position)}: {move} leads to "
                              f"{rules.show(after)}, which is not listed")
-            most = max(most, bound or 0)
+            most = most if twin else max(most, bound or 0)
     most_of = (f"makes more than {most} of the {rules.numbers - 1} moves" if isinstance(rules, LateBinding)
-               else f"plays more than {most} of the {len(deal.cards)} cards")
-    backward = isinstance(rules, BlackHole) and rules.backward  # a play of the deal is no play of these
-    return [CERTIFIED] + ([] if backward else [f"certified: no play {most_of}"])
+               else f"plays more than {most} of the {len(deal.cards)} cards")  # (backward: no play of the deal's)
+    return [CERTIFIED] + ([] if isinstance(rules, BlackHole) and rules.backward else [f"certified: no play {most_of}"])
