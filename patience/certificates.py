@@ -1,17 +1,19 @@
-"""Certificates of a loss (docs/certificates.md): the positions of a lost deal the plays reach from
-its start, every one dead, written so that a checker apart from every search (patience.checker)
-can verify that no play wins.
+"""Certificates of a loss (docs/certificates.md): positions of a lost deal, every one dead, closed
+under the moves (up to the bounds and twins the checker works out itself), written so that a checker
+apart from every search (patience.checker) can verify that no play wins.
 
-Why every position reached: that set is closed under the moves of the game (a move from a listed
-position leads to a listed position) and holds the start and no won position, which is all a checker
-needs to prove the loss from the rules alone, with no bound to trust. The certificate pass that finds
-it runs after a search has said "lost", in a child process under the limits of the solve: for the
-Black Hole family the plain search from the front and the back in turns with its bound off, the
-direction that ends first giving the positions (patience.plain_search.closure; the deal's piles
-turned over, played from no foundation card to a last card next to the deal's foundation card, have
-a win exactly when the deal has: a win read backwards); for Late Binding Solitaire the LBS search
-with its cut off; for Binary Star the short walk here (no Python search of it keeps its states). A
-pass that finds a win (a search's fault) writes nothing.
+Where the positions come from, after a search has said "lost" (`certificate_pass`, in a child process
+under the limits of the solve, or in a campaign's worker): in the Black Hole family with the compiled
+search, that search's own failure cache (the game's `certificate_search`: `searched`, the search run
+keeping its cache, as `survey --certify` keeps the survey's), which lists far fewer positions than
+the plays reach (the search's symmetry rule drops twins the checker excuses); else the game's walk
+(`certificate_walk`, `dead_positions`): every position the plays reach, which is closed by itself
+(for the Black Hole family the compiled walk, or the plain search, from the front and the back in
+turns, the direction that ends first giving the positions; the deal's piles turned over, played from
+no foundation card to a last card next to the deal's foundation card, have a win exactly when the
+deal has: a win read backwards); for Late Binding Solitaire the LBS search with its cut off; for
+Binary Star, Golf and Worm Hole the short walk here. A pass that finds a win (a search's fault)
+writes nothing.
 
 The file: gzip of one JSON header line (the game, the SHA-256 of the deal's content, the direction,
 the numbers per position, their width in bytes, the count) and the positions, each its numbers big-endian in that
@@ -29,12 +31,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import ranks_adjacent
 from patience.deal import Deal
-from patience.errors import InputError
-from patience.games import AnyDeal, deal_as, deal_content, game_of
+from patience.errors import InputError, UsageError
+from patience.games import AnyDeal, deal_content, game_of, hook
 from patience.golf.deal import GolfDeal
 from patience.lbs.deal import LBSDeal
 from patience.outputs import write_file
@@ -47,6 +50,8 @@ CLOCK_EVERY = 1_024  # positions between two looks at the clocks (Binary Star's 
 FIRST_TURN = 1_000  # the compiled walk: positions of each direction's first turn; each next, TURN_GROWTH times more
 TURN_GROWTH = 4
 MOST_POSITIONS = 20_000_000  # the compiled walk's cap: some hundred bytes a position kept, with its hash sets
+FIRST_NODES = 100_000  # the compiled search's pass (decision mode): nodes of each direction's first turn; each
+SEARCH_GROWTH = 4  # next turn this many times more
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,7 @@ class Pass:
         if self.packed is None:
             return encode(deal, self.positions, self.direction)
         count, width, body = self.packed
-        return _file(deal, self.direction, 1 + len(deal_as(Deal, deal).piles), width, count, body)
+        return _file(deal, self.direction, game_of(deal).certificate_numbers(deal)[0], width, count, body)
 
 
 @dataclass(frozen=True)
@@ -83,14 +88,9 @@ class Written:
 def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]], direction: str = "forward") -> bytes:
     """The certificate file of `deal` listing `positions` (each a tuple of the game's numbers) of the
     deal's board (`forward`) or, in the Black Hole family, of its piles turned over (`backward`)."""
-    game = game_of(deal)
     records = [tuple(position) for position in positions]
-    if isinstance(deal, LBSDeal):  # a row, padded after its last card by a number above every card
-        numbers, top = len(deal.cards), deal.ranks * deal.suits
-    else:  # the piles, then the foundations (one in the Black Hole family)
-        sizes = game.sizes(deal)
-        numbers = len(sizes.heights) + sizes.foundations + _more_numbers(deal)
-        top = max((max(record) for record in records), default=0)
+    numbers, least = game_of(deal).certificate_numbers(deal)  # LBS: a row, padded by a number above every card
+    top = max(least, max((max(record) for record in records), default=0))
     width = max(1, (top.bit_length() + 7) // 8)
     pad = (1 << 8 * width) - 1
     padded = (record + (pad,) * (numbers - len(record)) for record in records)
@@ -110,30 +110,118 @@ def _file(deal: AnyDeal, direction: str, numbers: int, width: int, count: int, b
 
 def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: float | None = None,
                    cut: bool = True) -> Pass:
-    """Every position of `deal` the plays reach, when none is won (the certificate pass); in the Black
-    Hole family with the compiled search and `cut`, those the live-card bound does not cut."""
-    if isinstance(deal, Deal):
-        from patience.native import engine
-        from patience.native.board import Board
+    """Every position of `deal` the plays reach, when none is won (the walk, the game's `certificate_walk`); in
+    the Black Hole family with the compiled search and `cut`, those the live-card bound does not cut."""
+    game = game_of(deal)
+    if game.certificate_walk is None:
+        raise UsageError(f"there are no certificates of {game.name} losses")
+    walk: Walk = hook(game.certificate_walk)
+    return walk(deal, seconds, cpu_seconds, cut)
 
-        if engine.compiled() and engine.fits(Board.of(deal)):
-            return _walked(deal, seconds, cpu_seconds, cut)
-        from patience.plain_search import closure
 
-        found = closure(deal, seconds, cpu_seconds)
-        return Pass([(top + 1, *taken) for top, taken in found.positions()], found.won, found.limited_by,
-                    found.direction or "forward")
-    if isinstance(deal, LBSDeal):
-        from patience.lbs.solver import solve
+def certificate_pass(deal: AnyDeal, seconds: float | None = None, cpu_seconds: float | None = None,
+                     max_cards: bool = False) -> Pass:
+    """The certificate of a loss `solve --certificate` and campaigns' `certify: true` make: the game's
+    `certificate_search` (the Black Hole family's, with the compiled search: its own failure cache, as `survey
+    --certify` keeps it), else (or when the cache had to forget states) the walk of `dead_positions`, on what the
+    search left of the limits. `max_cards`: of "no play plays more than k", k the longest play."""
+    started, cpu_started = time.monotonic(), time.process_time()
+    game = game_of(deal)
+    if game.certificate_search is not None:
+        search: Search = hook(game.certificate_search)
+        found = search(deal, seconds, cpu_seconds, max_cards)
+        if found is not None:
+            return found
+    return dead_positions(deal, _left(seconds, time.monotonic() - started),
+                          _left(cpu_seconds, time.process_time() - cpu_started))
 
-        rows: set[tuple[int, ...]] = set()
-        search = solve(deal, seconds, None, cpu_seconds, dead=rows)
-        limit = None if search.complete else ("cpu" if search.cpu_limited else "time")
-        return Pass(list(rows) if search.complete and search.moves is None else [],
-                    search.moves is not None, limit)
-    if isinstance(deal, GolfDeal | WormHoleDeal):
-        return _walk(*(_golf(deal) if isinstance(deal, GolfDeal) else _worm_hole(deal)), seconds, cpu_seconds)
-    return _binary_star(deal_as(BinaryStarDeal, deal), seconds, cpu_seconds)
+
+Walk = Callable[[Any, float | None, float | None, bool], Pass]  # a game's certificate_walk (`cut`)
+Search = Callable[[Any, float | None, float | None, bool], Pass | None]  # its certificate_search (`max_cards`)
+
+
+def black_hole_walk(deal: Deal, seconds: float | None, cpu_seconds: float | None, cut: bool = True) -> Pass:
+    """The Black Hole family's walk: the compiled walk (`_walked`) where the compiled search takes the deal, else
+    the plain search's closure (its bound and memory cap off: every position reached)."""
+    from patience.native import engine
+    from patience.native.board import Board
+
+    if engine.compiled() and engine.fits(Board.of(deal)):
+        return _walked(deal, seconds, cpu_seconds, cut)
+    from patience.plain_search import closure
+
+    found = closure(deal, seconds, cpu_seconds)
+    return Pass([(top + 1, *taken) for top, taken in found.positions()], found.won, found.limited_by,
+                found.direction or "forward")
+
+
+def lbs_walk(deal: LBSDeal, seconds: float | None, cpu_seconds: float | None, cut: bool = True) -> Pass:
+    """Late Binding Solitaire's: the LBS search with its stranded-card cut off, its failed rows every row reached."""
+    from patience.lbs.solver import solve
+
+    rows: set[tuple[int, ...]] = set()
+    search = solve(deal, seconds, None, cpu_seconds, dead=rows)
+    limit = None if search.complete else ("cpu" if search.cpu_limited else "time")
+    return Pass(list(rows) if search.complete and search.moves is None else [], search.moves is not None, limit)
+
+
+def golf_walk(deal: GolfDeal, seconds: float | None, cpu_seconds: float | None, cut: bool = True) -> Pass:
+    return _walk(*_golf(deal), seconds, cpu_seconds)
+
+
+def worm_hole_walk(deal: WormHoleDeal, seconds: float | None, cpu_seconds: float | None, cut: bool = True) -> Pass:
+    return _walk(*_worm_hole(deal), seconds, cpu_seconds)
+
+
+def binary_star_walk(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float | None,
+                     cut: bool = True) -> Pass:
+    return _binary_star(deal, seconds, cpu_seconds)
+
+
+def black_hole_search(deal: Deal, seconds: float | None, cpu_seconds: float | None,
+                      max_cards: bool = False) -> Pass | None:
+    """The Black Hole family's certificate_search: `searched` where the compiled search takes the deal."""
+    from patience.native import engine
+    from patience.native.board import Board
+
+    return searched(deal, seconds, cpu_seconds, max_cards) if engine.compiled() and engine.fits(Board.of(deal)) \
+        else None
+
+
+def _left(limit: float | None, spent: float) -> float | None:
+    return None if limit is None else max(limit - spent, 0.001)
+
+
+def searched(deal: Deal, seconds: float | None, cpu_seconds: float | None, max_cards: bool = False) -> Pass | None:
+    """The compiled search's failure cache of a lost deal as its certificate (engine.search_ranks' `kept`; no second
+    walk): in max-cards mode the search from the front, whose cache bounds every play by its longest (the checker's
+    most cards); in decision mode the searches from the front and from the back (the piles turned over) in turns,
+    each turn SEARCH_GROWTH times the nodes of the last, from FIRST_NODES, the first to decide giving it (the back
+    decides some deals at once that the front takes millions of nodes on). A win, or a limit, as `dead_positions`
+    says them; None when the cache had to forget states (no certificate: the walk then)."""
+    from patience.native import _search
+    from patience.native.engine import DEFAULT_CACHE_BYTES
+    from patience.native.rules import Rules
+
+    top, sizes = -1 if deal.foundation is None else deal.foundation.rank, [len(pile) for pile in deal.piles]
+    boards = [("forward", [card.rank for pile in deal.piles for card in pile], top, -1)]
+    if not max_cards and (top < 0 or deal.ranks > 1):  # an end rank needs two ranks
+        boards.append(("backward", [card.rank for pile in deal.piles for card in reversed(pile)], -1, top))
+    started, cpu_started, budget = time.monotonic(), time.process_time(), 0 if max_cards else FIRST_NODES
+    while True:
+        for direction, ranks, on, end in boards:
+            wall = _left(seconds, time.monotonic() - started)
+            cpu = _left(cpu_seconds, time.process_time() - cpu_started)
+            word, _, _, nodes, _, _, width, records = _search.search_kept(
+                ranks, sizes, deal.ranks, (on,), *Rules().switches(), max_cards, budget, wall or 0.0, cpu or 0.0,
+                DEFAULT_CACHE_BYTES, end)
+            if word == "unsolvable":
+                return None if records is None else kept_pass(deal, direction, width, records)
+            if word == "solved":  # a win from the back, read forwards, wins too
+                return Pass([], won=True)
+            if word == "cpu" or (word == "limit" and not (budget and nodes >= budget)):
+                return Pass([], limited_by="cpu" if word == "cpu" else "time")
+        budget *= SEARCH_GROWTH
 
 
 def kept_pass(deal: Deal, direction: str, width: int, records: bytes) -> Pass:
@@ -185,13 +273,6 @@ def _binary_star(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: float
 
 
 Moves = Callable[[tuple[int, ...]], Iterator[tuple[int, ...]]]  # a position's successors
-
-
-def _more_numbers(deal: AnyDeal) -> int:
-    """A position's numbers besides the piles' and the foundations': Golf's stock dealt, Worm Hole's cells."""
-    if isinstance(deal, GolfDeal):
-        return 1
-    return deal.cells if isinstance(deal, WormHoleDeal) else 0
 
 
 def _golf(deal: GolfDeal) -> tuple[tuple[int, ...], Moves, Callable[[tuple[int, ...]], bool]]:
@@ -259,11 +340,12 @@ def _walk(start: tuple[int, ...], moves: Moves, won: Callable[[tuple[int, ...]],
     return Pass(list(seen))
 
 
-def certify(deal: AnyDeal, path: Path, limits: Limits) -> Written:
-    """Run the certificate pass on `deal` (a loss) in a child process under `limits` (counted from its
-    start); the child writes the certificate to `path` whole, or nothing."""
+def certify(deal: AnyDeal, path: Path, limits: Limits, max_cards: bool = False) -> Written:
+    """Run the certificate pass (`certificate_pass`) on `deal` (a loss) in a child process under `limits`
+    (counted from its start); the child writes the certificate to `path` whole, or nothing."""
     hard = limits.with_grace(GRACE_SECONDS)
-    payload = base64.b64encode(pickle.dumps((deal, str(path), limits.timeout, limits.cpu_limit))).decode("ascii")
+    payload = base64.b64encode(pickle.dumps((deal, str(path), limits.timeout, limits.cpu_limit, max_cards))
+                               ).decode("ascii")
     run = run_process([sys.executable, "-m", "patience.certificates"], hard, env=caller_environment(),
                       stdin_text=payload)
     if run.timed_out or run.memout:
@@ -284,8 +366,8 @@ def certify(deal: AnyDeal, path: Path, limits: Limits) -> Written:
 def main() -> int:
     """The child: the pass on the pickled deal, the certificate written, one JSON line of what it did."""
     end_with_caller()
-    deal, path, seconds, cpu_seconds = pickle.loads(base64.b64decode(sys.stdin.read()))
-    found = dead_positions(deal, seconds, cpu_seconds)
+    deal, path, seconds, cpu_seconds, max_cards = pickle.loads(base64.b64decode(sys.stdin.read()))
+    found = certificate_pass(deal, seconds, cpu_seconds, max_cards)
     result: dict[str, object]
     if found.limited_by is not None:
         result = {"reason": f"the certificate pass reached the {found.limited_by} limit"}

@@ -118,15 +118,49 @@ def test_a_loss_proved_from_the_back_gets_a_certificate_of_the_piles_turned_over
     assert code == 1 and "the start position [foundation A; taken 0" in message
 
 
-def test_a_pass_stopped_at_its_limit_leaves_no_file(tmp_path, capsys):
-    """Black Hole deal 1,510: the native search proves it lost at once; the pass needs 2.8 million
-    positions (seconds of the compiled walk)."""
-    path, certificate = deal_file(tmp_path, pysol_deal("black_hole", 1510)), tmp_path / "loss.cert"
-    assert main(["solve", str(path), "--timeout", "1", "--certificate", str(certificate)]) == 1
-    out = capsys.readouterr().out
-    assert "status: unsolvable" in out
-    assert "certificate: not written: the certificate pass reached the time limit" in out
-    assert list(tmp_path.iterdir()) == [path]  # nothing half written beside it
+def test_a_pass_stopped_at_its_limit_leaves_no_file(tmp_path):
+    """Black Hole deal 1,510: its search keeps 375,611 states in a tenth of a second; the pass, at a
+    hundredth, stops (or its child is stopped) and writes nothing."""
+    certificate = tmp_path / "loss.cert"
+    written = certificates.certify(pysol_deal("black_hole", 1510), certificate, Limits(timeout=0.01))
+    assert written.reason == "the certificate pass reached the time limit"
+    assert list(tmp_path.iterdir()) == []  # nothing half written
+
+
+def test_solve_keeps_the_searchs_own_cache_as_the_certificate(tmp_path, capsys):
+    """The certificate of a native loss is the failure cache of the search that proved it (its
+    `cached_states`), not every position the plays reach (the walk's, more): and a position it needs,
+    left out, is named."""
+    deal = pysol_deal("black_hole", 93)
+    path, certificate = deal_file(tmp_path, deal), tmp_path / "loss.cert"
+    assert main(["solve", str(path), "--json", "--certificate", str(certificate)]) == 1
+    record = json.loads(capsys.readouterr().out)
+    header, positions = read(certificate)
+    assert header["positions"] == record["stats"]["cached_states"] < dead_positions(deal).count
+    assert check(path, certificate)[0] == CERTIFIED
+    rules, listed = checker.BlackHole(deal, False), set(positions)
+    needed = [after for _, after in rules.moves(rules.start) if after in listed and rules.cut(after) is None
+              and not rules.twin(rules.start, after)]
+    write(certificate, header, [position for position in positions if position != needed[0]])
+    with pytest.raises(Broken, match=r"position \d+ \[foundation A; taken 0 .*which is not listed"):
+        check(path, certificate)
+
+
+def test_a_max_cards_certificate_bounds_every_play_by_the_longest(tmp_path, capsys):
+    """Black Hole deal 77: with max-cards on, the certificate is the max-cards search's cache, and the
+    checker's most cards is the solver's longest play, which replays: "at most 16" with a play of 16.
+    The decision search's certificate bounds the plays less tightly (its cuts ask only for a loss)."""
+    deal = pysol_deal("black_hole", 77)
+    path, certificate, decided = deal_file(tmp_path, deal), tmp_path / "most.cert", tmp_path / "loss.cert"
+    assert main(["solve", str(path), "--set", "max-cards=on", "--json", "--certificate", str(certificate)]) == 1
+    stats = json.loads(capsys.readouterr().out)["stats"]
+    game = game_of(deal)
+    play = game.canonical(deal, game.read_answer(stats["longest_play"], "longest play", deal))
+    assert len(play) == stats["max_cards"] and game.replay(deal, list(play), complete=False).valid
+    most = f"certified: no play plays more than {stats['max_cards']} of the {len(deal.cards)} cards"
+    assert check(path, certificate) == [CERTIFIED, most]
+    decided.write_bytes(certificates.certificate_pass(deal).file(deal))
+    assert check(path, decided)[0] == CERTIFIED and check(path, decided)[1] != most
 
 
 def test_a_win_gets_no_certificate(tmp_path, capsys):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from patience.checker import rules_of
 from patience.core import GameDeal, Replay
 from patience.games import FAMILY_CLASSES, Game, game_of, games_with, get_game, hook
 from patience.generators.deals import pysol_deal, random_deal
@@ -23,7 +24,7 @@ DEALS = {BLACK_HOLE: pysol_deal(BLACK_HOLE, 5), GENERALISED: random_deal(7, 3, 3
 GENERIC = ["runners/native.py", "runners/plain.py", "runners/sat_embedded.py", "patience/grading/hunt.py",
            "patience/grading/coursework.py", "patience/survey/decide.py", "patience/runs/specs.py",
            "patience/pages/notebook.py", "patience/pages/replay.py", "generators/__init__.py",
-           "patience/games/__init__.py", "patience/core.py"]
+           "patience/games/__init__.py", "patience/core.py", "patience/certificates.py"]
 
 
 def test_the_registry_holds_one_line_a_family_and_every_deal_type_is_a_game_deal():
@@ -50,8 +51,10 @@ def test_each_game_answers_the_hooks_the_generic_layers_call(game):
     assert smaller and all(len(candidate.cards) <= len(deal.cards) for candidate in smaller)
     assert all(sorted(card.rank for card in candidate.cards) == sorted(card.rank for card in deal.cards)
                for candidate in played.smaller(deal, fixed=True)) if game != LBS else True
-    for name in ("native_search", "posed_deals") + (("survey_search",) if game != LBS else ()):
+    for name in ("native_search", "posed_deals", "certificate_walk") + (("survey_search",) if game != LBS else ()):
         assert callable(hook(getattr(played, name))), name
+    numbers, least = played.certificate_numbers(deal)  # a loss certificate's positions, as the checker reads them
+    assert numbers == rules_of(deal, 1, False).numbers and (least > 0) is (game == LBS)  # LBS: its pad above
 
 
 def test_the_hooks_by_name_say_which_games_each_layer_plays():

@@ -18,7 +18,7 @@ from patience.campaign.config import Configuration
 from patience.campaign.record import RunRecord, stored_moves
 from patience.errors import InputError
 from patience.result import Answer, Status, judge
-from patience.runners.solve import solve
+from patience.runners.solve import checked_solver, solve
 from patience.runs.process import Limits
 from patience.runs.specs import NamedDeal
 
@@ -83,17 +83,20 @@ def run_task(task: Task) -> RunRecord | Certified:
 
 
 def certificate(task: Task) -> tuple[int, float, bytes] | str | None:
-    """The certificate pass on a task's loss, in this worker, under the task's time and CPU limits (as
-    `survey --certify` does): (positions, seconds, the file), None at a limit, WON for a win."""
-    from patience.certificates import dead_positions
+    """The certificate pass on a task's loss (patience.certificates.certificate_pass: the compiled search's own
+    failure cache where it plays the game, of the max-cards search when the configuration runs with max-cards on),
+    in this worker, under the task's time and CPU limits (as `survey --certify` does): (positions, seconds, the
+    file), None at a limit, WON for a win."""
+    from patience.certificates import certificate_pass
 
-    started = time.perf_counter()
-    found = dead_positions(task.deal.deal, task.limits.timeout, task.limits.cpu)
+    started, deal = time.perf_counter(), task.deal.deal
+    _, typed = checked_solver(task.configuration.solver, task.deal.game.variant(deal), dict(task.configuration.options))
+    found = certificate_pass(deal, task.limits.timeout, task.limits.cpu, bool(typed.get("max-cards")))
     if found.won:
         return WON
     if found.limited_by is not None:
         return None
-    return found.count, time.perf_counter() - started, found.file(task.deal.deal)
+    return found.count, time.perf_counter() - started, found.file(deal)
 
 
 def recheck(task: Task, record: RunRecord) -> RunRecord:

@@ -41,7 +41,8 @@ def register(subparsers: Subcommands) -> None:
     parser.add_argument("--json", action="store_true", help="print the result record as JSON")
     parser.add_argument("--certificate", type=Path, metavar="FILE",
                         help="for a loss, write a certificate `patience check` verifies (docs/certificates.md): "
-                             "the certificate pass runs after the solver, under the same limits")
+                             "the certificate pass (the compiled search keeping its failure cache, where it plays "
+                             "the game) runs after the solver, under the same limits")
     parser.set_defaults(handler=run)
 
 
@@ -62,17 +63,18 @@ def status_lines(result: Result) -> list[str]:
 
 
 def certificate_line(deal: AnyDeal, result: Result, path: Path, limits: Limits,
-                     solver: str = "", options: dict[str, str] | None = None) -> str:
+                     solver: str, options: dict[str, str]) -> str:
     """What became of the certificate asked for: written (a loss, the pass done), or why not. A CNF
-    route that logs proofs gives a SAT proof certificate (patience.sat_proof), any other the game's."""
+    route that logs proofs gives a SAT proof certificate (patience.sat_proof), any other the game's (of
+    "no play plays more than k cards" when the solver ran with max-cards on)."""
     if result.status is not Status.UNSOLVABLE:
         return f"none (the status is {result.status.value}, not unsolvable)"
+    _, typed = checked_solver(solver, game_of(deal).variant(deal), options)
     if proves(solver):
-        _, typed = checked_solver(solver, game_of(deal).variant(deal), options or {})
         written = prove(deal, solver, typed, path, limits)
         kind = "DRAT steps"
     else:
-        written, kind = certify(deal, path, limits), "positions"
+        written, kind = certify(deal, path, limits, bool(typed.get("max-cards"))), "positions"
     if written.reason is not None:
         return f"not written: {written.reason}"
     return f"{one_line(str(path))} ({written.positions:,} {kind}, {written.size:,} bytes)"

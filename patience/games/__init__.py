@@ -92,6 +92,10 @@ class Game(Generic[D]):
     # (PySolFC's deal `seed` of the game, or a UsageError for a number it has no deal for)
     random_deal: ClassVar[str | None] = None  # commands/deal.py: f(game, seed, ranks, suits, pile_height)
     # -> deal, a generalised game's seeded random deal (ValueError for a shape it cannot deal)
+    certificate_walk: ClassVar[str | None] = None  # certificates.py: f(deal, seconds, cpu_seconds, cut) -> Pass,
+    # the positions of a lost deal its plays reach, a loss certificate's (docs/certificates.md)
+    certificate_search: ClassVar[str | None] = None  # certificates.py: f(deal, seconds, cpu_seconds, max_cards)
+    # -> Pass or None, a search's own failure cache as a loss certificate (None: the walk instead)
 
     def detect(self, text: str) -> bool:
         """Whether a file's text is a deal of this game."""
@@ -148,6 +152,13 @@ class Game(Generic[D]):
     def sizes(self, deal: D) -> Sizes:
         """The deal's size: by default a deal of `piles` (top card first) on one foundation, of `ranks`."""
         return Sizes(len(deal.cards), tuple(map(len, deal.piles)), 1, deal.ranks)  # type: ignore[attr-defined]
+
+    def certificate_numbers(self, deal: D) -> tuple[int, int]:
+        """A loss certificate's positions (docs/certificates.md): how many numbers each has, and the least
+        number the width must hold (above every card, when shorter positions are padded). By default a
+        number for each foundation and each pile, and no least."""
+        sizes = self.sizes(deal)
+        return sizes.foundations + len(sizes.heights), 0
 
     def smaller(self, deal: D, fixed: bool) -> Iterator[D]:
         """The hunt's shrink candidates, one step simpler than `deal`, the biggest steps first; with

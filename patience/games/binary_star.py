@@ -52,6 +52,7 @@ class BinaryStar(Game[BinaryStarDeal]):
     sheet: ClassVar[Sheet | None] = SHEET
     native_search: ClassVar[str | None] = "patience.runners.native:solve_binary_star"
     survey_search: ClassVar[str | None] = "patience.survey.decide:decide_binary_star"
+    certificate_walk: ClassVar[str | None] = "patience.certificates:binary_star_walk"
     posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_binary_star"
 
     def detect(self, text: str) -> bool:

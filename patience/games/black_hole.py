@@ -55,6 +55,8 @@ class BlackHoleFamily(Game[Deal]):
     native_search: ClassVar[str | None] = "patience.runners.native:solve_black_hole"
     survey_search: ClassVar[str | None] = "patience.survey.decide:decide_black_hole"
     posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_black_hole"
+    certificate_walk: ClassVar[str | None] = "patience.certificates:black_hole_walk"
+    certificate_search: ClassVar[str | None] = "patience.certificates:black_hole_search"
 
     def detect(self, text: str) -> bool:
         return any(form.detect(text) for form in FORMATS.values())

@@ -79,6 +79,7 @@ class LateBinding(Game[LBSDeal]):
     sheet: ClassVar[Sheet | None] = SHEET
     native_search: ClassVar[str | None] = "patience.runners.native:solve_lbs"
     posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_lbs"
+    certificate_walk: ClassVar[str | None] = "patience.certificates:lbs_walk"
 
     def detect(self, text: str) -> bool:
         return is_pycsp3(text) or _CARDS_LETTING.search(text) is not None
@@ -118,6 +119,11 @@ class LateBinding(Game[LBSDeal]):
     def sizes(self, deal: LBSDeal) -> Sizes:
         """A row of cards, each a pile of one, on no foundation."""
         return Sizes(len(deal.cards), (1,) * len(deal.cards), 0, deal.ranks)
+
+    def certificate_numbers(self, deal: LBSDeal) -> tuple[int, int]:
+        """The row's top cards, padded after its last by a number above every card (card numbers: value +
+        ranks x suit)."""
+        return len(deal.cards), deal.ranks * deal.suits
 
     def smaller(self, deal: LBSDeal, fixed: bool) -> Iterator[LBSDeal]:
         return smaller_rows(deal)

@@ -65,6 +65,11 @@ class WormHole(Game[WormHoleDeal]):
     numbered_deal: ClassVar[str | None] = "patience.worm_hole.deals:numbered_deal"
     random_deal: ClassVar[str | None] = "patience.worm_hole.deals:generalised_deal"
     posed_deals: ClassVar[str | None] = "patience.worm_hole.hunt:posed"
+    certificate_walk: ClassVar[str | None] = "patience.certificates:worm_hole_walk"
+
+    def certificate_numbers(self, deal: WormHoleDeal) -> tuple[int, int]:
+        """Black Hole's numbers (the foundation, each pile) and a number for each cell."""
+        return 1 + len(deal.piles) + deal.cells, 0
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)

@@ -75,6 +75,11 @@ class Golf(Game[GolfDeal]):
     numbered_deal: ClassVar[str | None] = "patience.golf.pysol:numbered_deal"  # F's: PySolFC's numbers
     posed_deals: ClassVar[str | None] = "patience.golf.deals:posed_deal"
     random_deal: ClassVar[str | None] = "patience.golf.deals:generalised_deal"
+    certificate_walk: ClassVar[str | None] = "patience.certificates:golf_walk"
+
+    def certificate_numbers(self, deal: GolfDeal) -> tuple[int, int]:
+        """The foundation's rank, the stock's cards dealt, the cards taken from each pile."""
+        return 2 + len(deal.piles), 0
 
     def detect(self, text: str) -> bool:
         return forms.detect(text)

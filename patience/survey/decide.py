@@ -22,7 +22,7 @@ from typing import Any
 from patience.binary_star import rules as binary_star_rules
 from patience.binary_star.deal import BinaryStarDeal
 from patience.cards import STANDARD_RANKS, Card
-from patience.certificates import dead_positions, kept_pass
+from patience.certificates import certificate_pass, kept_pass
 from patience.deal import Deal
 from patience.errors import UsageError
 from patience.games import AnyDeal, deal_as, game_of, hook
@@ -211,7 +211,8 @@ class Certified:
 def certify_batch(batch: Batch) -> Certified:
     """`decide_batch` with a certificate of each loss: the failure cache of the search that proved it
     (the smallest, when two did), or where none was kept (a game decide_numbered does not take, a
-    cache that forgot states) the certificate pass (patience.certificates) in this worker, limited as
+    cache that forgot states) the certificate pass (patience.certificates.certificate_pass: for generalised
+    deals the compiled search again, keeping its cache; else the walk) in this worker, limited as
     each search is (batch.seconds). A pass that finds a win contradicts the search: the survey stops
     (UntrustedPlay) and stores nothing of the batch."""
     rows, certificates = [], []
@@ -227,7 +228,7 @@ def certify_batch(batch: Batch) -> Certified:
             direction, width, records = min(kept, key=lambda cache: len(cache[2]))
             found = kept_pass(deal_as(Deal, deal), direction, width, records)
         else:
-            found = dead_positions(deal, batch.seconds)
+            found = certificate_pass(deal, batch.seconds, max_cards=batch.mode == MAX_CARDS)
         if found.won:
             raise UntrustedPlay(f"{batch.game} deal {row.seed}: the search says lost, the certificate pass found a win")
         if found.limited_by is None:
