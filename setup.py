@@ -18,8 +18,9 @@ ROOT = Path(__file__).parent
 SEARCH_SOURCE = "patience/native/_search.c"
 GOLF_SOURCE = "patience/golf/_golf.c"
 WORM_HOLE_SOURCE = "patience/worm_hole/_worm_hole.c"
+EXTENSION_HEADER = "patience/extension.h"  # what Golf's and Worm Hole's searches share (#include "../extension.h")
 MAPPED_FOLDERS = ("generators", "runners", "templates", "models")
-NOT_DATA = {".py", ".pyc", ".pyo", ".so", ".pyd", ".c"}  # sources and build products, not data
+NOT_DATA = {".py", ".pyc", ".pyo", ".so", ".pyd", ".c", ".h"}  # sources and build products, not data
 
 
 ROOTS = {"patience": "patience"} | {f"patience.{folder}": folder for folder in MAPPED_FOLDERS}
@@ -60,9 +61,17 @@ def _data_files(folder: Path, package: Path) -> list[str]:
     return names
 
 
-def source_digest(path: str) -> str:
-    """The digest the compiled search carries of its source (patience.native.engine compares them)."""
-    return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()[:16]
+def source_digest(*paths: str) -> str:
+    """The digest the compiled search carries of its sources, the .c file and then any header it includes
+    (patience.native.engine and the games' `compiled()` compare them)."""
+    return hashlib.sha256(b"".join((ROOT / path).read_bytes() for path in paths)).hexdigest()[:16]
+
+
+def game_search(name: str, source: str) -> Extension:
+    """A game's compiled search: its .c file and the shared header, which `depends` puts in the sdist."""
+    return Extension(name, [source], depends=[EXTENSION_HEADER],
+                     define_macros=[("PATIENCE_SOURCE", f'"{source_digest(source, EXTENSION_HEADER)}"')],
+                     extra_compile_args=["-O3", "-std=c99"], optional=True)
 
 
 FOLDERS = package_folders()
@@ -70,13 +79,10 @@ setup(packages=sorted(FOLDERS),
       package_dir=ROOTS,
       package_data=package_data(FOLDERS),
       # sources go in the sdist only
-      exclude_package_data={"patience.native": ["*.c"], "patience.golf": ["*.c"], "patience.worm_hole": ["*.c"]},
+      exclude_package_data={"patience": ["*.h"], "patience.native": ["*.c"], "patience.golf": ["*.c"],
+                            "patience.worm_hole": ["*.c"]},
       ext_modules=[Extension("patience.native._search", [SEARCH_SOURCE],
                              define_macros=[("PATIENCE_SEARCH_SOURCE", f'"{source_digest(SEARCH_SOURCE)}"')],
                              extra_compile_args=["-O3", "-std=c99"], optional=True),
-                   Extension("patience.golf._golf", [GOLF_SOURCE],
-                             define_macros=[("PATIENCE_GOLF_SOURCE", f'"{source_digest(GOLF_SOURCE)}"')],
-                             extra_compile_args=["-O3", "-std=c99"], optional=True),
-                   Extension("patience.worm_hole._worm_hole", [WORM_HOLE_SOURCE],
-                             define_macros=[("PATIENCE_WORM_HOLE_SOURCE", f'"{source_digest(WORM_HOLE_SOURCE)}"')],
-                             extra_compile_args=["-O3", "-std=c99"], optional=True)])
+                   game_search("patience.golf._golf", GOLF_SOURCE),
+                   game_search("patience.worm_hole._worm_hole", WORM_HOLE_SOURCE)])

@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.packaging, pytest.mark.xdist_group("packaging")]
 # The folders that install as the import package and where they land in it (the design's layout).
 INSTALLED_FOLDERS = {"patience": "patience", "generators": "patience/generators", "runners": "patience/runners",
                      "templates": "patience/templates", "models": "patience/models"}
-NOT_INSTALLED_AS_IS = {".pyc", ".so", ".c"}  # compiled files, and the C source the wheel holds compiled
+NOT_INSTALLED_AS_IS = {".pyc", ".so", ".c", ".h"}  # compiled files, and the C sources the wheel holds compiled
 NOT_SHIPPED = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", "build", "dist", "*.so",
                                      ".pytest_cache", ".ruff_cache", "results*.sqlite")
 

@@ -11,6 +11,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "../extension.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,34 +74,6 @@ static int memo_add(Memo *memo, uint64_t key) {
     while (memo->slots[slot]) slot = (slot + 1) & memo->mask;
     memo->slots[slot] = key + 1;
     memo->count++;
-    return 1;
-}
-
-static double now(clockid_t clock) {
-    struct timespec spec;
-    clock_gettime(clock, &spec);
-    return (double)spec.tv_sec + (double)spec.tv_nsec * 1e-9;
-}
-
-static int int_list(PyObject *object, const char *what, long **out, Py_ssize_t *length) {
-    PyObject *fast = PySequence_Fast(object, what);
-    if (!fast) return 0;
-    *length = PySequence_Fast_GET_SIZE(fast);
-    *out = malloc(sizeof(long) * (size_t)(*length > 0 ? *length : 1));
-    if (!*out) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
-        return 0;
-    }
-    for (Py_ssize_t index = 0; index < *length; index++) {
-        (*out)[index] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, index));
-        if ((*out)[index] == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            free(*out);
-            return 0;
-        }
-    }
-    Py_DECREF(fast);
     return 1;
 }
 
@@ -252,6 +226,12 @@ static int run(Search *search, Memo *memo, int cache, int prune, long long node_
     }
 }
 
+/* the search's docstring: its arguments and what it returns */
+static const char SEARCH_DOC[] =
+    "search(pile_ranks, heights, stock_ranks, ranks, start_rank, onto, cache, prune, acceptor_ranks, "
+    "acceptors_below, watch_starts, watched_cards, left, node_limit, seconds, cpu_seconds, memo_bytes) -> "
+    "(status, path, most pile cards, nodes, cached positions)";
+
 static PyObject *golf_search(PyObject *self, PyObject *args) {
     PyObject *lists[9]; /* pile ranks, heights, stock ranks, onto, acceptor ranks, acceptor counts below, */
                         /* watch starts, watched cards, cards left of each rank */
@@ -366,24 +346,6 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
     return result;
 }
 
-static PyMethodDef METHODS[] = {
-    {"search", golf_search, METH_VARARGS,
-     "search(pile_ranks, heights, stock_ranks, ranks, start_rank, onto, cache, prune, acceptor_ranks, "
-     "acceptors_below, watch_starts, watched_cards, left, node_limit, seconds, cpu_seconds, memo_bytes) -> "
-     "(status, path, most pile cards, nodes, cached positions)"},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_golf", "Golf's compiled search", -1, METHODS,
-                                    NULL, NULL, NULL, NULL};
-
 PyMODINIT_FUNC PyInit__golf(void) {
-    PyObject *module = PyModule_Create(&MODULE);
-#ifdef PATIENCE_GOLF_SOURCE
-    if (module && PyModule_AddStringConstant(module, "SOURCE", PATIENCE_GOLF_SOURCE) < 0) {
-        Py_DECREF(module);
-        return NULL;
-    }
-#endif
-    return module;
+    return search_module("_golf", "Golf's compiled search", golf_search, SEARCH_DOC);
 }

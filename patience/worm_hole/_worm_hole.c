@@ -21,6 +21,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "../extension.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,12 +267,6 @@ typedef struct {
     long best;
     uint64_t *key;
 } Search;
-
-static double now(clockid_t clock) {
-    struct timespec spec;
-    clock_gettime(clock, &spec);
-    return (double)spec.tv_sec + (double)spec.tv_nsec * 1e-9;
-}
 
 /* patience.worm_hole.search._Counter.count: GOING, or the limit reached */
 static inline int count_node(Search *search) {
@@ -598,28 +594,6 @@ static int longest(Search *search, Memo *memo, long *best_pile, long *best_how, 
     return *best_depth == search->total ? WON : LOST;
 }
 
-static int int_list(PyObject *object, const char *what, long **out, Py_ssize_t *length) {
-    PyObject *fast = PySequence_Fast(object, what);
-    if (!fast) return 0;
-    *length = PySequence_Fast_GET_SIZE(fast);
-    *out = malloc(sizeof(long) * (size_t)(*length > 0 ? *length : 1));
-    if (!*out) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
-        return 0;
-    }
-    for (Py_ssize_t index = 0; index < *length; index++) {
-        (*out)[index] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, index));
-        if ((*out)[index] == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            free(*out);
-            return 0;
-        }
-    }
-    Py_DECREF(fast);
-    return 1;
-}
-
 static long bits_for(long largest) {
     long bits = 1;
     while (bits < 62 && (1L << bits) <= largest) bits++;
@@ -647,6 +621,12 @@ static PyObject *path_list(const long *piles, const long *hows, long length) {
     }
     return path;
 }
+
+/* the search's docstring: its arguments and what it returns */
+static const char SEARCH_DOC[] =
+    "search(card_ranks, heights, ranks, start_rank or -1, cells, max_cards, stranded, leaves, restarts, "
+    "node_limit or -1, room or -1, memo_bytes or 0, seconds or -1, cpu_seconds or -1) -> "
+    "(status, [pile, how, ...] or None, most cards, nodes, remembered positions)";
 
 static PyObject *worm_hole_search(PyObject *self, PyObject *args) {
     PyObject *rank_object, *height_object;
@@ -812,24 +792,6 @@ static PyObject *worm_hole_search(PyObject *self, PyObject *args) {
     return result;
 }
 
-static PyMethodDef METHODS[] = {
-    {"search", worm_hole_search, METH_VARARGS,
-     "search(card_ranks, heights, ranks, start_rank or -1, cells, max_cards, stranded, leaves, restarts, "
-     "node_limit or -1, room or -1, memo_bytes or 0, seconds or -1, cpu_seconds or -1) -> "
-     "(status, [pile, how, ...] or None, most cards, nodes, remembered positions)"},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_worm_hole", "Worm Hole's compiled search", -1, METHODS,
-                                    NULL, NULL, NULL, NULL};
-
 PyMODINIT_FUNC PyInit__worm_hole(void) {
-    PyObject *module = PyModule_Create(&MODULE);
-#ifdef PATIENCE_WORM_HOLE_SOURCE
-    if (module && PyModule_AddStringConstant(module, "SOURCE", PATIENCE_WORM_HOLE_SOURCE) < 0) {
-        Py_DECREF(module);
-        return NULL;
-    }
-#endif
-    return module;
+    return search_module("_worm_hole", "Worm Hole's compiled search", worm_hole_search, SEARCH_DOC);
 }
