@@ -35,15 +35,32 @@ GENERATOR = "cnf"
 HEADER_BYTES = 4096
 MAX_PROOF_BYTES = 1 << 30  # a proof this long (uncompressed) is refused rather than read
 CERTIFIED = "certified: the deal's CNF has no model (a DRAT proof), so no play wins under this encoding"
-# our solver name -> PySAT's engine that logs a proof (`sat` is CaDiCaL 1.9.5; MiniSat logs none)
-PROOF_ENGINES = {"sat": "cadical195", "sat-glucose": "glucose4", "sat-lingeling": "lingeling",
-                 "sat-maplesat": "maplesat"}
-BINARIES = {"cadical": "cadical"}  # solvers whose binary writes a DRAT file: cadical CNF PROOF --no-binary
+
+
+def proof_route(solver: str) -> tuple[str, Any] | None:
+    """How `solver` gives a DRAT proof that the project's CNF has no model, as its runner says it:
+    ("engine", PySAT's engine) for an embedded route on the CNF whose engine logs proofs (the runner's
+    `engine`, `model` and `proof`, and runners/sat_embedded.py's ENGINES: `sat` is CaDiCaL 1.9.5,
+    MiniSat logs none), ("binary", the runner) for a solver binary that writes one (its
+    `proof_options`: the cadical binary's); None for any other solver."""
+    from patience.runners.registry import get_solver
+    from patience.runners.sat_cli import CommandLineSat
+    from patience.runners.sat_embedded import ENGINES, EmbeddedSat
+
+    try:
+        runner = get_solver(solver)
+    except UsageError:
+        return None
+    if isinstance(runner, EmbeddedSat) and runner.model == GENERATOR and runner.proof:
+        return "engine", ENGINES[runner.engine]
+    if isinstance(runner, CommandLineSat) and runner.proof_options is not None:
+        return "binary", runner
+    return None
 
 
 def proves(solver: str) -> bool:
     """Whether `solver` is a CNF route that gives a DRAT proof of its UNSAT answers."""
-    return solver in PROOF_ENGINES or solver in BINARIES
+    return proof_route(solver) is not None
 
 
 def clauses_of(deal: AnyDeal, options: Mapping[str, Any]) -> tuple[list[list[int]], dict[str, Any]]:
@@ -71,16 +88,20 @@ def prove(deal: AnyDeal, solver: str, options: Mapping[str, Any], path: Path, li
     """Solve the deal's CNF again with `solver` asking for a proof, under `limits`; on UNSAT write the
     certificate to `path` (whole or not at all); `reason` when none is written."""
     clauses, encoding = clauses_of(deal, options)
-    if solver in PROOF_ENGINES:
+    route = proof_route(solver)
+    if route is None:
+        raise UsageError(f"{solver} gives no DRAT proof")
+    kind, how = route
+    if kind == "engine":
         from pysat.formula import CNF
 
         from patience.runners.sat_embedded import run_engine as engine
-        outcome = engine(PROOF_ENGINES[solver], CNF(from_clauses=clauses), limits.left(), proof=True)
+        outcome = engine(how, CNF(from_clauses=clauses), limits.left(), proof=True)
         if outcome["verdict"] is not False:
             return Written(reason=f"the proof run ended {outcome['verdict']}, not unsatisfiable")
         proof = list(outcome["proof"])
     else:
-        proof_or_reason = _binary_proof(BINARIES[solver], clauses, limits.left())
+        proof_or_reason = _binary_proof(how.executable() or how.name, how.proof_options, clauses, limits.left())
         if isinstance(proof_or_reason, str):
             return Written(reason=proof_or_reason)
         proof = proof_or_reason
@@ -92,8 +113,8 @@ def prove(deal: AnyDeal, solver: str, options: Mapping[str, Any], path: Path, li
     return Written(len(proof), len(data))
 
 
-def _binary_proof(binary: str, clauses: list[list[int]], limits: Limits) -> list[str] | str:
-    """The DRAT lines a solver binary writes for the CNF, or why there are none."""
+def _binary_proof(binary: str, options: tuple[str, ...], clauses: list[list[int]], limits: Limits) -> list[str] | str:
+    """The DRAT lines a solver binary writes for the CNF (`binary OPTIONS CNF PROOF`), or why there are none."""
     from pysat.formula import CNF
 
     from patience.generators.cnf.common import dimacs_text
@@ -102,7 +123,7 @@ def _binary_proof(binary: str, clauses: list[list[int]], limits: Limits) -> list
         cnf, proof = Path(folder) / "deal.cnf", Path(folder) / "deal.drat"
         cnf.write_text(dimacs_text([], CNF(from_clauses=clauses)))
         try:
-            run = run_process([binary, "-q", "--no-binary", str(cnf), str(proof)], limits)
+            run = run_process([binary, *options, str(cnf), str(proof)], limits)
         except OSError as error:
             return f"{binary} cannot run: {error.strerror}"
         if run.timed_out or run.memout or run.returncode != 20:

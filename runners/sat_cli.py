@@ -54,6 +54,9 @@ class CommandLineSat(ProcessSolver, ExecutableSolver):
     games = modelled_games("cnf")
     options: ClassVar[Schema] = cnf.OPTIONS
     package: ClassVar[str] = ""
+    # with these options before the CNF and a file after it, the binary writes a DRAT proof of UNSAT there,
+    # as text (patience.sat_proof); None: it writes none that is read
+    proof_options: ClassVar[tuple[str, ...] | None] = None
 
     def install_hint(self) -> str:
         return DEBIAN_HINT.format(package=self.package)
@@ -94,6 +97,7 @@ class Cadical(CommandLineSat):
     description = "the paper's CNF, the cadical binary (Debian package cadical)"
     executables = ("cadical",)
     package = "cadical"
+    proof_options = ("-q", "--no-binary")
 
 
 class Picosat(CommandLineSat):

@@ -52,6 +52,7 @@ class EmbeddedSat(Solver):
     options: ClassVar[Schema] = cnf.OPTIONS
     engine: ClassVar[str] = "cadical"
     model: ClassVar[str] = "cnf"  # the `gen` language whose formula it solves
+    proof: ClassVar[bool] = True  # the engine logs a DRAT proof of UNSAT (PySAT's with_proof; patience.sat_proof)
 
     def version(self) -> str | None:
         from pysat import __version__
@@ -185,6 +186,7 @@ class EmbeddedGlucose(EmbeddedSat):
 class EmbeddedMinisat(EmbeddedSat):
     name = "sat-minisat"
     engine = "minisat"
+    proof = False  # PySAT's MiniSat logs none
     description = "the paper's CNF, MiniSat 2.2 inside PySAT"
 
 

@@ -137,3 +137,21 @@ def test_the_drat_checker_imports_only_the_standard_library():
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module}
     assert imported and imported <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+def test_the_proof_routes_are_the_runners_own(monkeypatch):
+    """Which CNF routes give a proof, and with which PySAT engine, is read from the runners (their
+    engine and model, sat_embedded's ENGINES, a binary's proof options): no table of sat_proof's own."""
+    from patience.runners import sat_cli, sat_embedded
+    from patience.runners.registry import SOLVERS
+
+    routes = {name: sat_proof.proof_route(name) for name in SOLVERS}
+    engines = {name: route[1] for name, route in routes.items() if route and route[0] == "engine"}
+    assert engines == {"sat": "cadical195", "sat-glucose": "glucose4", "sat-lingeling": "lingeling",
+                       "sat-maplesat": "maplesat"}  # MiniSat logs none; the successor CNF is another encoding
+    assert [name for name, route in routes.items() if route and route[0] == "binary"] == ["cadical"]
+    monkeypatch.setattr(sat_embedded.EmbeddedGlucose, "proof", False)
+    monkeypatch.setitem(sat_embedded.ENGINES, "cadical", "cadical153")
+    monkeypatch.setattr(sat_cli.Cadical, "proof_options", None)
+    assert not sat_proof.proves("sat-glucose") and not sat_proof.proves("cadical")
+    assert sat_proof.proof_route("sat") == ("engine", "cadical153")
