@@ -33,6 +33,9 @@ from typing import Any
 from patience.errors import UsageError
 from patience.games import AnyDeal, game_of
 from patience.generators.deals import pysol_deal, random_deal
+from patience.golf import deals as golf_deals
+from patience.golf.pysol import VARIANTS as GOLF_VARIANTS
+from patience.golf.pysol import golf_deal
 from patience.grading.hunt import random_binary_star
 from patience.lbs import deal as lbs_deal
 from patience.names import BLACK_HOLE
@@ -43,8 +46,14 @@ from patience.runners.solve import solve
 from patience.runs.pool import runner
 from patience.runs.process import Limits
 from patience.runs.progress import Progress
+from patience.worm_hole import deals as worm_hole_deals
 
-FAMILIES = ("generalised", "all_in_a_row_like", "binary_star_generalised", "lbs", "black_hole")
+GOLF_SMALL = {"golf_generalised": (False, False), "golf_queens_on_kings_generalised": (True, False),
+              "golf_wrap_ranks_generalised": (True, True)}  # family -> (queens_on_kings, wrap_ranks)
+WORM_HOLE_SMALL = {"worm_hole_generalised": 1, "worm_hole_two_cells": 2}  # family -> cells
+NUMBERED = ("black_hole", "golf")  # PySolFC's numbered deals, counted by their own option
+FAMILIES = ("generalised", "all_in_a_row_like", "binary_star_generalised", "lbs", *GOLF_SMALL, *WORM_HOLE_SMALL,
+            *NUMBERED)
 REFERENCE = "native"
 OUTCOMES = ("agree", "open", "error", "disagree")  # per (deal, route)
 NATIVE_LIMITS = Limits(timeout=600, cpu=60)
@@ -54,8 +63,9 @@ ROWS = "rows.jsonl"
 
 def small_deal(family: str, number: int) -> AnyDeal:
     """Deal `number` of `family`, made from those two alone: small enough for every route to decide
-    in about a second (at most 16 cards: the MIP routes take a minute on some binary star deals of
-    22), except Black Hole's, which are PySolFC's numbered deals."""
+    in about a second (at most 16 cards, a Golf deal's stock and start card counted: the MIP routes
+    take a minute on some binary star deals of 22), except the numbered families' (NUMBERED), which
+    are PySolFC's deals: Black Hole's, and Golf's in the three variants in turn."""
     rng = random.Random(f"{family}/{number}")
     seed = rng.randrange(2 ** 32)
     if family in ("generalised", "all_in_a_row_like"):
@@ -68,8 +78,25 @@ def small_deal(family: str, number: int) -> AnyDeal:
         return random_binary_star(ranks, 1 if ranks > 4 else suits, rng.randint(1, 3), seed)
     if family == "lbs":
         return lbs_deal.random_deal(rng.randint(3, 10), seed)
+    if family in GOLF_SMALL:
+        ranks, suits = rng.randint(3, 7), rng.randint(1, 4)
+        while ranks * suits > 16:
+            suits -= 1
+        piles = rng.randint(1, min(4, ranks * suits - 1))
+        height = rng.randint(1, min(3, (ranks * suits - 1) // piles))
+        stock = rng.randint(0, min(6, ranks * suits - 1 - piles * height))
+        queens_on_kings, wrap_ranks = GOLF_SMALL[family]
+        return golf_deals.random_deal(seed, ranks, suits, piles, height, stock, queens_on_kings, wrap_ranks)
+    if family in WORM_HOLE_SMALL:
+        ranks, suits, height = rng.randint(3, 7), rng.randint(1, 4), rng.randint(1, 4)
+        while ranks * suits > 16:
+            suits -= 1
+        return worm_hole_deals.random_deal(ranks, suits, height, seed, cells=WORM_HOLE_SMALL[family])
     if family == "black_hole":
         return pysol_deal(BLACK_HOLE, number)
+    if family == "golf":  # the three variants in turn
+        queens_on_kings, wrap_ranks = tuple(GOLF_VARIANTS.values())[(number - 1) % len(GOLF_VARIANTS)]
+        return golf_deal(number, queens_on_kings=queens_on_kings, wrap_ranks=wrap_ranks)
     raise UsageError(f"no deal family {family!r}; the families: {', '.join(FAMILIES)}")
 
 
@@ -147,13 +174,14 @@ def merged_rows(folders: Sequence[Path]) -> list[dict[str, Any]]:
 
 
 def plan(families: Iterable[str], deals: int, routes: Sequence[str] | None, cpu: float,
-         done: set[tuple[str, int, str]], black_hole_deals: int) -> list[Task]:
+         done: set[tuple[str, int, str]], black_hole_deals: int, golf_deals: int = 0) -> list[Task]:
     """The deals with routes left to run, the families in turns (deal 1 of each, then deal 2...), so that a
     run stopped early has covered every family about equally."""
     tasks = []
-    for number in range(1, max(deals, black_hole_deals) + 1):
+    counts = {"black_hole": black_hole_deals, "golf": golf_deals}  # the numbered families' own counts
+    for number in range(1, max(deals, *counts.values()) + 1):
         for family in families:
-            if number > (black_hole_deals if family == "black_hole" else deals):
+            if number > counts.get(family, deals):
                 continue
             missing = tuple(route for route in routes_for(small_deal(family, number), routes)
                             if (family, number, route) not in done)
@@ -163,14 +191,15 @@ def plan(families: Iterable[str], deals: int, routes: Sequence[str] | None, cpu:
 
 
 def run(folder: Path, families: Sequence[str], deals: int, routes: Sequence[str] | None, cpu: float,
-        jobs: int, black_hole_deals: int, show_progress: bool = True, retry_open: bool = False) -> Counter[str]:
+        jobs: int, black_hole_deals: int, show_progress: bool = True, retry_open: bool = False,
+        golf_deals: int = 0) -> Counter[str]:
     """Run every missing (deal, route) pair, appending each deal's rows as it finishes; the outcomes of
     the whole store."""
     folder.mkdir(parents=True, exist_ok=True)
     stored = [row for row in read_rows(folder) if not (retry_open and row["outcome"] == "open")]
     write_file(folder / ROWS, "".join(json.dumps(row) + "\n" for row in stored))  # drop a cut last line
     done = {(row["family"], row["number"], row["route"]) for row in stored}
-    tasks = plan(families, deals, routes, cpu, done, black_hole_deals)
+    tasks = plan(families, deals, routes, cpu, done, black_hole_deals, golf_deals)
     progress = Progress(len(tasks), {}, enabled=show_progress, shown=OUTCOMES, title="agreement")
     counts = Counter(row["outcome"] for row in stored)
 
@@ -216,7 +245,9 @@ def main(arguments: Sequence[str]) -> int:
     run_parser = commands.add_parser("run", help="run the sweep (resumable)")
     run_parser.add_argument("--out", type=Path, required=True)
     run_parser.add_argument("--deals", type=int, default=20, help="deals of each small family")
-    run_parser.add_argument("--black-hole-deals", type=int, default=5, help="PySolFC deals 1..N")
+    run_parser.add_argument("--black-hole-deals", type=int, default=5, help="PySolFC's Black Hole deals 1..N")
+    run_parser.add_argument("--golf-deals", type=int, default=3,
+                            help="PySolFC's Golf deals 1..N (golf, queens on kings, wrap ranks in turn)")
     run_parser.add_argument("--families", default=",".join(FAMILIES))
     run_parser.add_argument("--routes", default="", help="comma-separated solvers (default: every installed one)")
     run_parser.add_argument("--cpu", type=float, default=30.0, help="seconds of CPU a route run")
@@ -235,7 +266,7 @@ def main(arguments: Sequence[str]) -> int:
             for route in routes or ():
                 get_solver(route)
             run(options.out, families, options.deals, routes, options.cpu, options.jobs,
-                options.black_hole_deals, retry_open=options.retry_open)
+                options.black_hole_deals, retry_open=options.retry_open, golf_deals=options.golf_deals)
     except UsageError as error:
         print(f"agreement.py: {error}", file=sys.stderr)
         return 2

@@ -21,15 +21,25 @@ def agreement():
 
 
 def test_the_families_deal_small_deals_of_their_games_from_the_number_alone(agreement):
-    games = {"generalised": "generalised", "all_in_a_row_like": "generalised",
-             "binary_star_generalised": "binary_star_generalised", "lbs": "lbs", "black_hole": "black_hole"}
+    games = {"generalised": {"generalised"}, "all_in_a_row_like": {"generalised"},
+             "binary_star_generalised": {"binary_star_generalised"}, "lbs": {"lbs"}, "black_hole": {"black_hole"},
+             "golf_generalised": {"golf_generalised"}, "golf_queens_on_kings_generalised": {"golf_generalised"},
+             "golf_wrap_ranks_generalised": {"golf_generalised"}, "worm_hole_generalised": {"worm_hole_generalised"},
+             "worm_hole_two_cells": {"worm_hole_generalised"},
+             "golf": {"golf", "golf_queens_on_kings", "golf_wrap_ranks"}}
+    assert set(games) == set(agreement.FAMILIES)
     for family, game in games.items():
-        deals = [agreement.small_deal(family, number) for number in range(1, 40)]
-        assert {game_of(deal).variant(deal) for deal in deals} == {game}
+        deals = [agreement.small_deal(family, number) for number in range(1, 40 if family != "golf" else 7)]
+        assert {game_of(deal).variant(deal) for deal in deals} == game
         assert deals[5] == agreement.small_deal(family, 6)  # the same number, the same deal
-        if family != "black_hole":
-            assert max(len(deal.cards) for deal in deals) <= 16
+        if family not in agreement.NUMBERED:
+            assert max(len(deal.cards) + len(getattr(deal, "stock", ())) for deal in deals) <= 16
     assert all(agreement.small_deal("all_in_a_row_like", number).foundation is None for number in range(1, 10))
+    for family, flags in agreement.GOLF_SMALL.items():  # each family plays its variant
+        deals = [agreement.small_deal(family, number) for number in range(1, 21)]
+        assert {(deal.queens_on_kings, deal.wrap_ranks) for deal in deals} == {flags}
+    for family, cells in agreement.WORM_HOLE_SMALL.items():
+        assert {agreement.small_deal(family, number).cells for number in range(1, 20)} == {cells}
 
 
 def test_outcomes_count_a_false_verdict_as_a_disagreement(agreement):
@@ -84,7 +94,7 @@ def test_a_report_merges_runs_and_keeps_a_pair_run_twice_by_its_worst_outcome(ag
 
 
 def test_an_unknown_family_or_route_is_one_line_and_status_2(agreement, tmp_path, capsys):
-    assert agreement.main(["run", "--out", str(tmp_path), "--families", "golf"]) == 2
+    assert agreement.main(["run", "--out", str(tmp_path), "--families", "nosuch"]) == 2
     assert agreement.main(["run", "--out", str(tmp_path), "--routes", "nosuch"]) == 2
     assert capsys.readouterr().err.count("\n") == 2
 
@@ -94,9 +104,10 @@ def test_an_unknown_family_or_route_is_one_line_and_status_2(agreement, tmp_path
 def test_every_route_agrees_with_the_native_search_on_small_deals_of_every_game(agreement, tmp_path, deals):
     """Every installed route (its defaults) on the first deals of each small family: a replayed win
     against a loss either way is a false verdict; timeouts are allowed, errors are not."""
-    families = ["generalised", "all_in_a_row_like", "binary_star_generalised", "lbs"]
+    families = ["generalised", "all_in_a_row_like", "binary_star_generalised", "lbs", *agreement.GOLF_SMALL,
+                *agreement.WORM_HOLE_SMALL]
     assert agreement.main(["run", "--out", str(tmp_path), "--families", ",".join(families), "--deals", str(deals),
-                           "--black-hole-deals", "0", "--cpu", "60"]) == 0
+                           "--black-hole-deals", "0", "--golf-deals", "0", "--cpu", "60"]) == 0
     rows = agreement.read_rows(tmp_path)
     assert not [row for row in rows if row["outcome"] in ("disagree", "error")]
     for family in families:
