@@ -55,7 +55,7 @@ class Rules(Protocol):
     def played(self, position: Position) -> int:  # the cards played (LBS: the moves made) to reach it
         return sum(position[self.at:self.at + len(self.heights)])
 
-    def cut(self, position: Position) -> int | None:  # of one not won the bound proves lost: most cards through it
+    def cut(self, position: Position, above: int = 0) -> int | None:  # one not won a bound proves lost: its most cards
         return None  # no bound but the Black Hole family's
 
     def twin(self, position: Position, after: Position) -> bool:  # a move another to the same after[0] stands in for
@@ -105,7 +105,7 @@ class BlackHole(Rules):
                 yield f"{rank_name(held - 1, self.ranks)} from a cell", (
                     held, *position[1:self.cells.start], *sorted((0, *cells[:index], *cells[index + 1:])))
 
-    def cut(self, position: Position) -> int | None:
+    def cut(self, position: Position, above: int = 0) -> int | None:
         """No cells. Live cards: those whose cards above are, of a rank next to the foundation's (any, with none)
         or a live card's; a play plays only these: lost when fewer than left, or (backward) none next to the end.
         Balance: a live card of ranks r, r+2, ..., r+2k goes after a live one of their neighbours' or the foundation."""
@@ -120,7 +120,7 @@ class BlackHole(Rules):
         live, left = sum(gone) - self.played(position), sum(self.heights) - self.played(position)
         lost = live < left or (self.end is not None and not seen & near[self.end + 1])
         before = [count + (rank + 1 == position[0]) for rank, count in enumerate(counts)]
-        for start in range(ranks):
+        for start in range(ranks if not lost or self.played(position) + live > above else 0):  # (a bound past `above`)
             excess = -before[start - 1] - (position[0] == 0)
             for step in range(start, start + ranks - 2, 2):
                 excess += counts[step % ranks] - before[(step + 1) % ranks]
@@ -286,7 +286,7 @@ def check(deal_path: Path, certificate_path: Path) -> list[str]:
     for number, position in enumerate(map(decode, records), 1):
         if rules.won(position):
             raise Broken(f"position {number} {rules.show(position)} is won")
-        moves = [(move, after, rules.played(after) if encode(after) in listed else rules.cut(after))
+        moves = [(move, after, rules.played(after) if encode(after) in listed else rules.cut(after, most))
                  for move, after in rules.moves(position)]  # the bound of a move to a cut position: its most cards
         for move, after, bound in moves:  # not listed nor cut: a twin's, another move to its foundation covered
             twin = (bound is None or bound > most) and rules.twin(position, after) and any(  # (as long a play)
