@@ -107,3 +107,27 @@ def test_patience_compare_certifies_as_the_experiment_files_key_does(tmp_path, c
     assert capsys.readouterr().out.strip() == f"{db}: 1 of 1 certificates certified: cannot be won"
     assert campaign(db, experiment(tmp_path, certify=False)) == 2  # the store is certified from its first run
     assert patience.compare("black_hole:2", "native", timeout=30).attrs["certified"] is None
+
+
+def test_a_max_cards_configurations_certificates_bound_the_plays_by_its_most_cards(tmp_path, capsys):
+    """A configuration with max-cards on gets certificates of the max-cards search's cache: each one's
+    checked bound is the run's own most cards (deal 77, lost at 16: the decision search's bounds 20)."""
+    from patience.checker import check
+    from patience.generators.deals import pysol_deal
+
+    spec = tmp_path / "experiment.yaml"
+    spec.write_text("deals: black_hole:77\ntimeout: 30\ncertify: true\nconfigurations:\n"
+                    "  most: {solver: native, options: {max-cards: \"on\"}}\n  native: {solver: native}\n")
+    db = tmp_path / "campaign.sqlite"
+    assert campaign(db, spec) == 0
+    with Store(db, create=False) as store:
+        most = {run.configuration: json.loads(run.stats).get("max_cards") for run in store.runs()}
+        kept = {item.configuration: item.data for item in store.certificates()}
+    deal = pysol_deal("black_hole", 77)
+    (tmp_path / "deal.txt").write_text(str(deal))
+    bounds = {}
+    for label, data in kept.items():
+        (tmp_path / f"{label}.cert").write_bytes(data)
+        bounds[label] = check(tmp_path / "deal.txt", tmp_path / f"{label}.cert")[1]
+    assert most["most"] == 16 and bounds["most"] == "certified: no play plays more than 16 of the 51 cards"
+    assert bounds["native"] != bounds["most"]
