@@ -70,7 +70,8 @@ class Native(Solver):
                                     "to the foundation card; decision mode); both: the two in turn, a round of each, "
                                     "until one decides (needs restarts)", ("auto", "forward", "backward", "both")),
         Option("then", "auto", "what decides on the time the search leaves (after its `share` of the limits): "
-                               "cpsat, CP-SAT on the paper's CP model with its presolve off; none; auto: cpsat for "
+                               "cpsat, CP-SAT on the game's CP-SAT model (the paper's CP model for the Black Hole "
+                               "family; Golf's, Worm Hole's) with its presolve off; none; auto: cpsat for "
                                "a generalised deal of at most `then-cards` cards in decision mode without a node "
                                "limit (the search leaves some of those open that CP-SAT refutes in seconds: "
                                "docs/hardness.md), else none", ("auto", "cpsat", "none")),
@@ -88,26 +89,28 @@ class Native(Solver):
 
     def solve(self, deal: AnyDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
         """The search of the deal's game (its `Game.native_search`), on what reading the deal left of
-        the limits (the searches count from here)."""
+        the limits (the searches count from here), and CP-SAT on what it leaves open where `then`
+        asks for it (`runs_cpsat`): the same stages for every game CP-SAT has a model of."""
         game = game_of(deal)
         if game.native_search is None:
             raise UsageError(f"the native search does not play {game.name} deals")
         search: NativeSearch = hook(game.native_search)
-        return search(deal, limits.left(), options)
+        left = limits.left()
+        if not runs_cpsat(options, deal, left):
+            return search(deal, left, options)
+        first = search(deal, _scaled(left, options["share"] / 100), options)
+        if first.status not in (Status.TIMEOUT, Status.UNKNOWN):  # decided, or an error to report
+            return first
+        return _cpsat_after(deal, first, left)
 
 
 NativeSearch = Callable[[Any, Limits, Mapping[str, Any]], Answer]  # a game's `native_search`
 
 
 def solve_black_hole(deal: Deal, limits: Limits, options: Mapping[str, Any]) -> Answer:
-    """The Black Hole family's search: from the front, the back or both, and CP-SAT on what it leaves."""
-    direction = _direction(options, deal)
-    if not runs_cpsat(options, deal, limits):
-        return _search(deal, direction, limits, options)
-    first = _search(deal, direction, _scaled(limits, options["share"] / 100), options)
-    if first.status not in (Status.TIMEOUT, Status.UNKNOWN):  # decided, or an error to report
-        return first
-    return _cpsat_after(deal, first, limits)
+    """The Black Hole family's search: from the front, the back or both (CP-SAT on what it leaves is
+    `Native.solve`'s, as for every game)."""
+    return _search(deal, _direction(options, deal), limits, options)
 
 
 def solve_binary_star(deal: BinaryStarDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
@@ -127,19 +130,26 @@ def _search(deal: Deal, direction: str, limits: Limits, options: Mapping[str, An
     return _solve_from_the_back(deal, direction == "both", limits, options)
 
 
-def runs_cpsat(options: Mapping[str, Any], deal: Deal, limits: Limits) -> bool:
+def runs_cpsat(options: Mapping[str, Any], deal: AnyDeal, limits: Limits) -> bool:
     """Whether CP-SAT gets the time the search leaves: `then` says cpsat, or auto on a generalised deal
-    of at most `then-cards` cards in decision mode with no node limit; never past `then-cards` cards,
-    nor when CP-SAT's part of the time limit is less than a second past its kill grace (none of it
-    would be CP-SAT's: the search keeps all)."""
+    of at most `then-cards` cards in decision mode with no node limit; never past `then-cards` cards
+    (the cards to play, as the game's `sizes` counts them: Golf's pile cards), nor when CP-SAT's part
+    of the time limit is less than a second past its kill grace (none of it would be CP-SAT's: the
+    search keeps all). then=cpsat on a game CP-SAT has no model of is a usage error."""
     then = options["then"]
     if then == "cpsat" and options["max-cards"]:
         raise UsageError("then=cpsat decides a deal; max-cards needs then=none")
+    game = game_of(deal)
+    variant = game.variant(deal)
     if then == "auto":
-        then = ("cpsat" if deal.game == GENERALISED and not options["max-cards"] and options["nodes"] is None
+        then = ("cpsat" if variant == GENERALISED and not options["max-cards"] and options["nodes"] is None
                 else "none")
+    if then != "cpsat":
+        return False
+    if variant not in _cpsat().games:
+        raise UsageError(f"then=cpsat: CP-SAT has no model of {variant} deals; give then=none")
     limit = limits.cpu_limit
-    return (then == "cpsat" and len(deal.cards) <= options["then-cards"]
+    return (game.sizes(deal).cards <= options["then-cards"]
             and limit is not None and limit * (1 - options["share"] / 100) >= _cpsat().grace + 1)
 
 
@@ -150,7 +160,7 @@ def _cpsat() -> type[ProcessSolver]:
     return CpSat
 
 
-def _cpsat_after(deal: Deal, first: Answer, limits: Limits) -> Answer:
+def _cpsat_after(deal: AnyDeal, first: Answer, limits: Limits) -> Answer:
     """CP-SAT without presolve (OR-Tools 9.15's presolve calls some won deals infeasible) on the limits
     the search left. CP-SAT stops itself at its wall-clock limit and its runner kills it its `grace`
     after the CPU limit, so that grace comes off here and the whole stays within the limits given. The

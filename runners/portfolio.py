@@ -6,6 +6,10 @@ Why both: on the band's deals of 104 cards (26 x 4 x 3) the search leaves open l
 without presolve refutes in seconds, so the default route hands it the second half of the limits
 there; on deals of 208-416 cards CP-SAT answers on few within 30 s and costs the wins the search finds
 after 30 s (docs/hardness.md), so there it runs only on request, through this preset.
+
+The stages are the native solver's for every game CP-SAT has a model of (`Native.solve`: the game's
+own search through its `native_search` hook, then CP-SAT on its model), so Golf's and Worm Hole's
+deals get the same: their search for half the limits, CP-SAT without presolve on what it leaves open.
 """
 
 from __future__ import annotations
