@@ -82,8 +82,8 @@ def _write_pool(capsys, folder: Path, game: str) -> Path:
 BROKEN = {  # (language, game) -> the line of the toolkit's model a broken model leaves out
     ("mzn", "golf_generalised"): "constraint forall(i in 0..n-2)(table([x[i], x[i + 1]], follows));",
     ("asp", "golf_generalised"): ":- play(C, T), dealt_after(C, D), not played(D, T - 1).",
-    ("mzn", "worm_hole_generalised"): "constraint forall(j in 1..n-1)(sum(c in PILECARD)(bool2int(g[c] > 0 /\\ "
-                                      "g[c] <= j /\\ j <= y[c])) <= cells);",
+    ("mzn", "worm_hole_generalised"): "constraint cumulative([s[c] | c in PILECARD], held, [1 | c in PILECARD], "
+                                      "cells);",
     ("asp", "worm_hole_generalised"): ":- cells(K), step(T), #count { C : in_cell(C, T) } > K.",
 }
 

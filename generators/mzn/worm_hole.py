@@ -1,8 +1,10 @@
-"""Worm Hole as MiniZinc: the fixed model models/worm-hole.mzn (Black Hole's dual viewpoint with a
-park gap per card, a leaving time for pile order and at most K parked cards per gap) and the
-deal's `.dzn`: Black Hole's card numbers (0 the start card, then by depth, then by pile), the card
-above each, the following pairs and the number of cells. No symmetry breaking: the paper's
-card-order argument needs freedom by plays alone, and the cells are a count, never named.
+"""Worm Hole as MiniZinc: the fixed model models/worm-hole.mzn (Black Hole's dual viewpoint, the parks
+following from the play: a card leaves its pile at the first play of it and the cards under it, and the
+cells are a cumulative of the cards' times in them; the reach rule, Black Hole's symmetry breaking as it
+holds with cells, and the native search's order of steps as its search) and the deal's `.dzn`: Black
+Hole's card numbers (0 the start card, then by depth, then by pile), the card above each, the following
+pairs and the number of cells. The model works out the rest (the card under each, the ranks as the cards
+with the same followers), so a student's model reads the same data.
 """
 
 from __future__ import annotations
