@@ -120,16 +120,17 @@ def dead_positions(deal: AnyDeal, seconds: float | None = None, cpu_seconds: flo
 
 
 def certificate_pass(deal: AnyDeal, seconds: float | None = None, cpu_seconds: float | None = None,
-                     max_cards: bool = False) -> Pass:
+                     max_cards: bool = False, memory_mb: int | None = None) -> Pass:
     """The certificate of a loss `solve --certificate` and campaigns' `certify: true` make: the game's
     `certificate_search` (the Black Hole family's, with the compiled search: its own failure cache, as `survey
     --certify` keeps it), else (or when the cache had to forget states) the walk of `dead_positions`, on what the
-    search left of the limits. `max_cards`: of "no play plays more than k", k the longest play."""
+    search left of the limits. `max_cards`: of "no play plays more than k", k the longest play; `memory_mb`: the
+    memory limit the search's cache keeps within, as the native solver's does."""
     started, cpu_started = time.monotonic(), time.process_time()
     game = game_of(deal)
     if game.certificate_search is not None:
         search: Search = hook(game.certificate_search)
-        found = search(deal, seconds, cpu_seconds, max_cards)
+        found = search(deal, seconds, cpu_seconds, max_cards, memory_mb)
         if found is not None:
             return found
     return dead_positions(deal, _left(seconds, time.monotonic() - started),
@@ -137,7 +138,7 @@ def certificate_pass(deal: AnyDeal, seconds: float | None = None, cpu_seconds: f
 
 
 Walk = Callable[[Any, float | None, float | None, bool], Pass]  # a game's certificate_walk (`cut`)
-Search = Callable[[Any, float | None, float | None, bool], Pass | None]  # its certificate_search (`max_cards`)
+Search = Callable[[Any, float | None, float | None, bool, int | None], Pass | None]  # certificate_search's
 
 
 def black_hole_walk(deal: Deal, seconds: float | None, cpu_seconds: float | None, cut: bool = True) -> Pass:
@@ -178,27 +179,30 @@ def binary_star_walk(deal: BinaryStarDeal, seconds: float | None, cpu_seconds: f
     return _binary_star(deal, seconds, cpu_seconds)
 
 
-def black_hole_search(deal: Deal, seconds: float | None, cpu_seconds: float | None,
-                      max_cards: bool = False) -> Pass | None:
+def black_hole_search(deal: Deal, seconds: float | None, cpu_seconds: float | None, max_cards: bool = False,
+                      memory_mb: int | None = None) -> Pass | None:
     """The Black Hole family's certificate_search: `searched` where the compiled search takes the deal."""
     from patience.native import engine
     from patience.native.board import Board
 
-    return searched(deal, seconds, cpu_seconds, max_cards) if engine.compiled() and engine.fits(Board.of(deal)) \
-        else None
+    if not (engine.compiled() and engine.fits(Board.of(deal))):
+        return None
+    return searched(deal, seconds, cpu_seconds, max_cards, engine.cache_bytes(memory_mb))
 
 
 def _left(limit: float | None, spent: float) -> float | None:
     return None if limit is None else max(limit - spent, 0.001)
 
 
-def searched(deal: Deal, seconds: float | None, cpu_seconds: float | None, max_cards: bool = False) -> Pass | None:
+def searched(deal: Deal, seconds: float | None, cpu_seconds: float | None, max_cards: bool = False,
+             table_bytes: int | None = None) -> Pass | None:
     """The compiled search's failure cache of a lost deal as its certificate (engine.search_ranks' `kept`; no second
     walk): in max-cards mode the search from the front, whose cache bounds every play by its longest (the checker's
     most cards); in decision mode the searches from the front and from the back (the piles turned over) in turns,
     each turn SEARCH_GROWTH times the nodes of the last, from FIRST_NODES, the first to decide giving it (the back
     decides some deals at once that the front takes millions of nodes on). A win, or a limit, as `dead_positions`
-    says them; None when the cache had to forget states (no certificate: the walk then)."""
+    says them; None when the cache had to forget states (no certificate: the walk then). `table_bytes`: the
+    cache's largest table (engine.cache_bytes)."""
     from patience.native import _search
     from patience.native.engine import DEFAULT_CACHE_BYTES
     from patience.native.rules import Rules
@@ -214,7 +218,7 @@ def searched(deal: Deal, seconds: float | None, cpu_seconds: float | None, max_c
             cpu = _left(cpu_seconds, time.process_time() - cpu_started)
             word, _, _, nodes, _, _, width, records = _search.search_kept(
                 ranks, sizes, deal.ranks, (on,), *Rules().switches(), max_cards, budget, wall or 0.0, cpu or 0.0,
-                DEFAULT_CACHE_BYTES, end)
+                table_bytes or DEFAULT_CACHE_BYTES, end)
             if word == "unsolvable":
                 return None if records is None else kept_pass(deal, direction, width, records)
             if word == "solved":  # a win from the back, read forwards, wins too
@@ -344,8 +348,8 @@ def certify(deal: AnyDeal, path: Path, limits: Limits, max_cards: bool = False) 
     """Run the certificate pass (`certificate_pass`) on `deal` (a loss) in a child process under `limits`
     (counted from its start); the child writes the certificate to `path` whole, or nothing."""
     hard = limits.with_grace(GRACE_SECONDS)
-    payload = base64.b64encode(pickle.dumps((deal, str(path), limits.timeout, limits.cpu_limit, max_cards))
-                               ).decode("ascii")
+    payload = base64.b64encode(pickle.dumps((deal, str(path), limits.timeout, limits.cpu_limit, max_cards,
+                                             limits.memory_mb))).decode("ascii")
     run = run_process([sys.executable, "-m", "patience.certificates"], hard, env=caller_environment(),
                       stdin_text=payload)
     if run.timed_out or run.memout:
@@ -366,8 +370,8 @@ def certify(deal: AnyDeal, path: Path, limits: Limits, max_cards: bool = False) 
 def main() -> int:
     """The child: the pass on the pickled deal, the certificate written, one JSON line of what it did."""
     end_with_caller()
-    deal, path, seconds, cpu_seconds, max_cards = pickle.loads(base64.b64decode(sys.stdin.read()))
-    found = certificate_pass(deal, seconds, cpu_seconds, max_cards)
+    deal, path, seconds, cpu_seconds, max_cards, memory_mb = pickle.loads(base64.b64decode(sys.stdin.read()))
+    found = certificate_pass(deal, seconds, cpu_seconds, max_cards, memory_mb)
     result: dict[str, object]
     if found.limited_by is not None:
         result = {"reason": f"the certificate pass reached the {found.limited_by} limit"}

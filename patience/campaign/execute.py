@@ -91,7 +91,8 @@ def certificate(task: Task) -> tuple[int, float, bytes] | str | None:
 
     started, deal = time.perf_counter(), task.deal.deal
     _, typed = checked_solver(task.configuration.solver, task.deal.game.variant(deal), dict(task.configuration.options))
-    found = certificate_pass(deal, task.limits.timeout, task.limits.cpu, bool(typed.get("max-cards")))
+    found = certificate_pass(deal, task.limits.timeout, task.limits.cpu, bool(typed.get("max-cards")),
+                             task.limits.memory_mb)
     if found.won:
         return WON
     if found.limited_by is not None:
