@@ -29,7 +29,8 @@
 #define MAX_CARDS 8192  /* the search recurses once per card played: a few hundred bytes of stack each */
 #define MAX_RANKS (1 << 14)
 #define CLOCK_EVERY 4096
-#define TABLE_START_BITS 12
+#define TABLE_START_BITS 9   /* a new table's size: most deals fail at a few hundred states */
+#define TABLE_MIN_BITS 12    /* the least a memory limit leaves a table to grow to */
 #define TABLE_MAX_BITS 32
 #define ONE_LUBY_UNIT 250      /* restarts, one foundation: rounds of Luby's sequence times this many nodes, */
 #define ONE_LUBY_PER_CARD 4    /* or this many a card if more: a round must be able to play a large deal */
@@ -42,7 +43,7 @@
 #define BALANCE_SETS 6         /* one foundation: the balance bound tries sets of up to this many ranks */
 
 /* LIMIT: the node limit or the wall-clock deadline; CPU_LIMIT: the CPU budget */
-enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4, CPU_LIMIT = -5 };
+enum { FAILED = 0, SOLVED = 1, LIMIT = -1, INTERRUPTED = -2, NO_MEMORY = -3, RESTART = -4, CPU_LIMIT = -5, ENOUGH = -6 };
 
 typedef struct { int card, pile, foundation, height; uint64_t hash; } Move;
 
@@ -54,6 +55,14 @@ typedef struct {
     uint64_t *slots, mask, used;
     int words, bits, max_bits, full;
 } Cache;
+
+/* The balance bound's memo (balance_cut): direct-mapped entries of a key (the cards left per rank and the
+ * top, packed; bit 63 set, so an empty entry matches none) and its largest excess, a function of the key
+ * alone for a given rank count and field width. So a memo is kept from search to search (memo_take,
+ * memo_give: a small pool, used with the GIL held) and cleared only when it goes to a search of another
+ * layout: a deal's search does not zero 2^MEMO_BITS entries before its first node. */
+typedef struct { uint64_t key; int value; } MemoEntry;
+typedef struct MemoBuffer { MemoEntry *entries; int ranks, count_bits; } MemoBuffer;
 
 typedef struct {
     /* the deal */
@@ -79,6 +88,7 @@ typedef struct {
     /* switches and limits */
     int cache, symmetry, wolter, reach, max_cards, restarts, noise;
     int round;            /* the restarts' round under way (0: the first) */
+    int enough;           /* max-cards mode: a play of this many cards ends the search (ENOUGH), 0: none */
     int balance;          /* several foundations, decision mode, reach on: the balance test */
     int one_balance;      /* one foundation, 3 to 64 ranks, reach on: reachability and the balance bound */
     int wide_balance;     /* the same past 64 ranks (rule wide): the balance bound by unplayable_excess_any */
@@ -88,8 +98,9 @@ typedef struct {
     int live_bound;       /* the live-card bound runs (live_cut): one_balance and by_masks, or live_any */
     /* one_balance: the balance bound's memo, by the cards left per rank (packed, count_bits a rank) and
      * the top, when they fit in a word (NULL otherwise) */
-    uint64_t packed, *memo_key;
-    int *memo_value, count_bits, memo_top_shift;
+    uint64_t packed;
+    struct MemoBuffer *memo;
+    int count_bits, memo_top_shift;
     uint64_t node_limit;
     double deadline;     /* CLOCK_MONOTONIC, 0: none */
     double cpu_deadline; /* this thread's CPU clock, 0: none */
@@ -101,7 +112,6 @@ typedef struct {
     uint64_t present; /* ranks with cards left, when ranks fit in a mask */
     int ranks_out;    /* ranks with no cards left */
     uint64_t *topped; /* by_masks: per rank, the piles whose top card has it (bits by slot) */
-    uint64_t *high;   /* by_masks: per height, the piles with that many cards left (bits by slot) */
     uint64_t *key, *scratch;
     int *path, *path_foundation, *best, *best_foundation, best_length;
     int *live_floor;  /* live_bound: per depth, a floor of the state's live cards (live_cut) */
@@ -180,8 +190,14 @@ static inline int bit_count(uint64_t x)
 #endif
 }
 
+/* A key's hash for the tables. A one-word key (Black Hole's, All in a Row's) takes one multiplication, its
+ * high half folded onto the low bits that index a table. */
 static inline uint64_t hash_key(const uint64_t *key, int words)
 {
+    if (words == 1) {
+        uint64_t h = key[0] * 0x9E3779B97F4A7C15ULL;
+        return h ^ (h >> 32);
+    }
     uint64_t h = key[0];
     for (int i = 1; i < words; i++) h = mix(h) ^ key[i];
     return mix(h);
@@ -228,7 +244,7 @@ static int cache_reset(Cache *c, int words, int max_bits)
     c->words = words;
     c->bits = TABLE_START_BITS;
     c->mask = want - 1;
-    c->max_bits = max_bits < TABLE_START_BITS ? TABLE_START_BITS : max_bits > TABLE_MAX_BITS ? TABLE_MAX_BITS : max_bits;
+    c->max_bits = max_bits < TABLE_MIN_BITS ? TABLE_MIN_BITS : max_bits > TABLE_MAX_BITS ? TABLE_MAX_BITS : max_bits;
     c->used = 0;
     c->full = 0;
     return 0;
@@ -469,14 +485,14 @@ static inline int one_foundation_reach(Search *s, int depth, uint64_t *within, i
 static inline int balance_cut(Search *s, int depth, uint64_t within, int cards)
 {
     int spare = s->max_cards ? depth + 1 + cards - s->best_length : 1; /* what the bound may take and not cut */
-    if (!s->memo_key) return unplayable_excess(s, within, spare) >= spare;
+    if (!s->memo) return unplayable_excess(s, within, spare) >= spare;
     uint64_t key = s->packed | (uint64_t)(s->tops[0] + 1) << s->memo_top_shift | 1ULL << 63;
-    uint64_t i = mix(key) & ((1ULL << MEMO_BITS) - 1);
-    if (s->memo_key[i] != key) {
-        s->memo_key[i] = key;
-        s->memo_value[i] = unplayable_excess(s, within, INT_MAX);
+    MemoEntry *entry = s->memo->entries + (mix(key) & ((1ULL << MEMO_BITS) - 1));
+    if (entry->key != key) {
+        entry->key = key;
+        entry->value = unplayable_excess(s, within, INT_MAX);
     }
-    return s->memo_value[i] >= spare;
+    return entry->value >= spare;
 }
 
 /* One foundation, piles and ranks in masks: how many cards can still be played at all after move m,
@@ -529,8 +545,8 @@ static inline int live_cards(const Search *s, const Move *m, int need)
  * `need`). */
 static inline int live_cards_by_bits(const Search *s, const Move *m, int need)
 {
-    int top = s->tops[0];
-    uint64_t card = 1ULL << m->card, left = s->cards_left & ~card, live = 0;
+    int top = s->tops[0], r = s->ranks;
+    uint64_t card = 1ULL << m->card, left = s->cards_left & ~card, live = 0, all = s->all_ranks;
     uint64_t tops = (s->top_cards & ~card) | (m->height > 1 ? card << 1 : 0);
     uint64_t frontier = top < 0 ? s->all_ranks : (1ULL << s->up[top]) | (1ULL << s->down[top]);
     const uint64_t even = s->pile_parity[0], odd = s->pile_parity[1];
@@ -549,8 +565,10 @@ static inline int live_cards_by_bits(const Search *s, const Move *m, int need)
             break;
         }
         live = runs;
-        uint64_t grown = 0; /* the ranks with cards left, not yet in the frontier, next to a live card */
-        for (uint64_t ranks = s->present & ~frontier; ranks; ranks &= ranks - 1) {
+        /* the ranks with cards left, not yet in the frontier, next to a live card: live cards have ranks
+         * of the frontier, so only the ranks next to the frontier can be */
+        uint64_t grown = 0, beside = ((frontier << 1) | (frontier >> (r - 1)) | (frontier >> 1) | (frontier << (r - 1))) & all;
+        for (uint64_t ranks = s->present & beside & ~frontier; ranks; ranks &= ranks - 1) {
             int q = __builtin_ctzll(ranks);
             if (live & s->near_cards[q]) grown |= 1ULL << q;
         }
@@ -741,23 +759,25 @@ static int moves_now(Search *s, Move *out)
 static inline int moves_by_height(const Search *s, uint64_t playable, Move *out, int count, uint64_t *general,
                                   uint64_t *tall)
 {
-    for (int h = s->tallest + 1; playable && h >= 1; h--) { /* the heights the move order sees */
-        uint64_t level = (s->high[h] & ~s->bonus_bits) | (s->high[h - 1] & s->bonus_bits);
-        for (uint64_t piles = playable & level; piles; piles &= piles - 1) {
-            int p = s->order[__builtin_ctzll(piles)], card = s->pile_start[p] + s->taken[p];
-            int height = s->pile_size[p] - s->taken[p];
-            uint64_t bit = 1ULL << s->rank[card];
-            if (!s->unit[card]) *general |= bit;
-            if (height > 1) *tall |= bit;
-            Move m = { card, p, 0, height, 0 };
-            out[count++] = m;
+    int first = count;
+    for (; playable; playable &= playable - 1) { /* by slot, each put after the moves it is not taller than */
+        int slot = __builtin_ctzll(playable), p = s->order[slot], card = s->pile_start[p] + s->taken[p];
+        int height = s->pile_size[p] - s->taken[p], seen = height + (int)(s->bonus_bits >> slot & 1);
+        uint64_t bit = 1ULL << s->rank[card];
+        if (!s->unit[card]) *general |= bit;
+        if (height > 1) *tall |= bit;
+        int k = count++;
+        while (k > first && out[k - 1].height + (int)(s->bonus_bits >> s->slot[out[k - 1].pile] & 1) < seen) {
+            out[k] = out[k - 1];
+            k--;
         }
-        playable &= ~level;
+        Move m = { card, p, 0, height, 0 };
+        out[k] = m;
     }
     return count;
 }
 
-/* The same for one foundation, from the masks of piles by top rank and by height. With a top only
+/* The same for one foundation, from the masks of piles by top rank. With a top only
  * the two ranks next to it can be played, so abundant_first's order is the abundant rank's moves
  * and then the other's (in one pass when the two have as many cards left), with no sort. */
 static int moves_by_masks(Search *s, Move *out)
@@ -799,11 +819,7 @@ static inline void uncover(Search *s, int p, int card, int height)
 {
     uint64_t bit = 1ULL << s->slot[p];
     s->topped[s->rank[card]] &= ~bit;
-    s->high[height] &= ~bit;
-    if (height > 1) {
-        s->topped[s->rank[card + 1]] |= bit;
-        s->high[height - 1] |= bit;
-    }
+    if (height > 1) s->topped[s->rank[card + 1]] |= bit;
     if (s->card_bits) {
         uint64_t gone = 1ULL << (card & 63);
         s->cards_left &= ~gone;
@@ -814,12 +830,8 @@ static inline void uncover(Search *s, int p, int card, int height)
 static inline void cover(Search *s, int p, int card, int height)
 {
     uint64_t bit = 1ULL << s->slot[p];
-    if (height > 1) {
-        s->topped[s->rank[card + 1]] &= ~bit;
-        s->high[height - 1] &= ~bit;
-    }
+    if (height > 1) s->topped[s->rank[card + 1]] &= ~bit;
     s->topped[s->rank[card]] |= bit;
-    s->high[height] |= bit;
     if (s->card_bits) {
         uint64_t back = 1ULL << (card & 63);
         s->cards_left |= back;
@@ -1030,13 +1042,17 @@ static void learn_add(Search *s, int depth, int a, int b)
 }
 
 /* One node. `WORDS` is the key width when known at compile time (1), else 0 (read from the search);
- * `BALANCE` is whether the balance test runs (a constant, so Black Hole's search does not test it). */
+ * `BALANCE` is whether the balance test runs (a constant, so Black Hole's search does not test it);
+ * `ONE`: the search is one of a single foundation in one-word keys with the moves, the live cards and
+ * the balance bound by masks and no learning (one_mask_search: Black Hole and All in a Row), whose
+ * keys and tests take no loop over foundations and no test of the other cases. */
 static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, const int WORDS,
-                                                          const int BALANCE, uint64_t hash,
+                                                          const int BALANCE, const int ONE, uint64_t hash,
                                                           int (*recurse)(Search *, int, uint64_t))
 {
     const int words = WORDS ? WORDS : s->words;
     if (depth == s->n && (s->end < 0 || follows(s, s->end, s->rank[s->path[depth - 1]]))) return SOLVED;
+    if (s->enough && depth >= s->enough) return ENOUGH;
     size_t base = s->moves_used, room = (size_t)s->piles * (size_t)s->foundations;
     if (base + room > s->moves_size) {
         size_t size = 2 * (base + room);
@@ -1047,7 +1063,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
     }
     /* with an end rank, a state without cards next to it left has failed (as has a full play ending elsewhere) */
     int end_cut = s->end >= 0 && !s->counts[s->up[s->end]] && !s->counts[s->down[s->end]];
-    int count = end_cut ? 0 : s->by_masks ? moves_by_masks(s, s->moves + base) : moves_now(s, s->moves + base);
+    int count = end_cut ? 0 : ONE || s->by_masks ? moves_by_masks(s, s->moves + base) : moves_now(s, s->moves + base);
     /* learning: the arc of ranks this state's refutation keeps to (learn_a down, learn_b up), -1: any */
     int learn_a = end_cut || s->tops[0] < 0 ? -1 : 0, learn_b = 0;
     if (s->noise && s->round > 0) shake(s, s->moves + base, count);
@@ -1056,15 +1072,14 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
     if (s->cache)
         for (int k = 0; k < count; k++) {
             Move *m = &s->moves[base + k];
-            child_key(s, m, s->rank[m->card], child, words);
+            if (ONE) child[0] = ((s->key[0] + s->pile_step[m->pile]) & ~s->tops_mask) | (uint64_t)(s->rank[m->card] + 1) << 1;
+            else child_key(s, m, s->rank[m->card], child, words);
             m->hash = hash_key(child, words);
             prefetch_slot(s->table, m->hash, words);
-            if (s->memo_key) {
+            if (s->memo) {
                 int rank = s->rank[m->card];
                 uint64_t key = (s->packed - (1ULL << (rank * s->count_bits & 63))) | (uint64_t)(rank + 1) << s->memo_top_shift | 1ULL << 63;
-                uint64_t i = mix(key) & ((1ULL << MEMO_BITS) - 1);
-                __builtin_prefetch(s->memo_key + i);
-                __builtin_prefetch(s->memo_value + i);
+                __builtin_prefetch(s->memo->entries + (mix(key) & ((1ULL << MEMO_BITS) - 1)));
             }
         }
     int result = FAILED;
@@ -1075,7 +1090,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         take(s, rank);
         int pruned = 0, reach_cards = 0;
         uint64_t within = 0;
-        if (s->learn) {
+        if (!ONE && s->learn) {
             int radius = learn_probe(s, &m, depth);
             if (radius >= 0) {
                 learn_merge(s, &learn_a, &learn_b, top, rank, radius, radius);
@@ -1084,7 +1099,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
                 continue;
             }
         }
-        if (s->one_balance) {
+        if (ONE || s->one_balance) {
             pruned = one_foundation_reach(s, depth, &within, &reach_cards);
         } else if (s->reach) {
             /* every rank left: all reachable, no walk */
@@ -1102,13 +1117,18 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             }
         }
         if (BALANCE && !pruned) pruned = !balanced(s);
-        if (!pruned && s->live_bound) pruned = live_cut(s, &m, depth, top);
-        if (!pruned && s->cache) {
-            s->tops[m.foundation] = top;
-            child_key(s, &m, rank, child, words);
-            s->tops[m.foundation] = rank;
+        if (!pruned && s->cache) { /* before the live-card bound, which costs more; the child's floor (live_cut)
+                                    * is wanted only when it is searched */
+            if (ONE) {
+                child[0] = ((s->key[0] + s->pile_step[m.pile]) & ~s->tops_mask) | (uint64_t)(rank + 1) << 1;
+            } else {
+                s->tops[m.foundation] = top;
+                child_key(s, &m, rank, child, words);
+                s->tops[m.foundation] = rank;
+            }
             pruned = cache_has(s->table, child, m.hash, words);
         }
+        if (!pruned && (ONE || s->live_bound)) pruned = live_cut(s, &m, depth, top);
         if (!pruned && s->balance_bound) pruned = balance_cut(s, depth, within, reach_cards);
         if (!pruned) {
             int stop = s->node_limit && s->nodes >= s->node_limit ? LIMIT : s->budget && s->nodes >= s->budget ? RESTART : 0;
@@ -1127,11 +1147,11 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         uint64_t *word = &s->key[s->pile_word[m.pile]];
         uint64_t old_tops = s->key[0] & s->tops_mask;
         *word += s->pile_step[m.pile];
-        s->key[0] = (s->key[0] & ~s->tops_mask) | tops_field(s, s->tops);
+        s->key[0] = (s->key[0] & ~s->tops_mask) | (ONE ? (uint64_t)(rank + 1) << 1 : tops_field(s, s->tops));
         s->taken[m.pile]++;
-        if (s->by_masks) uncover(s, m.pile, m.card, m.height);
-        if (s->learn) learn_play(s, m.pile, m.card, m.height);
-        if (s->live_any) {
+        if (ONE || s->by_masks) uncover(s, m.pile, m.card, m.height);
+        if (!ONE && s->learn) learn_play(s, m.pile, m.card, m.height);
+        if (!ONE && s->live_any) {
             s->top_count[rank]--;
             if (m.height > 1) s->top_count[s->rank[m.card + 1]]++;
         }
@@ -1143,12 +1163,12 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
             memcpy(s->best_foundation, s->path_foundation, sizeof(int) * (size_t)(depth + 1));
         }
         result = recurse(s, depth + 1, m.hash);
-        if (s->learn) {
+        if (!ONE && s->learn) {
             learn_unplay(s, m.pile, m.card, m.height);
             if (result == FAILED) learn_merge(s, &learn_a, &learn_b, top, rank, s->learn_ret_a, s->learn_ret_b);
         }
-        if (s->by_masks) cover(s, m.pile, m.card, m.height);
-        if (s->live_any) {
+        if (ONE || s->by_masks) cover(s, m.pile, m.card, m.height);
+        if (!ONE && s->live_any) {
             if (m.height > 1) s->top_count[s->rank[m.card + 1]]--;
             s->top_count[rank]++;
         }
@@ -1160,7 +1180,7 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
         if (result != FAILED) break;
     }
     s->moves_used = base;
-    if (result == FAILED && s->learn) {
+    if (!ONE && result == FAILED && s->learn) {
         s->learn_ret_a = learn_a;
         s->learn_ret_b = learn_b;
         if (learn_a >= 0) {
@@ -1174,11 +1194,54 @@ static inline __attribute__((always_inline)) int dfs_body(Search *s, int depth, 
 }
 
 /* `hash`: the state's key's hash, which its parent computed for the cache's probe */
-static int dfs_one_word(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 1, 0, hash, dfs_one_word); }
-static int dfs_any_width(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 0, 0, hash, dfs_any_width); }
-static int dfs_balanced(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 0, 1, hash, dfs_balanced); }
+static int dfs_one_mask(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 1, 0, 1, hash, dfs_one_mask); }
+static int dfs_one_word(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 1, 0, 0, hash, dfs_one_word); }
+static int dfs_any_width(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 0, 0, 0, hash, dfs_any_width); }
+static int dfs_balanced(Search *s, int depth, uint64_t hash) { return dfs_body(s, depth, 0, 1, 0, hash, dfs_balanced); }
+
+/* Whether dfs_one_mask may search s (dfs_body's ONE). */
+static int one_mask_search(const Search *s)
+{
+    return s->words == 1 && s->foundations == 1 && s->by_masks && s->card_bits && s->one_balance && s->live_bound
+           && !s->learn && !s->live_any && !s->balance;
+}
 
 /* ---- setting a search up ---- */
+
+#define MEMO_POOL 4
+static MemoBuffer *memo_pool[MEMO_POOL];
+static int memo_pooled;
+
+/* A memo for a search of `ranks` ranks and fields of `count_bits` bits, cleared unless its last search had
+ * that layout; NULL when out of memory. The GIL is held (search_new). */
+static MemoBuffer *memo_take(int ranks, int count_bits)
+{
+    MemoBuffer *memo = memo_pooled ? memo_pool[--memo_pooled] : NULL;
+    size_t bytes = sizeof(MemoEntry) << MEMO_BITS;
+    if (!memo) {
+        memo = calloc(1, sizeof(MemoBuffer));
+        if (!memo) return NULL;
+        memo->entries = calloc(1, bytes);
+        if (!memo->entries) { free(memo); return NULL; }
+    } else if (memo->ranks != ranks || memo->count_bits != count_bits) {
+        memset(memo->entries, 0, bytes);
+    }
+    memo->ranks = ranks;
+    memo->count_bits = count_bits;
+    return memo;
+}
+
+/* Back to the pool (or freed when it is full); the GIL is held (search_free). */
+static void memo_give(MemoBuffer *memo)
+{
+    if (!memo) return;
+    if (memo_pooled < MEMO_POOL) {
+        memo_pool[memo_pooled++] = memo;
+        return;
+    }
+    free(memo->entries);
+    free(memo);
+}
 
 static void search_free(Search *s)
 {
@@ -1186,9 +1249,9 @@ static void search_free(Search *s)
     free(s->rank); free(s->pile_start); free(s->pile_size); free(s->unit); free(s->up); free(s->down);
     free(s->pile_word); free(s->pile_step); free(s->taken); free(s->counts); free(s->key); free(s->scratch);
     free(s->path); free(s->path_foundation); free(s->best); free(s->best_foundation); free(s->live_floor);
-    free(s->marks); free(s->moves); free(s->topped); free(s->high); free(s->order); free(s->bonus); free(s->slot);
+    free(s->marks); free(s->moves); free(s->topped); free(s->order); free(s->bonus); free(s->slot);
     learn_free(s);
-    free(s->memo_key); free(s->memo_value); free(s->rank_cards); free(s->near_cards); free(s->ranks_cards);
+    memo_give(s->memo); free(s->rank_cards); free(s->near_cards); free(s->ranks_cards);
     free(s->top_count); free(s->live_head); free(s->live_next); free(s->live_pos); free(s->live_stack);
     free(s->live_seen); free(s->live_head_stamp);
     free(s);
@@ -1339,9 +1402,8 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
     if (!s->order || !s->bonus) { PyErr_NoMemory(); goto fail; }
     if (s->by_masks) { /* filled in by next_round */
         s->topped = calloc(rank_count, sizeof(uint64_t));
-        s->high = calloc((size_t)s->tallest + 2, sizeof(uint64_t)); /* high[0] stays empty */
         s->slot = calloc(pile_count, sizeof(int));
-        if (!s->topped || !s->high || !s->slot) { PyErr_NoMemory(); goto fail; }
+        if (!s->topped || !s->slot) { PyErr_NoMemory(); goto fail; }
     }
     s->key = calloc((size_t)s->words, sizeof(uint64_t));
     s->scratch = calloc((size_t)s->words, sizeof(uint64_t));
@@ -1378,9 +1440,8 @@ static Search *search_new(PyObject *ranks_of, PyObject *sizes_of, int ranks, PyO
         s->count_bits = bit_length((unsigned)most);
         s->memo_top_shift = ranks * s->count_bits;
         if (s->memo_top_shift + s->top_bits < 64) {
-            s->memo_key = calloc((size_t)1 << MEMO_BITS, sizeof(uint64_t));
-            s->memo_value = calloc((size_t)1 << MEMO_BITS, sizeof(int));
-            if (!s->memo_key || !s->memo_value) { PyErr_NoMemory(); goto fail; }
+            s->memo = memo_take(ranks, s->count_bits);
+            if (!s->memo) { PyErr_NoMemory(); goto fail; }
             for (int k = 0; k < ranks; k++) s->packed += (uint64_t)s->counts[k] << (k * s->count_bits);
         }
     }
@@ -1442,13 +1503,11 @@ static uint64_t next_round(Search *s, int round, uint64_t *random)
     }
     if (s->by_masks) { /* the masks' bits follow the order, so that ties go in it */
         memset(s->topped, 0, (size_t)s->ranks * sizeof(uint64_t));
-        memset(s->high, 0, ((size_t)s->tallest + 2) * sizeof(uint64_t));
         s->bonus_bits = 0;
         for (int i = 0; i < s->piles; i++) {
             int p = s->order[i];
             s->slot[p] = i;
             s->topped[s->rank[s->pile_start[p]]] |= 1ULL << i;
-            s->high[s->pile_size[p]] |= 1ULL << i;
             if (s->bonus[p]) s->bonus_bits |= 1ULL << i;
         }
     }
@@ -1463,8 +1522,8 @@ static int run_round(Search *s, int round, uint64_t *random)
     s->round = round;
     s->budget = s->restarts ? s->nodes + budget : 0;
     uint64_t hash = hash_key(s->key, s->words);
-    return s->balance ? dfs_balanced(s, 0, hash) : s->words == 1 ? dfs_one_word(s, 0, hash)
-           : dfs_any_width(s, 0, hash);
+    return s->balance ? dfs_balanced(s, 0, hash) : one_mask_search(s) ? dfs_one_mask(s, 0, hash)
+           : s->words == 1 ? dfs_one_word(s, 0, hash) : dfs_any_width(s, 0, hash);
 }
 
 /* Run a search already set up, the GIL released by the caller; `seconds` of wall clock and
@@ -1739,14 +1798,16 @@ fail:
  * for its first `alone` nodes, then in turn with s[1], the back in decision mode (the piles turned
  * over, an empty foundation, the front's top rank as the end rank), a round of each (each on its own
  * Luby sequence, with its own failure cache), until one decides or the limits, shared, end both (a
- * node limit counts both searches' nodes). The front's end is the deal's: a win, or the most cards
- * proved. A win from the back is the deal's win. A loss from the back proves the deal lost, and the
- * back stops: then the front's longest play is the most cards once it leaves one card (at once, or the
- * front goes on alone and stops the moment it does), else the front goes on alone to its end. The two
+ * node limit counts both searches' nodes); with `share` > 0 the back takes its turn only while
+ * `share` times its nodes are at most the front's (Black Hole: 3, a quarter of the nodes). The front's
+ * end is the deal's: a win, or the most cards proved. A win from the back is the deal's win. A loss
+ * from the back proves the deal lost, and the back stops: then the front's longest play is the most
+ * cards once it leaves one card (at once, or the front goes on alone and stops, ENOUGH, the moment it
+ * does), else the front goes on alone to its end. The two
  * directions spend their nodes on different deals (docs/survey.md, "Throughput"). Returns the result
  * of the search that ended it and sets *which to that search, *back_ran to whether the back ran. */
 static int survey_turns(Search *s[2], Cache table[2], uint64_t node_limit, double seconds, double cpu_seconds,
-                        uint64_t alone, int *which, int *back_ran)
+                        uint64_t alone, uint64_t share, int *which, int *back_ran)
 {
     double deadline = seconds > 0 ? now() + seconds : 0, cpu_deadline = cpu_seconds > 0 ? cpu_now() + cpu_seconds : 0;
     for (int d = 0; d < 2; d++) {
@@ -1758,15 +1819,20 @@ static int survey_turns(Search *s[2], Cache table[2], uint64_t node_limit, doubl
     int round[2] = {0, 0}, lost = 0, most = s[0]->n - 1;
     for (;;) {
         for (int d = 0; d < 2; d++) {
-            if (d == 1 && (lost || s[0]->nodes <= alone)) continue;
+            if (d == 1 && (lost || s[0]->nodes <= alone || (share && share * s[1]->nodes > s[0]->nodes))) continue;
             *back_ran |= d;
             uint64_t other = d == 0 && !*back_ran ? 0 : s[1 - d]->nodes; /* a search yet to run has searched none */
             *which = d;
             if (node_limit && other >= node_limit) return LIMIT;
             s[d]->node_limit = node_limit ? node_limit - other : 0;
             int result = run_round(s[d], round[d]++, &random[d]);
-            if (d == 1 && result == FAILED) lost = 1;
-            else if (result != RESTART) return result;
+            if (d == 1 && result == FAILED) {
+                lost = 1;
+                s[0]->enough = most; /* the front may stop at its first play of `most` cards */
+            } else if (d == 0 && result == ENOUGH) {
+                *which = 0;
+                return FAILED;
+            } else if (result != RESTART) return result;
             if (lost && s[0]->best_length == most) {
                 *which = 0;
                 return FAILED;
@@ -1785,11 +1851,11 @@ static PyObject *surveyed(PyObject *args, int keep)
     PyObject *ranks_of[2], *sizes_of, *tops_of[2] = {NULL, NULL};
     int ranks, top, end;
     Rules rules;
-    unsigned long long node_limit, cache_bytes, alone;
+    unsigned long long node_limit, cache_bytes, alone, share = 0;
     double seconds, cpu_seconds;
-    if (!PyArg_ParseTuple(args, "OOOiiipppppppKddKK", &ranks_of[0], &sizes_of, &ranks_of[1], &ranks, &top, &end,
+    if (!PyArg_ParseTuple(args, "OOOiiipppppppKddKK|K", &ranks_of[0], &sizes_of, &ranks_of[1], &ranks, &top, &end,
                           &rules.cache, &rules.symmetry, &rules.wolter, &rules.reach, &rules.restarts, &rules.noise,
-                          &rules.wide, &node_limit, &seconds, &cpu_seconds, &cache_bytes, &alone))
+                          &rules.wide, &node_limit, &seconds, &cpu_seconds, &cache_bytes, &alone, &share))
         return NULL;
     Search *s[2] = {NULL, NULL};
     Cache table[2] = {{0}, {0}};
@@ -1819,7 +1885,7 @@ static PyObject *surveyed(PyObject *args, int keep)
     int which = 0, back_ran = 0;
     s[0]->thread = PyEval_SaveThread();
     s[1]->thread = s[0]->thread;
-    int result = survey_turns(s, table, node_limit, seconds, cpu_seconds, alone, &which, &back_ran);
+    int result = survey_turns(s, table, node_limit, seconds, cpu_seconds, alone, share, &which, &back_ran);
     PyEval_RestoreThread(s[0]->thread);
     if (result == NO_MEMORY) PyErr_NoMemory();
     if (result == INTERRUPTED || result == NO_MEMORY) goto done; /* the exception is set */

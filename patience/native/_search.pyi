@@ -39,17 +39,19 @@ def batch(deals: Sequence[_Board], cache: bool, symmetry: bool, wolter: bool, re
 
 def survey(ranks: Sequence[int], pile_sizes: Sequence[int], back_ranks: Sequence[int], rank_count: int, top: int,
            end: int, cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool, wide: bool,
-           node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, alone: int, /
+           node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, alone: int, share: int = 0, /
            ) -> tuple[str, int, list[int], list[int] | None, int, int, int]:
     """A deal of one foundation (`top`: its rank, -1 empty) in max-cards mode from the front, alone for its
     first `alone` nodes, then in turn with the back (`back_ranks`: the same piles' cards in turned order;
-    decision mode, `end` its end rank), a round of each: (status, 0 the front or 1 the back, the front's
+    decision mode, `end` its end rank), a round of each (with `share` > 0, the back's turns only while `share`
+    times its nodes are at most the front's): (status, 0 the front or 1 the back, the front's
     longest play (its win, if it won), the back's win or None, the front's nodes, the back's, the longest
     play's length)."""
 
 def survey_kept(ranks: Sequence[int], pile_sizes: Sequence[int], back_ranks: Sequence[int], rank_count: int, top: int,
                 end: int, cache: bool, symmetry: bool, wolter: bool, reach: bool, restarts: bool, noise: bool,
-                wide: bool, node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, alone: int, /
+                wide: bool, node_limit: int, seconds: float, cpu_seconds: float, cache_bytes: int, alone: int,
+                share: int = 0, /
                 ) -> tuple[str, int, list[int], list[int] | None, int, int, int, int, int, bytes | None]:
     """survey's answer, then of a lost deal the failure cache of a search that proved it lost (0 the front, 1 the
     back, -1 none), the width and the records of a loss certificate's body (docs/certificates.md), or None."""

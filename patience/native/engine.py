@@ -209,12 +209,13 @@ def search_ranks(rank: Sequence[int], pile_size: Sequence[int], ranks: int, foun
 
 def survey_ranks(rank: Sequence[int], pile_size: Sequence[int], back_rank: Sequence[int], ranks: int, top: int,
                  rules: Rules, node_limit: int | None, seconds: float | None, alone: int = 0,
-                 kept: list[tuple[str, int, bytes]] | None = None,
+                 kept: list[tuple[str, int, bytes]] | None = None, share: int = 0,
                  ) -> tuple[Status, int, list[int], list[int] | None, int, int]:
     """A deal of one foundation (`top`: its rank, -1 empty) in max-cards mode as `search_ranks` gives
     it, by the compiled search from the front and, once the front has searched `alone` nodes, from the
     back (`back_rank`: each pile's cards in turned order; decision mode, `top` its end rank) in turn,
-    a round of each (_search.c, survey_turns): (status, 0 if the front decided and 1 if the back did,
+    a round of each (_search.c, survey_turns; with `share` > 0 the back takes its turn only while `share`
+    times its nodes are at most the front's): (status, 0 if the front decided and 1 if the back did,
     the front's longest play (its win, if it won) as indices into `rank`, the back's win as indices
     into `back_rank` or None, the nodes of both, the length the search claims for its longest play).
     A loss from the back proves the deal lost; the front's longest play is then the most cards once it
@@ -223,7 +224,7 @@ def survey_ranks(rank: Sequence[int], pile_size: Sequence[int], back_rank: Seque
     body (its direction, `forward` or `backward`, the width of a number and the records; the smaller of
     the two caches), unless the caches had to forget states."""
     arguments = (rank, pile_size, back_rank, ranks, top, top, *rules.switches(), node_limit or 0, seconds or 0.0, 0.0,
-                 DEFAULT_CACHE_BYTES, alone)
+                 DEFAULT_CACHE_BYTES, alone, share)
     if kept is None:
         word, which, longest, back_win, front_nodes, back_nodes, length = _search.survey(*arguments)
     else:

@@ -42,8 +42,9 @@ NOISY = replace(RULES, noise=True)  # Binary Star's second search, of a deal the
 Shape = tuple[int, int, int]  # ranks, suits, pile height of a random generalised deal
 Kept = tuple[str, int, bytes]  # a search's failure cache as a certificate: direction, width, records
 FOUNDATION_NUMBER = {BLACK_HOLE: ACE_OF_SPADES_NUMBER, ALL_IN_A_ROW: None}  # the games decide_numbered takes
-FIRST_SLICE = 100_000  # decide_in_turns: Black Hole's front alone for this many nodes
+FIRST_SLICE = 5_000  # decide_in_turns: Black Hole's front alone for this many nodes
 ALONE = {BLACK_HOLE: FIRST_SLICE, ALL_IN_A_ROW: 0}  # decide_in_turns: the front's nodes before the back joins
+BACK_SHARE = {BLACK_HOLE: 3, ALL_IN_A_ROW: 0}  # decide_in_turns: the back's turns while this x its nodes <= the front's
 
 
 @dataclass(frozen=True)
@@ -116,10 +117,12 @@ def decide_in_turns(game: str, seed: int, numbering: str, seconds: float | None,
     the front alone for its first ALONE[game] nodes, then the back in turn with it, each going on where
     its last round stopped, instead of searches started again with budgets 4 times the last.
     The back joins All in a Row's deals at once (its deals lost at 51 of 52 are the heavy ones, and the
-    back decides many of them soon), Black Hole's after FIRST_SLICE nodes (99.3% of its deals are
-    decided sooner). A win (the front's, or the back's reversed) is replayed, and so is the front's
-    longest play. The same verdict and most cards (both searches are exact); nodes are both searches'.
-    `kept`: as decide_numbered's (the failure cache of a search that proved the deal lost)."""
+    back decides many of them soon), Black Hole's after FIRST_SLICE nodes (95% of its deals are decided
+    sooner) and then with a quarter of the nodes (BACK_SHARE: its turns only while 3 times its nodes are
+    at most the front's; docs/survey.md, "Throughput"). A win (the front's, or the back's reversed) is
+    replayed, and so is the front's longest play. The same verdict and most cards (both searches are
+    exact); nodes are both searches'. `kept`: as decide_numbered's (the failure cache of a search that
+    proved the deal lost)."""
     piles = numbered_piles(game, seed, numbering)
     cards = [card for pile in piles for card in pile]
     foundation = FOUNDATION_NUMBER[game]
@@ -127,7 +130,8 @@ def decide_in_turns(game: str, seed: int, numbering: str, seconds: float | None,
     status, which, longest, back_win, spent, claimed = engine.survey_ranks(
         [card % STANDARD_RANKS for card in cards], [len(pile) for pile in piles],
         [card % STANDARD_RANKS for card in turned_cards], STANDARD_RANKS,
-        -1 if foundation is None else foundation % STANDARD_RANKS, RULES, nodes, seconds, ALONE[game], kept)
+        -1 if foundation is None else foundation % STANDARD_RANKS, RULES, nodes, seconds, ALONE[game], kept,
+        BACK_SHARE[game])
     if back_win is not None:
         _trust(piles, foundation, [turned_cards[index] for index in reversed(back_win)], True, len(cards))
         return Status.SOLVED, len(cards), spent
