@@ -13,6 +13,7 @@ top cards per rank-adjacent foundation card (see docs/hardness.md).
     .venv/bin/python benchmarks/hardness.py write --out hardness-dense --label dense   # beside the grid's
     .venv/bin/python benchmarks/hardness.py scaling --out hardness-grid --also hardness-dense
     nice .venv/bin/python benchmarks/hardness.py losses --out hardness-grid --nodes 2e6 --timeout 30
+    nice -n 19 .venv/bin/python benchmarks/hardness.py run --out grid-certified --deals 10 --certify
 
 `scaling` finds each rank count's 50%-won point (the suits / height at which half the decided deals
 are won) by a logistic fit and by an isotonic crossing, each with a bootstrap interval over deals, and
@@ -115,9 +116,10 @@ def run(args: argparse.Namespace) -> int:
 def _survey_shape(args: argparse.Namespace, shape: Shape, seeds: list[int]) -> Counter[Status]:
     """Decide `seeds` of one shape into its store; the verdicts newly stored."""
     with SurveyStore(store_path(args.out, shape)) as store:
-        store.fix_settings(survey_settings(GENERALISED, None, shape, DECISION, args.timeout, args.nodes))
+        store.fix_settings(survey_settings(GENERALISED, None, shape, DECISION, args.timeout, args.nodes, args.certify))
         before = store.verdict_counts(set(seeds))
-        survey(store, GENERALISED, None, seeds, len(seeds), args.timeout, run_here, False, args.nodes, DECISION, shape)
+        survey(store, GENERALISED, None, seeds, len(seeds), args.timeout, run_here, False, args.nodes, DECISION, shape,
+               args.certify)
         after = store.verdict_counts(set(seeds))
     return Counter({verdict: count - before.get(verdict, 0) for verdict, count in after.items()})
 
@@ -1017,6 +1019,8 @@ def main() -> int:
                         help="node limit per deal (1000000)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal, a guard only; losses: "
                         "CPU seconds a deal (60)")
+    parser.add_argument("--certify", action="store_true",
+                        help="run: a certificate of each loss kept in the stores (survey --certify)")
     parser.add_argument("--minutes", type=float, help="start no shape's round after this many minutes")
     parser.add_argument("--docs", type=Path, default=DOCS, help="where write finds hardness.md and puts hardness/")
     parser.add_argument("--label", default="", help="write, scaling: a suffix for the figures' names and the "
