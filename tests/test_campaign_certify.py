@@ -131,3 +131,26 @@ def test_a_max_cards_configurations_certificates_bound_the_plays_by_its_most_car
         bounds[label] = check(tmp_path / "deal.txt", tmp_path / f"{label}.cert")[1]
     assert most["most"] == 16 and bounds["most"] == "certified: no play plays more than 16 of the 51 cards"
     assert bounds["native"] != bounds["most"]
+
+
+def test_check_db_remakes_a_lost_deal_file_of_every_game(tmp_path, capsys):
+    """A campaign over deal files of every game: check --db writes each deal again in a form its game
+    writes whole (Late Binding Solitaire has no YAML form), so every certificate is checked."""
+    folder = tmp_path / "deals"
+    folder.mkdir()
+    specs = {"generalised.txt": ["--ranks", "7", "--suits", "4", "--pile-height", "3", "--seed", "15"],
+             "lbs.txt": ["--game", "lbs", "--cards", "14", "--seed", "1"],
+             "binary_star.txt": ["--game", "binary_star", "--seed", "4"],
+             "worm_hole.txt": ["--game", "worm_hole", "--seed", "105"],
+             "golf.txt": ["--game", "golf", "--seed", "1"],
+             "all_in_a_row.txt": ["--game", "all_in_a_row", "--seed", "1"]}
+    for name, arguments in specs.items():
+        assert main(["deal", *arguments]) == 0
+        (folder / name).write_text(capsys.readouterr().out, encoding="utf-8")
+    spec = tmp_path / "experiment.yaml"
+    spec.write_text(f"deals: {json.dumps(str(folder))}\ntimeout: 60\ncertify: true\nconfigurations: [native]\n")
+    db = tmp_path / "campaign.sqlite"
+    assert campaign(db, spec) == 0
+    assert capsys.readouterr().out.strip().endswith(f"lost (certified): {len(specs)} of {len(specs)} lost")
+    assert main(["check", "--db", str(db), "--quiet"]) == 0
+    assert capsys.readouterr().out.strip() == f"{db}: {len(specs)} of {len(specs)} certificates certified: cannot be won"

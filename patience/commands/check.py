@@ -36,7 +36,6 @@ from patience.runs.specs import stored_deal
 from patience.survey.decide import Batch
 from patience.survey.store import SurveyStore
 
-DEAL_FORM = "yaml"  # every game writes it, and it holds any shape of deal
 SAVE_SECONDS = 10.0  # check --resume: the most a stop loses
 CHECKED_WORDS: dict[str, str] = {Status.SOLVED: "certified", Status.UNSOLVABLE: "not certified"}  # the progress line's
 
@@ -156,7 +155,7 @@ def _check_all(path: Path, total: int, items: Iterable[tuple[str, AnyDeal | None
                         words=CHECKED_WORDS)
     counts = progress.counts
     with tempfile.TemporaryDirectory(prefix="patience-check-") as scratch, progress:
-        deal_file, certificate_file = Path(scratch) / "deal.yaml", Path(scratch) / "deal.certificate"
+        certificate_file = Path(scratch) / "deal.certificate"
         try:
             for label, deal, data in items:
                 digest = None if deal is None else passed.digest(deal, data)
@@ -166,7 +165,9 @@ def _check_all(path: Path, total: int, items: Iterable[tuple[str, AnyDeal | None
                 try:
                     if deal is None or digest is None:
                         raise InputError(label, None, "its deal can no longer be made (a moved or changed deal file)")
-                    deal_file.write_text(write_game_deal(deal, DEAL_FORM), encoding="utf-8")
+                    game = game_of(deal)
+                    deal_file = Path(scratch) / f"deal.{game.whole_form}"
+                    deal_file.write_text(write_game_deal(deal, game.whole_form), encoding="utf-8")
                     certificate_file.write_bytes(data)
                     check(deal_file, certificate_file)
                 except (Broken, InputError) as broken:

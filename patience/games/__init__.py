@@ -82,6 +82,7 @@ class Game(Generic[D]):
     title: ClassVar[str]
     deal_type: ClassVar[type]  # the type of its deals (each game has its own, a GameDeal)
     forms: ClassVar[tuple[str, ...]]  # deal forms it writes (`patience convert --to`)
+    whole_form: ClassVar[str] = "yaml"  # the form of `forms` that holds any deal of the game, whatever its shape
     sheet: ClassVar[Sheet | None] = None  # coursework's text of the game (None: no exercises)
     # Hooks of the layers above the core, "module:function", imported by the layer that calls them:
     native_search: ClassVar[str | None] = None  # runners/native.py: f(deal, limits, options) -> Answer

@@ -76,6 +76,7 @@ class LateBinding(Game[LBSDeal]):
     title: ClassVar[str] = "Late Binding Solitaire"
     deal_type: ClassVar[type] = LBSDeal
     forms: ClassVar[tuple[str, ...]] = ("param", "json")
+    whole_form: ClassVar[str] = "json"
     sheet: ClassVar[Sheet | None] = SHEET
     native_search: ClassVar[str | None] = "patience.runners.native:solve_lbs"
     posed_deals: ClassVar[str | None] = "patience.grading.hunt:posed_lbs"
