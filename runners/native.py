@@ -21,6 +21,7 @@ from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.deal import Deal
 from patience.errors import InputError, UsageError
 from patience.games import AnyDeal, game_of, games_with, hook
+from patience.lbs import rules as lbs_rules
 from patience.lbs.deal import LBSDeal
 from patience.names import GENERALISED
 from patience.native import engine
@@ -120,8 +121,9 @@ def solve_binary_star(deal: BinaryStarDeal, limits: Limits, options: Mapping[str
 
 
 def solve_lbs(deal: LBSDeal, limits: Limits, options: Mapping[str, Any]) -> Answer:
-    """Late Binding Solitaire's search over rows, in a child process."""
-    return _solve_lbs(deal, limits, options["nodes"])
+    """Late Binding Solitaire's search over rows, in a child process; with max-cards on, the most
+    moves any play makes (stats `max_cards`) and such a play (`longest_play`), replayed here."""
+    return _solve_lbs(deal, limits, options["nodes"], bool(options["max-cards"]))
 
 
 def _search(deal: Deal, direction: str, limits: Limits, options: Mapping[str, Any]) -> Answer:
@@ -313,8 +315,8 @@ def failed_run(run: ProcessRun, stats: dict[str, float | int | str], error: Inpu
                   message=f"killed at the {limit} limit")
 
 
-def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None) -> Answer:
-    run = python_search.run_lbs(deal, node_limit, limits)
+def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None, max_cards: bool) -> Answer:
+    run = python_search.run_lbs(deal, node_limit, limits, max_cards)
     stats: dict[str, float | int | str] = {"engine": "python"}
     if run.timed_out or run.memout:
         return failed_run(run, stats)
@@ -322,6 +324,17 @@ def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None) -> Answer:
         search = python_search.read_search(run)
     except InputError as error:
         return failed_run(run, stats, error)
+    if max_cards and search.complete:
+        if search.moves is not None:
+            stats["max_cards"] = len(search.moves)
+        elif search.longest is not None:
+            played = lbs_rules.replay(deal, search.longest, complete=False)
+            if not played.valid:
+                return Answer(Status.ERROR, None, run.wall, run.cpu, search.nodes, stats, run.command_line,
+                              message=f"the search's longest play was rejected by the validator: {played.fault}")
+            stats["max_cards"] = len(search.longest)
+            if search.longest:
+                stats["longest_play"] = " ".join(game_of(deal).move_names(deal, search.longest))
     return child_verdict(run, stats, search.moves, search.complete, search.nodes, search.cpu_limited,
                          node_limit is not None and search.nodes >= node_limit)
 

@@ -48,10 +48,10 @@ def run_both(deal: Deal, rules: Rules, node_limit: int | None, limits: Limits) -
     return _run(("both", deal, rules, node_limit), limits)
 
 
-def run_lbs(deal: LBSDeal, node_limit: int | None, limits: Limits) -> ProcessRun:
-    """The LBS search on `deal` in a child process, stopping itself as `run_board`'s; `read_search`
-    reads its verdict."""
-    return _run(("lbs", deal, node_limit), limits)
+def run_lbs(deal: LBSDeal, node_limit: int | None, limits: Limits, max_cards: bool = False) -> ProcessRun:
+    """The LBS search on `deal` in a child process (with `max_cards`, also a lost deal's longest play),
+    stopping itself as `run_board`'s; `read_search` reads its verdict."""
+    return _run(("lbs", deal, node_limit, max_cards), limits)
 
 
 def run_plain(deal: Deal, node_limit: int | None, limits: Limits) -> ProcessRun:
@@ -154,11 +154,12 @@ def read_plain(run: ProcessRun) -> PlainResult:
 
 
 def _search(result: dict[str, Any]) -> Search:
-    moves = result.get("moves")
+    moves, longest = result.get("moves"), result.get("longest")
     pairs = None if moves is None else tuple((origin, target) for origin, target in _numbers(moves, 2, "moves"))
+    play = None if longest is None else tuple((origin, target) for origin, target in _numbers(longest, 2, "longest"))
     return Search(pairs, _field(result, "complete", bool),
                   _field(result, "nodes", int), float(_field(result, "seconds", (int, float))),
-                  _field(result, "cpu_limited", bool))
+                  _field(result, "cpu_limited", bool), play)
 
 
 def main() -> int:
@@ -191,11 +192,12 @@ def main() -> int:
     else:
         from patience.lbs import solver
 
-        _, deal, node_limit = task
-        found = solver.solve(deal, seconds, node_limit, cpu_seconds)
+        _, deal, node_limit, max_cards = task
+        found = (solver.most_moves if max_cards else solver.solve)(deal, seconds, node_limit, cpu_seconds)
         result = {"moves": None if found.moves is None else [list(move) for move in found.moves],
                   "complete": found.complete, "nodes": found.nodes, "seconds": found.seconds,
-                  "cpu_limited": found.cpu_limited}
+                  "cpu_limited": found.cpu_limited,
+                  "longest": None if found.longest is None else [list(move) for move in found.longest]}
     print(json.dumps(result))
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from patience.generators.eprime.solution import read_info
 from patience.lbs.deal import LBSDeal, deal_text, random_deal, read_param, write_param
 from patience.lbs.rules import legal_moves, play, replay
 from patience.lbs.solution import read_moves
-from patience.lbs.solver import solve
+from patience.lbs.solver import most_moves, solve
 from tests.helpers import COURSE
 
 PARAMS = sorted(COURSE.rglob("*.param"))
@@ -140,3 +141,42 @@ def test_deal_command_writes_lbs_params(tmp_path, capsys):
     assert read_param(out, "LBS6_3.param").cards == random_deal(6, 3).cards
     assert main(["deal", "--game", "lbs", "--cards", "6", "--seed", "1", "--count", "3", "--dir", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["LBS6_1.param", "LBS6_2.param", "LBS6_3.param"]
+
+
+def most_moves_by_brute_force(deal: LBSDeal) -> int:
+    """The most moves any play of the deal makes: every row reached, breadth first, written apart from
+    the solver."""
+    rows, moves = {deal.cards}, 0
+    while True:
+        rows = {play(row, move) for row in rows for move in legal_moves(deal, row)}
+        if not rows:
+            return moves
+        moves += 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_max_cards_gives_the_most_moves_and_a_play_that_makes_them(seed):
+    deal = random_deal(8 + seed % 6, seed)
+    found = most_moves(deal)
+    most = most_moves_by_brute_force(deal)
+    if found.moves is not None:  # a win makes every move
+        assert most == len(deal.cards) - 1 and replay(deal, found.moves).valid
+    else:
+        assert found.complete and found.longest is not None and len(found.longest) == most
+        assert replay(deal, found.longest, complete=False).valid
+
+
+def test_solve_with_max_cards_reports_the_longest_play_the_certificate_bounds(tmp_path, capsys):
+    deal = random_deal(14, 1)
+    path, certificate = tmp_path / "lost.param", tmp_path / "lost.cert"
+    path.write_text(write_param(deal), encoding="utf-8")
+    assert main(["solve", str(path), "--set", "max-cards=on", "--json", "--certificate", str(certificate)]) == 1
+    stats = json.loads(capsys.readouterr().out)["stats"]
+    assert stats["max_cards"] == most_moves_by_brute_force(deal) == len(stats["longest_play"].split())
+    assert main(["check", str(path), str(certificate)]) == 0
+    assert f"no play makes more than {stats['max_cards']} of the 13 moves" in capsys.readouterr().out
+
+
+def test_max_cards_stops_at_its_node_limit():
+    found = most_moves(random_deal(14, 1), node_limit=150)
+    assert not found.complete and found.longest is None

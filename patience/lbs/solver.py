@@ -24,6 +24,7 @@ class Search:
     nodes: int
     seconds: float
     cpu_limited: bool = False  # stopped at the CPU budget (not the wall clock or the node limit)
+    longest: tuple[Move, ...] | None = None  # max-cards mode, a lost deal: a play of the most moves any makes
 
     @property
     def verdict(self) -> Status:
@@ -95,3 +96,57 @@ def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = 
     except _Limit as limit:
         return Search(None, False, nodes, time.monotonic() - started, bool(limit.args))
     return Search(tuple(path) if won else None, True, nodes, time.monotonic() - started)
+
+
+def most_moves(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = None,
+               cpu_seconds: float | None = None) -> Search:
+    """Max-cards mode (Wolter's analysis, as the Black Hole family's search has it): the deal decided
+    as `solve` decides it, and of a lost deal a play of the most moves any play makes, found by a
+    search of every row reached, each row's most moves kept (its nodes add to the decision's). The
+    limits hold for both searches together; a limit reached ends it with verdict unknown."""
+    started = time.monotonic()
+    decided = solve(deal, timeout, node_limit, cpu_seconds)
+    if not decided.complete or decided.moves is not None:
+        return decided
+    left = None if timeout is None else max(timeout - (time.monotonic() - started), 0.0)
+    cpu_deadline = None if cpu_seconds is None else time.thread_time() + max(cpu_seconds - decided.seconds, 0.0)
+    most: dict[tuple[int, ...], tuple[int, Move | None]] = {}  # a row's most moves, and its first move
+    nodes = decided.nodes
+    bits = {card: 1 << index for index, card in enumerate(deal.cards)}
+    partners = partner_masks(deal)
+    second_start = time.monotonic()
+
+    def longest(row: tuple[int, ...]) -> int:
+        nonlocal nodes
+        known = most.get(row)
+        if known is not None:
+            return known[0]
+        nodes += 1
+        if (node_limit is not None and nodes > node_limit) or (
+                left is not None and nodes % 1024 == 0 and time.monotonic() - second_start > left):
+            raise _Limit
+        if cpu_deadline is not None and nodes % 1024 == 0 and time.thread_time() > cpu_deadline:
+            raise _Limit(True)
+        best: tuple[int, Move | None] = (0, None)
+        for source in range(len(row), 1, -1):  # the moves of rules.legal_moves, as `solve` makes them
+            moved = row[source - 1]
+            for step in STEPS:
+                target = source - step
+                if target >= 1 and partners[moved] & bits[row[target - 1]]:
+                    made = 1 + longest(row[:target - 1] + (moved,) + row[target:source - 1] + row[source:])
+                    if made > best[0]:
+                        best = (made, (source, target))
+        most[row] = best
+        return best[0]
+
+    try:
+        longest(deal.cards)
+    except _Limit as limit:
+        return Search(None, False, nodes, time.monotonic() - started, bool(limit.args))
+    play: list[Move] = []
+    row = deal.cards
+    while (move := most[row][1]) is not None:
+        play.append(move)
+        source, target = move
+        row = row[:target - 1] + (row[source - 1],) + row[target:source - 1] + row[source:]
+    return Search(None, True, nodes, time.monotonic() - started, longest=tuple(play))
