@@ -8,6 +8,7 @@ families register theirs by listing a module in READER_MODULES; the module expos
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,13 +84,49 @@ def read_black_hole_solve(text: str, source: str, deal: Deal) -> tuple[Card, ...
 
 
 def is_solve_transcript(text: str) -> bool:
-    """`patience solve`'s own output: `deal: ...` first, a `status: ...` line after it."""
+    """`patience solve`'s own output: `deal: ...` first, a `status: ...` line after it; or its
+    `--json` output, an object with the keys `deal`, `solver` and `status`."""
+    if first_line(text).startswith("{"):
+        return solve_json(text) is not None
     return first_line(text).startswith("deal: ") and "\nstatus: " in text
 
 
+def solve_json(text: str) -> dict[str, object] | None:
+    """`patience solve --json`'s result object, or None for any other text (a solver's JSON)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) and all(key in value for key in _SOLVE_JSON_KEYS) else None
+
+
+_SOLVE_JSON_KEYS = ("deal", "solver", "status")
+
+
+def _json_sequence(text: str, source: str, result: dict[str, object]) -> str:
+    """The moves of `solve --json`'s result, one a line where its file has them one a line (as
+    `--json` writes it), so that an error names the move's own line; else all on the key's line."""
+    key_lines = {key: number for number, line in numbered_lines(text) for key in ("status", "sequence")
+                 if line.lstrip().startswith(f'"{key}"')}
+    status, moves = result["status"], result.get("sequence")
+    if status != "solved":
+        raise InputError(source, key_lines.get("status", 1),
+                         f"the answer says status {quote(str(status)[:QUOTE_CHARS])}: there is no sequence to replay")
+    line = key_lines.get("sequence", 1)
+    if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+        raise InputError(source, line, "status solved but `sequence` is not a list of moves")
+    if line + len(moves) <= text.count("\n") + 1:
+        return "\n" * line + "\n".join(moves)
+    return "\n" * (line - 1) + " ".join(moves)
+
+
 def transcript_sequence(text: str, source: str) -> str:
-    """The moves of `patience solve`'s output (its `sequence:` line), at their own line number so
-    that an error still names the right line; InputError when the status was not solved."""
+    """The moves of `patience solve`'s output (its `sequence:` line, or its `--json` result's
+    `sequence`), at their own line number so that an error still names the right line; InputError
+    when the status was not solved."""
+    result = solve_json(text) if first_line(text).startswith("{") else None
+    if result is not None:
+        return _json_sequence(text, source, result)
     number, status = next((number, line.removeprefix("status: ").strip())
                           for number, line in numbered_lines(text) if line.startswith("status: "))
     if status != "solved":

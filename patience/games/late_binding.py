@@ -7,9 +7,10 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
-from patience.caps import MAX_MOVES
+from patience.answers import is_solve_transcript, transcript_sequence
+from patience.caps import MAX_MOVES, QUOTE_CHARS
 from patience.cards import STANDARD_RANKS
-from patience.errors import InputError
+from patience.errors import InputError, quote
 from patience.games import CARD_LETTERS, Game, Sheet, Sizes
 from patience.games.faces import face, rank_label
 from patience.lbs.deal import LBSDeal, is_pycsp3, read_param, read_pycsp3, write_param, write_pycsp3
@@ -25,10 +26,16 @@ _CARDS_LETTING = re.compile(r"^[ \t]*letting[ \t]+cards[ \t]+(?:be|=)", re.MULTI
 
 
 def read_pairs(text: str, source: str) -> tuple[Move, ...]:
-    """One move a line: `FROM TO` or `FROM->TO`, 1-based positions; `#` comments."""
-    pairs = []
+    """One move a line: `FROM TO` or `FROM->TO`, 1-based positions; `#` comments. A line of several
+    `FROM->TO` moves (patience solve's `sequence:`) is those moves."""
+    pairs: list[Move] = []
     for number, line in numbered_lines(text):
-        fields = line.split("#", 1)[0].replace("->", " ").split()
+        words = line.split("#", 1)[0].split()
+        if len(words) > 1 and all("->" in word for word in words):
+            pairs.extend(_arrow_pairs(words, source, number))
+            at_most(len(pairs), MAX_MOVES, "moves", source, number)
+            continue
+        fields = " ".join(words).replace("->", " ").split()
         if not fields:
             continue
         positions = [position for position in map(small_int, fields) if position is not None]
@@ -39,8 +46,22 @@ def read_pairs(text: str, source: str) -> tuple[Move, ...]:
     return tuple(pairs)
 
 
+def _arrow_pairs(words: list[str], source: str, number: int) -> list[Move]:
+    """The moves of a line of `FROM->TO` words."""
+    moves = []
+    for word in words:
+        origin, _, target = word.partition("->")
+        first, second = small_int(origin), small_int(target)
+        if first is None or second is None:
+            raise InputError(source, number, f"expected `FROM->TO` (two positions), not {quote(word[:QUOTE_CHARS])}")
+        moves.append((first, second))
+    return moves
+
+
 def read_lbs_answer(text: str, source: str, mapping: Mapping | None = None) -> tuple[Move, ...]:
     """A Savile Row `.solution` (its move variables named by `mapping`, or inferred), else `FROM TO` lines."""
+    if is_solve_transcript(text):
+        return read_pairs(transcript_sequence(text, source), source)
     if "letting" in text:
         return read_moves(text, source, mapping)
     return read_pairs(text, source)
