@@ -11,6 +11,8 @@ from patience import deal as _deal_module  # noqa: I001  (first: see the docstri
 from patience import survey as _survey_module
 from patience.pages import notebook as _notebook  # deals draw themselves in Jupyter through it (patience.core)
 from patience.api import (
+    Certificate,
+    Checked,
     Grading,
     InputError,
     Model,
@@ -21,6 +23,8 @@ from patience.api import (
     Status,
     SurveySummary,
     UsageError,
+    certify,
+    check,
     compare,
     coursework,
     deal,
@@ -41,6 +45,7 @@ from patience.api import (
 
 del _deal_module, _survey_module, _notebook
 
-__all__ = ["Grading", "InputError", "Model", "Page", "Replay", "Report", "Result", "Status", "SurveySummary",
-           "UsageError", "__version__", "compare", "coursework", "deal", "family", "generate", "grade", "parse_deal",
-           "random_deal", "read_deal", "report", "show", "solve", "solvers", "survey", "validate", "write_deal"]
+__all__ = ["Certificate", "Checked", "Grading", "InputError", "Model", "Page", "Replay", "Report", "Result", "Status",
+           "SurveySummary", "UsageError", "__version__", "certify", "check", "compare", "coursework", "deal", "family",
+           "generate", "grade", "parse_deal", "random_deal", "read_deal", "report", "show", "solve", "solvers",
+           "survey", "validate", "write_deal"]

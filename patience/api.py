@@ -27,8 +27,8 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from patience import api_checks as check
-from patience.api_results import Model, Page, Report, SurveySummary
+from patience import api_checks as checks
+from patience.api_results import Certificate, Checked, Model, Page, Report, SurveySummary
 from patience.api_runs import compare, family, report, survey
 from patience.api_teaching import Grading, coursework, grade
 from patience.errors import InputError, UsageError
@@ -41,9 +41,10 @@ if TYPE_CHECKING:
     from patience.deal import Deal
     from patience.games import AnyDeal, Game, Move
 
-__all__ = ["Grading", "InputError", "Model", "Page", "Replay", "Report", "Result", "Status", "SurveySummary",
-           "UsageError", "compare", "coursework", "deal", "family", "generate", "grade", "parse_deal", "random_deal",
-           "read_deal", "report", "show", "solve", "solvers", "survey", "validate", "write_deal"]
+__all__ = ["Certificate", "Checked", "Grading", "InputError", "Model", "Page", "Replay", "Report", "Result", "Status",
+           "SurveySummary", "UsageError", "certify", "check", "compare", "coursework", "deal", "family", "generate",
+           "grade", "parse_deal", "random_deal", "read_deal", "report", "show", "solve", "solvers", "survey",
+           "validate", "write_deal"]
 
 # A solver's name where its model language is meant: `generate(deal, "minizinc")` is the model
 # `--solver minizinc` runs (the language is `mzn`, as `gen mzn`).
@@ -71,11 +72,11 @@ def deal(game: str, seed: int, *, numbering: str | None = None, cards: int = 10)
     from patience.generators.deals import deal_file, hooked_games
     from patience.names import LBS, NUMBERED_GAMES, game_name, numbering_name
 
-    name = game_name(check.text(game, "game"), (*NUMBERED_GAMES, *hooked_games(), LBS))
-    number = check.whole(seed, "seed")
-    numbered = check.text(numbering, "numbering", optional=True)
+    name = game_name(checks.text(game, "game"), (*NUMBERED_GAMES, *hooked_games(), LBS))
+    number = checks.whole(seed, "seed")
+    numbered = checks.text(numbering, "numbering", optional=True)
     file_name, text = deal_file(name, number, None if numbered is None else numbering_name(numbered),
-                                cards=check.whole(cards, "cards"))
+                                cards=checks.whole(cards, "cards"))
     return parse_deal(text, name, file_name)
 
 
@@ -100,9 +101,9 @@ def random_deal(ranks: int = 13, suits: int = 4, pile_height: int = 3, seed: int
     from patience.generators.deals import deal_file
     from patience.names import GENERALISED
 
-    name, text = deal_file(GENERALISED, check.whole(seed, "seed"), ranks=check.whole(ranks, "ranks"),
-                           suits=check.whole(suits, "suits"), pile_height=check.whole(pile_height, "pile_height"),
-                           empty_foundation=check.flag(empty_foundation, "empty_foundation"))
+    name, text = deal_file(GENERALISED, checks.whole(seed, "seed"), ranks=checks.whole(ranks, "ranks"),
+                           suits=checks.whole(suits, "suits"), pile_height=checks.whole(pile_height, "pile_height"),
+                           empty_foundation=checks.flag(empty_foundation, "empty_foundation"))
     return parse_deal(text, source=name)  # type: ignore[return-value]  # a generalised deal is a Deal
 
 
@@ -119,7 +120,7 @@ def read_deal(path: str | os.PathLike[str], game: str | None = None) -> AnyDeal:
     """
     from patience.games import read_game_deal
 
-    return read_game_deal(check.path(path, "path"), check.text(game, "game", optional=True))[1]
+    return read_game_deal(checks.path(path, "path"), checks.text(game, "game", optional=True))[1]
 
 
 def parse_deal(text: str, game: str | None = None, source: str = "<text>") -> AnyDeal:
@@ -135,8 +136,8 @@ def parse_deal(text: str, game: str | None = None, source: str = "<text>") -> An
     """
     from patience.games import parse_game_deal
 
-    return parse_game_deal(check.text(text, "text"), check.text(source, "source"),
-                           check.text(game, "game", optional=True))[1]
+    return parse_game_deal(checks.text(text, "text"), checks.text(source, "source"),
+                           checks.text(game, "game", optional=True))[1]
 
 
 def write_deal(deal: AnyDeal | str | os.PathLike[str], form: str) -> str:
@@ -148,7 +149,7 @@ def write_deal(deal: AnyDeal | str | os.PathLike[str], form: str) -> str:
     """
     from patience.games import write_game_deal
 
-    return write_game_deal(check.deal_or_path(deal), check.text(form, "form"))
+    return write_game_deal(checks.deal_or_path(deal), checks.text(form, "form"))
 
 
 def generate(deal: AnyDeal | str | os.PathLike[str], language: str, **options: object) -> Model:
@@ -167,11 +168,11 @@ def generate(deal: AnyDeal | str | os.PathLike[str], language: str, **options: o
     from patience.generators import build
     from patience.options import option_texts
 
-    deal = check.deal_or_path(deal)
-    named = check.text(language, "language")
+    deal = checks.deal_or_path(deal)
+    named = checks.text(language, "language")
     named = LANGUAGE_ALIASES.get(named, named)
-    files = build(named, check.game_of_deal(deal).variant(deal), deal,
-                  option_texts(check.keywords(options, f"gen {named}")))
+    files = build(named, checks.game_of_deal(deal).variant(deal), deal,
+                  option_texts(checks.keywords(options, f"gen {named}")))
     return Model(named, dict(files.files), files.primary, files)
 
 
@@ -197,10 +198,92 @@ def solve(deal: AnyDeal | str | os.PathLike[str], solver: str = "native", *, tim
     from patience.options import option_texts
     from patience.runners.solve import solve as solve_deal
 
-    limits = check.limits(timeout, cpu, memory).counting()  # from the call: reading a deal file counts too
-    deal = check.deal_or_path(deal)
-    named = check.text(solver, "solver")
-    return solve_deal(deal, named, limits, option_texts(check.keywords(options, named)))
+    limits = checks.limits(timeout, cpu, memory).counting()  # from the call: reading a deal file counts too
+    deal = checks.deal_or_path(deal)
+    named = checks.text(solver, "solver")
+    return solve_deal(deal, named, limits, option_texts(checks.keywords(options, named)))
+
+
+def certify(deal: AnyDeal | str | os.PathLike[str], certificate: str | os.PathLike[str], solver: str = "native", *,
+            timeout: float = 60.0, cpu: float | None = None, memory: int | None = None,
+            **options: object) -> Certificate:
+    """Decide a deal as `solve` does and, when it is lost, write a certificate of the loss that `check`
+    (and `patience check`) verifies without trusting any search: `patience solve --certificate`.
+
+    Args:
+        deal: a deal, or the path of a deal file.
+        certificate: the file to write (whole, or not at all).
+        solver: as `solve`'s; a CNF route that logs proofs (`sat`, `cadical`, ...) gives a SAT proof,
+            any other the game's own certificate (of the most cards, with `max_cards="on"`).
+        timeout, cpu, memory, **options: as `solve`'s; the limits hold for the solver and the
+            certificate together.
+
+    Returns:
+        A `Certificate`, true exactly when one was written: `.result` (the judged `Result`),
+        `.positions`, `.size`, or `.reason` why none was.
+
+    Raises:
+        UsageError: as `solve`; InputError: a certificate path that cannot be written, or is the deal's.
+    """
+    from pathlib import Path
+
+    from patience.games import game_of
+    from patience.options import option_texts
+    from patience.outputs import check_apart, output_file
+    from patience.runners.solve import checked_solver
+    from patience.runners.solve import solve as solve_deal
+    from patience.sat_proof import keep_certificate
+
+    limits = checks.limits(timeout, cpu, memory).counting()
+    target = output_file(Path(checks.path(certificate, "certificate")))
+    if isinstance(deal, str | os.PathLike):
+        check_apart(target, [checks.path(deal, "deal")])
+    deal = checks.deal_or_path(deal)
+    named = checks.text(solver, "solver")
+    texts = option_texts(checks.keywords(options, named))
+    result = solve_deal(deal, named, limits, texts)
+    if result.status is not Status.UNSOLVABLE:
+        return Certificate(result, target, reason=f"the status is {result.status.value}, not unsolvable")
+    _, typed = checked_solver(named, game_of(deal).variant(deal), texts)
+    written, kind = keep_certificate(deal, named, typed, target, limits)
+    return Certificate(result, target, written.positions, written.size, kind, written.reason)
+
+
+def check(deal: AnyDeal | str | os.PathLike[str], certificate: str | os.PathLike[str]) -> Checked:
+    """Check a certificate of a loss against the deal, knowing only the game's rules (or, of a SAT
+    proof, the deal's CNF): `patience check DEAL CERTIFICATE`.
+
+    Args:
+        deal: a deal, or the path of a deal file.
+        certificate: the certificate's file (`certify`, `patience solve --certificate`).
+
+    Returns:
+        A `Checked`, true exactly when the certificate proves the deal lost: `.lines` as `patience
+        check` prints them, `.fault` the first position or step that breaks it.
+
+    Raises:
+        InputError: a deal or certificate that cannot be read, or a certificate of another deal or game.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from patience.checker import Broken
+    from patience.drat import ProofError
+    from patience.games import game_of, write_game_deal
+    from patience.sat_proof import check_certificate
+
+    named = Path(checks.path(certificate, "certificate"))
+    with tempfile.TemporaryDirectory(prefix="patience-check-") as scratch:
+        if isinstance(deal, str | os.PathLike):
+            deal_path = Path(checks.path(deal, "deal"))
+        else:
+            game = game_of(checks.deal_or_path(deal))
+            deal_path = Path(scratch) / f"deal.{game.whole_form}"
+            deal_path.write_text(write_game_deal(deal, game.whole_form), encoding="utf-8")
+        try:
+            return Checked(True, tuple(check_certificate(deal_path, named)))
+        except (Broken, ProofError) as broken:
+            return Checked(False, (f"not certified: {broken}",), str(broken))
 
 
 def validate(deal: AnyDeal | str | os.PathLike[str], moves: Iterable[object] | str | os.PathLike[str], *,
@@ -222,9 +305,9 @@ def validate(deal: AnyDeal | str | os.PathLike[str], moves: Iterable[object] | s
         InputError: an answer that cannot be read (naming the line).
         UsageError: moves that are neither names, moves, text nor a path.
     """
-    deal = check.deal_or_path(deal)
-    game = check.game_of_deal(deal)
-    return game.replay(deal, read_moves(game, deal, moves), complete=not check.flag(partial, "partial"))
+    deal = checks.deal_or_path(deal)
+    game = checks.game_of_deal(deal)
+    return game.replay(deal, read_moves(game, deal, moves), complete=not checks.flag(partial, "partial"))
 
 
 def show(deal: AnyDeal | str | os.PathLike[str], moves: Iterable[object] | str | os.PathLike[str] | None = None, *,
@@ -250,14 +333,14 @@ def show(deal: AnyDeal | str | os.PathLike[str], moves: Iterable[object] | str |
     from patience.commands.show import shown
     from patience.options import option_texts
 
-    deal = check.deal_or_path(deal)
-    game = check.game_of_deal(deal)
+    deal = checks.deal_or_path(deal)
+    game = checks.game_of_deal(deal)
     if moves is not None and solver is not None:
         raise UsageError("give moves or solver, not both")
     read = None if moves is None else read_moves(game, deal, moves)
-    limits = check.limits(timeout, None, None)
-    named = check.text(solver, "solver", optional=True)
-    given = option_texts(check.keywords(options, named or "show"))
+    limits = checks.limits(timeout, None, None)
+    named = checks.text(solver, "solver", optional=True)
+    given = option_texts(checks.keywords(options, named or "show"))
     if given and named is None:
         raise UsageError(f"solver options ({', '.join(given)}) need a solver")
     heading = game.label(deal) or game.describe(deal)
@@ -295,7 +378,7 @@ def read_moves(game: Game[Any], deal: AnyDeal, moves: object) -> Sequence[Move]:
     if isinstance(moves, Result):  # a result's own moves (none unless solved)
         moves = moves.sequence or ()
     if isinstance(moves, os.PathLike):
-        named = check.path(moves, "moves")
+        named = checks.path(moves, "moves")
         return game.read_answer(read_text(named), named, deal)
     if isinstance(moves, str):
         return game.read_answer(moves, "<moves>", deal)

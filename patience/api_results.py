@@ -56,6 +56,58 @@ class Model:
 
 
 @dataclass(frozen=True)
+class Certificate:
+    """What `certify` did: the judged result of the run, and of a loss the certificate written to
+    `path` (`patience solve --certificate`); true exactly when one was written.
+
+    Attributes:
+        result: the solver's judged `Result`.
+        path: where the certificate was asked for.
+        positions: the positions it lists (a game's certificate) or the proof's steps (a SAT proof).
+        size: its bytes.
+        kind: what `positions` counts: `positions` or `DRAT steps`.
+        reason: why none was written (not lost, or the pass reached a limit); None when written.
+    """
+
+    result: Result
+    path: Path
+    positions: int = 0
+    size: int = 0
+    kind: str = "positions"
+    reason: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.reason is None
+
+    def __str__(self) -> str:
+        if self.reason is not None:
+            return f"certificate: none ({self.reason})"
+        return f"certificate: {self.path} ({self.positions:,} {self.kind}, {self.size:,} bytes)"
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What `check` found of a certificate: true exactly when it proves the loss.
+
+    Attributes:
+        certified: whether the certificate proves the deal lost.
+        lines: what `patience check` prints: `certified: cannot be won` and what else it proves (the
+            most cards a play can play, the lemmas checked), or `not certified: ...`.
+        fault: the first position or proof step that breaks it; None when certified.
+    """
+
+    certified: bool
+    lines: tuple[str, ...]
+    fault: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.certified
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+
+@dataclass(frozen=True)
 class SurveySummary:
     """A survey summed up, as `patience survey report` prints it (`str(summary)`).
 

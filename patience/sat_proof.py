@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from patience.certificates import Written
+from patience import checker
+from patience.certificates import Written, certify
 from patience.drat import ProofError, check_proof
 from patience.errors import InputError, UsageError, encodable, quote
 from patience.games import AnyDeal, deal_content, game_of, read_game_deal
@@ -197,3 +198,20 @@ def check(deal_path: Path, certificate_path: Path) -> list[str]:
     except ValueError as error:
         raise InputError(source, None, str(error)) from None
     return [CERTIFIED, f"checked: {lemmas:,} lemmas against {len(clauses):,} clauses ({header['solver']}'s proof)"]
+
+
+def keep_certificate(deal: AnyDeal, solver: str, options: Mapping[str, Any], path: Path,
+                     limits: Limits) -> tuple[Written, str]:
+    """A lost deal's certificate written to `path` (whole or not at all): a DRAT proof where `solver`
+    is a CNF route that gives one (`options` its typed options), else the game's own (of "no play
+    plays more than k cards" with max-cards on); and what its size counts (`solve --certificate`,
+    `patience.certify`)."""
+    if proves(solver):
+        return prove(deal, solver, options, path, limits), "DRAT steps"
+    return certify(deal, path, limits, bool(options.get("max-cards"))), "positions"
+
+
+def check_certificate(deal_path: Path, certificate_path: Path) -> list[str]:
+    """`patience check DEAL CERTIFICATE`: the lines of a certified loss, from the SAT proof checker or
+    the game's (patience.checker); Broken or ProofError naming what breaks it."""
+    return (check if is_sat_proof(certificate_path) else checker.check)(deal_path, certificate_path)

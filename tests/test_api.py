@@ -306,3 +306,46 @@ def test_deal_takes_a_game_that_numbers_its_own_deals_as_the_command_does(capsys
         assert main(["deal", "--game", game, "--seed", "2"]) == 0
         assert str(patience.deal(game, 2)) == capsys.readouterr().out
     assert patience.deal("golf_wrap_ranks", 2).wrap_ranks and not patience.deal("golf", 2).wrap_ranks
+
+
+def test_certify_and_check_say_what_solve_certificate_and_check_say(tmp_path, capsys):
+    deal_path = tmp_path / "lost.txt"
+    code, text = cli(capsys, "deal", "--game", "black_hole", "--seed", "1")
+    deal_path.write_text(text, encoding="utf-8")
+    written = patience.certify(deal_path, tmp_path / "api.cert", max_cards="on")
+    assert written and written.result.unsolvable and written.positions > 0
+    assert written.size == (tmp_path / "api.cert").stat().st_size
+    code, said = cli(capsys, "check", str(deal_path), str(tmp_path / "api.cert"))
+    checked = patience.check(patience.read_deal(deal_path), tmp_path / "api.cert")
+    assert code == 0 and checked and checked.fault is None and "\n".join(checked.lines) == said.strip()
+    assert "no play plays more than" in checked.lines[1]
+    with pytest.raises(patience.InputError, match="a certificate of another deal"):
+        patience.check(patience.deal("black_hole", 3), tmp_path / "api.cert")
+    won = patience.certify(patience.deal("black_hole", 5), tmp_path / "won.cert")
+    assert not won and won.reason == "the status is solved, not unsolvable" and not (tmp_path / "won.cert").exists()
+    with pytest.raises(patience.InputError, match="is the input"):
+        patience.certify(deal_path, deal_path)
+
+
+def test_check_names_what_breaks_a_tampered_certificate(tmp_path):
+    import gzip
+
+    deal = patience.deal("all_in_a_row", 1)
+    assert patience.certify(deal, tmp_path / "loss.cert")
+    header, *positions = gzip.decompress((tmp_path / "loss.cert").read_bytes()).split(b"\n", 1)
+    assert positions  # a header line, then the packed positions
+    damaged = tmp_path / "damaged.cert"
+    damaged.write_bytes(gzip.compress(header + b"\n" + positions[0][: len(positions[0]) // 2]))
+    try:
+        checked = patience.check(deal, damaged)
+    except patience.InputError:
+        return  # the cut left a part of a position: bad input, as patience check says
+    assert not checked and checked.fault and checked.lines == (f"not certified: {checked.fault}",)
+
+
+def test_a_sat_proof_is_certified_by_check_as_the_command_does(tmp_path):
+    deal = patience.random_deal(5, 2, 3, seed=1)
+    written = patience.certify(deal, tmp_path / "loss.proof", "sat")
+    assert written and written.kind == "DRAT steps"
+    checked = patience.check(deal, tmp_path / "loss.proof")
+    assert checked and checked.lines[0].startswith("certified: the deal's CNF has no model")

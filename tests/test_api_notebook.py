@@ -263,6 +263,12 @@ WRONG_TYPES = [  # (call, the argument the one-line error names)
     (lambda: patience.solve(DEAL, timeout="5"), "timeout must be a number of seconds"),
     (lambda: patience.solve(DEAL, cpu=[1]), "cpu must be a number"),
     (lambda: patience.solve(DEAL, cache=None), "option cache= must be"),
+    (lambda: patience.certify(DEAL, 5), "certificate must be a path"),
+    (lambda: patience.certify(DEAL, "loss.cert", 7), "solver must be text"),
+    (lambda: patience.certify(42, "loss.cert"), "deal must be a deal .* not int"),
+    (lambda: patience.certify(DEAL, "loss.cert", timeout="5"), "timeout must be a number of seconds"),
+    (lambda: patience.check(DEAL, None), "certificate must be a path"),
+    (lambda: patience.check(None, "loss.cert"), "deal must be a deal"),
     (lambda: patience.validate(DEAL, 5), "moves must be move names"),
     (lambda: patience.validate(DEAL, b"AS 2H"), "moves must be move names"),
     (lambda: patience.validate(DEAL, ["AS"], partial="yes"), "partial must be True or False"),
@@ -361,8 +367,10 @@ def test_every_example_of_the_api_reference_runs_as_written(block, tmp_path):
 def test_the_api_reference_has_an_example_for_each_part_and_defines_its_types():
     text = API_PAGE.read_text(encoding="utf-8")
     sections = [line[3:] for line in text.splitlines() if line.startswith("## ")]
-    assert sections[:8] == ["Deals", "Models", "Solving", "Validating", "Pages", "Campaigns", "Surveys", "Teaching"]
-    for section in sections[:8]:
+    parts = ["Deals", "Models", "Solving", "Validating", "Certificates of a loss", "Pages", "Campaigns", "Surveys",
+             "Teaching"]
+    assert sections[:len(parts)] == parts
+    for section in parts:
         body = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
         assert "```python\n" in body, section
     for name in ("AnyDeal", "Card", "Move", "Status", "DataFrame"):

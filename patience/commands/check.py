@@ -67,9 +67,8 @@ def run(args: argparse.Namespace) -> int:
         return check_store(args.db, not args.quiet, args.resume)
     if args.deal is None or args.certificate is None:
         raise UsageError("check needs DEAL CERTIFICATE (or --db STORE)")
-    checker = sat_proof.check if sat_proof.is_sat_proof(Path(args.certificate)) else check
     try:
-        print("\n".join(checker(Path(args.deal), Path(args.certificate))))
+        print("\n".join(sat_proof.check_certificate(Path(args.deal), Path(args.certificate))))
     except (Broken, ProofError) as broken:
         print(f"not certified: {broken}")
         return ExitCode.UNSOLVABLE

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 from patience.arguments import Subcommands
-from patience.certificates import certify
 from patience.errors import UsageError, one_line, quote
 from patience.exit_codes import STATUS_EXIT
 from patience.games import AnyDeal, game_of, read_game_deal
@@ -17,7 +16,7 @@ from patience.outputs import check_apart, output_file
 from patience.result import Result, Status
 from patience.runners.solve import checked_solver, solve
 from patience.runs.process import Limits
-from patience.sat_proof import prove, proves
+from patience.sat_proof import keep_certificate
 
 
 def register(subparsers: Subcommands) -> None:
@@ -70,11 +69,7 @@ def certificate_line(deal: AnyDeal, result: Result, path: Path, limits: Limits,
     if result.status is not Status.UNSOLVABLE:
         return f"none (the status is {result.status.value}, not unsolvable)"
     _, typed = checked_solver(solver, game_of(deal).variant(deal), options)
-    if proves(solver):
-        written = prove(deal, solver, typed, path, limits)
-        kind = "DRAT steps"
-    else:
-        written, kind = certify(deal, path, limits, bool(typed.get("max-cards"))), "positions"
+    written, kind = keep_certificate(deal, solver, typed, path, limits)
     if written.reason is not None:
         return f"not written: {written.reason}"
     return f"{one_line(str(path))} ({written.positions:,} {kind}, {written.size:,} bytes)"
