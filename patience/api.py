@@ -227,6 +227,7 @@ def certify(deal: AnyDeal | str | os.PathLike[str], certificate: str | os.PathLi
     """
     from pathlib import Path
 
+    from patience.certificates import Written
     from patience.games import game_of
     from patience.options import option_texts
     from patience.outputs import check_apart, output_file
@@ -243,10 +244,10 @@ def certify(deal: AnyDeal | str | os.PathLike[str], certificate: str | os.PathLi
     texts = option_texts(checks.keywords(options, named))
     result = solve_deal(deal, named, limits, texts)
     if result.status is not Status.UNSOLVABLE:
-        return Certificate(result, target, reason=f"the status is {result.status.value}, not unsolvable")
+        return Certificate(result, target, Written(reason=f"the status is {result.status.value}, not unsolvable"))
     _, typed = checked_solver(named, game_of(deal).variant(deal), texts)
     written, kind = keep_certificate(deal, named, typed, target, limits)
-    return Certificate(result, target, written.positions, written.size, kind, written.reason)
+    return Certificate(result, target, written, kind)
 
 
 def check(deal: AnyDeal | str | os.PathLike[str], certificate: str | os.PathLike[str]) -> Checked:

@@ -15,6 +15,7 @@ from patience.result import Result
 if TYPE_CHECKING:
     import pandas
 
+    from patience.certificates import Written
     from patience.generators.files import ModelFiles
     from patience.survey.report import Summary
     from patience.survey.store import Row
@@ -63,26 +64,35 @@ class Certificate:
     Attributes:
         result: the solver's judged `Result`.
         path: where the certificate was asked for.
-        positions: the positions it lists (a game's certificate) or the proof's steps (a SAT proof).
-        size: its bytes.
+        written: its `positions` (those a game's certificate lists, or a SAT proof's steps) and
+            `size` in bytes, or the `reason` none was written (not lost, or the pass reached a limit).
         kind: what `positions` counts: `positions` or `DRAT steps`.
-        reason: why none was written (not lost, or the pass reached a limit); None when written.
     """
 
     result: Result
     path: Path
-    positions: int = 0
-    size: int = 0
+    written: Written
     kind: str = "positions"
-    reason: str | None = None
+
+    @property
+    def positions(self) -> int:
+        return self.written.positions
+
+    @property
+    def size(self) -> int:
+        return self.written.size
+
+    @property
+    def reason(self) -> str | None:
+        return self.written.reason
 
     def __bool__(self) -> bool:
-        return self.reason is None
+        return self.written.reason is None
 
     def __str__(self) -> str:
-        if self.reason is not None:
-            return f"certificate: none ({self.reason})"
-        return f"certificate: {self.path} ({self.positions:,} {self.kind}, {self.size:,} bytes)"
+        if self.written.reason is not None:
+            return f"certificate: none ({self.written.reason})"
+        return f"certificate: {self.written.said(str(self.path), self.kind)}"
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,11 @@ class Written:
     size: int = 0
     reason: str | None = None
 
+    def said(self, path: str, kind: str = "positions") -> str:
+        """`PATH (N positions, B bytes)`, as `solve --certificate` says what it wrote (`kind` counted)."""
+        counted = kind.removesuffix("s") if self.positions == 1 else kind
+        return f"{path} ({self.positions:,} {counted}, {self.size:,} bytes)"
+
 
 def encode(deal: AnyDeal, positions: Iterable[tuple[int, ...]], direction: str = "forward") -> bytes:
     """The certificate file of `deal` listing `positions` (each a tuple of the game's numbers) of the

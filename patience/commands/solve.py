@@ -72,7 +72,7 @@ def certificate_line(deal: AnyDeal, result: Result, path: Path, limits: Limits,
     written, kind = keep_certificate(deal, solver, typed, path, limits)
     if written.reason is not None:
         return f"not written: {written.reason}"
-    return f"{one_line(str(path))} ({written.positions:,} {kind}, {written.size:,} bytes)"
+    return written.said(one_line(str(path)), kind)
 
 
 def run(args: argparse.Namespace) -> int:
