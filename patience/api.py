@@ -250,20 +250,30 @@ def certify(deal: AnyDeal | str | os.PathLike[str], certificate: str | os.PathLi
     return Certificate(result, target, written, kind)
 
 
-def check(deal: AnyDeal | str | os.PathLike[str], certificate: str | os.PathLike[str]) -> Checked:
+def check(deal: AnyDeal | str | os.PathLike[str] | None = None, certificate: str | os.PathLike[str] | None = None, *,
+          store: str | os.PathLike[str] | None = None, resume: str | os.PathLike[str] | None = None,
+          progress: bool = False) -> Checked:
     """Check a certificate of a loss against the deal, knowing only the game's rules (or, of a SAT
-    proof, the deal's CNF): `patience check DEAL CERTIFICATE`.
+    proof, the deal's CNF): `patience check DEAL CERTIFICATE`; or every certificate a certified
+    survey or campaign keeps: `patience check --db STORE`.
 
     Args:
         deal: a deal, or the path of a deal file.
         certificate: the certificate's file (`certify`, `patience solve --certificate`).
+        store: instead of a deal and a certificate, a store of `survey(..., certify=True)` or
+            `compare(..., certify=True)`.
+        resume: with `store`, a file that keeps the certificates passed, so that a check stopped
+            part way goes on where it was (`--resume`).
+        progress: with `store`, a progress line on standard error.
 
     Returns:
-        A `Checked`, true exactly when the certificate proves the deal lost: `.lines` as `patience
-        check` prints them, `.fault` the first position or step that breaks it.
+        A `Checked`, true exactly when the certificate (every one of the store) proves its deal lost:
+        `.lines` as `patience check` prints them, `.fault` the first position or step that breaks it
+        (of a store: the first certificate not certified).
 
     Raises:
-        InputError: a deal or certificate that cannot be read, or a certificate of another deal or game.
+        InputError: a deal, certificate or store that cannot be read, or a certificate of another deal or game.
+        UsageError: both a store and a deal, or neither.
     """
     import tempfile
     from pathlib import Path
@@ -273,6 +283,20 @@ def check(deal: AnyDeal | str | os.PathLike[str], certificate: str | os.PathLike
     from patience.games import game_of, write_game_deal
     from patience.sat_proof import check_certificate
 
+    if store is not None:
+        if deal is not None or certificate is not None:
+            raise UsageError("check takes a deal and a certificate, or store=, not both")
+        from patience.commands.check import check_store
+        from patience.outputs import check_apart, output_file
+
+        database = Path(checks.path(store, "store"))
+        kept = None if resume is None else output_file(Path(checks.path(resume, "resume")))
+        if kept is not None:
+            check_apart(kept, [database])
+        lines, certified = check_store(database, checks.flag(progress, "progress"), kept)
+        return Checked(certified, tuple(lines), None if certified else lines[0])
+    if deal is None or certificate is None:
+        raise UsageError("check needs a deal and a certificate (or store=)")
     named = Path(checks.path(certificate, "certificate"))
     with tempfile.TemporaryDirectory(prefix="patience-check-") as scratch:
         if isinstance(deal, str | os.PathLike):

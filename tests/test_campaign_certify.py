@@ -155,3 +155,24 @@ def test_check_db_remakes_a_lost_deal_file_of_every_game(tmp_path, capsys):
     assert main(["check", "--db", str(db), "--quiet"]) == 0
     said = capsys.readouterr().out.strip()
     assert said == f"{db}: {len(specs)} of {len(specs)} certificates certified: cannot be won"
+
+
+def test_patience_check_of_a_store_says_what_check_db_says(tmp_path, capsys):
+    import patience
+
+    db = tmp_path / "campaign.sqlite"
+    assert campaign(db, experiment(tmp_path)) == 0
+    capsys.readouterr()
+    checked = patience.check(store=db, resume=tmp_path / "passed")
+    assert main(["check", "--db", str(db), "--quiet"]) == 0
+    assert checked and checked.fault is None and "\n".join(checked.lines) == capsys.readouterr().out.strip()
+    with sqlite3.connect(db) as connection:
+        deal, label, data = connection.execute("SELECT deal, configuration, data FROM certificates LIMIT 1").fetchone()
+        header_line, _ = gzip.decompress(data).split(b"\n", 1)
+        header = {**json.loads(header_line), "positions": 0}
+        connection.execute("UPDATE certificates SET data = ? WHERE deal = ? AND configuration = ?",
+                           (gzip.compress(json.dumps(header).encode() + b"\n"), deal, label))
+    broken = patience.check(store=db, resume=tmp_path / "passed")  # a changed certificate is checked again
+    assert not broken and broken.fault == broken.lines[0]
+    assert broken.fault.startswith(f"{deal} ({label}): not certified")
+    assert broken.lines[-1].endswith("; 1 not certified")

@@ -64,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("check takes DEAL CERTIFICATE or --db STORE, not both")
         if args.resume is not None:
             check_apart(output_file(args.resume), [args.db])
-        return check_store(args.db, not args.quiet, args.resume)
+        lines, certified = check_store(args.db, not args.quiet, args.resume)
+        print("\n".join(lines))
+        return ExitCode.SOLVED if certified else ExitCode.UNSOLVABLE
     if args.deal is None or args.certificate is None:
         raise UsageError("check needs DEAL CERTIFICATE (or --db STORE)")
     try:
@@ -75,9 +77,10 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.SOLVED
 
 
-def check_store(path: Path, show_progress: bool = True, resume: Path | None = None) -> int:
-    """Check every certificate of the survey or campaign store at `path`; print what failed and a
-    summary. `resume`: a file of the certificates that passed, skipped and kept up to date."""
+def check_store(path: Path, show_progress: bool = True, resume: Path | None = None) -> tuple[list[str], bool]:
+    """Check every certificate of the survey or campaign store at `path`: the lines of what failed and a
+    summary, and whether every one was certified. `resume`: a file of the certificates that passed,
+    skipped and kept up to date."""
     passed = Passed(resume)
     if _marked_campaign(path):
         with Store(path, create=False) as campaign:
@@ -144,7 +147,7 @@ class Passed:
 
 
 def _check_all(path: Path, total: int, items: Iterable[tuple[str, AnyDeal | None, bytes]], show_progress: bool,
-               made_by: str, passed: Passed) -> int:
+               made_by: str, passed: Passed) -> tuple[list[str], bool]:
     """Check each (label, deal, certificate file) as files would be (written beside each other in a
     scratch folder), but those `passed` holds; the failures, each named, and a summary."""
     if not total:
@@ -178,8 +181,6 @@ def _check_all(path: Path, total: int, items: Iterable[tuple[str, AnyDeal | None
                 progress.show()
         finally:  # stopped or not, what passed is kept
             passed.save()
-    for line in failures:
-        print(line)
-    print(f"{path}: {counts[Status.SOLVED]:,} of {total:,} certificates certified: cannot be won"
-          + (f"; {len(failures):,} not certified" if failures else ""))
-    return ExitCode.UNSOLVABLE if failures else ExitCode.SOLVED
+    summary = (f"{path}: {counts[Status.SOLVED]:,} of {total:,} certificates certified: cannot be won"
+               + (f"; {len(failures):,} not certified" if failures else ""))
+    return [*failures, summary], not failures
