@@ -215,8 +215,10 @@ def certify(deal: AnyDeal | str | os.PathLike[str], certificate: str | os.PathLi
         certificate: the file to write (whole, or not at all).
         solver: as `solve`'s; a CNF route that logs proofs (`sat`, `cadical`, ...) gives a SAT proof,
             any other the game's own certificate (of the most cards, with `max_cards="on"`).
-        timeout, cpu, memory, **options: as `solve`'s; the limits hold for the solver and the
-            certificate together.
+        timeout: as `solve`'s; the limits hold for the solver and the certificate together.
+        cpu: as `solve`'s.
+        memory: as `solve`'s.
+        **options: as `solve`'s.
 
     Returns:
         A `Certificate`, true exactly when one was written: `.result` (the judged `Result`),

@@ -41,7 +41,7 @@ from patience.games import AnyDeal, deal_content, game_of, hook
 from patience.golf.deal import GolfDeal
 from patience.lbs.deal import LBSDeal
 from patience.outputs import write_file
-from patience.runs.process import Limits, caller_environment, end_with_caller, run_process
+from patience.runs.process import Limits, caller_environment, end_with_caller, python_command, run_process
 from patience.worm_hole.deal import WormHoleDeal
 
 FORMAT, VERSION = "patience-loss-certificate", 3  # 2: a move may lead to a position a bound cuts; 3: a twin left out
@@ -355,7 +355,7 @@ def certify(deal: AnyDeal, path: Path, limits: Limits, max_cards: bool = False) 
     hard = limits.with_grace(GRACE_SECONDS)
     payload = base64.b64encode(pickle.dumps((deal, str(path), limits.timeout, limits.cpu_limit, max_cards,
                                              limits.memory_mb))).decode("ascii")
-    run = run_process([sys.executable, "-m", "patience.certificates"], hard, env=caller_environment(),
+    run = run_process(python_command("-m", "patience.certificates"), hard, env=caller_environment(),
                       stdin_text=payload)
     if run.timed_out or run.memout:
         return Written(reason="the certificate pass reached the " + ("memory" if run.memout else "time") + " limit")

@@ -12,7 +12,6 @@ import importlib.metadata
 import importlib.util
 import itertools
 import json
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -24,7 +23,7 @@ from patience.generators.files import ModelFiles
 from patience.options import Option, Schema
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, modelled_games
-from patience.runs.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun, python_command
 
 GRACE_SECONDS = 5.0  # clingo stops itself at the time limit; the hard kill comes this much later
 CONFIGURATIONS = ("auto", "frumpy", "jumpy", "tweety", "handy", "crafty", "trendy")
@@ -57,8 +56,8 @@ class Clingo(ProcessSolver):
         programs = [name for name in model.files if name != model.primary]
         limit = [] if limits.timeout is None else [f"--time-limit={max(1, round(limits.timeout))}"]
         heuristic = ["--heuristic=Domain"] if any(name.startswith(SEARCH_PREFIX) for name in programs) else []
-        return [sys.executable, "-m", "clingo", *programs, model.primary, "--outf=2", "--stats",
-                f"--configuration={options['configuration']}", *heuristic, *limit]
+        return python_command("-m", "clingo", *programs, model.primary, "--outf=2", "--stats",
+                              f"--configuration={options['configuration']}", *heuristic, *limit)
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         if not run.stdout.strip() and (run.timed_out or run.memout):

@@ -24,7 +24,7 @@ from patience.options import Count, Schema, Switch
 from patience.result import Answer, Status
 from patience.runners.base import ProcessSolver, answer_from_run, modelled_games
 from patience.runners.mip import GRACE_SECONDS
-from patience.runs.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun, python_command
 
 _STATUS = re.compile(r"^status: (\S+)$", re.MULTILINE)
 _VALUES = re.compile(r"^x: ([0-9 ]*)$", re.MULTILINE)
@@ -74,8 +74,8 @@ class CpSat(OrToolsSolver, ProcessSolver):
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
         seconds = "0" if limits.timeout is None else f"{limits.timeout:g}"
-        return [sys.executable, "-m", "patience.runners.cpsat", model.primary, seconds, str(options["workers"]),
-                "1" if options["presolve"] else "0"]
+        return python_command("-m", "patience.runners.cpsat", model.primary, seconds, str(options["workers"]),
+                              "1" if options["presolve"] else "0")
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         match = _STATUS.search(run.stdout)

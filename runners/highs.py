@@ -21,7 +21,7 @@ from patience.generators.lp.start import read_start
 from patience.numeric import count_or_none
 from patience.result import Status
 from patience.runners.mip import START_OPTION, MipSolver, split_start
-from patience.runs.process import ProcessRun
+from patience.runs.process import ProcessRun, python_command
 
 _NODES = re.compile(r"^nodes: (\d+)$", re.MULTILINE)
 
@@ -46,7 +46,7 @@ class Highs(MipSolver):
 
     def solver_command(self, model: str, solution: str, seconds: float | None) -> list[str]:
         limit = [] if seconds is None else [f"{seconds:g}"]
-        return [sys.executable, "-m", "patience.runners.highs", model, solution, *limit]
+        return python_command("-m", "patience.runners.highs", model, solution, *limit)
 
     def verdict(self, run: ProcessRun, solution: str) -> MipVerdict:
         if not solution:

@@ -25,7 +25,7 @@ from patience.outputs import write_file
 from patience.result import Status
 from patience.runners.cpsat import PRESOLVE, OrToolsSolver
 from patience.runners.mip import START_OPTION, MipSolver, split_start
-from patience.runs.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun, python_command
 
 PRESOLVE_ARGUMENT = "--presolve"  # CP-SAT's presolve on (it is off unless asked: runners/cpsat.py)
 STOPPED_EARLY = 0.95  # a run that ends undecided after this share of its time limit hit the limit
@@ -39,7 +39,7 @@ class OrToolsMip(OrToolsSolver, MipSolver):
 
     def solver_command(self, model: str, solution: str, seconds: float | None) -> list[str]:
         limit = [] if seconds is None else [f"{seconds:g}"]
-        return [sys.executable, "-m", "patience.runners.ortools_mip", self.backend, model, solution, *limit]
+        return python_command("-m", "patience.runners.ortools_mip", self.backend, model, solution, *limit)
 
     def verdict(self, run: ProcessRun, solution: str) -> MipVerdict:
         if not solution:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import re
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -23,7 +22,7 @@ from patience.options import Count, Option, Schema
 from patience.reading import read_output
 from patience.result import Status
 from patience.runners.pddl_plan import Planner, PlanVerdict, read_plan_file
-from patience.runs.process import Limits, ProcessRun
+from patience.runs.process import Limits, ProcessRun, python_command
 
 COMPLETE_SEARCHES = ("gbf", "astar", "wastar", "bfs")
 INCOMPLETE_SEARCHES = ("ehs", "ids")
@@ -62,8 +61,8 @@ class Pyperplan(Planner):
         return "pip install pyperplan"
 
     def command(self, model: ModelFiles, limits: Limits, options: Mapping[str, Any]) -> list[str]:
-        return [sys.executable, "-m", "pyperplan", "-s", options["search"], "-H", options["heuristic"],
-                "domain.pddl", "problem.pddl"]
+        return python_command("-m", "pyperplan", "-s", options["search"], "-H", options["heuristic"],
+                              "domain.pddl", "problem.pddl")
 
     def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> PlanVerdict:
         expanded = _EXPANDED.findall(run.stdout)

@@ -29,7 +29,7 @@ from patience.native.reference import Outcome
 from patience.native.rules import Rules
 from patience.plain_search import DIRECTIONS, LIMITS, PlainResult
 from patience.result import Status
-from patience.runs.process import Limits, ProcessRun, caller_environment, end_with_caller, run_process
+from patience.runs.process import Limits, ProcessRun, caller_environment, end_with_caller, python_command, run_process
 
 GRACE_SECONDS = 0.5  # the search checks its clock every few thousand nodes; the kill comes this much later
 _SOURCE = "Python search output"
@@ -88,7 +88,7 @@ def _run(task: tuple[Any, ...], limits: Limits) -> ProcessRun:
     hard = limits.with_grace(GRACE_SECONDS)
     deadline = None if limits.timeout is None else time.monotonic() + limits.timeout  # one clock for all processes
     payload = base64.b64encode(pickle.dumps((*task, deadline, limits.cpu_limit))).decode("ascii")
-    return run_process([sys.executable, "-m", "patience.runners.python_search"], hard, env=caller_environment(),
+    return run_process(python_command("-m", "patience.runners.python_search"), hard, env=caller_environment(),
                        stdin_text=payload)
 
 

@@ -165,3 +165,17 @@ def test_a_child_started_with_the_caller_environment_ends_with_its_caller(tmp_pa
         assert not left, "the child outlived its killed caller"
     finally:
         process.kill()
+
+
+def test_a_solvers_python_child_imports_nothing_from_the_folder_it_runs_in(tmp_path):
+    """A folder that holds a `patience/` checkout or a `clingo.py` (a student's, a clone's) cannot
+    stand in for the installed modules: every Python child starts with -P."""
+    (tmp_path / "patience").mkdir()
+    (tmp_path / "patience" / "__init__.py").write_text('raise SystemExit("the folder\'s patience")\n')
+    (tmp_path / "clingo.py").write_text('raise SystemExit("the folder\'s clingo")\n')
+    (tmp_path / "deal.param").write_text("letting cards be [48,3,1,19]\n")  # lost: no two cards match
+    command = [str(Path(sys.executable).with_name("patience")), "solve", "deal.param", "--timeout", "60"]
+    for solver in ("native", "clingo"):
+        run = subprocess.run([*command, "--solver", solver], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=120)
+        assert "status: unsolvable" in run.stdout, (solver, run.stdout, run.stderr)

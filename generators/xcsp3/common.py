@@ -5,11 +5,10 @@ breaking stated in pycsp3."""
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 from pathlib import Path
 
-from patience.runs.process import Limits, run_process
+from patience.runs.process import Limits, python_command, run_process
 
 _BUILD_LIMITS = Limits(timeout=300)
 
@@ -18,7 +17,7 @@ def compile_in_fresh_process(module: str, data: dict[str, object], instance_file
     """Run `module.build_from_stdin()` on `data` in a new interpreter; return the XCSP3 it compiled."""
     build = f"from {module} import build_from_stdin; build_from_stdin()"
     with tempfile.TemporaryDirectory(prefix="patience-") as folder:
-        run = run_process([sys.executable, "-c", build], _BUILD_LIMITS, cwd=folder, stdin_text=json.dumps(data))
+        run = run_process(python_command("-c", build), _BUILD_LIMITS, cwd=folder, stdin_text=json.dumps(data))
         built = Path(folder, instance_file)
         if run.returncode != 0 or not built.exists():
             detail = (run.stderr.strip() or run.stdout.strip() or f"exit {run.returncode}").splitlines()[-1]

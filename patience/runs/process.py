@@ -24,6 +24,7 @@ import os
 import shlex
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -363,6 +364,13 @@ def watch_parent(parent: int, orphaned: Callable[[], None]) -> None:
             time.sleep(_WATCH_SECONDS)
         orphaned()
     threading.Thread(target=watch, daemon=True).start()
+
+
+def python_command(*arguments: str) -> list[str]:
+    """This Python run on `arguments` (`-m MODULE ...`) with -P: the child never imports from its working
+    folder, so a folder the user runs in that holds a `patience/` checkout or a `clingo.py` cannot stand
+    in for the installed module."""
+    return [sys.executable, "-P", *arguments]
 
 
 def caller_environment() -> dict[str, str]:
