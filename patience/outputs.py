@@ -44,9 +44,12 @@ def check_folder(path: Path) -> Path:
 
 
 def output_file(path: Path) -> Path:
-    """`path` as a file to write: its folder exists and is writable, and it is not itself a folder."""
+    """`path` as a file to write: its folder exists and is writable, and it is not itself a folder, nor a
+    device or a pipe (`/dev/null`), which the rename of a whole file would replace by a plain file."""
     if path.is_dir():
         raise InputError(str(path), None, "is a folder (the output is a file)")
+    if path.exists() and not path.is_file():
+        raise InputError(str(path), None, "is no plain file (a device, a pipe or a socket): the output is a file")
     folder = path.parent
     if not folder.is_dir():
         missing = "is not a folder" if folder.exists() else "does not exist"

@@ -134,3 +134,17 @@ def test_a_killed_deal_count_leaves_only_hidden_scratch_which_the_next_run_remov
     assert main(["deal", "--count", "2", "--dir", str(tmp_path / "deals")]) == 0
     assert f".deals.partial-{run.pid}, left by an interrupted run" in capsys.readouterr().err
     assert listing(tmp_path) == ["deals", "deals/black_hole-1.txt", "deals/black_hole-2.txt"]
+
+
+def test_a_device_or_pipe_as_the_output_is_refused_and_left_as_it_was(tmp_path, capsys):
+    """The rename that makes a file whole would put a plain file in the place of `/dev/null` (as root, which
+    the tests run as) or of a pipe: either is refused before anything runs, and stays what it was."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    deal = tmp_path / "deal.txt"
+    assert main(["deal", "--game", "worm_hole", "--seed", "105"]) == 0
+    deal.write_text(capsys.readouterr().out)
+    for arguments in (["solve", str(deal), "--certificate", str(pipe)], ["show", str(deal), "-o", str(pipe)],
+                      ["solve", str(deal), "--certificate", os.devnull]):
+        assert "is no plain file (a device, a pipe or a socket)" in refused(capsys, *arguments)
+    assert pipe.is_fifo() and Path(os.devnull).is_char_device()
