@@ -78,8 +78,8 @@ class BlackHole(Rules):
         self.ranks, self.backward, self.cells = deal.ranks, backward, slice(1 + len(deal.piles), None)
         self.piles = [tuple(reversed(pile)) if backward else pile for pile in deal.piles]
         self.rank_piles, ranks = [[card.rank for card in pile] for pile in self.piles], deal.ranks
-        self.near = [(1 << ranks) - 1] + [(1 << (rank + 1) % ranks | 1 << (rank - 1) % ranks) * (ranks > 1)
-                                          for rank in range(ranks)]  # by the foundation's number: the ranks next to it
+        self.near = dict(enumerate([(1 << ranks) - 1] + [(1 << (rank + 1) % ranks | 1 << (rank - 1) % ranks) * (
+            ranks > 1) for rank in range(ranks)]))  # by the foundation's number: the ranks next to it (none: no rank's)
         self.heights, self.numbers = [len(pile) for pile in deal.piles], 1 + len(deal.piles) + cells
         foundation = None if deal.foundation is None else deal.foundation.rank
         top, self.end = (0, foundation) if backward else (0 if foundation is None else foundation + 1, None)
@@ -94,14 +94,14 @@ class BlackHole(Rules):
 
     def moves(self, position: Position) -> Iterator[tuple[str, Position]]:
         cells, on, where = position[self.cells], position[0], "bottom" if self.backward else "top"
-        for index, card, after in self.tops(position, self.piles, -1 if cells and cells[0] == 0 else self.near[on]):
-            if self.near[on] >> card.rank & 1:
+        for index, card, after in self.tops(position, self.piles, -1 if cells[:1] == (0,) else self.near.get(on, 0)):
+            if self.near.get(on, 0) >> card.rank & 1:
                 yield f"{card.spoken()} from the {where} of pile {index + 1}", (card.rank + 1, *after[1:])
             if cells and cells[0] == 0:  # the cells sorted: an empty one first
                 yield f"{card.spoken()} from the top of pile {index + 1} to a cell", (
                     *after[:self.cells.start], *sorted((*cells[1:], card.rank + 1)))
         for index, held in enumerate(cells):
-            if held and held not in cells[:index] and (on == 0 or adjacent(on - 1, held - 1, self.ranks)):
+            if held and held not in cells[:index] and self.near.get(on, 0) >> held - 1 & 1:  # (a rank of the deal's)
                 yield f"{rank_name(held - 1, self.ranks)} from a cell", (
                     held, *position[1:self.cells.start], *sorted((0, *cells[:index], *cells[index + 1:])))
 
@@ -109,8 +109,8 @@ class BlackHole(Rules):
         """No cells. Live cards: those whose cards above are, of a rank next to the foundation's (any, with none)
         or a live card's; a play plays only these: lost when fewer than left, or (backward) none next to the end.
         Balance: a live card of ranks r, r+2, ..., r+2k goes after a live one of their neighbours' or the foundation."""
-        near, gone, more, seen, free, ranks = self.near, list(position[1:]), True, 0, self.near[position[0]], self.ranks
-        counts, most = [0] * ranks, 0  # the live cards of each rank; the most of them in excess, never played
+        near, gone, more, seen, free = self.near, list(position[1:]), True, 0, self.near.get(position[0], 0)
+        ranks, counts, most = self.ranks, [0] * self.ranks, 0  # live cards by rank; the most in excess (never played)
         while more:
             more = False
             for index, pile in enumerate(self.rank_piles):
@@ -218,7 +218,7 @@ def read_header(stream: Any, source: str) -> dict[str, Any]:
     """The certificate's header line, every field checked; InputError (bad input) if malformed."""
     try:
         header = json.loads(stream.readline(4096))
-    except ValueError:
+    except (ValueError, RecursionError):  # (RecursionError: lists nested past the interpreter's limit)
         raise InputError(source, 1, "not a certificate: the first line is no JSON header") from None
     fields = dict(format=str, version=int, game=str, deal=str, direction=str, numbers=int, width=int, positions=int)
     if not isinstance(header, dict) or any(type(header.get(name)) is not kind for name, kind in fields.items()):
@@ -241,26 +241,26 @@ def read_positions(path: Path, deal: AnyDeal, game: str) -> tuple[Rules, int, li
                 raise InputError(source, 1, f"a certificate of game {quote(header['game'])}, not of this deal's {game}")
             if header["deal"] != deal_content(game_of(deal), deal):
                 raise InputError(source, 1, "a certificate of another deal (its content hash is not this deal's)")
-            if header["direction"] not in ("forward", "backward") or (
-                    header["direction"] == "backward" and not isinstance(deal, Deal)):
+            if header["direction"] not in ("forward", "backward")[:1 + isinstance(deal, Deal)]:
                 raise InputError(source, 1, f"direction {quote(header['direction'])} is no direction of this game")
             rules = rules_of(deal, header["width"], header["direction"] == "backward")
             if header["numbers"] != rules.numbers:
                 raise InputError(source, 1, f"positions of {header['numbers']} numbers, not the deal's {rules.numbers}")
-            size = header["numbers"] * header["width"]
-            body = stream.read(size * header["positions"] + 1)
+            size, count, records = header["numbers"] * header["width"], header["positions"], list[bytes]()
+            while len(records) <= count and (chunk := stream.read(size * min(count + 1 - len(records), 1 << 16))):
+                for record in (chunk[offset:offset + size] for offset in range(0, len(chunk), size)):  # as they come
+                    if len(record) == size and records and records[-1] >= record:  # (a bomb stops at its first repeat)
+                        raise InputError(source, None, f"position {len(records) + 1} is not after position "
+                                                       f"{len(records)}: positions are sorted, each once")
+                    records.append(record)
     except (OSError, EOFError, zlib.error) as error:  # gzip's BadGzipFile and FileNotFoundError are OSErrors
         why = {"FileNotFoundError": "no such file", "BadGzipFile": "not a certificate: not a gzip file"}.get(
             type(error).__name__) or (getattr(error, "strerror", None) or "cannot read" if isinstance(error, OSError)
                                       else "cut short or damaged: not a whole gzip file")
         raise InputError(source, None, why) from None
-    if len(body) != size * header["positions"]:
-        raise InputError(source, None, f"{header['positions']} positions announced, " + (
-            "more bytes after them" if len(body) > size * header["positions"] else f"{len(body) // size} found"))
-    records = [body[offset:offset + size] for offset in range(0, len(body), size)]
-    for number in (number for number in range(1, len(records)) if records[number - 1] >= records[number]):
-        raise InputError(source, None, f"position {number + 1} is not after position {number}: positions are sorted, "
-                                       "each once")
+    if len(records) != count or records and len(records[-1]) != size:  # (the last one may be cut short)
+        raise InputError(source, None, f"{count} positions announced, " + ("more bytes after them" if len(
+            records) > count else f"{len(records) - bool(records and len(records[-1]) != size)} found"))
     return rules, header["width"], records
 
 

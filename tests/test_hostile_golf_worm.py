@@ -1,0 +1,100 @@
+"""Golf's, Worm Hole's and their loss certificates' hostile input, as a careful new user tries it: a
+certificate whose header nests past the interpreter's limit or announces more positions than memory
+holds, one that repeats a position a million times, and one with a position of a rank the deal has not
+each end in one line (exit 2, or a verdict of the rules, exit 1), never an internal error, and in memory
+bounded by what the file holds."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import tracemalloc
+import zlib
+
+import pytest
+
+from patience.certificates import dead_positions
+from patience.checker import check
+from patience.errors import InputError
+from patience.generators.deals import pysol_deal
+from tests.test_certificates import read, write
+from tests.test_certificates_golf_worm_hole import deal_file, lost_worm_hole, verdict
+
+
+@pytest.fixture
+def worm(tmp_path):
+    """PySolFC's Worm Hole deal 105 (lost), its file, and its certificate's file, header and body."""
+    deal = lost_worm_hole()
+    path, certificate = deal_file(tmp_path, deal), tmp_path / "real.cert"
+    certificate.write_bytes(dead_positions(deal).file(deal))
+    line, body = gzip.decompress(certificate.read_bytes()).split(b"\n", 1)
+    return deal, path, json.loads(line), body
+
+
+def test_a_header_nested_past_the_recursion_limit_is_no_header(tmp_path, capsys, worm):
+    deal, path, header, body = worm
+    certificate = tmp_path / "deep.cert"
+    certificate.write_bytes(gzip.compress(b"[" * 2000 + b"]" * 2000 + b"\n" + body))  # 4,000 bytes: a header's room
+    assert verdict(path, certificate, capsys) == (
+        2, f"error: {certificate}:1: not a certificate: the first line is no JSON header")
+
+
+@pytest.mark.parametrize("announced", [10 ** 10, 10 ** 18, 10 ** 40])
+def test_a_huge_count_of_positions_is_named_not_allocated(tmp_path, capsys, worm, announced):
+    """The count is a claim: the positions are read as they come, so a count past memory (or past an
+    index) is the count announced against the positions found."""
+    deal, path, header, body = worm
+    certificate = tmp_path / "huge.cert"
+    certificate.write_bytes(gzip.compress(json.dumps({**header, "positions": announced}).encode() + b"\n" + body))
+    found = len(body) // header["numbers"]
+    assert verdict(path, certificate, capsys) == (2, f"error: {certificate}: {announced} positions announced, "
+                                                     f"{found} found")
+
+
+def test_a_position_repeated_a_million_times_stops_at_its_second(tmp_path, capsys, worm):
+    """A 19 MB body in a gzip of 19 KB: its second position is refused before the rest is read."""
+    deal, path, header, body = worm
+    start, copies = body[:header["numbers"]], 10 ** 6
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip's wrapping
+    data = packer.compress(json.dumps({**header, "positions": copies}).encode() + b"\n")
+    data += b"".join(packer.compress(start * 10 ** 4) for _ in range(copies // 10 ** 4)) + packer.flush()
+    certificate = tmp_path / "bomb.cert"
+    certificate.write_bytes(data)
+    assert verdict(path, certificate, capsys) == (
+        2, f"error: {certificate}: position 2 is not after position 1: positions are sorted, each once")
+    peaks = []
+    for checked in (path.parent / "real.cert", certificate):  # the memory the check takes beside a real one's
+        tracemalloc.start()
+        try:
+            with contextlib.suppress(InputError):
+                check(path, checked)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert peaks[1] - peaks[0] < 4 * 1024 * 1024, peaks  # the whole body read first took 19 MB, its records 50 more
+
+
+@pytest.mark.parametrize("stray", ["foundation", "cell"])
+def test_a_position_of_a_rank_the_deal_has_not_is_judged_by_the_rules(tmp_path, capsys, worm, stray):
+    """A listed position with rank 199 on the foundation, or in the cell: a position no play reaches,
+    whose moves (a park, a card onto no foundation) lead off the list, so the certificate proves nothing."""
+    deal, path, header, body = worm
+    _, positions = read(path.parent / "real.cert")
+    odd = (200, *[0] * 17, 0) if stray == "foundation" else (0, *[0] * 17, 200)
+    certificate = tmp_path / "odd.cert"
+    write(certificate, header, [*positions, odd])
+    code, message = verdict(path, certificate, capsys)
+    assert code == 1 and message.startswith("not certified: position ") and "r199" in message
+    assert message.endswith("which is not listed") and "\n" not in message
+
+
+def test_a_black_hole_position_on_no_rank_has_no_move(tmp_path, capsys):
+    """Without cells such a position has no move at all: the rest still proves All in a Row deal 18 lost."""
+    deal = pysol_deal("all_in_a_row", 18)
+    path, certificate = deal_file(tmp_path, deal), tmp_path / "odd.cert"
+    certificate.write_bytes(dead_positions(deal).file(deal))
+    header, positions = read(certificate)
+    write(certificate, header, [*positions, (200, *[0] * len(deal.piles))])
+    code, message = verdict(path, certificate, capsys)
+    assert code == 0 and message.splitlines()[0] == "certified: cannot be won"
