@@ -1,14 +1,15 @@
 """Golf's, Worm Hole's and their loss certificates' hostile input, as a careful new user tries it: a
 certificate whose header nests past the interpreter's limit or announces more positions than memory
-holds, one that repeats a position a million times, and one with a position of a rank the deal has not
-each end in one line (exit 2, or a verdict of the rules, exit 1), never an internal error, and in memory
-bounded by what the file holds."""
+holds, one that repeats a position a million times, one with a position of a rank the deal has not, and
+a survey store whose settings make no deal, each end in one line (exit 2, or a verdict of the rules,
+exit 1), never an internal error, and in memory bounded by what the file holds."""
 
 from __future__ import annotations
 
 import contextlib
 import gzip
 import json
+import sqlite3
 import tracemalloc
 import zlib
 
@@ -16,6 +17,7 @@ import pytest
 
 from patience.certificates import dead_positions
 from patience.checker import check
+from patience.cli import main
 from patience.errors import InputError
 from patience.generators.deals import pysol_deal
 from tests.test_certificates import read, write
@@ -98,3 +100,41 @@ def test_a_black_hole_position_on_no_rank_has_no_move(tmp_path, capsys):
     write(certificate, header, [*positions, (200, *[0] * len(deal.piles))])
     code, message = verdict(path, certificate, capsys)
     assert code == 0 and message.splitlines()[0] == "certified: cannot be won"
+
+
+@pytest.fixture
+def survey(tmp_path, capsys):
+    """A certified survey store of Worm Hole deals 104-105 (105 lost, with its certificate)."""
+    db = tmp_path / "survey.db"
+    assert main(["survey", "--game", "worm_hole", "--seeds", "104-105", "--mode", "decision", "--db", str(db),
+                 "--certify", "--quiet"]) == 0
+    capsys.readouterr()
+    return db
+
+
+@pytest.mark.parametrize("damage, said", [
+    ("DELETE FROM settings WHERE key = 'game'", "its settings hold no game: no deal can be made again"),
+    ("UPDATE settings SET value = '\"generalised\"' WHERE key = 'game'",
+     "its settings hold game generalised with no shape: no deal can be made again"),
+    ("UPDATE settings SET value = '\"lbs\"' WHERE key = 'game'", "unknown numbered game 'lbs'"),
+    ("UPDATE settings SET value = '\"golf_generalised\"' WHERE key = 'game'", "golf_generalised deals have no numbers"),
+    ("DELETE FROM settings WHERE key = 'numbering'", "unknown deal numbering 'None'"),
+])
+def test_a_survey_store_whose_settings_make_no_deal_is_named(survey, capsys, damage, said):
+    with sqlite3.connect(survey) as connection:
+        connection.execute(damage)
+    connection.close()
+    assert main(["check", "--db", str(survey), "--quiet"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"error: {survey}: damaged survey store: ") and said in err, err
+    assert err.count("\n") == 1
+
+
+def test_a_stored_certificate_that_fails_is_named_by_its_deal_not_a_scratch_file(survey, capsys):
+    with sqlite3.connect(survey) as connection:
+        connection.execute("UPDATE certificates SET data = ?", (gzip.compress(b"garbage"),))
+    connection.close()
+    assert main(["check", "--db", str(survey), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == ("worm_hole deal 105: not certified: not a certificate: the first line is no "
+                                   "JSON header"), out

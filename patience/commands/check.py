@@ -29,6 +29,7 @@ from patience.drat import ProofError
 from patience.errors import InputError, UsageError
 from patience.exit_codes import ExitCode
 from patience.games import AnyDeal, deal_content, game_of, write_game_deal
+from patience.names import GENERALISED
 from patience.outputs import check_apart, output_file, write_file
 from patience.result import Status
 from patience.runs.progress import Progress
@@ -89,12 +90,31 @@ def check_store(path: Path, show_progress: bool = True, resume: Path | None = No
             return _check_all(path, campaign.certified(), items, show_progress, "a campaign with certify: true",
                               passed)
     with SurveyStore(path, create=False) as store:
-        settings = store.settings()
-        shape = settings.get("shape")
-        batch = Batch(str(settings["game"]), None if shape else str(settings.get("numbering")), (), 0.0,
-                      shape=tuple(shape) if isinstance(shape, list) else None)
-        items = ((f"{batch.game} deal {item.seed}", batch.deal(item.seed), item.data) for item in store.certificates())
+        batch = _survey_batch(path, store.settings())
+        items = ((f"{batch.game} deal {item.seed}", _survey_deal(path, batch, item.seed), item.data)
+                 for item in store.certificates())
         return _check_all(path, store.certified(), items, show_progress, "a survey run with --certify", passed)
+
+
+def _survey_batch(path: Path, settings: dict[str, object]) -> Batch:
+    """What makes a survey store's deals again: its game, and its numbering or (generalised deals) its
+    shape; a store whose settings hold no game, or a shape where numbers are meant or none where one
+    is, is damaged, named in one line."""
+    game, shape = settings.get("game"), settings.get("shape")
+    if not isinstance(game, str) or (game == GENERALISED) != isinstance(shape, list):
+        held = f"game {game} with {'a' if shape else 'no'} shape" if isinstance(game, str) else "no game"
+        raise InputError(str(path), None, f"damaged survey store: its settings hold {held}: no deal can be made again")
+    return Batch(game, None if shape else str(settings.get("numbering")), (), 0.0,
+                 shape=tuple(shape) if isinstance(shape, list) else None)
+
+
+def _survey_deal(path: Path, batch: Batch, seed: int) -> AnyDeal:
+    """The survey's deal `seed` made again; settings that make none (a game without numbered deals, a
+    numbering unknown) are a damaged store, named in one line."""
+    try:
+        return batch.deal(seed)
+    except (UsageError, ValueError) as error:
+        raise InputError(str(path), None, f"damaged survey store: {error}") from None
 
 
 def _marked_campaign(path: Path) -> bool:
@@ -172,8 +192,11 @@ def _check_all(path: Path, total: int, items: Iterable[tuple[str, AnyDeal | None
                     deal_file.write_text(write_game_deal(deal, game.whole_form), encoding="utf-8")
                     certificate_file.write_bytes(data)
                     check(deal_file, certificate_file)
-                except (Broken, InputError) as broken:
-                    failures.append(f"{label}: not certified: {broken}")
+                except (Broken, InputError) as broken:  # of the files written here: what is wrong, not where
+                    said: object = broken
+                    if isinstance(broken, InputError) and broken.source.startswith(scratch):
+                        said = broken.message
+                    failures.append(f"{label}: not certified: {said}")
                     counts[Status.UNSOLVABLE] += 1
                 else:
                     counts[Status.SOLVED] += 1
