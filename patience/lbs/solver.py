@@ -39,6 +39,27 @@ class _Limit(Exception):
     pass
 
 
+class _Budget:
+    """The limits of one search, from its start: `spend` raises _Limit (with True for the CPU budget)
+    once the nodes pass `node_limit`, or, looked at every 1,024 nodes, the wall clock `timeout` or
+    this thread's CPU `cpu_seconds`."""
+
+    def __init__(self, timeout: float | None, node_limit: int | None, cpu_seconds: float | None) -> None:
+        self.started = time.monotonic()
+        self.timeout, self.node_limit = timeout, node_limit
+        self.cpu_deadline = None if cpu_seconds is None else time.thread_time() + cpu_seconds
+
+    def spend(self, nodes: int) -> None:
+        if (self.node_limit is not None and nodes > self.node_limit) or (
+                self.timeout is not None and nodes % 1024 == 0 and time.monotonic() - self.started > self.timeout):
+            raise _Limit
+        if self.cpu_deadline is not None and nodes % 1024 == 0 and time.thread_time() > self.cpu_deadline:
+            raise _Limit(True)
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+
 def partner_masks(deal: LBSDeal) -> dict[int, int]:
     """Per card, the bit set of the other cards of the deal it matches (bit i = the deal's i-th card)."""
     return {card: sum(1 << index for index, other in enumerate(deal.cards)
@@ -58,8 +79,10 @@ def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = 
     of this thread's CPU or `node_limit` rows, whichever comes first. Given a set `dead`, the search
     cuts no stranded row and fills `dead` with its failed rows: after a loss, every row reached (the
     positions of a certificate, patience.certificates)."""
-    started = time.monotonic()
-    cpu_deadline = None if cpu_seconds is None else time.thread_time() + cpu_seconds
+    return _decide(deal, _Budget(timeout, node_limit, cpu_seconds), dead)
+
+
+def _decide(deal: LBSDeal, budget: _Budget, dead: set[tuple[int, ...]] | None = None) -> Search:
     failed: set[tuple[int, ...]] = set() if dead is None else dead
     path: list[Move] = []
     nodes = 0
@@ -73,11 +96,7 @@ def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = 
         if row in failed or (dead is None and stranded(row, bits, partners)):
             return False
         nodes += 1
-        if (node_limit is not None and nodes > node_limit) or (
-                timeout is not None and nodes % 1024 == 0 and time.monotonic() - started > timeout):
-            raise _Limit
-        if cpu_deadline is not None and nodes % 1024 == 0 and time.thread_time() > cpu_deadline:
-            raise _Limit(True)
+        budget.spend(nodes)
         for source in range(len(row), 1, -1):  # the moves of rules.legal_moves, on bit masks
             moved = row[source - 1]
             for step in STEPS:
@@ -94,8 +113,8 @@ def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = 
     try:
         won = search(deal.cards)
     except _Limit as limit:
-        return Search(None, False, nodes, time.monotonic() - started, bool(limit.args))
-    return Search(tuple(path) if won else None, True, nodes, time.monotonic() - started)
+        return Search(None, False, nodes, budget.seconds(), bool(limit.args))
+    return Search(tuple(path) if won else None, True, nodes, budget.seconds())
 
 
 def most_moves(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = None,
@@ -104,17 +123,14 @@ def most_moves(deal: LBSDeal, timeout: float | None = None, node_limit: int | No
     as `solve` decides it, and of a lost deal a play of the most moves any play makes, found by a
     search of every row reached, each row's most moves kept (its nodes add to the decision's). The
     limits hold for both searches together; a limit reached ends it with verdict unknown."""
-    started = time.monotonic()
-    decided = solve(deal, timeout, node_limit, cpu_seconds)
+    budget = _Budget(timeout, node_limit, cpu_seconds)
+    decided = _decide(deal, budget)
     if not decided.complete or decided.moves is not None:
         return decided
-    left = None if timeout is None else max(timeout - (time.monotonic() - started), 0.0)
-    cpu_deadline = None if cpu_seconds is None else time.thread_time() + max(cpu_seconds - decided.seconds, 0.0)
     most: dict[tuple[int, ...], tuple[int, Move | None]] = {}  # a row's most moves, and its first move
     nodes = decided.nodes
     bits = {card: 1 << index for index, card in enumerate(deal.cards)}
     partners = partner_masks(deal)
-    second_start = time.monotonic()
 
     def longest(row: tuple[int, ...]) -> int:
         nonlocal nodes
@@ -122,11 +138,7 @@ def most_moves(deal: LBSDeal, timeout: float | None = None, node_limit: int | No
         if known is not None:
             return known[0]
         nodes += 1
-        if (node_limit is not None and nodes > node_limit) or (
-                left is not None and nodes % 1024 == 0 and time.monotonic() - second_start > left):
-            raise _Limit
-        if cpu_deadline is not None and nodes % 1024 == 0 and time.thread_time() > cpu_deadline:
-            raise _Limit(True)
+        budget.spend(nodes)
         best: tuple[int, Move | None] = (0, None)
         for source in range(len(row), 1, -1):  # the moves of rules.legal_moves, as `solve` makes them
             moved = row[source - 1]
@@ -142,11 +154,11 @@ def most_moves(deal: LBSDeal, timeout: float | None = None, node_limit: int | No
     try:
         longest(deal.cards)
     except _Limit as limit:
-        return Search(None, False, nodes, time.monotonic() - started, bool(limit.args))
+        return Search(None, False, nodes, budget.seconds(), bool(limit.args))
     play: list[Move] = []
     row = deal.cards
     while (move := most[row][1]) is not None:
         play.append(move)
         source, target = move
         row = row[:target - 1] + (row[source - 1],) + row[target:source - 1] + row[source:]
-    return Search(None, True, nodes, time.monotonic() - started, longest=tuple(play))
+    return Search(None, True, nodes, budget.seconds(), longest=tuple(play))
