@@ -4,6 +4,7 @@ native search against exhaustive play on small generalised deals."""
 from __future__ import annotations
 
 import itertools
+import time
 
 import pytest
 
@@ -337,6 +338,20 @@ def test_patience_deal_deals_generalised_golf(capsys):
     assert deal.game == GOLF_GENERALISED and deal.ranks == 5 and len(deal.piles) == 4 and len(deal.stock) == 1
     assert main(["deal", "--game", "golf_generalised", "--ranks", "1", "--suits", "1", "--pile-height", "2"]) == 2
     assert "no pile of 2" in capsys.readouterr().err
+
+
+def test_a_deck_past_the_cap_is_refused_before_a_card_is_made(capsys):
+    """10,000 ranks of 10,000 suits: one line at once (the deck of 10**8 cards was made first, 2 GB and
+    minutes); a deal drawn from a big deck takes only its own cards, the same ones as before."""
+    started = time.process_time()
+    assert main(["deal", "--game", "golf_generalised", "--ranks", "10000", "--suits", "10000"]) == 2
+    assert capsys.readouterr().err == "error: cards: 100,000,000 is more than the cap of 10,000\n"
+    assert time.process_time() - started < 5
+    drawn = random_deal(7, 10000, 10000, 2, 3, 4)
+    assert len(drawn.cards) == 6 and len(drawn.stock) == 4 and time.process_time() - started < 5
+    assert random_deal(7, 13, 4, 3, 2, 5) == GolfDeal(  # as the deck's sample dealt it
+        tuple(tuple(parse_card(name) for name in pile.split()) for pile in ("9D 7S", "JH QD", "9C 7D")),
+        tuple(parse_card(name) for name in ["TS", "KH", "3C", "4S", "5S"]), parse_card("8H"))
 
 
 @pytest.mark.parametrize("named", [GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS])

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from patience.cards import STANDARD_RANKS, Card
+from patience.deal import check_caps
 from patience.games.shrinking import simpler_order, smaller_piles
 from patience.golf.deal import PILE_HEIGHT, PILES, STANDARD_SUITS, STOCK, GolfDeal
 from patience.names import GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS
@@ -26,8 +27,8 @@ def random_deal(seed: int, ranks: int = STANDARD_RANKS, suits: int = STANDARD_SU
     if needed > ranks * suits:
         raise ValueError(f"{piles} piles of {height}, a stock of {stock} and a start card need {needed} cards; "
                          f"{ranks} ranks of {suits} suits have {ranks * suits}")
-    deck = [Card(rank, suit) for suit in range(suits) for rank in range(ranks)]
-    cards = random.Random(seed).sample(deck, needed)
+    check_caps(ranks=ranks, suits=suits, cards=needed)  # before any card is made: not a deck of 10,000 x 10,000
+    cards = [Card(index % ranks, index // ranks) for index in random.Random(seed).sample(range(ranks * suits), needed)]
     table = cards[1 + stock:]
     return GolfDeal(tuple(tuple(table[index * height:(index + 1) * height]) for index in range(piles)),
                     tuple(cards[1:1 + stock]), cards[0], ranks, queens_on_kings, wrap_ranks)
