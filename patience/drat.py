@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 Clause = list[int]
+SHOWN_LITERALS = 20  # of a lemma a failure names: the first ones, then `...`
 
 
 class ProofError(Exception):
@@ -182,7 +183,8 @@ def check_proof(clauses: Iterable[Clause], steps: Iterable[str]) -> int:
             continue
         lemmas += 1
         if not checker.rup(literals) and not (literals and checker.rat(literals)):
-            shown = " ".join(map(str, literals)) or "the empty clause"
+            shown = " ".join(map(str, literals[:SHOWN_LITERALS])) + " ..." * (len(literals) > SHOWN_LITERALS)
+            shown = shown or "the empty clause"  # (a lemma of a million literals is not quoted whole)
             raise ProofError(f"proof line {number}: lemma {shown} is neither RUP nor RAT")
         if not literals:
             return lemmas

@@ -140,7 +140,7 @@ def read_certificate(path: Path) -> tuple[dict[str, Any], list[str]]:
         with gzip.open(path, "rb") as stream:
             try:
                 header = json.loads(stream.readline(HEADER_BYTES))
-            except ValueError:
+            except (ValueError, RecursionError):  # (RecursionError: lists nested past the interpreter's limit)
                 raise InputError(source, 1, "not a certificate: the first line is no JSON header") from None
             fields = {"format": str, "version": int, "game": str, "deal": str, "generator": str, "options": dict,
                       "solver": str, "cnf": str}

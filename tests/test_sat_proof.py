@@ -114,6 +114,22 @@ def test_a_malformed_or_huge_file_is_one_line_of_bad_input(tmp_path, capsys, mon
     assert code == 2 and len(message.splitlines()) == 1 and str(certificate) in message
 
 
+def test_a_header_nested_past_the_recursion_limit_is_no_header(tmp_path, capsys):
+    path, certificate = proved(tmp_path, capsys, "sat")
+    nested = b"[" * 1900 + b"]" * 1900  # a header's room, 4,096 bytes, past the interpreter's depth
+    certificate.write_bytes(gzip.compress(b'{"format": "patience-sat-proof", "x": ' + nested + b"}\n"))
+    assert verdict(path, certificate, capsys) == (
+        2, f"error: {certificate}:1: not a certificate: the first line is no JSON header")
+
+
+def test_a_lemma_of_a_million_literals_is_not_quoted_whole(tmp_path, capsys):
+    path, certificate = proved(tmp_path, capsys, "sat")
+    rewrite(certificate, lambda header, lines: (header, [" ".join(["1"] * 10 ** 6) + " 0", *lines]))
+    code, message = verdict(path, certificate, capsys)
+    first = " ".join(["1"] * 20)
+    assert code == 1 and message == f"not certified: proof line 1: lemma {first} ... is neither RUP nor RAT"
+
+
 def test_the_checker_does_rup_rat_and_deletions():
     clauses = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
     assert drat.check_proof(clauses, ["2 0", "0"]) == 2
