@@ -138,3 +138,17 @@ def test_a_stored_certificate_that_fails_is_named_by_its_deal_not_a_scratch_file
     out = capsys.readouterr().out
     assert out.splitlines()[0] == ("worm_hole deal 105: not certified: not a certificate: the first line is no "
                                    "JSON header"), out
+
+
+def test_a_campaign_certificate_whose_deal_cannot_be_made_is_named_once(tmp_path, capsys):
+    experiment, db = tmp_path / "experiment.yaml", tmp_path / "campaign.db"
+    experiment.write_text("deals: worm_hole:105\nconfigurations:\n  - native\ntimeout: 20\ncertify: true\n")
+    assert main(["compare", "--experiment", str(experiment), "--db", str(db), "--jobs", "1"]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(db) as connection:
+        connection.execute("PRAGMA foreign_keys = OFF")
+        connection.execute("UPDATE certificates SET deal = 'chess:5'")
+    connection.close()
+    assert main(["check", "--db", str(db), "--quiet"]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == ("chess:5 (native): not certified: its deal can no longer be "
+                                                       "made (a moved or changed deal file)")

@@ -186,7 +186,7 @@ def _check_all(path: Path, total: int, items: Iterable[tuple[str, AnyDeal | None
                     continue
                 try:
                     if deal is None or digest is None:
-                        raise InputError(label, None, "its deal can no longer be made (a moved or changed deal file)")
+                        raise Broken("its deal can no longer be made (a moved or changed deal file)")
                     game = game_of(deal)
                     deal_file = Path(scratch) / f"deal.{game.whole_form}"
                     deal_file.write_text(write_game_deal(deal, game.whole_form), encoding="utf-8")
