@@ -257,6 +257,20 @@ def test_a_malformed_file_is_bad_input(tmp_path, capsys, lost, damage):
     assert code == 2 and message.startswith("error: ") and "\n" not in message
 
 
+def test_an_lbs_position_of_numbers_no_card_has_is_judged_not_an_internal_error(tmp_path, capsys):
+    """A row of 250s (no card of a standard deck's): its moves are named (v3s19) and lead off the list."""
+    deal = random_lbs_deal(14, 0)
+    walk = dead_positions(deal)
+    assert not walk.won
+    path, certificate = deal_file(tmp_path, deal), tmp_path / "odd.cert"
+    certificate.write_bytes(walk.file(deal))
+    header, positions = read(certificate)
+    write(certificate, header, [*positions, (250,) * header["numbers"]])
+    code, message = verdict(path, certificate, capsys)
+    assert code == 1 and message.startswith("not certified: position ")
+    assert "v3s19 (position 2) onto position 1" in message
+
+
 # --- the checker against a brute force on small deals -------------------------------------------------
 
 def brute_force(deal: AnyDeal, backward: bool = False) -> tuple[set[tuple[int, ...]], bool]:

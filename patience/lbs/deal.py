@@ -61,8 +61,9 @@ class LBSDeal(Drawn):
         return self.value(moved) == self.value(target) or self.suit(moved) == self.suit(target)
 
     def card_name(self, card: int) -> str:
-        """`6S`, `TH` for a standard deck; `v14s2` for generalised cards."""
-        if self.ranks == STANDARD_RANKS and self.suits <= STANDARD_SUITS:
+        """`6S`, `TH` for a standard deck; `v14s2` for generalised cards, and for a number past a standard deck's
+        (a certificate's position may hold one)."""
+        if self.ranks == STANDARD_RANKS and self.suits <= STANDARD_SUITS and card < STANDARD_RANKS * STANDARD_SUITS:
             return _standard_name(card)
         return f"v{self.value(card)}s{self.suit(card)}"
 
