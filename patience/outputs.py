@@ -77,8 +77,9 @@ SCRATCH = re.compile(r"\.(.+)\.(?:partial|old)-(\d+)(?:-[^/]*)?")  # scratch nam
 
 
 def scratch_name(name: str, kind: str = "partial") -> str:
-    """The hidden name this process builds `name` under beside it (`kind` old: a replaced folder)."""
-    return f".{name}.{kind}-{os.getpid()}"
+    """The hidden name this process builds `name` under beside it (`kind` old: a replaced folder): the
+    name's first 100 bytes, so that the scratch of a name as long as a file system takes is one too."""
+    return f".{os.fsdecode(os.fsencode(name)[:100])}.{kind}-{os.getpid()}"
 
 
 def sweep(folder: Path) -> None:

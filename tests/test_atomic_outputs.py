@@ -148,3 +148,18 @@ def test_a_device_or_pipe_as_the_output_is_refused_and_left_as_it_was(tmp_path, 
                       ["solve", str(deal), "--certificate", os.devnull]):
         assert "is no plain file (a device, a pipe or a socket)" in refused(capsys, *arguments)
     assert pipe.is_fifo() and Path(os.devnull).is_char_device()
+
+
+def test_an_output_named_as_long_as_the_file_system_allows_is_written(tmp_path, capsys):
+    """A name of 250 bytes (the most is 255): its scratch name is within the limit too, so the file is
+    written (its scratch, the name and 30 more, was refused as too long), and a name of é's as well."""
+    deal = tmp_path / "deal.txt"
+    assert main(["deal", "--game", "worm_hole", "--seed", "105"]) == 0
+    deal.write_text(capsys.readouterr().out)
+    for name in ("c" * 245 + ".cert", "é" * 122 + ".cert"):
+        assert main(["solve", str(deal), "--certificate", str(tmp_path / name)]) == 1
+        assert "not written" not in capsys.readouterr().out
+        assert main(["check", str(deal), str(tmp_path / name)]) == 0
+        capsys.readouterr()
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(["deal.txt", "c" * 245 + ".cert",
+                                                                        "é" * 122 + ".cert"])
