@@ -213,5 +213,9 @@ def keep_certificate(deal: AnyDeal, solver: str, options: Mapping[str, Any], pat
 
 def check_certificate(deal_path: Path, certificate_path: Path) -> list[str]:
     """`patience check DEAL CERTIFICATE`: the lines of a certified loss, from the SAT proof checker or
-    the game's (patience.checker); Broken or ProofError naming what breaks it."""
+    the game's (patience.checker); Broken or ProofError naming what breaks it. A certificate that is no
+    regular file is refused before it is opened (a FIFO's open waits for a writer)."""
+    if certificate_path.exists() and not certificate_path.is_file():
+        what = "is a directory, not a file" if certificate_path.is_dir() else "not a regular file (a FIFO, a device)"
+        raise InputError(encodable(str(certificate_path)), None, what)
     return (check if is_sat_proof(certificate_path) else checker.check)(deal_path, certificate_path)

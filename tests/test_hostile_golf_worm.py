@@ -9,7 +9,10 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 import tracemalloc
 import zlib
 
@@ -152,3 +155,17 @@ def test_a_campaign_certificate_whose_deal_cannot_be_made_is_named_once(tmp_path
     assert main(["check", "--db", str(db), "--quiet"]) == 1
     assert capsys.readouterr().out.splitlines()[0] == ("chess:5 (native): not certified: its deal can no longer be "
                                                        "made (a moved or changed deal file)")
+
+
+def test_a_fifo_as_the_certificate_or_the_store_is_refused_before_it_is_opened(tmp_path, worm):
+    """A FIFO with no writer: its open waits for one (SQLite's, deaf even to SIGTERM), so it is refused
+    as no regular file, as deal files are; a directory is named as one."""
+    deal, path, header, body = worm
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for arguments, said in ((["check", str(path), str(fifo)], "not a regular file (a FIFO, a device)"),
+                            (["check", "--db", str(fifo)], "not a regular file, not a survey store"),
+                            (["check", str(path), str(tmp_path)], "is a directory, not a file")):
+        done = subprocess.run([sys.executable, "-m", "patience", *arguments], capture_output=True, text=True,
+                              timeout=60)
+        assert (done.returncode, done.stdout) == (2, "") and done.stderr.endswith(f": {said}\n"), done.stderr

@@ -119,7 +119,10 @@ def _survey_deal(path: Path, batch: Batch, seed: int) -> AnyDeal:
 
 def _marked_campaign(path: Path) -> bool:
     """Whether the file is marked a campaign store (anything else is read as a survey store, which
-    names what it is if it is not one)."""
+    names what it is if it is not one). Only a regular file is opened: SQLite's open of a FIFO waits for a
+    writer, deaf to every signal."""
+    if not path.is_file():
+        return False
     try:
         with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
             (mark,) = connection.execute("PRAGMA application_id").fetchone()
