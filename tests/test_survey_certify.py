@@ -60,6 +60,21 @@ def test_check_db_names_a_tampered_certificate(tmp_path, capsys):
                             "cannot be won; 1 not certified")
 
 
+def test_check_db_names_a_deal_stored_as_won_whose_loss_a_certificate_proves(tmp_path, capsys):
+    """The store contradicting itself (its row says won, its certificate proves the loss) is not certified."""
+    db = tmp_path / "survey.sqlite"
+    certified_survey(db, "1-30")
+    _, certificates = stored(db)
+    seed = min(certificates)
+    with contextlib.closing(sqlite3.connect(db)) as connection, connection:
+        connection.execute("UPDATE deals SET verdict = 1 WHERE seed = ?", (seed,))
+    capsys.readouterr()
+    assert main(["check", "--db", str(db), "--quiet"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"black_hole deal {seed}: stored as solved, yet a certificate of its loss is kept"
+    assert out[-1].endswith("certificates certified: cannot be won; 1 stored as not lost")
+
+
 def test_a_certified_survey_resumes_certified_and_keeps_to_its_setting(tmp_path, capsys):
     db = tmp_path / "survey.sqlite"
     certified_survey(db, "1-30")

@@ -93,7 +93,13 @@ def check_store(path: Path, show_progress: bool = True, resume: Path | None = No
         batch = _survey_batch(path, store.settings())
         items = ((f"{batch.game} deal {item.seed}", _survey_deal(path, batch, item.seed), item.data)
                  for item in store.certificates())
-        return _check_all(path, store.certified(), items, show_progress, "a survey run with --certify", passed)
+        contradicted = [f"{batch.game} deal {seed}: stored as {'no deal' if verdict is None else verdict.value}, "
+                        "yet a certificate of its loss is kept" for seed, verdict in store.certified_not_lost()]
+        lines, certified = _check_all(path, store.certified(), items, show_progress, "a survey run with --certify",
+                                      passed)
+        if contradicted:
+            lines[-1] += f"; {len(contradicted):,} stored as not lost"
+        return [*contradicted, *lines], certified and not contradicted
 
 
 def _survey_batch(path: Path, settings: dict[str, object]) -> Batch:

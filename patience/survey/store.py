@@ -137,6 +137,15 @@ class SurveyStore(stores.Closing):
             return 0
         return int(self.database.read("SELECT count(*) FROM certificates")[0][0])
 
+    def certified_not_lost(self) -> list[tuple[int, Status | None]]:
+        """The seeds with a certificate whose stored verdict is not lost (None: no row of the deal): a store
+        that contradicts itself, which `check --db` reports."""
+        if self.database.version < 2:
+            return []
+        return [(seed, None if verdict is None else READ_VERDICT.get(verdict)) for seed, verdict in self.database.read(
+            "SELECT certificates.seed, deals.verdict FROM certificates LEFT JOIN deals USING (seed) "
+            "WHERE deals.verdict IS NOT ? ORDER BY certificates.seed", (STORED_VERDICT[Status.UNSOLVABLE],))]
+
     def certificates(self) -> Iterator[Certificate]:
         """Every stored certificate, by seed, read a page at a time (a store may hold millions)."""
         if self.database.version < 2:
