@@ -5,6 +5,7 @@ from its first run."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import sqlite3
@@ -176,3 +177,16 @@ def test_patience_check_of_a_store_says_what_check_db_says(tmp_path, capsys):
     assert not broken and broken.fault == broken.lines[0]
     assert broken.fault.startswith(f"{deal} ({label}): not certified")
     assert broken.lines[-1].endswith("; 1 not certified")
+
+
+def test_check_db_names_a_run_stored_as_solved_whose_loss_a_certificate_proves(tmp_path, capsys):
+    db = tmp_path / "campaign.sqlite"
+    assert campaign(db, experiment(tmp_path)) == 0
+    with contextlib.closing(sqlite3.connect(db)) as connection, connection:
+        deal, label = connection.execute("SELECT deal, configuration FROM certificates LIMIT 1").fetchone()
+        connection.execute("UPDATE runs SET status = 'solved' WHERE deal = ? AND configuration = ?", (deal, label))
+    capsys.readouterr()
+    assert main(["check", "--db", str(db), "--quiet"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{deal} ({label}): stored as solved, yet a certificate of its loss is kept"
+    assert out[-1].endswith("; 1 stored as not lost")

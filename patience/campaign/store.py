@@ -191,6 +191,16 @@ class Store(stores.Closing):
             return set()
         return set(self.database.read("SELECT deal, content, configuration FROM certificates"))
 
+    def certified_not_lost(self) -> list[tuple[str, str, str | None]]:
+        """(deal, configuration, stored status or None: no run) of each certificate whose run is not
+        stored as unsolvable: a store that contradicts itself, which `check --db` reports."""
+        if self.database.version < 3:
+            return []
+        return [(deal, label, status) for deal, label, status in self.database.read(
+            "SELECT certificates.deal, certificates.configuration, runs.status FROM certificates "
+            "LEFT JOIN runs USING (deal, content, configuration) WHERE runs.status IS NOT ? "
+            "ORDER BY certificates.rowid", (Status.UNSOLVABLE.value,))]
+
     def certificates(self) -> Iterator[StoredCertificate]:
         """Every stored certificate, read a page at a time."""
         if self.database.version < 3:

@@ -87,19 +87,26 @@ def check_store(path: Path, show_progress: bool = True, resume: Path | None = No
         with Store(path, create=False) as campaign:
             items = ((f"{item.deal} ({item.configuration})", _campaign_deal(item.deal, item.content), item.data)
                      for item in campaign.certificates())
-            return _check_all(path, campaign.certified(), items, show_progress, "a campaign with certify: true",
-                              passed)
+            contradicted = [f"{deal} ({label}): stored as {status or 'no run'}, yet a certificate of its loss is kept"
+                            for deal, label, status in campaign.certified_not_lost()]
+            return _contradicted(contradicted, _check_all(path, campaign.certified(), items, show_progress,
+                                                          "a campaign with certify: true", passed))
     with SurveyStore(path, create=False) as store:
         batch = _survey_batch(path, store.settings())
         items = ((f"{batch.game} deal {item.seed}", _survey_deal(path, batch, item.seed), item.data)
                  for item in store.certificates())
         contradicted = [f"{batch.game} deal {seed}: stored as {'no deal' if verdict is None else verdict.value}, "
                         "yet a certificate of its loss is kept" for seed, verdict in store.certified_not_lost()]
-        lines, certified = _check_all(path, store.certified(), items, show_progress, "a survey run with --certify",
-                                      passed)
-        if contradicted:
-            lines[-1] += f"; {len(contradicted):,} stored as not lost"
-        return [*contradicted, *lines], certified and not contradicted
+        return _contradicted(contradicted, _check_all(path, store.certified(), items, show_progress,
+                                                      "a survey run with --certify", passed))
+
+
+def _contradicted(contradicted: list[str], checked: tuple[list[str], bool]) -> tuple[list[str], bool]:
+    """A store's check with the certified deals it does not keep as lost named first and counted last."""
+    lines, certified = checked
+    if contradicted:
+        lines[-1] += f"; {len(contradicted):,} stored as not lost"
+    return [*contradicted, *lines], certified and not contradicted
 
 
 def _survey_batch(path: Path, settings: dict[str, object]) -> Batch:
