@@ -142,7 +142,7 @@ def test_the_kept_cache_is_searched_without_learning(tmp_path):
 
     _search.learning(True)
     try:
-        for seed in (93, 1510):
+        for seed in (93, 265):  # (1,510 lists 375,611 positions: ten seconds of checking)
             status, found = kept(pysol_deal("black_hole", seed), False)
             assert status == "unsolvable"
             assert check(*certificate_file(tmp_path, pysol_deal("black_hole", seed), found))[0] == CERTIFIED
