@@ -136,14 +136,14 @@ def test_a_max_cards_configurations_certificates_bound_the_plays_by_its_most_car
 
 def test_check_db_remakes_a_lost_deal_file_of_every_game(tmp_path, capsys):
     """A campaign over deal files of every game: check --db writes each deal again in a form its game
-    writes whole (Late Binding Solitaire has no YAML form), so every certificate is checked."""
+    writes whole (Late Binding Solitaire has no YAML form), so every certificate is checked. (Golf writes
+    YAML as Worm Hole does; a lost Golf deal's certificate walks some 160,000 positions.)"""
     folder = tmp_path / "deals"
     folder.mkdir()
     specs = {"generalised.txt": ["--ranks", "7", "--suits", "4", "--pile-height", "3", "--seed", "15"],
              "lbs.txt": ["--game", "lbs", "--cards", "14", "--seed", "1"],
              "binary_star.txt": ["--game", "binary_star", "--seed", "4"],
              "worm_hole.txt": ["--game", "worm_hole", "--seed", "105"],
-             "golf.txt": ["--game", "golf", "--seed", "1"],
              "all_in_a_row.txt": ["--game", "all_in_a_row", "--seed", "1"]}
     for name, arguments in specs.items():
         assert main(["deal", *arguments]) == 0
