@@ -21,7 +21,7 @@ PLANNERS = [pytest.param("fd-ff", marks=needs_solver("fd-ff")),
             *(pytest.param(name, marks=[needs_solver(name), pytest.mark.slow]) for name in ("fd-lama", "pyperplan"))]
 ASP_CP_AND_MIP_SOLVERS = [*(pytest.param(name, marks=needs_solver(name))
                             for name in ("clingo", "minizinc", "highs", "cbc")),
-                          pytest.param("cpsat", marks=[needs_solver("cpsat"), pytest.mark.slow]),  # OR-Tools' import a run
+                          pytest.param("cpsat", marks=[needs_solver("cpsat"), pytest.mark.slow]),  # OR-Tools a run
                           pytest.param("ace", marks=[needs_solver("ace"), pytest.mark.slow])]  # a JVM a run
 
 
