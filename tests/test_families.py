@@ -392,7 +392,8 @@ def test_lbs_family_from_a_folder_solved_by_fast_downward(tmp_path):
     output, about = family(tmp_path, "pddl", str(folder))
     assert [row["game"] for row in about["instances"]] == ["lbs", "lbs"]
     assert set(labels(about)) == {Status.SOLVED, Status.UNSOLVABLE}
-    assert all(row["max_cards"] is None for row in about["instances"])
+    for row in about["instances"]:  # the most moves: all of them (a card fewer than the row) on a win
+        assert (row["max_cards"] == row["cards"] - 1) == (row["status"] == Status.SOLVED.value)
     assert solve_family_files(output, about, "pddl", "fd-ff", 60) == labels(about)
 
 

@@ -30,7 +30,7 @@ def label(named: NamedDeal, seconds: float) -> Label:
     """Decide one deal with the native search (max-cards mode, so the most cards removable comes
     with the verdict) through the one road from deal to validated result."""
     result = solve(named.deal, "native", Limits(timeout=seconds), {"max-cards": "on"})
-    max_cards = result.stats.get("max_cards")  # none for LBS, where no card leaves the table
+    max_cards = result.stats.get("max_cards")  # of LBS, the most moves (each puts a card on another)
     if max_cards is not None and result.status is Status.SOLVED:
         max_cards = len(result.sequence or ())  # the validated win's length, not the search's word
     return Label(result.status, result.nodes, None if max_cards is None else int(max_cards),
