@@ -8,10 +8,11 @@ that pile can never move nor be covered, so two piles at least always remain.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from patience.lbs.deal import LBSDeal
-from patience.lbs.rules import STEPS, Move
+from patience.lbs.rules import STEPS, Move, play
 from patience.result import Status
 
 
@@ -82,6 +83,17 @@ def solve(deal: LBSDeal, timeout: float | None = None, node_limit: int | None = 
     return _decide(deal, _Budget(timeout, node_limit, cpu_seconds), dead)
 
 
+def _moves(row: tuple[int, ...], bits: dict[int, int],
+           partners: dict[int, int]) -> Iterator[tuple[Move, tuple[int, ...]]]:
+    """Each legal move of `row` and the row after it: the moves of rules.legal_moves in its order, on bit masks."""
+    for source in range(len(row), 1, -1):
+        moved = row[source - 1]
+        for step in STEPS:
+            target = source - step
+            if target >= 1 and partners[moved] & bits[row[target - 1]]:
+                yield (source, target), row[:target - 1] + (moved,) + row[target:source - 1] + row[source:]
+
+
 def _decide(deal: LBSDeal, budget: _Budget, dead: set[tuple[int, ...]] | None = None) -> Search:
     failed: set[tuple[int, ...]] = set() if dead is None else dead
     path: list[Move] = []
@@ -97,16 +109,11 @@ def _decide(deal: LBSDeal, budget: _Budget, dead: set[tuple[int, ...]] | None = 
             return False
         nodes += 1
         budget.spend(nodes)
-        for source in range(len(row), 1, -1):  # the moves of rules.legal_moves, on bit masks
-            moved = row[source - 1]
-            for step in STEPS:
-                target = source - step
-                if target < 1 or not partners[moved] & bits[row[target - 1]]:
-                    continue
-                path.append((source, target))
-                if search(row[:target - 1] + (moved,) + row[target:source - 1] + row[source:]):
-                    return True
-                path.pop()
+        for move, after in _moves(row, bits, partners):
+            path.append(move)
+            if search(after):
+                return True
+            path.pop()
         failed.add(row)
         return False
 
@@ -140,14 +147,10 @@ def most_moves(deal: LBSDeal, timeout: float | None = None, node_limit: int | No
         nodes += 1
         budget.spend(nodes)
         best: tuple[int, Move | None] = (0, None)
-        for source in range(len(row), 1, -1):  # the moves of rules.legal_moves, as `solve` makes them
-            moved = row[source - 1]
-            for step in STEPS:
-                target = source - step
-                if target >= 1 and partners[moved] & bits[row[target - 1]]:
-                    made = 1 + longest(row[:target - 1] + (moved,) + row[target:source - 1] + row[source:])
-                    if made > best[0]:
-                        best = (made, (source, target))
+        for move, after in _moves(row, bits, partners):
+            made = 1 + longest(after)
+            if made > best[0]:
+                best = (made, move)
         most[row] = best
         return best[0]
 
@@ -155,10 +158,9 @@ def most_moves(deal: LBSDeal, timeout: float | None = None, node_limit: int | No
         longest(deal.cards)
     except _Limit as limit:
         return Search(None, False, nodes, budget.seconds(), bool(limit.args))
-    play: list[Move] = []
+    moves: list[Move] = []
     row = deal.cards
     while (move := most[row][1]) is not None:
-        play.append(move)
-        source, target = move
-        row = row[:target - 1] + (row[source - 1],) + row[target:source - 1] + row[source:]
-    return Search(None, True, nodes, budget.seconds(), longest=tuple(play))
+        moves.append(move)
+        row = play(row, move)
+    return Search(None, True, nodes, budget.seconds(), longest=tuple(moves))
