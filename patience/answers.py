@@ -120,13 +120,18 @@ def _json_sequence(text: str, source: str, result: dict[str, object]) -> str:
     return "\n" * (line - 1) + " ".join(moves)
 
 
-def transcript_sequence(text: str, source: str) -> str:
+def solve_moves(text: str, source: str) -> str | None:
     """The moves of `patience solve`'s output (its `sequence:` line, or its `--json` result's
-    `sequence`), at their own line number so that an error still names the right line; InputError
-    when the status was not solved."""
-    result = solve_json(text) if first_line(text).startswith("{") else None
-    if result is not None:
-        return _json_sequence(text, source, result)
+    `sequence`) as text, each at its own line number so that an error still names the right line;
+    None for any other text; InputError when the status was not solved. Each game's answer reader
+    reads its moves from this first."""
+    if first_line(text).startswith("{"):
+        result = solve_json(text)
+        return None if result is None else _json_sequence(text, source, result)
+    return _transcript_sequence(text, source) if is_solve_transcript(text) else None
+
+
+def _transcript_sequence(text: str, source: str) -> str:
     number, status = next((number, line.removeprefix("status: ").strip())
                           for number, line in numbered_lines(text) if line.startswith("status: "))
     if status != "solved":
@@ -140,7 +145,7 @@ def transcript_sequence(text: str, source: str) -> str:
 
 PLAIN = AnswerReader("cards", lambda text: True, read_plain)
 SOLVE_TRANSCRIPT = AnswerReader("patience solve", is_solve_transcript,
-                                lambda text, source, deal: read_plain(transcript_sequence(text, source), source, deal))
+                                lambda text, source, deal: read_plain(solve_moves(text, source) or "", source, deal))
 BLACK_HOLE_SOLVE = AnswerReader("black-hole-solve", detect_black_hole_solve, read_black_hole_solve)
 
 

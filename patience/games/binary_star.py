@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
-from patience.answers import is_solve_transcript, transcript_sequence
+from patience.answers import solve_moves
 from patience.binary_star import forms
 from patience.binary_star.deal import BinaryStarDeal, Play
 from patience.binary_star.rules import play_names, read_plays, replay, resolved
@@ -72,7 +72,8 @@ class BinaryStar(Game[BinaryStarDeal]):
                 f"{len(deal.foundations)} foundations")
 
     def read_answer(self, text: str, source: str, deal: BinaryStarDeal) -> tuple[Play, ...]:
-        return read_plays(transcript_sequence(text, source) if is_solve_transcript(text) else text, source)
+        moves = solve_moves(text, source)
+        return read_plays(text if moves is None else moves, source)
 
     def replay(self, deal: BinaryStarDeal, moves: Sequence[Play], complete: bool = True) -> Replay:
         return replay(deal, moves, complete)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
-from patience.answers import is_solve_transcript, transcript_sequence
+from patience.answers import solve_moves
 from patience.caps import MAX_MOVES, QUOTE_CHARS
 from patience.cards import STANDARD_RANKS
 from patience.errors import InputError, quote
@@ -60,8 +60,9 @@ def _arrow_pairs(words: list[str], source: str, number: int) -> list[Move]:
 
 def read_lbs_answer(text: str, source: str, mapping: Mapping | None = None) -> tuple[Move, ...]:
     """A Savile Row `.solution` (its move variables named by `mapping`, or inferred), else `FROM TO` lines."""
-    if is_solve_transcript(text):
-        return read_pairs(transcript_sequence(text, source), source)
+    moves = solve_moves(text, source)
+    if moves is not None:
+        return read_pairs(moves, source)
     if "letting" in text:
         return read_moves(text, source, mapping)
     return read_pairs(text, source)

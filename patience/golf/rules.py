@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from patience.answers import BLACK_HOLE_SOLVE_VERDICTS, is_solve_transcript, transcript_sequence
+from patience.answers import BLACK_HOLE_SOLVE_VERDICTS, solve_moves
 from patience.caps import MAX_MOVES
 from patience.cards import Card, parse_card
 from patience.core import Replay
@@ -146,8 +146,8 @@ def read_moves(text: str, source: str, deal: GolfDeal) -> tuple[Move, ...]:
         raise InputError(source, 1, "empty answer")
     if first_line(text) in BLACK_HOLE_SOLVE_VERDICTS:
         return read_fish(text, source, deal)
-    if is_solve_transcript(text):
-        text = transcript_sequence(text, source)
+    moves_text = solve_moves(text, source)
+    text = text if moves_text is None else moves_text
     moves: list[Move] = []
     for number, line in numbered_lines(text):
         for token in _TOKEN.finditer(line.split("#", 1)[0]):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from patience.answers import is_solve_transcript, transcript_sequence
+from patience.answers import solve_moves
 from patience.caps import MAX_MOVES
 from patience.cards import SUIT_SYMBOLS, Card, parse_card
 from patience.core import Replay
@@ -114,8 +114,8 @@ def read_moves(text: str, source: str) -> tuple[Move, ...]:
     the word `cell` on the line after its card (as stores keep move names, one word a line) read the
     same; a Black Hole answer (a list of cards) is a Worm Hole answer that parks nothing. `patience
     solve`'s own output is read by its `sequence:` line."""
-    if is_solve_transcript(text):
-        text = transcript_sequence(text, source)
+    moves_text = solve_moves(text, source)
+    text = text if moves_text is None else moves_text
     moves: list[Move] = []
     parkable = False  # whether the last word was a card, which a `cell` may follow
     for number, line in numbered_lines(text):
