@@ -281,14 +281,13 @@ def check(deal: AnyDeal | str | os.PathLike[str] | None = None, certificate: str
     from pathlib import Path
 
     from patience.checker import Broken
+    from patience.commands.check import check_store, scratch_deal_file
     from patience.drat import ProofError
-    from patience.games import game_of, write_game_deal
     from patience.sat_proof import check_certificate
 
     if store is not None:
         if deal is not None or certificate is not None:
             raise UsageError("check takes a deal and a certificate, or store=, not both")
-        from patience.commands.check import check_store
         from patience.outputs import check_apart, output_file
 
         database = Path(checks.path(store, "store"))
@@ -304,9 +303,7 @@ def check(deal: AnyDeal | str | os.PathLike[str] | None = None, certificate: str
         if isinstance(deal, str | os.PathLike):
             deal_path = Path(checks.path(deal, "deal"))
         else:
-            game = game_of(checks.deal_or_path(deal))
-            deal_path = Path(scratch) / f"deal.{game.whole_form}"
-            deal_path.write_text(write_game_deal(deal, game.whole_form), encoding="utf-8")
+            deal_path = scratch_deal_file(Path(scratch), checks.deal_or_path(deal))
         try:
             return Checked(True, tuple(check_certificate(deal_path, named)))
         except (Broken, ProofError) as broken:

@@ -101,6 +101,15 @@ def check_store(path: Path, show_progress: bool = True, resume: Path | None = No
                                                       "a survey run with --certify", passed))
 
 
+def scratch_deal_file(folder: Path, deal: AnyDeal) -> Path:
+    """`deal` written into the scratch `folder` in the form its game writes whole (any shape of its deals),
+    for the checker, which reads a deal file."""
+    form = game_of(deal).whole_form
+    path = folder / f"deal.{form}"
+    path.write_text(write_game_deal(deal, form), encoding="utf-8")
+    return path
+
+
 def _contradicted(contradicted: list[str], checked: tuple[list[str], bool]) -> tuple[list[str], bool]:
     """A store's check with the certified deals it does not keep as lost named first and counted last."""
     lines, certified = checked
@@ -203,9 +212,7 @@ def _check_all(path: Path, total: int, items: Iterable[tuple[str, AnyDeal | None
                 try:
                     if deal is None or digest is None:
                         raise Broken("its deal can no longer be made (a moved or changed deal file)")
-                    game = game_of(deal)
-                    deal_file = Path(scratch) / f"deal.{game.whole_form}"
-                    deal_file.write_text(write_game_deal(deal, game.whole_form), encoding="utf-8")
+                    deal_file = scratch_deal_file(Path(scratch), deal)
                     certificate_file.write_bytes(data)
                     check(deal_file, certificate_file)
                 except (Broken, InputError) as broken:  # of the files written here: what is wrong, not where
