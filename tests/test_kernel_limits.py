@@ -4,6 +4,7 @@ children that exited is charged to the run."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from patience.runs import kernel_limits
-from patience.runs.process import Limits, run_process
+from patience.runs.process import Limits, run_process, start_limited
 
 LIMIT_MB = 50
 # Allocates (and touches) 1 MiB at a time, 400 of them in well under 10 ms of a free core; on a
@@ -73,9 +74,10 @@ def test_the_cgroup_peak_never_passes_the_limit() -> None:
     cgroup = kernel_limits.make_cgroup(LIMIT_MB)
     assert cgroup is not None
     try:
-        setup = kernel_limits.child_setup(cgroup, None, LIMIT_MB, True)
-        done = subprocess.run([sys.executable, "-c", BURST], preexec_fn=setup, capture_output=True, timeout=60)
-        assert done.returncode != 0 and cgroup.out_of_memory()
+        child = kernel_limits.child_limits(cgroup, None, LIMIT_MB, True)
+        process = start_limited([sys.executable, "-c", BURST], child, os.devnull, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        assert process.wait(timeout=60) != 0 and cgroup.out_of_memory()
         peak = cgroup.peak_mb()
         assert peak is not None and peak <= LIMIT_MB
     finally:
@@ -174,3 +176,35 @@ def test_patience_solvers_says_how_each_solvers_limits_are_held(monkeypatch: pyt
             assert limits.startswith("memory: sampling; cpu: rlimit (RLIMIT_AS would trip"), name
     assert said["native"][1].startswith("in this process") and said["cadical"][1] == "memory: rlimit; cpu: rlimit"
     assert said["ace"][1].startswith("memory: sampling")
+
+
+@pytest.mark.parametrize("kernel", [pytest.param(True, marks=needs_cgroup), False])
+def test_the_command_has_its_limits_and_its_input_from_its_first_instruction(
+        kernel: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child waits at the gate until it is in the run's cgroup and under its rlimits, and only
+    then becomes the command (no code of this process runs between its fork and its exec)."""
+    if not kernel:
+        monkeypatch.setenv(kernel_limits.CGROUPS_SETTING, "off")
+    made: list[kernel_limits.RunCgroup | None] = []
+    real = kernel_limits.make_cgroup
+    monkeypatch.setattr(kernel_limits, "make_cgroup", lambda memory_mb: made.append(real(memory_mb)) or made[-1])
+    script = 'read -r line; echo "$line"; ulimit -t; cat /proc/self/cgroup'
+    run = run_process(["sh", "-c", script], Limits(timeout=60, cpu=7, memory_mb=LIMIT_MB * 4),
+                      stdin_text="the input\n", address_space=True)
+    assert run.returncode == 0, run
+    said, seconds, *groups = run.stdout.splitlines()
+    assert said == "the input"
+    assert int(seconds) == kernel_limits.rlimit_cpu_seconds(7, made[0])
+    names = {line.rsplit("/", 1)[-1] for line in groups}
+    assert any(name.startswith("patience-") for name in names) == kernel, groups
+
+
+def test_a_command_that_cannot_be_found_or_run_is_an_os_error_as_popen_says(tmp_path: Path) -> None:
+    child = kernel_limits.child_limits(None, 5, None, False)
+    with pytest.raises(FileNotFoundError):
+        start_limited(["no-such-solver-anywhere"], child, os.devnull)
+    with pytest.raises(FileNotFoundError):
+        start_limited([str(tmp_path / "absent")], child, os.devnull)
+    (tmp_path / "plain").write_text("not executable\n")
+    with pytest.raises(PermissionError):
+        start_limited([str(tmp_path / "plain")], child, os.devnull)

@@ -46,6 +46,11 @@ def solver(folder: Path, name: str, script: str) -> Path:
     return path
 
 
+def shown(rows: object) -> str:
+    """Stored runs whole in a failure's message (pytest shortens a dict's repr, its message among it)."""
+    return json.dumps(rows, default=str)
+
+
 @contextlib.contextmanager
 def two_workers(where: str) -> Iterator[list[str]]:
     """The options that give a campaign two workers: two local jobs, or a Dask scheduler with two."""
@@ -82,12 +87,12 @@ def test_a_campaign_of_two_workers_keeps_the_kernels_limits(where: str, kernel: 
     memory = "memory: cgroup" if cgroup else "memory: rlimit"
     burst_row, forks_row = rows["burst"], rows["forks"]
     if where == "dask":  # run on the workers, threads of this process, not by the command's own
-        assert {row["host"].rsplit(":", 1)[1] for row in rows.values()} == {str(os.getpid())}, rows
-    assert burst_row["status"] == "memout", burst_row
-    assert json.loads(burst_row["stats"])["limits"].startswith(memory), burst_row
+        assert {row["host"].rsplit(":", 1)[1] for row in rows.values()} == {str(os.getpid())}, shown(rows)
+    assert burst_row["status"] == "memout", shown(burst_row)
+    assert json.loads(burst_row["stats"])["limits"].startswith(memory), shown(burst_row)
     if not cgroup:  # RLIMIT_AS: the allocation failed before the limit, the interpreter counted in it
-        assert int(burst_row["message"].split("allocated ")[1].split()[0]) < LIMIT_MB, burst_row
-    assert forks_row["status"] == "unknown", forks_row  # it printed no verdict
-    assert forks_row["cpu"] >= 0.45, forks_row  # two children of 0.25 s each, reaped before it ended
+        assert int(burst_row["message"].split("allocated ")[1].split()[0]) < LIMIT_MB, shown(burst_row)
+    assert forks_row["status"] == "unknown", shown(forks_row)  # it printed no verdict
+    assert forks_row["cpu"] >= 0.45, shown(forks_row)  # two children of 0.25 s each, reaped before it ended
     cpu = json.loads(forks_row["stats"])["limits"].split("; ")[1]
-    assert cpu.startswith("cpu: cgroup") if cgroup else cpu == "cpu: rlimit", forks_row
+    assert cpu.startswith("cpu: cgroup") if cgroup else cpu == "cpu: rlimit", shown(forks_row)

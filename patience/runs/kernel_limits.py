@@ -5,7 +5,7 @@ fresh child of the cgroup this process is in: its memory limit is the kernel's (
 `memory.max`, else v1 `memory.limit_in_bytes`; a burst past it is stopped at the page, not at the
 next sample) and its CPU time is the kernel's accounting of every process the run ever had,
 children that exited included (v2 `cpu.stat`, else v1 `cpuacct.usage`). Where no cgroup can be
-made, the child sets `RLIMIT_AS` (only for solvers that declare it right: a JVM reserves more
+made, the child gets `RLIMIT_AS` (only for solvers that declare it right: a JVM reserves more
 address space than it ever uses) before it execs; and `RLIMIT_CPU` always backs the CPU limit. The
 /proc sampling of the runner core is what is left where neither holds (a JVM's memory without a
 cgroup). Every cgroup made here is removed after its run, its processes killed first; one left by a
@@ -24,7 +24,6 @@ import os
 import resource
 import signal
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -156,12 +155,32 @@ def cgroups_off() -> bool:
     return os.environ.get(CGROUPS_SETTING, "").strip().lower() == "off"
 
 
-def child_setup(run: RunCgroup | None, cpu_limit: float | None, memory_mb: int | None,
-                address_space: bool) -> Callable[[], None] | None:
-    """What the child does between fork and exec: join the run's cgroups, set its rlimits. Only
-    system calls on values computed here, since another thread of this process may hold any lock at
-    the fork."""
-    procs = [os.fsencode(folder / "cgroup.procs") for folder in (run.folders if run else ())]
+@dataclass(frozen=True)
+class ChildLimits:
+    """What a started child is given before it execs its command (patience.runs.process holds it at a
+    gate until then): the run's cgroups joined and its rlimits set, both by this process, by pid. No
+    code of this process runs in the child between its fork and its exec: a fork of a process with
+    threads (a Dask worker, a notebook) may hold any lock there, and CPython's `preexec_fn` is not
+    safe in it."""
+
+    procs: tuple[Path, ...]
+    rlimits: tuple[tuple[int, tuple[int, int]], ...]
+
+    def apply(self, pid: int) -> None:
+        for path in self.procs:
+            descriptor = os.open(path, os.O_WRONLY)
+            try:
+                os.write(descriptor, str(pid).encode())  # one write: the kernel moves one process a write
+            finally:
+                os.close(descriptor)
+        for which, values in self.rlimits:
+            resource.prlimit(pid, which, values)
+
+
+def child_limits(run: RunCgroup | None, cpu_limit: float | None, memory_mb: int | None,
+                 address_space: bool) -> ChildLimits | None:
+    """The cgroups and rlimits a run's child must have before it execs; None if none."""
+    procs = tuple(folder / "cgroup.procs" for folder in (run.folders if run else ()))
     limits = []
     if cpu_limit is not None:  # SIGXCPU at the soft limit, SIGKILL a second later
         seconds = rlimit_cpu_seconds(cpu_limit, run)
@@ -170,17 +189,7 @@ def child_setup(run: RunCgroup | None, cpu_limit: float | None, memory_mb: int |
         limits.append((resource.RLIMIT_AS, (memory_mb * _MIB, memory_mb * _MIB)))
     if not procs and not limits:
         return None
-
-    def setup() -> None:
-        for path in procs:
-            descriptor = os.open(path, os.O_WRONLY)
-            try:
-                os.write(descriptor, b"0")  # 0: the writing process itself
-            finally:
-                os.close(descriptor)
-        for which, values in limits:
-            resource.setrlimit(which, values)
-    return setup
+    return ChildLimits(procs, tuple(limits))
 
 
 def rlimit_cpu_seconds(cpu_limit: float, run: RunCgroup | None) -> int:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -257,18 +258,17 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
         with tempfile.TemporaryDirectory(prefix="patience-run-") as scratch:
             out_path, err_path, in_path = (Path(scratch, name) for name in ("stdout", "stderr", "stdin"))
             in_path.write_text(stdin_text or "")
-            with open(out_path, "wb") as out, open(err_path, "wb") as err, open(in_path, "rb") as stdin:
+            with open(out_path, "wb") as out, open(err_path, "wb") as err:
                 started = time.monotonic()
                 process = None
                 with stop_signals_unwind():
                     try:
                         with stops_deferred():  # a signal now would leave the new group running unseen
-                            process = subprocess.Popen(
-                                list(command), stdout=out, stderr=err, stdin=stdin, cwd=cwd,
-                                env=None if env is None else {**os.environ, **env}, start_new_session=True,
-                                preexec_fn=kernel_limits.child_setup(cgroup, limits.cpu_limit, limits.memory_mb,
-                                                                     address_space),
-                            )
+                            process = start_limited(
+                                command, kernel_limits.child_limits(cgroup, limits.cpu_limit, limits.memory_mb,
+                                                                    address_space),
+                                in_path, stdout=out, stderr=err, cwd=cwd,
+                                env=None if env is None else {**os.environ, **env})
                         share_nice(process.pid)
                         watch = _Watch(process.pid, cgroup, sample_memory=enforcement.memory == kernel_limits.SAMPLING)
                         with _cpu_timer_paused() as spent:
@@ -300,6 +300,57 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
     finally:
         if cgroup is not None:
             cgroup.remove(_GRACE_SECONDS * 5)
+
+
+# The child waits here, in a shell, for its cgroups and rlimits (a line on its standard input), then
+# takes its real standard input and becomes the command: nothing of this process runs in it.
+_GATE = 'read -r _ || exit 125; exec <"$1"; shift; exec "$@"'
+GATE_FAILED = 125  # the child's exit status where the gate closed without opening: it ran nothing
+
+
+def start_limited(command: Sequence[str], child: kernel_limits.ChildLimits | None, stdin_path: str | Path,
+                  **popen: Any) -> subprocess.Popen:
+    """Start `command` in a session of its own with `stdin_path` as its standard input, inside the
+    cgroups and under the rlimits of `child` from its first instruction. A command that cannot be
+    found or run raises OSError here, as subprocess.Popen does."""
+    if child is None:
+        with open(stdin_path, "rb") as stdin:
+            return subprocess.Popen(list(command), stdin=stdin, start_new_session=True, **popen)
+    _check_runnable(command[0], popen.get("env"), popen.get("cwd"))
+    gate_read, gate_write = os.pipe()
+    try:
+        process = subprocess.Popen(["/bin/sh", "-c", _GATE, "patience-gate", str(stdin_path), *command],
+                                   stdin=gate_read, start_new_session=True, **popen)
+    except BaseException:
+        os.close(gate_write)
+        raise
+    finally:
+        os.close(gate_read)
+    try:
+        child.apply(process.pid)
+        os.write(gate_write, b"go\n")
+    except BaseException:
+        _signal_group(process.pid, signal.SIGKILL)
+        process.wait()
+        raise
+    finally:
+        os.close(gate_write)
+    return process
+
+
+def _check_runnable(program: str, env: Mapping[str, str] | None, cwd: str | Path | None) -> None:
+    """FileNotFoundError or PermissionError if `program` is not an executable (found on the PATH of
+    `env` where it names no folder), as Popen raises them where the gate's shell would only exit."""
+    if os.sep in program:
+        path = Path(cwd or ".", program)
+        if not path.is_file():
+            raise FileNotFoundError(2, "No such file or directory", program)
+        if not os.access(path, os.X_OK):
+            raise PermissionError(13, "Permission denied", program)
+        return
+    search = (os.environ if env is None else env).get("PATH", os.defpath)
+    if shutil.which(program, path=search) is None:
+        raise FileNotFoundError(2, "No such file or directory", program)
 
 
 def share_nice(session: int) -> None:
