@@ -37,6 +37,11 @@ def number(value: float | int | None) -> str:
     return shown.rstrip("0").rstrip(".") if "." in shown else shown  # `0.5`, as `%g` writes it
 
 
+def counted(count: int, noun: str) -> str:
+    """`count` and `noun`, the noun plural unless the count is one ("1 move", "51 moves")."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
 def fit(line: str, width: int = TABLE_WIDTH) -> str:
     """A line cut to `width` columns, its end marked by `...` where something was cut."""
     return line if len(line) <= width else line[:max(width - len(_CUT), 0)] + _CUT

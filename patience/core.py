@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from patience.columns import counted
+
 _drawers: dict[type, Callable[[Any], str]] = {}
 
 
@@ -72,4 +74,4 @@ class Replay:
         return {"valid": self.valid, "moves": self.moves, "fault": self.fault}
 
     def describe(self) -> str:
-        return f"valid: {self.moves} moves" if self.valid else f"invalid: {self.fault}"
+        return f"valid: {counted(self.moves, 'move')}" if self.valid else f"invalid: {self.fault}"

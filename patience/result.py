@@ -26,6 +26,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from patience.columns import counted
 from patience.core import drawn
 from patience.errors import one_line
 
@@ -166,7 +167,7 @@ class Result:
                 "nodes": self.nodes, "version": self.version, "message": self.message, "stats": dict(self.stats)}
 
     def __repr__(self) -> str:
-        moves = "" if self.sequence is None else f", {len(self.sequence)} moves"
+        moves = "" if self.sequence is None else f", {counted(len(self.sequence), 'move')}"
         nodes = "" if self.nodes is None else f", {self.nodes:,} nodes"
         return (f"<Result {self.solver}: {self.status.value}{moves}, wall {self.wall:.3g} s, cpu {self.cpu:.3g} s"
                 f"{nodes}{f': {self.message}' if self.message else ''}>")

@@ -94,7 +94,10 @@ def test_summary_counts_histogram_mean_and_undecided():
 def test_all_in_a_row_counts_deals_stuck_after_the_free_first_card():
     summary = summarise("all_in_a_row", [Row(1, Status.UNSOLVABLE, 1, 2, 0.0), Row(2, Status.SOLVED, 52, 9, 0.0)])
     assert summary.no_move == 1 and len(summary.histogram) == 53
-    assert "only that first card playable: 1 deals" in render(summary, {})
+    text = render(summary, {})  # settings that name neither a numbering nor a shape
+    assert "only that first card playable: 1 deals" in text
+    assert "2 deals (numbered deals, max-cards mode)" in text and "None" not in text
+    assert "\nlimits: none recorded\n" in text
 
 
 def test_report_prints_the_table_and_draws_the_plot(tmp_path, capsys):

@@ -96,7 +96,7 @@ def test_each_fault_is_named(answer, fault):
 
 def test_a_cell_card_never_goes_back_and_partial_replays_need_not_win():
     deal = small()
-    assert rules.replay(deal, moves("3S cell"), complete=False).describe() == "valid: 1 moves"
+    assert rules.replay(deal, moves("3S cell"), complete=False).describe() == "valid: 1 move"
     # a parked card is played from its cell (the card under it is the pile's top now)
     assert rules.replay(deal, moves("3S cell\n2S\n3S"), complete=False).valid
 

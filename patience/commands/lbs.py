@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import cast
 
 from patience.arguments import Subcommands
+from patience.columns import counted
 from patience.commands import solve
 from patience.errors import one_line
 from patience.exit_codes import INVALID_ANSWER, STATUS_EXIT, ExitCode
@@ -63,7 +64,7 @@ def run_solve(args: argparse.Namespace) -> int:
             row = play(row, move)
             lines.append(f"move {number}: {move[0]} -> {move[1]}  {moved} onto {covered}  "
                          f"row: {' '.join(deal.card_name(card) for card in row)}")
-        lines.append(f"validated: {len(moves)} moves")
+        lines.append(f"validated: {counted(len(moves), 'move')}")
     if result.message:
         lines.append(result.message)
     print("\n".join(lines))

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from patience.arguments import Subcommands
+from patience.columns import counted
 from patience.errors import UsageError, one_line, quote
 from patience.exit_codes import STATUS_EXIT
 from patience.games import AnyDeal, game_of, read_game_deal
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         sequence = record["sequence"]
         if sequence is not None:  # set exactly when result.sequence is
             lines.append(f"sequence: {' '.join(sequence)}")
-            lines.append(f"validated: {len(result.sequence or ())} moves")
+            lines.append(f"validated: {counted(len(result.sequence or ()), 'move')}")
         lines.append(f"time: wall {result.wall:.3f} s, cpu {result.cpu:.3f} s")
         if result.nodes is not None:
             lines.append(f"nodes: {result.nodes}")

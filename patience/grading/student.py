@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from patience import caps
+from patience.columns import counted
 from patience.errors import InputError, UsageError, quote
 from patience.games import AnyDeal, game_of, get_game, read_game_deal
 from patience.generators.files import ModelFiles
@@ -334,7 +335,7 @@ def grade_result(name: str, deal: AnyDeal, result: Result, native: NativeTruth) 
     """One row: a win must replay, a "no solution" must be the native search's verdict too."""
     n, stats = cards_of(deal), Stats(nodes=result.nodes, solve_time=result.wall, savilerow_time=result.cpu)
     if result.status is Status.SOLVED:
-        return Graded(name, n, SOLVED, CORRECT, f"valid: {len(result.sequence or ())} moves", **stats)
+        return Graded(name, n, SOLVED, CORRECT, f"valid: {counted(len(result.sequence or ()), 'move')}", **stats)
     if result.status is Status.ERROR and result.message.startswith("solver answer rejected"):
         return Graded(name, n, SOLVED, WRONG, students_words(deal, "illegal: " + result.message.split(": ", 1)[-1]),
                       **stats)

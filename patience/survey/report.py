@@ -114,16 +114,24 @@ def summarise(game: str, rows: Sequence[Row], cards: int | None = None) -> Summa
                    sum(nodes), percentile(nodes, 0.5), percentile(nodes, 0.99), cards)
 
 
+def _dealt(settings: Mapping[str, object], shaped: str) -> str:
+    """How a survey's deals were dealt: its random shape (by `shaped`), else its numbering."""
+    shape, numbering = settings.get("shape"), settings.get("numbering")
+    if isinstance(shape, list):
+        return shaped.format(*shape)
+    return f"{numbering} numbering" if numbering else "numbered deals"
+
+
 def render(summary: Summary, settings: Mapping[str, object]) -> str:
     low, high = wilson(summary.won, summary.decided)
-    nodes = f" and {settings['nodes']:,} nodes" if settings.get("nodes") else ""
+    kept = [f"{settings['timeout']} s" if settings.get("timeout") is not None else "",
+            f"{settings['nodes']:,} nodes" if settings.get("nodes") else ""]
+    limits = " and ".join(limit for limit in kept if limit)
     mode = settings.get("mode") or "max-cards"
-    shape = settings.get("shape")
-    dealt = (f"random {shape[0]} ranks x {shape[1]} suits in piles of {shape[2]}" if isinstance(shape, list)
-             else f"{settings.get('numbering')} numbering")
+    dealt = _dealt(settings, "random {} ranks x {} suits in piles of {}")
     removable = "mean cards removable" if mode == "max-cards" else "mean longest play met (a lower bound)"
     lines = [f"survey: {summary.game}, {summary.deals:,} deals ({dealt}, {mode} mode)",
-             f"limits: {settings.get('timeout')} s{nodes} per deal",
+             f"limits: {limits} per deal" if limits else "limits: none recorded",
              f"won: {summary.won:,} of {summary.decided:,} decided = {100 * summary.rate:.2f}% "
              f"(95% Wilson interval {100 * low:.2f}-{100 * high:.2f}%)",
              *([f"lost (certified): {summary.certified:,} of {summary.lost:,} lost "
@@ -196,7 +204,6 @@ def draw_histogram(summary: Summary, settings: Mapping[str, object], axes) -> No
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylabel("% of deals")
     axes.set_xlim(-1, cards[-1] + 1)
-    shape = settings.get("shape")
-    dealt = "x".join(map(str, shape)) if isinstance(shape, list) else f"{settings.get('numbering')} numbering"
+    dealt = _dealt(settings, "{}x{}x{}")
     axes.set_title(f"{GAME_TITLES[summary.game]}: {summary.deals:,} deals ({dealt}), {100 * summary.rate:.2f}% won")
     axes.grid(axis="y", alpha=0.3)
