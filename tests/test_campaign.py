@@ -167,3 +167,21 @@ def test_text_tables_align_numbers_right_and_text_left():
     assert text.splitlines()[4:] == ["label  version  time",
                                      "ff     2.3       0.5",
                                      "fd-ff  1.0.0    12.2"]
+
+
+@pytest.mark.parametrize("name", ["experiment", "mip", "mzn-asp", "mzn-benchmark", "golf"])
+def test_each_table4_experiment_file_reads_and_its_solvers_play_its_deals(name):
+    """The files docs/table4 gives to `patience compare --experiment` (each one's first deal stands for its
+    range): every configuration's solver plays that game and takes its options."""
+    from pathlib import Path
+
+    from patience.games import game_of
+    from runners.solve import checked_solver
+
+    settings, configurations = config.read_experiment(Path(__file__).parent.parent / f"docs/table4/{name}.yaml")
+    first = str(settings["deals"]).split("-")[0]
+    deal = specs.resolve(first)[0]
+    variant = game_of(deal.deal).variant(deal.deal)
+    for configuration in configurations:
+        checked_solver(configuration.solver, variant, dict(configuration.options))
+    assert configurations
