@@ -73,13 +73,22 @@ def check_lines(text: str, source: str) -> None:
         start, number = end + 1, number + 1
 
 
+def regular_file(source: str, path: str | os.PathLike | None = None,
+                 advice: str = "; use - for standard input") -> os.stat_result:
+    """The status of file `path` (default: `source`, the name errors give); InputError if it is a
+    directory or no regular file (a FIFO's open would wait for a writer, a device's read may never
+    end). OSError as os.stat raises it."""
+    status = os.stat(source if path is None else path)
+    if stat.S_ISDIR(status.st_mode):
+        raise InputError(source, None, "is a directory, not a file")
+    if not stat.S_ISREG(status.st_mode):
+        raise InputError(source, None, f"not a regular file (a FIFO, device or socket){advice}")
+    return status
+
+
 def _read_file(source: str, limit: int) -> bytes:
     try:
-        status = os.stat(source)
-        if stat.S_ISDIR(status.st_mode):
-            raise InputError(source, None, "is a directory, not a file")
-        if not stat.S_ISREG(status.st_mode):
-            raise InputError(source, None, "not a regular file (a FIFO, device or socket); use - for standard input")
+        status = regular_file(source)
         if status.st_size > limit:
             raise InputError(source, None, f"larger than {_size(limit)} ({_size(status.st_size)})")
         with open(source, "rb") as stream:

@@ -29,6 +29,7 @@ from patience.generators import generator
 from patience.generators.files import FormulaGenerator
 from patience.options import option_keywords
 from patience.outputs import write_file
+from patience.reading import regular_file
 from patience.runs.process import Limits, run_process
 
 FORMAT, VERSION = "patience-sat-proof", 1
@@ -215,7 +216,6 @@ def check_certificate(deal_path: Path, certificate_path: Path) -> list[str]:
     """`patience check DEAL CERTIFICATE`: the lines of a certified loss, from the SAT proof checker or
     the game's (patience.checker); Broken or ProofError naming what breaks it. A certificate that is no
     regular file is refused before it is opened (a FIFO's open waits for a writer)."""
-    if certificate_path.exists() and not certificate_path.is_file():
-        what = "is a directory, not a file" if certificate_path.is_dir() else "not a regular file (a FIFO, a device)"
-        raise InputError(encodable(str(certificate_path)), None, what)
+    if certificate_path.exists():
+        regular_file(encodable(str(certificate_path)), certificate_path, advice="")
     return (check if is_sat_proof(certificate_path) else checker.check)(deal_path, certificate_path)

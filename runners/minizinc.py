@@ -47,11 +47,17 @@ _LOCATION = re.compile(r"^(?:.*/)?([^/\s]+\.(?:mzn|dzn|json|mzc|fzn)):(\d[\d.-]*
 _ERROR = re.compile(r"\b(?:Error|error|exception):")
 
 
-@functools.cache
+# What MiniZinc says of itself is asked once per process and per executable: the one found may change
+# (MINIZINC_PATH set or moved), and what one said must not stand for another's.
+
 def minizinc_version() -> str | None:
     """MiniZinc's version number (`minizinc --version`: "MiniZinc to FlatZinc converter, version
-    2.6.4, build ..."), asked once per process with a generous limit, as a loaded machine is slow."""
-    executable = MiniZinc().executable()
+    2.6.4, build ..."), asked with a generous limit, as a loaded machine is slow."""
+    return _version(MiniZinc().executable())
+
+
+@functools.cache
+def _version(executable: str | None) -> str | None:
     try:
         run = None if executable is None else run_process([executable, "--version"], Limits(timeout=LIST_SECONDS))
     except OSError:
@@ -60,22 +66,24 @@ def minizinc_version() -> str | None:
     return match.group(1) if match else None
 
 
-@functools.cache
 def solver_configurations() -> tuple[Mapping[str, Any], ...]:
     """The solver configurations `minizinc --solvers-json` reports (none if MiniZinc cannot say)."""
-    executable = MiniZinc().executable()
+    return _configurations(MiniZinc().executable())
+
+
+@functools.cache
+def _configurations(executable: str | None) -> tuple[Mapping[str, Any], ...]:
     listed: list = []
     if executable is not None:
         try:
             run = run_process([executable, "--solvers-json"], Limits(timeout=LIST_SECONDS))
             listed = json.loads(run.stdout) if run.returncode == 0 else []
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # (lists nested past the interpreter's limit)
             listed = []
     return tuple(entry for entry in listed if isinstance(entry, dict) and isinstance(entry.get("id"), str)) \
         if isinstance(listed, list) else ()
 
 
-@functools.cache
 def configured_backends() -> dict[str, str]:
     """Short name -> MiniZinc solver id, for every non-GUI solver `minizinc --solvers-json` reports
     (Debian's also lists CPLEX, Gurobi, SCIP and Xpress, which need their own libraries to run)."""
@@ -89,7 +97,6 @@ def own_gecode_configuration() -> Path:
     return Path(str(resources.files("patience.runners").joinpath("minizinc_gecode", "gecode.msc")))
 
 
-@functools.cache
 def needs_own_gecode_library() -> bool:
     """Whether Gecode is the 6.2 that MiniZinc 2.5 and later cannot compile globals for with its own
     library (Debian's: version 6.2.x, library `-Ggecode`)."""
@@ -162,11 +169,14 @@ def probe_backend(executable: str, backend: str, folder: Path) -> str | None:
     return "no answer within the probe's time" if run.timed_out else (failure_of(run) or "no solution printed")
 
 
-@functools.cache
 def backend_failures() -> dict[str, str]:
     """Why each configured backend that cannot run a model here cannot (a backend that solved the
-    probe model is not in it); all probed at once, once per process."""
-    executable = MiniZinc().executable()
+    probe model is not in it); all probed at once, once per process and executable."""
+    return dict(_failures(MiniZinc().executable()))
+
+
+@functools.cache
+def _failures(executable: str | None) -> dict[str, str]:
     if executable is None:
         return {}
     with tempfile.TemporaryDirectory(prefix="patience-probe-") as scratch:

@@ -165,7 +165,7 @@ def test_a_fifo_as_the_certificate_or_the_store_is_refused_before_it_is_opened(t
     deal, path, header, body = worm
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    for arguments, said in ((["check", str(path), str(fifo)], "not a regular file (a FIFO, a device)"),
+    for arguments, said in ((["check", str(path), str(fifo)], "not a regular file (a FIFO, device or socket)"),
                             (["check", "--db", str(fifo)], "not a regular file, not a survey store"),
                             (["check", str(path), str(tmp_path)], "is a directory, not a file")):
         done = subprocess.run([sys.executable, "-m", "patience", *arguments], capture_output=True, text=True,

@@ -121,10 +121,10 @@ def asked_backends(monkeypatch):
 
     monkeypatch.setattr(minizinc, "run_process", fake_run)
     monkeypatch.setattr(MiniZinc, "executable", lambda self: "minizinc")
-    for cached in (minizinc.solver_configurations, configured_backends):
+    for cached in (minizinc._configurations,):
         cached.cache_clear()
     yield asked
-    for cached in (minizinc.solver_configurations, configured_backends):
+    for cached in (minizinc._configurations,):
         cached.cache_clear()
 
 
@@ -243,3 +243,20 @@ def test_patience_solvers_lists_minizinc_with_its_backends_and_clingo(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert "    installed: MiniZinc 2." in "\n".join(lines)
     assert any("--set backend=" in line for line in lines)
+
+
+@needs_solver("minizinc")
+def test_what_a_minizinc_said_of_itself_stands_for_that_executable_only(tmp_path, monkeypatch):
+    """A MiniZinc set on MINIZINC_PATH for a while (a fake that prints lists nested past Python's limit
+    for --solvers-json) leaves the configurations and the Gecode library of the one found after it
+    as that one says them."""
+    real = (minizinc.solver_configurations(), minizinc.needs_own_gecode_library(), minizinc.minizinc_version())
+    fake = tmp_path / "minizinc"
+    fake.write_text(f"#!{sys.executable}\nimport sys\nsys.stdout.write('[' * 100000)\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("MINIZINC_PATH", str(fake))
+    assert minizinc.solver_configurations() == () and minizinc.minizinc_version() is None
+    assert not minizinc.needs_own_gecode_library()
+    monkeypatch.delenv("MINIZINC_PATH")
+    assert (minizinc.solver_configurations(), minizinc.needs_own_gecode_library(), minizinc.minizinc_version()) == real
+    assert any(entry["id"] == minizinc.GECODE_ID for entry in real[0])
