@@ -37,6 +37,10 @@ LARGE = (100, 100, 5, 1)  # 10,000 cards: past the compiled search's 8,192, open
 SLOW_ENCODING = (52, 4, 3, 2)  # 207 cards: the paper's CNF takes seconds to build, CaDiCaL more to answer
 
 
+# A solver that spends well past a limit of 0.5 s and 1 s of margin, inside a grace of 2 s, and answers.
+BUSY_CHILD = "import time\nend = time.process_time() + 2.0\nwhile time.process_time() < end:\n    pass\n"
+
+
 def _busy(seconds: float) -> None:
     """Spend `seconds` of CPU in this thread (an encoding that outgrows its limit)."""
     end = time.thread_time() + seconds
@@ -86,6 +90,18 @@ def test_a_limit_reached_while_a_child_runs_leaves_no_timer_behind():
         run_process(["sleep", "20"], Limits(timeout=30.0))
     assert time.monotonic() - started < 0.3 + MARGIN_SECONDS + SLACK
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0) and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+
+
+def test_a_child_that_answers_in_its_grace_leaves_a_margin_to_read_its_answer():
+    """A solver given a grace past the CPU limit (it stops itself at the limit, and the kill comes later)
+    that answers in the grace: this process still has MARGIN_SECONDS of CPU to read the answer, where
+    the paused timer, armed again with what the child left of the limit (nothing), would end it at once."""
+    limits = Limits(timeout=60.0, cpu=0.5).counting()
+    with enforced(limits):
+        run = run_process([sys.executable, "-c", BUSY_CHILD], limits.left().with_grace(2.0))
+        _busy(MARGIN_SECONDS / 4)  # reading the answer
+    assert run.returncode == 0 and run.cpu >= 1.5 + MARGIN_SECONDS / 2, run
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
 
 
 def test_a_slow_encoding_counts_against_the_limit():

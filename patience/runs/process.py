@@ -220,7 +220,9 @@ def _cpu_timer_paused() -> Iterator[list[float]]:
         yield child_cpu
     finally:
         if remaining and getattr(_enforcing, "cpu_timer", False):  # not released meanwhile (a limit reached)
-            signal.setitimer(signal.ITIMER_PROF, max(remaining - child_cpu[0], 0.001))
+            # a margin at least to read what the child said: a solver that answered in its grace after the
+            # limit (its answer is why it has one) would otherwise lose the answer to this timer
+            signal.setitimer(signal.ITIMER_PROF, max(remaining - child_cpu[0], MARGIN_SECONDS))
 
 
 @dataclass(frozen=True)
