@@ -9,6 +9,7 @@ the child sends back the verdict, the model's true variables and the solver's co
 
 from __future__ import annotations
 
+import faulthandler
 import math
 import multiprocessing
 import os
@@ -140,6 +141,7 @@ def _child_process(engine: str, formula: CNF, limits: Limits, receiver, sender, 
 
 def _child(engine: str, formula: CNF, limits: Limits, sender, refine: Refine | None, proof: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent too, which kills this child
+    faulthandler.disable()  # a solver that aborts at the memory limit is a memout, not a crash to dump stacks of
     for number in STOP_SIGNALS:  # the parent's unwinding handlers are not the solver's: it just dies
         signal.signal(number, signal.SIG_DFL)
     if limits.memory_mb:
