@@ -306,8 +306,8 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
 
 # The child waits here, in a shell, for its cgroups and rlimits (a line on its standard input), then
 # takes its real standard input and becomes the command: nothing of this process runs in it.
-_GATE = 'read -r _ || exit 125; exec <"$1"; shift; exec "$@"'
 GATE_FAILED = 125  # the child's exit status where the gate closed without opening: it ran nothing
+_GATE = f'read -r _ || exit {GATE_FAILED}; exec <"$1"; shift; exec "$@"'
 
 
 def start_limited(command: Sequence[str], child: kernel_limits.ChildLimits | None, stdin_path: str | Path,
