@@ -14,7 +14,7 @@ from patience.errors import InputError
 from patience.golf import forms, rules
 from patience.golf.deal import GolfDeal
 from patience.golf.deals import random_deal
-from patience.golf.search import search
+from patience.golf.search import _Tables, fed, follow_chains, matching, search
 from patience.names import GOLF, GOLF_GENERALISED, GOLF_QUEENS_ON_KINGS, GOLF_WRAP_RANKS
 from patience.result import Status
 
@@ -243,6 +243,67 @@ def test_search_agrees_with_every_play(seed, shape, variant):
         assert search(deal, prune=prune).status is (Status.SOLVED if won else Status.UNSOLVABLE)
     if not won:
         assert sum(card in deal.position for card in outcome.sequence or ()) == most
+
+
+def test_the_counting_cut_leaves_no_position_that_holds_a_win():
+    """`fed` cuts a position when its pile cards cannot each have a card to follow; checked on every
+    position every play reaches, against whether a win lies beyond it."""
+    cut = 0
+    for seed, shape, variant in SMALL[::2]:
+        ranks, suits, piles, height, stock = shape
+        deal = random_deal(seed, ranks, suits, piles, height, stock, **variant)
+        chains = _Tables.of(deal).chains
+        seen: dict[tuple[tuple[int, ...], int, Card], bool] = {}
+
+        def winnable(taken: tuple[int, ...], dealt: int, base: Card) -> bool:
+            if (taken, dealt, base) in seen:
+                return seen[taken, dealt, base]
+            won = sum(taken) == len(deal.cards)
+            for card in rules.legal_moves(deal, taken, dealt, base):
+                where = deal.position.get(card)
+                after = (taken, dealt + 1) if where is None else (
+                    taken[:where[0]] + (taken[where[0]] + 1,) + taken[where[0] + 1:], dealt)
+                won = winnable(*after, card) or won
+            seen[taken, dealt, base] = won
+            return won
+
+        winnable((0,) * len(deal.piles), 0, deal.foundation)
+        for (taken, dealt, base), won in seen.items():
+            left = [card for pile, depth in zip(deal.piles, taken) for card in pile[depth:]]
+            cards, starters = [0] * deal.ranks, [0] * deal.ranks
+            for card in left:
+                cards[card.rank] += 1
+            for card in (*deal.stock[dealt:], base):
+                starters[card.rank] += 1
+            if fed(chains, cards, starters) < len(left):
+                cut += 1
+                assert not won, (seed, shape, variant, taken, dealt, base)
+    assert cut > 100  # the cut is tried, not vacuous
+
+
+def test_the_matching_bound_is_the_largest_matching_off_full_cycles():
+    """`matching` bounds the largest matching of the follow graph from above, and is that matching
+    unless a cycle has cards at every vertex; checked against every matching of small graphs."""
+    rng = __import__("random").Random(5)
+    for ranks, variant in itertools.product((2, 3, 4), VARIANTS):
+        deal = random_deal(0, ranks, 2, 1, 1, 0, **variant)
+        onto = _Tables.of(deal).onto
+        chains = follow_chains(onto)
+        edges = [(2 * base, 2 * rank + 1) for base, row in enumerate(onto) for rank in row]
+        for _ in range(12):
+            capacity = [rng.randrange(3) for _ in range(2 * ranks)]
+            largest = 0
+            for counts in itertools.product(*(range(min(capacity[a], capacity[b]) + 1) for a, b in edges)):
+                used = [0] * (2 * ranks)
+                for (a, b), count in zip(edges, counts):
+                    used[a] += count
+                    used[b] += count
+                if all(held <= most for held, most in zip(used, capacity)):
+                    largest = max(largest, sum(counts))
+            bound = matching(chains, capacity)
+            assert bound >= largest
+            if not any(closed and all(capacity[vertex] for vertex in chain) for chain, closed in chains):
+                assert bound == largest, (ranks, variant, capacity)
 
 
 def test_search_wins_board_2_and_honours_its_node_limit():

@@ -1,6 +1,7 @@
 /* Golf's native search, compiled: the same depth-first search as patience/golf/search.py, move for
- * move (pile moves tallest pile first, then the deal; a memo of the positions searched; the pruning of
- * positions where a pile card can never be played), so the two report the same nodes and the same
+ * move (pile moves tallest pile first, then the deal; a memo of the positions searched; the cuts of
+ * positions where a pile card can never be played, or whose pile cards need more runs than there are
+ * deals left or more cards to follow than there are), so the two report the same nodes and the same
  * play. The variant's rule and the pruning's tables come in made by patience.golf.search from
  * GolfDeal.rank_follows: the rule is written once, in Python.
  *
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #define CHECK_EVERY 4096
+
 
 typedef struct {
     uint64_t *slots; /* key + 1; 0 = empty */
@@ -92,6 +94,10 @@ typedef struct {
                                      /* pile cards that may follow rank r */
     long *left;                    /* rank -> stock and pile cards of that rank not yet played */
     long *card_pile, *card_depth;  /* flattened pile card -> its pile and depth */
+    long *chain_vertices, *chain_starts, *chain_closed, chain_count; /* the follow graph's paths and */
+                                   /* cycles: chain c is chain_vertices[chain_starts[c] .. chain_starts[c + 1]) */
+    long *capacity;                /* vertex 2r: rank r's pile and stock cards left, and 1 for the */
+                                   /* foundation's if of r (cards to follow); 2r + 1: its pile cards left */
     uint64_t *steps, dealt_step;
     /* the play */
     long *taken, dealt, base, played;
@@ -129,6 +135,41 @@ static int stranded(const Search *search, long rank) {
     return 0;
 }
 
+/* an upper bound on the largest matching of the follow graph, vertex v taking search->capacity[v] edges
+ * (as patience.golf.search.matching): greedy along each path, which is largest there, and a cycle cut
+ * at an empty vertex or else given its cut edge's smaller end */
+static long matching(const Search *search) {
+    const long *capacity = search->capacity;
+    long total = 0;
+    for (long chain = 0; chain < search->chain_count; chain++) {
+        const long *vertices = search->chain_vertices + search->chain_starts[chain];
+        long length = search->chain_starts[chain + 1] - search->chain_starts[chain], start = 0;
+        if (length == 0) continue;
+        if (search->chain_closed[chain]) {
+            while (start < length && capacity[vertices[start]]) start++;
+            if (start == length) {
+                long first = capacity[vertices[0]], last = capacity[vertices[length - 1]];
+                total += first < last ? first : last;
+                start = 0;
+            }
+        }
+        long spare = capacity[vertices[start]];
+        for (long at = 1; at < length; at++) {
+            long index = start + at < length ? start + at : start + at - length;
+            long held = capacity[vertices[index]], edge = spare < held ? spare : held;
+            total += edge;
+            spare = held - edge;
+        }
+    }
+    return total;
+}
+
+/* whether some pile card left can have no card to follow (as patience.golf.search.fed): every pile
+ * card left needs its own, a pile card, a stock card or the foundation's */
+static inline int hopeless(const Search *search) {
+    return matching(search) < search->total - search->played;
+}
+
 static void candidates(Search *search) {
     long *moves = search->moves + search->depth * (search->piles + 1);
     long count = 0;
@@ -160,6 +201,7 @@ static int run(Search *search, Memo *memo, int cache, int prune, long long node_
     if (prune)
         for (long card = 0; card < search->total; card++)
             if (!saved(search, card)) search->move_count[0] = 0; /* a card no play reaches: lost as dealt */
+    if (prune && hopeless(search)) search->move_count[0] = 0;
     for (;;) {
         long depth = search->depth;
         if (search->next_move[depth] == search->move_count[depth]) {
@@ -171,8 +213,10 @@ static int run(Search *search, Memo *memo, int cache, int prune, long long node_
             } else {
                 search->taken[index]--;
                 search->played--;
+                search->capacity[2 * search->base + 1]++;
                 key -= search->steps[index];
             }
+            search->capacity[2 * before]++; /* the card it was played onto is the foundation's again */
             search->left[search->base]++;
             key = key + (uint64_t)before - (uint64_t)search->base;
             search->base = before;
@@ -197,7 +241,10 @@ static int run(Search *search, Memo *memo, int cache, int prune, long long node_
         } else {
             search->taken[index]++;
             search->played++;
+            search->capacity[2 * rank + 1]--;
         }
+        search->capacity[2 * search->base]--; /* the foundation's card is covered; `rank`'s card is */
+                                              /* followed now from the foundation, not from where it was */
         search->left[rank]--;
         key = new_key;
         search->base = rank;
@@ -209,7 +256,7 @@ static int run(Search *search, Memo *memo, int cache, int prune, long long node_
             if (search->played == search->total) return WON;
         }
         if (cache && !memo_add(memo, key)) return MEMORY;
-        if (prune && stranded(search, rank)) { /* a dead position: backed out of at once, not a node */
+        if (prune && (stranded(search, rank) || hopeless(search))) { /* a dead position: backed out of at once, not a node */
             search->move_count[search->depth] = 0;
             search->next_move[search->depth] = 0;
             continue;
@@ -229,29 +276,31 @@ static int run(Search *search, Memo *memo, int cache, int prune, long long node_
 /* the search's docstring: its arguments and what it returns */
 static const char SEARCH_DOC[] =
     "search(pile_ranks, heights, stock_ranks, ranks, start_rank, onto, cache, prune, acceptor_ranks, "
-    "acceptors_below, watch_starts, watched_cards, left, node_limit, seconds, cpu_seconds, memo_bytes) -> "
+    "acceptors_below, watch_starts, watched_cards, left, chain_vertices, chain_starts, chain_closed, node_limit, "
+    "seconds, cpu_seconds, memo_bytes) -> "
     "(status, path, most pile cards, nodes, cached positions)";
 
 static PyObject *golf_search(PyObject *self, PyObject *args) {
-    PyObject *lists[9]; /* pile ranks, heights, stock ranks, onto, acceptor ranks, acceptor counts below, */
-                        /* watch starts, watched cards, cards left of each rank */
+    PyObject *lists[12]; /* pile ranks, heights, stock ranks, onto, acceptor ranks, acceptor counts below, */
+                         /* watch starts, watched cards, cards left of each rank, the follow graph's chains */
     long ranks, start;
     int cache, prune;
     long long node_limit, memo_bytes;
     double seconds, cpu_seconds;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOllOppOOOOOLddL", &lists[0], &lists[1], &lists[2], &ranks, &start, &lists[3],
-                          &cache, &prune, &lists[4], &lists[5], &lists[6], &lists[7], &lists[8], &node_limit,
-                          &seconds, &cpu_seconds, &memo_bytes))
+    if (!PyArg_ParseTuple(args, "OOOllOppOOOOOOOOLddL", &lists[0], &lists[1], &lists[2], &ranks, &start, &lists[3],
+                          &cache, &prune, &lists[4], &lists[5], &lists[6], &lists[7], &lists[8], &lists[9], &lists[10],
+                          &lists[11], &node_limit, &seconds, &cpu_seconds, &memo_bytes))
         return NULL;
     Search search;
     memset(&search, 0, sizeof search);
-    long **targets[9] = {&search.pile_ranks, &search.heights, &search.stock, &search.onto, &search.acc_rank,
-                         &search.acc_below, &search.watch_start, &search.watch_cards, &search.left};
-    Py_ssize_t lengths[9];
+    long **targets[12] = {&search.pile_ranks, &search.heights, &search.stock, &search.onto, &search.acc_rank,
+                          &search.acc_below, &search.watch_start, &search.watch_cards, &search.left,
+                          &search.chain_vertices, &search.chain_starts, &search.chain_closed};
+    Py_ssize_t lengths[12];
     int read = 0;
-    while (read < 9 && int_list(lists[read], "a search table", targets[read], &lengths[read])) read++;
-    if (read < 9) {
+    while (read < 12 && int_list(lists[read], "a search table", targets[read], &lengths[read])) read++;
+    if (read < 12) {
         for (int index = 0; index < read; index++) free(*targets[index]);
         return NULL;
     }
@@ -277,9 +326,17 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
               || (index > 0 && search.watch_start[index] < search.watch_start[index - 1]);
     for (Py_ssize_t index = 0; !bad && index < lengths[7]; index++)
         bad = search.watch_cards[index] < 0 || search.watch_cards[index] >= total;
+    search.chain_count = (long)lengths[11];
+    bad = bad || lengths[10] != lengths[11] + 1;
+    for (Py_ssize_t index = 0; !bad && index <= lengths[11]; index++)
+        bad = search.chain_starts[index] < 0 || search.chain_starts[index] > lengths[9]
+              || (index > 0 && search.chain_starts[index] < search.chain_starts[index - 1]);
+    for (Py_ssize_t index = 0; !bad && index < lengths[9]; index++)
+        bad = search.chain_vertices[index] < 0 || search.chain_vertices[index] >= 2 * ranks;
     long depth_cap = (long)total + (long)stock_size + 1;
     search.total = (long)total;
     search.first = calloc((size_t)piles, sizeof(long));
+    search.capacity = calloc((size_t)(ranks > 0 ? 2 * ranks : 1), sizeof(long));
     search.card_pile = calloc((size_t)(total > 0 ? total : 1), sizeof(long));
     search.card_depth = calloc((size_t)(total > 0 ? total : 1), sizeof(long));
     search.taken = calloc((size_t)piles, sizeof(long));
@@ -291,7 +348,7 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
     search.move_count = calloc((size_t)depth_cap, sizeof(long));
     search.next_move = calloc((size_t)depth_cap, sizeof(long));
     Memo memo = {0};
-    int ready = search.first && search.card_pile && search.card_depth && search.taken && search.steps && search.path && search.path_base && search.best_path
+    int ready = search.first && search.capacity && search.card_pile && search.card_depth && search.taken && search.steps && search.path && search.path_base && search.best_path
                 && search.moves && search.move_count && search.next_move && memo_init(&memo, (size_t)memo_bytes);
     /* the packing: base + ranks * (dealt + (stock + 1) * (taken[0] + (heights[0] + 1) * ...)) in 64 bits */
     double size = (double)ranks * (double)(stock_size + 1);
@@ -303,6 +360,7 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
         for (long depth = 0; depth < search.heights[pile]; depth++) {
             search.card_pile[at + depth] = (long)pile;
             search.card_depth[at + depth] = depth;
+            if (ready) search.capacity[2 * search.pile_ranks[at + depth] + 1]++;
         }
         at += search.heights[pile];
         search.steps[pile] = step;
@@ -312,6 +370,7 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
     bad = bad || size >= 9.2e18;
     int status = NO_MEMORY;
     if (ready && !bad) {
+        for (long rank = 0; rank < ranks; rank++) search.capacity[2 * rank] = search.left[rank] + (rank == start);
         double wall_end = seconds > 0 ? now(CLOCK_MONOTONIC) + seconds : 0;
         double cpu_end = cpu_seconds > 0 ? now(CLOCK_THREAD_CPUTIME_ID) + cpu_seconds : 0;
         Py_BEGIN_ALLOW_THREADS
@@ -331,7 +390,8 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
             result = Py_BuildValue("(sNlLn)", STATUS[status], path, search.best, search.nodes, (Py_ssize_t)memo.count);
     }
     free(memo.slots);
-    for (int index = 0; index < 9; index++) free(*targets[index]);
+    for (int index = 0; index < 12; index++) free(*targets[index]);
+    free(search.capacity);
     free(search.card_pile);
     free(search.card_depth);
     free(search.first);

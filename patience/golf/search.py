@@ -6,6 +6,12 @@ left is dead (it holds no win; in max-cards mode, nothing longer than what was s
 searched again: every position is expanded at most once, and the most cards played is the most any
 expanded position reached. Pile moves come before the deal, taller piles first. Limits (nodes, the
 wall clock, CPU, memory for the memo) end the search undecided, never with a verdict it did not prove.
+
+In decision mode two cuts leave a position at once, each a proof that it holds no win: a pile card
+that can never be played (no card left that it may follow) strands it; and, counting from the ranks
+alone, whatever the piles' order, each pile card left needs a card of its own to follow (a pile card,
+a stock card or the foundation's, each followed once), which the cards left may be too few to give
+(`fed`).
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +34,7 @@ if TYPE_CHECKING:
 
 CHECK_EVERY = 4096  # nodes between two looks at the clocks
 MEMO_BYTES = 100  # what one remembered position costs (an int in a set), for the memory limit
+Chains = tuple[tuple[tuple[int, ...], bool], ...]  # the follow graph as paths and cycles (closed: True)
 _LIMIT_STATUS = {"node limit reached": Status.UNKNOWN, "memory limit reached": Status.MEMOUT}  # else the clock
 
 
@@ -98,6 +105,7 @@ class _Tables:
     acceptors: list[list[tuple[tuple[int, int], ...]]]  # [pile][depth] -> ((rank, cards of it below), ...)
     watchers: list[list[tuple[int, int]]]  # rank -> (pile, depth) of the cards that may follow that rank
     left: list[int]  # rank -> the stock and pile cards of that rank
+    chains: Chains  # the follow graph's paths and cycles, for the cuts
 
     @classmethod
     def of(cls, deal: GolfDeal) -> _Tables:
@@ -118,7 +126,75 @@ class _Tables:
                 for base in bases:
                     watchers[base].append((index, depth))
             acceptors.append(column)
-        return cls(onto, acceptors, watchers, left)
+        return cls(onto, acceptors, watchers, left, follow_chains(onto))
+
+
+def follow_chains(onto: list[tuple[int, ...]]) -> Chains:
+    """The graph of which card may follow which, split in its paths and cycles (closed: True).
+
+    Each rank r is two vertices, 2r (a card of r, followed) and 2r + 1 (a card of r, following), and
+    an edge joins 2a and 2b + 1 when rank b may go onto rank a. A rank goes onto at most two ranks
+    and at most two ranks go onto it, so no vertex has more than two edges: the graph is paths and
+    cycles, listed vertex by vertex (a path from one end)."""
+    edges: list[list[int]] = [[] for _ in range(2 * len(onto))]
+    for base, row in enumerate(onto):
+        for rank in row:
+            edges[2 * base].append(2 * rank + 1)
+            edges[2 * rank + 1].append(2 * base)
+    seen = [False] * len(edges)
+    chains = []
+
+    def walk(start: int) -> tuple[int, ...]:
+        chain, before, vertex = [start], -1, start
+        seen[start] = True
+        while True:
+            ahead = [other for other in edges[vertex] if other != before and not seen[other]]
+            if not ahead:
+                return tuple(chain)
+            before, vertex = vertex, ahead[0]
+            seen[vertex] = True
+            chain.append(vertex)
+
+    for start in range(len(edges)):  # the paths, from their ends; then what is left is cycles
+        if not seen[start] and len(edges[start]) < 2:
+            chains.append((walk(start), False))
+    for start in range(len(edges)):
+        if not seen[start]:
+            chains.append((walk(start), True))
+    return tuple(chains)
+
+
+def fed(chains: Chains, cards: list[int], starters: list[int]) -> int:
+    """An upper bound on how many of `cards` (rank -> pile cards left) can each have a card to follow:
+    a pile card goes onto the foundation's card, a dealt stock card or a pile card played just before
+    it, and each card is followed at most once. So a position with a win has a matching of the follow
+    graph that covers every pile card, the followed side of each rank taking its pile cards and
+    `starters` (its stock cards left, and the foundation's card)."""
+    capacity = [cards[vertex >> 1] + (0 if vertex & 1 else starters[vertex >> 1]) for vertex in range(2 * len(cards))]
+    return matching(chains, capacity)
+
+
+def matching(chains: Chains, capacity: list[int]) -> int:
+    """An upper bound on the largest matching of the follow graph with vertex v taking at most
+    `capacity[v]` edges (exact but for cycles with no empty vertex): on a path the greedy matching
+    from one end is largest, and a cycle is cut at a vertex of no capacity, or else given its cut
+    edge's smaller end."""
+    total = 0
+    for chain, closed in chains:
+        length, start = len(chain), 0
+        if closed:
+            empty = [at for at, vertex in enumerate(chain) if not capacity[vertex]]
+            if empty:
+                start = empty[0]
+            else:
+                total += min(capacity[chain[0]], capacity[chain[-1]])
+        spare = capacity[chain[start]]
+        for at in range(1, length):
+            held = capacity[chain[(start + at) % length]]
+            edge = min(spare, held)
+            total += edge
+            spare = held - edge
+    return total
 
 
 _COMPILED_STATUS = {"won": Status.SOLVED, "lost": Status.UNSOLVABLE, "nodes": Status.UNKNOWN, "time": Status.TIMEOUT,
@@ -137,10 +213,15 @@ def _compiled(module: Any, deal: GolfDeal, tables: _Tables, nodes: int | None, s
     for watchers in tables.watchers:
         watched += [first[where] for where in watchers]
         starts.append(len(watched))
+    chain_starts, chain_vertices = [0], []
+    for chain, _ in tables.chains:
+        chain_vertices += chain
+        chain_starts.append(len(chain_vertices))
     status, path, best, expanded, cached = module.search(
         [card.rank for card in deal.cards], [len(pile) for pile in deal.piles], [card.rank for card in deal.stock],
         deal.ranks, deal.foundation.rank, onto, cache, prune, [rank for rank, _ in accepted],
-        [below for _, below in accepted], starts, watched, tables.left, -1 if nodes is None else nodes,
+        [below for _, below in accepted], starts, watched, tables.left, chain_vertices, chain_starts,
+        [int(closed) for _, closed in tables.chains], -1 if nodes is None else nodes,
         seconds or 0.0, cpu or 0.0, 0 if memory_mb is None else memory_mb * 1024 * 1024)
     return Outcome(_COMPILED_STATUS[status], _cards(deal, [(index, 0) for index in path]), best, expanded, cached,
                    _COMPILED_LIMIT.get(status, ""), "c")
@@ -155,6 +236,10 @@ def _python(deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float |
     total = sum(heights)
     ranks = deal.ranks
     onto, acceptors, watchers, left = tables.onto, tables.acceptors, tables.watchers, list(tables.left)
+    pile_left = [0] * ranks  # rank -> pile cards of it not yet played
+    for pile in piles:
+        for rank in pile:
+            pile_left[rank] += 1
     # the position's number: base rank + ranks * (dealt + (len(stock) + 1) * (taken[0] + ...))
     dealt_step = ranks
     steps, step = [], ranks * (len(stock) + 1)
@@ -198,8 +283,13 @@ def _python(deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float |
                 return True
         return any(taken[index] < heights[index] and not saved(index, taken[index]) for index in range(len(piles)))
 
-    dead_start = prune and any(not saved(index, depth) for index in range(len(piles))
-                               for depth in range(heights[index]))
+    def hopeless() -> bool:
+        """Whether some pile card left can have no card to follow (`fed`)."""
+        starters = [left[rank] - pile_left[rank] + (rank == base) for rank in range(ranks)]
+        return fed(tables.chains, pile_left, starters) < total - played
+
+    dead_start = prune and (any(not saved(index, depth) for index in range(len(piles))
+                                for depth in range(heights[index])) or hopeless())
     frames: list[tuple[list[int], int]] = [([] if dead_start else moves(), 0)]
     limit = ""
     while frames:
@@ -216,6 +306,7 @@ def _python(deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float |
                 taken[index] -= 1
                 played -= 1
                 key -= steps[index]
+                pile_left[base] += 1
             left[base] += 1
             key += before - base
             base = before
@@ -236,6 +327,7 @@ def _python(deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float |
         else:
             taken[index] += 1
             played += 1
+            pile_left[rank] -= 1
         left[rank] -= 1
         key, base = new_key, rank
         if played > best:
@@ -244,7 +336,7 @@ def _python(deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float |
                 break
         if cache:
             seen.add(key)
-        if prune and stranded(rank):
+        if prune and (stranded(rank) or hopeless()):
             frames.append(([], 0))  # a dead position: backed out of at once, not counted as a node
             continue
         expanded += 1
