@@ -164,10 +164,11 @@ static long matching(const Search *search) {
     return total;
 }
 
-/* whether some pile card left can have no card to follow (as patience.golf.search.fed): every pile
- * card left needs its own, a pile card, a stock card or the foundation's */
-static inline int hopeless(const Search *search) {
-    return matching(search) < search->total - search->played;
+/* whether no play from here puts more than `target` pile cards on the foundation (as the Python
+ * search's `beaten`): each pile card played needs a card of its own to follow, a pile card, a stock card
+ * or the foundation's */
+static inline int beaten(const Search *search, long target) {
+    return search->played + matching(search) <= target;
 }
 
 static void candidates(Search *search) {
@@ -192,8 +193,13 @@ static void candidates(Search *search) {
     search->next_move[search->depth] = 0;
 }
 
-static int run(Search *search, Memo *memo, int cache, int prune, long long node_limit, double wall_end,
+/* cuts: CUT_NONE; CUT_BOUND, the longest play's bound (max-cards mode); CUT_DEAD, also the stranded
+ * cards, and the bound against a win (decision mode) */
+enum { CUT_NONE, CUT_BOUND, CUT_DEAD };
+
+static int run(Search *search, Memo *memo, int cache, int cuts, long long node_limit, double wall_end,
                double cpu_end) {
+    int prune = cuts == CUT_DEAD;
     uint64_t key = (uint64_t)search->base;
     if (cache && !memo_add(memo, key)) return NO_MEMORY;
     search->depth = 0;
@@ -201,7 +207,7 @@ static int run(Search *search, Memo *memo, int cache, int prune, long long node_
     if (prune)
         for (long card = 0; card < search->total; card++)
             if (!saved(search, card)) search->move_count[0] = 0; /* a card no play reaches: lost as dealt */
-    if (prune && hopeless(search)) search->move_count[0] = 0;
+    if (cuts != CUT_NONE && beaten(search, prune ? search->total - 1 : search->best)) search->move_count[0] = 0;
     for (;;) {
         long depth = search->depth;
         if (search->next_move[depth] == search->move_count[depth]) {
@@ -256,7 +262,10 @@ static int run(Search *search, Memo *memo, int cache, int prune, long long node_
             if (search->played == search->total) return WON;
         }
         if (cache && !memo_add(memo, key)) return MEMORY;
-        if (prune && (stranded(search, rank) || hopeless(search))) { /* a dead position: backed out of at once, not a node */
+        if ((prune && stranded(search, rank))
+            || (cuts != CUT_NONE && beaten(search, prune ? search->total - 1 : search->best))) {
+            /* a dead position (or, in max-cards mode, one that cannot beat the longest play): backed out
+             * of at once, not a node */
             search->move_count[search->depth] = 0;
             search->next_move[search->depth] = 0;
             continue;
@@ -275,7 +284,7 @@ static int run(Search *search, Memo *memo, int cache, int prune, long long node_
 
 /* the search's docstring: its arguments and what it returns */
 static const char SEARCH_DOC[] =
-    "search(pile_ranks, heights, stock_ranks, ranks, start_rank, onto, cache, prune, acceptor_ranks, "
+    "search(pile_ranks, heights, stock_ranks, ranks, start_rank, onto, cache, cuts, acceptor_ranks, "
     "acceptors_below, watch_starts, watched_cards, left, chain_vertices, chain_starts, chain_closed, node_limit, "
     "seconds, cpu_seconds, memo_bytes) -> "
     "(status, path, most pile cards, nodes, cached positions)";
@@ -284,12 +293,12 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
     PyObject *lists[12]; /* pile ranks, heights, stock ranks, onto, acceptor ranks, acceptor counts below, */
                          /* watch starts, watched cards, cards left of each rank, the follow graph's chains */
     long ranks, start;
-    int cache, prune;
+    int cache, cuts;
     long long node_limit, memo_bytes;
     double seconds, cpu_seconds;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOllOppOOOOOOOOLddL", &lists[0], &lists[1], &lists[2], &ranks, &start, &lists[3],
-                          &cache, &prune, &lists[4], &lists[5], &lists[6], &lists[7], &lists[8], &lists[9], &lists[10],
+    if (!PyArg_ParseTuple(args, "OOOllOpiOOOOOOOOLddL", &lists[0], &lists[1], &lists[2], &ranks, &start, &lists[3],
+                          &cache, &cuts, &lists[4], &lists[5], &lists[6], &lists[7], &lists[8], &lists[9], &lists[10],
                           &lists[11], &node_limit, &seconds, &cpu_seconds, &memo_bytes))
         return NULL;
     Search search;
@@ -310,7 +319,7 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
     search.ranks = ranks;
     search.base = start;
     long long total = 0;
-    int bad = start < 0 || start >= ranks || piles < 1 || lengths[3] != 2 * ranks || lengths[6] != ranks + 1
+    int bad = cuts < CUT_NONE || cuts > CUT_DEAD || start < 0 || start >= ranks || piles < 1 || lengths[3] != 2 * ranks || lengths[6] != ranks + 1
               || lengths[8] != ranks;
     for (Py_ssize_t pile = 0; pile < piles; pile++) total += search.heights[pile] < 0 ? (bad = 1) : search.heights[pile];
     bad = bad || total != cards_length || lengths[4] != 2 * total || lengths[5] != 2 * total;
@@ -374,7 +383,7 @@ static PyObject *golf_search(PyObject *self, PyObject *args) {
         double wall_end = seconds > 0 ? now(CLOCK_MONOTONIC) + seconds : 0;
         double cpu_end = cpu_seconds > 0 ? now(CLOCK_THREAD_CPUTIME_ID) + cpu_seconds : 0;
         Py_BEGIN_ALLOW_THREADS
-        status = run(&search, &memo, cache, prune, node_limit, wall_end, cpu_end);
+        status = run(&search, &memo, cache, cuts, node_limit, wall_end, cpu_end);
         Py_END_ALLOW_THREADS
     }
     PyObject *result = NULL;

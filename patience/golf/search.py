@@ -11,7 +11,8 @@ In decision mode two cuts leave a position at once, each a proof that it holds n
 that can never be played (no card left that it may follow) strands it; and, counting from the ranks
 alone, whatever the piles' order, each pile card left needs a card of its own to follow (a pile card,
 a stock card or the foundation's, each followed once), which the cards left may be too few to give
-(`fed`).
+(`fed`). In max-cards mode the same count bounds how many more pile cards a play from a position can
+put on the foundation, and a position that cannot beat the longest play so far is left.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from patience.result import Answer, Status
 if TYPE_CHECKING:
     from patience.runs.process import Limits
 
+CUT_NONE, CUT_BOUND, CUT_DEAD = 0, 1, 2  # no cut; the longest play's bound; the cuts against a win
 CHECK_EVERY = 4096  # nodes between two looks at the clocks
 MEMO_BYTES = 100  # what one remembered position costs (an int in a set), for the memory limit
 Chains = tuple[tuple[tuple[int, ...], bool], ...]  # the follow graph as paths and cycles (closed: True)
@@ -77,9 +79,11 @@ def fits_compiled(deal: GolfDeal) -> bool:
 def search(deal: GolfDeal, max_cards: bool = False, nodes: int | None = None, seconds: float | None = None,
            cpu: float | None = None, memory_mb: int | None = None, cache: bool = True, prune: bool = True,
            engine: str | None = None) -> Outcome:
-    """Decide `deal`, or (`max_cards`) find its longest play, a win ending either. `prune` (decision
-    mode only) leaves a position where a pile card can never be played: not playable now, and no
-    card left that it may follow (in the stock, or in a pile but not under it). `seconds` and `cpu`
+    """Decide `deal`, or (`max_cards`) find its longest play, a win ending either. `prune` turns the
+    cuts on: in decision mode a position is left where a pile card can never be played (not playable
+    now, and no card left that it may follow, in the stock, or in a pile but not under it) or where
+    the pile cards left cannot each have a card to follow (`fed`); in max-cards mode, where that count
+    shows that no play from it is longer than the longest so far. `seconds` and `cpu`
     count from the call (wall clock, this thread's CPU). `engine`: c, python, or None for c where it
     is built and the deal fits it."""
     module = compiled()
@@ -89,10 +93,10 @@ def search(deal: GolfDeal, max_cards: bool = False, nodes: int | None = None, se
         raise ValueError("the compiled Golf search is not built" if module is None
                          else "this deal's positions do not fit the compiled Golf search")
     tables = _Tables.of(deal)
-    prune = prune and not max_cards
+    cuts = CUT_NONE if not prune else CUT_BOUND if max_cards else CUT_DEAD
     if engine == "c":
-        return _compiled(module, deal, tables, nodes, seconds, cpu, memory_mb, cache, prune)
-    return _python(deal, tables, nodes, seconds, cpu, memory_mb, cache, prune)
+        return _compiled(module, deal, tables, nodes, seconds, cpu, memory_mb, cache, cuts)
+    return _python(deal, tables, nodes, seconds, cpu, memory_mb, cache, cuts)
 
 
 @dataclass(frozen=True)
@@ -204,7 +208,7 @@ _COMPILED_LIMIT = {"nodes": "node limit reached", "time": "time limit reached", 
 
 
 def _compiled(module: Any, deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float | None,
-              cpu: float | None, memory_mb: int | None, cache: bool, prune: bool) -> Outcome:
+              cpu: float | None, memory_mb: int | None, cache: bool, cuts: int) -> Outcome:
     onto = [rank for row in tables.onto for rank in (*row, -1, -1)[:2]]
     accepted = [pair for column in tables.acceptors for card in column for pair in (*card, (-1, 0), (-1, 0))[:2]]
     first = {(index, depth): sum(map(len, deal.piles[:index])) + depth
@@ -219,7 +223,7 @@ def _compiled(module: Any, deal: GolfDeal, tables: _Tables, nodes: int | None, s
         chain_starts.append(len(chain_vertices))
     status, path, best, expanded, cached = module.search(
         [card.rank for card in deal.cards], [len(pile) for pile in deal.piles], [card.rank for card in deal.stock],
-        deal.ranks, deal.foundation.rank, onto, cache, prune, [rank for rank, _ in accepted],
+        deal.ranks, deal.foundation.rank, onto, cache, cuts, [rank for rank, _ in accepted],
         [below for _, below in accepted], starts, watched, tables.left, chain_vertices, chain_starts,
         [int(closed) for _, closed in tables.chains], -1 if nodes is None else nodes,
         seconds or 0.0, cpu or 0.0, 0 if memory_mb is None else memory_mb * 1024 * 1024)
@@ -228,7 +232,7 @@ def _compiled(module: Any, deal: GolfDeal, tables: _Tables, nodes: int | None, s
 
 
 def _python(deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float | None, cpu: float | None,
-            memory_mb: int | None, cache: bool, prune: bool) -> Outcome:
+            memory_mb: int | None, cache: bool, cuts: int) -> Outcome:
     """The search in Python, move for move as the compiled one."""
     piles = [[card.rank for card in pile] for pile in deal.piles]
     stock = [card.rank for card in deal.stock]
@@ -283,13 +287,16 @@ def _python(deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float |
                 return True
         return any(taken[index] < heights[index] and not saved(index, taken[index]) for index in range(len(piles)))
 
-    def hopeless() -> bool:
-        """Whether some pile card left can have no card to follow (`fed`)."""
-        starters = [left[rank] - pile_left[rank] + (rank == base) for rank in range(ranks)]
-        return fed(tables.chains, pile_left, starters) < total - played
+    prune = cuts == CUT_DEAD
 
-    dead_start = prune and (any(not saved(index, depth) for index in range(len(piles))
-                                for depth in range(heights[index])) or hopeless())
+    def beaten() -> bool:
+        """Whether no play from here puts more pile cards on the foundation than a win less one
+        (decision mode) or the longest play so far (max-cards mode): each needs a card to follow (`fed`)."""
+        starters = [left[rank] - pile_left[rank] + (rank == base) for rank in range(ranks)]
+        return played + fed(tables.chains, pile_left, starters) <= (total - 1 if prune else best)
+
+    dead_start = (prune and any(not saved(index, depth) for index in range(len(piles))
+                                for depth in range(heights[index]))) or (cuts != CUT_NONE and beaten())
     frames: list[tuple[list[int], int]] = [([] if dead_start else moves(), 0)]
     limit = ""
     while frames:
@@ -336,7 +343,7 @@ def _python(deal: GolfDeal, tables: _Tables, nodes: int | None, seconds: float |
                 break
         if cache:
             seen.add(key)
-        if prune and (stranded(rank) or hopeless()):
+        if (prune and stranded(rank)) or (cuts != CUT_NONE and beaten()):
             frames.append(([], 0))  # a dead position: backed out of at once, not counted as a node
             continue
         expanded += 1
