@@ -114,6 +114,16 @@ def test_rlimit_cpu_ends_a_spinning_run_as_a_timeout(no_cgroup: None) -> None:
     assert run.timed_out and not run.memout and run.returncode == -signal.SIGXCPU, run
 
 
+@pytest.mark.slow  # a second of CPU, many of the wall clock on a loaded machine
+def test_a_run_whose_solver_child_the_cpu_rlimit_ended_is_a_timeout_not_its_exit_status(no_cgroup: None) -> None:
+    """As MiniZinc does when its FlatZinc solver is ended by RLIMIT_CPU: the parent exits 1 on its
+    own, before the monitor's next look at the clock. The run's CPU reached its limit: a timeout."""
+    script = ("import subprocess, sys; subprocess.run([sys.executable, '-c', 'while True: pass']); "
+              "sys.exit(1)")
+    run = run_script(script, Limits(timeout=120, cpu=1))
+    assert run.returncode == 1 and run.cpu >= 1 and run.timed_out and not run.memout, run
+
+
 @needs_cgroup
 def test_two_runs_at_once_each_have_their_own_cgroup() -> None:
     """As under --jobs 2: two runs side by side, a burst in one and forked children in the other."""
