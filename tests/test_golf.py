@@ -245,6 +245,27 @@ def test_search_agrees_with_every_play(seed, shape, variant):
         assert sum(card in deal.position for card in outcome.sequence or ()) == most
 
 
+def every_position(deal: GolfDeal) -> dict[tuple[tuple[int, ...], int, Card], bool]:
+    """Every position (cards taken from each pile, cards dealt, the foundation's card) that a play of
+    `deal` reaches, and whether a win lies beyond it."""
+    seen: dict[tuple[tuple[int, ...], int, Card], bool] = {}
+
+    def winnable(taken: tuple[int, ...], dealt: int, base: Card) -> bool:
+        if (taken, dealt, base) in seen:
+            return seen[taken, dealt, base]
+        won = sum(taken) == len(deal.cards)
+        for card in rules.legal_moves(deal, taken, dealt, base):
+            where = deal.position.get(card)
+            after = (taken, dealt + 1) if where is None else (
+                taken[:where[0]] + (taken[where[0]] + 1,) + taken[where[0] + 1:], dealt)
+            won = winnable(*after, card) or won
+        seen[taken, dealt, base] = won
+        return won
+
+    winnable((0,) * len(deal.piles), 0, deal.foundation)
+    return seen
+
+
 def test_the_counting_cut_leaves_no_position_that_holds_a_win():
     """`fed` cuts a position when its pile cards cannot each have a card to follow; checked on every
     position every play reaches, against whether a win lies beyond it."""
@@ -253,23 +274,9 @@ def test_the_counting_cut_leaves_no_position_that_holds_a_win():
         ranks, suits, piles, height, stock = shape
         deal = random_deal(seed, ranks, suits, piles, height, stock, **variant)
         chains = _Tables.of(deal).chains
-        seen: dict[tuple[tuple[int, ...], int, Card], bool] = {}
-
-        def winnable(taken: tuple[int, ...], dealt: int, base: Card) -> bool:
-            if (taken, dealt, base) in seen:
-                return seen[taken, dealt, base]
-            won = sum(taken) == len(deal.cards)
-            for card in rules.legal_moves(deal, taken, dealt, base):
-                where = deal.position.get(card)
-                after = (taken, dealt + 1) if where is None else (
-                    taken[:where[0]] + (taken[where[0]] + 1,) + taken[where[0] + 1:], dealt)
-                won = winnable(*after, card) or won
-            seen[taken, dealt, base] = won
-            return won
-
-        winnable((0,) * len(deal.piles), 0, deal.foundation)
+        seen = every_position(deal)
         for (taken, dealt, base), won in seen.items():
-            left = [card for pile, depth in zip(deal.piles, taken) for card in pile[depth:]]
+            left = [card for pile, depth in zip(deal.piles, taken, strict=True) for card in pile[depth:]]
             cards, starters = [0] * deal.ranks, [0] * deal.ranks
             for card in left:
                 cards[card.rank] += 1
@@ -295,10 +302,10 @@ def test_the_matching_bound_is_the_largest_matching_off_full_cycles():
             largest = 0
             for counts in itertools.product(*(range(min(capacity[a], capacity[b]) + 1) for a, b in edges)):
                 used = [0] * (2 * ranks)
-                for (a, b), count in zip(edges, counts):
+                for (a, b), count in zip(edges, counts, strict=True):
                     used[a] += count
                     used[b] += count
-                if all(held <= most for held, most in zip(used, capacity)):
+                if all(held <= most for held, most in zip(used, capacity, strict=True)):
                     largest = max(largest, sum(counts))
             bound = matching(chains, capacity)
             assert bound >= largest

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -217,7 +217,7 @@ def _compiled(module: Any, deal: GolfDeal, tables: _Tables, nodes: int | None, s
     for watchers in tables.watchers:
         watched += [first[where] for where in watchers]
         starts.append(len(watched))
-    chain_starts, chain_vertices = [0], []
+    chain_starts, chain_vertices = [0], list[int]()
     for chain, _ in tables.chains:
         chain_vertices += chain
         chain_starts.append(len(chain_vertices))

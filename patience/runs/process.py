@@ -290,8 +290,8 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                 memout = memout or (not timed_out and cgroup.out_of_memory())
             stderr = read_output(err_path)
             cpu_limit = limits.cpu_limit
-            if cpu_limit is not None and not memout and (
-                    kernel_limits.killed_by_cpu_limit(returncode, child_cpu, cpu_limit, cgroup) or child_cpu >= cpu_limit):
+            if cpu_limit is not None and not memout and (child_cpu >= cpu_limit or kernel_limits.killed_by_cpu_limit(
+                    returncode, child_cpu, cpu_limit, cgroup)):
                 # RLIMIT_CPU's SIGXCPU or SIGKILL; or the run's CPU reached its limit before the monitor's
                 # next look, as when the rlimit ended a solver's own child (MiniZinc's FlatZinc solver)
                 # and the solver then exited with a status of its own
