@@ -1,9 +1,10 @@
-"""What a survey costs: deals per second per core and the total time of `patience survey` in
-max-cards mode on a range of numbered deals, and the time a million deals would take.
+"""What a survey costs: deals per second per core and the total time of `patience survey` (max-cards
+mode, or `--mode decision`) on a range of numbered deals, and the time a million deals would take.
 
     nice .venv/bin/python benchmarks/survey.py                        # Black Hole 1..2000, 1 job
     nice .venv/bin/python benchmarks/survey.py --first 100001 --last 120000 --jobs 2
     nice .venv/bin/python benchmarks/survey.py --game all_in_a_row --last 4000 --jobs 2 --before /work/main
+    nice .venv/bin/python benchmarks/survey.py --game golf --mode decision --first 2000001 --last 2005000 --jobs 2
 
 With --before CHECKOUT the same survey runs first with that checkout's engine (its .venv, its
 package) and then with this one, back to back, so that both meet the same load; --rounds N
@@ -50,8 +51,9 @@ def measure(python: str, checkout: Path | None, args: argparse.Namespace) -> tup
         db = Path(scratch, "survey.db")
         cpu_before, started = children_cpu(), time.monotonic()
         subprocess.run([python, "-m", "patience", "survey", "--game", args.game, "--seeds",
-                        f"{args.first}-{args.last}", "--jobs", str(args.jobs), "--batch", str(args.batch), "--quiet",
-                        "--db", str(db)], check=True, stdout=subprocess.DEVNULL, cwd=checkout)
+                        f"{args.first}-{args.last}", "--mode", args.mode, "--jobs", str(args.jobs), "--batch",
+                        str(args.batch), "--quiet", "--db", str(db)],
+                       check=True, stdout=subprocess.DEVNULL, cwd=checkout)
         total, cpu = time.monotonic() - started, children_cpu() - cpu_before
         with SurveyStore(db, create=False) as store:
             searched = sum(row.seconds for row in store.rows())
@@ -59,7 +61,8 @@ def measure(python: str, checkout: Path | None, args: argparse.Namespace) -> tup
 
 
 def report(label: str, deals: int, total: float, cpu: float, searched: float, args: argparse.Namespace) -> None:
-    print(f"{label}{args.game} {args.first}..{args.last}, max-cards mode, --jobs {args.jobs}, batches of {args.batch}")
+    print(f"{label}{args.game} {args.first}..{args.last}, {args.mode} mode, --jobs {args.jobs}, "
+          f"batches of {args.batch}")
     print(f"wall {total:.1f} s: {deals / total:.0f} deals/s, {deals / total / args.jobs:.0f} deals/s per job; "
           f"a million at this rate: {MILLION / (deals / total) / 60:.1f} min (load {os.getloadavg()[0]:.1f})")
     print(f"CPU {cpu:.1f} s (user+sys, survey and workers): {1000 * cpu / deals:.3f} ms per deal, "
@@ -74,6 +77,7 @@ def main() -> int:
     parser.add_argument("--game", default="black_hole")
     parser.add_argument("--first", type=int, default=1, help="deals FIRST..LAST (default 1)")
     parser.add_argument("--last", type=int, default=2000, help="deals FIRST..LAST (default 2000)")
+    parser.add_argument("--mode", choices=("max-cards", "decision"), default="max-cards")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--cores", type=int, default=2, help="cores the million is projected on (default 2)")
