@@ -42,8 +42,9 @@ def test_the_resume_command_is_the_command_given(words):
 
 
 def test_a_campaign_stopped_by_sigterm_says_what_it_kept_and_its_command_resumes_it(tmp_path):
+    # 800 runs of a few milliseconds: the stop lands mid-campaign (it takes a few dozen runs to act)
     db = tmp_path / "c.db"
-    command = [*PATIENCE, "compare", "--deals", "black_hole:1-80", "--solvers", "native", "--config",
+    command = [*PATIENCE, "compare", "--deals", "black_hole:1-400", "--solvers", "native", "--config",
                "again=native restarts=on", "--db", str(db), "--quiet"]
     started = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
@@ -53,15 +54,15 @@ def test_a_campaign_stopped_by_sigterm_says_what_it_kept_and_its_command_resumes
     started.send_signal(signal.SIGTERM)
     out, err = started.communicate(timeout=30)
     kept = stored_rows(db, "runs")
-    assert started.returncode == 143 and out == "" and kept < 160
+    assert started.returncode == 143 and out == "" and kept < 800
     line = err.strip()
-    assert line.startswith(f"stopped by SIGTERM: {kept:,} of 160 runs stored in {db} ({kept:,} new); "
+    assert line.startswith(f"stopped by SIGTERM: {kept:,} of 800 runs stored in {db} ({kept:,} new); "
                            "to resume, run: patience compare "), err
     resume = shlex.split(line.split("to resume, run: ", 1)[1])
     assert resume == ["patience", *command[3:]]  # the very command, options in the parser's order
     done = subprocess.run([*PATIENCE, *resume[1:]], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"{db}: 160 of 160 runs stored ({160 - kept} new), 0 contradicting verdicts\n"
+    assert done.stdout == f"{db}: 800 of 800 runs stored ({800 - kept} new), 0 contradicting verdicts\n"
 
 
 def _campaign(tmp_path: Path) -> Path:
