@@ -40,6 +40,7 @@ from patience.runs import kernel_limits
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 _GRACE_SECONDS = 1.0
+NEAR_CPU_LIMIT = 0.8  # a run that fails past this share of its CPU limit failed at the limit: a timeout
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 CALLER_VARIABLE = "PATIENCE_CALLER"  # a child of ours (the Python searches) learns here who started it
 _WATCH_SECONDS = 0.5
@@ -290,11 +291,13 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                 memout = memout or (not timed_out and cgroup.out_of_memory())
             stderr = read_output(err_path)
             cpu_limit = limits.cpu_limit
-            if cpu_limit is not None and not memout and (child_cpu >= cpu_limit or kernel_limits.killed_by_cpu_limit(
-                    returncode, child_cpu, cpu_limit, cgroup)):
-                # RLIMIT_CPU's SIGXCPU or SIGKILL; or the run's CPU reached its limit before the monitor's
-                # next look, as when the rlimit ended a solver's own child (MiniZinc's FlatZinc solver)
-                # and the solver then exited with a status of its own
+            if cpu_limit is not None and not memout and (
+                    kernel_limits.killed_by_cpu_limit(returncode, child_cpu, cpu_limit, cgroup)
+                    or (returncode != 0 and child_cpu >= NEAR_CPU_LIMIT * cpu_limit)):
+                # RLIMIT_CPU's SIGXCPU or SIGKILL; or a run that failed with its CPU at its limit, as when
+                # the rlimit ended a solver's own child (MiniZinc's FlatZinc solver) and the solver then
+                # exited 1 on its own: the kernel's count that ended the child runs ahead of the usage
+                # reported for it, so "at" has a margin
                 timed_out = True
             if enforcement.memory == kernel_limits.RLIMIT and limits.memory_mb is not None and not timed_out:
                 memout = memout or kernel_limits.says_out_of_memory(returncode, stderr)
