@@ -357,7 +357,7 @@ def certify(deal: AnyDeal, path: Path, limits: Limits, max_cards: bool = False) 
                                              limits.memory_mb))).decode("ascii")
     run = run_process(python_command("-m", "patience.certificates"), hard, env=caller_environment(),
                       stdin_text=payload)
-    if run.timed_out or run.memout:
+    if run.out_of_time or run.memout:
         return Written(reason="the certificate pass reached the " + ("memory" if run.memout else "time") + " limit")
     lines = run.stdout.splitlines()
     try:

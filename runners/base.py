@@ -112,7 +112,7 @@ class ProcessSolver(Solver):
             try:
                 answer = self.read_verdict(run, folder, model, options)
             except InputError as error:
-                status = Status.UNKNOWN if run.timed_out or run.memout else Status.ERROR
+                status = Status.UNKNOWN if run.out_of_time or run.memout else Status.ERROR
                 answer = answer_from_run(run, status, message=f"unreadable solver output: {error}")
         return replace(answer, stats={**model.stats, **answer.stats, "limits": run.enforcement})
 
@@ -188,9 +188,10 @@ def find_executable(names: tuple[str, ...], env_var: str | None = None) -> str |
 def answer_from_run(run: ProcessRun, status: Status, sequence=None, nodes: int | None = None,
                     stats: Mapping[str, float | int | str] | None = None, message: str = "") -> Answer:
     """Wrap a parsed verdict with the run's times; a kill at a limit overrides the parsed verdict
-    unless a complete sequence was already printed (it is validated either way)."""
+    unless a complete sequence was already printed (it is validated either way), and a failure at the
+    CPU limit (`ProcessRun.out_of_time`) is a timeout where the run gave no verdict."""
     if sequence is None and run.memout:
         status = Status.MEMOUT
-    elif sequence is None and run.timed_out:
+    elif sequence is None and (run.timed_out or (run.out_of_time and status in (Status.UNKNOWN, Status.ERROR))):
         status = Status.TIMEOUT
     return Answer(status, sequence, run.wall, run.cpu, nodes, dict(stats or {}), run.command_line, message)

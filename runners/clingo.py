@@ -60,7 +60,7 @@ class Clingo(ProcessSolver):
                               f"--configuration={options['configuration']}", *heuristic, *limit)
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
-        if not run.stdout.strip() and (run.timed_out or run.memout):
+        if not run.stdout.strip() and (run.out_of_time or run.memout):
             return answer_from_run(run, Status.UNKNOWN, message="killed before clingo answered")
         try:
             output = json.loads(run.stdout)

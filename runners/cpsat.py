@@ -80,7 +80,7 @@ class CpSat(OrToolsSolver, ProcessSolver):
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         match = _STATUS.search(run.stdout)
         if match is None:
-            if run.timed_out or run.memout:
+            if run.out_of_time or run.memout:
                 return answer_from_run(run, Status.UNKNOWN, message="killed before CP-SAT answered")
             detail = (run.stderr.strip().splitlines() or [f"exit {run.returncode}"])[-1]
             raise InputError("CP-SAT output", None, f"no status line: {detail}")

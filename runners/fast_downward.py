@@ -75,7 +75,7 @@ class FastDownward(Planner):
         if run.returncode in _OUTCOMES:
             status, message = _OUTCOMES[run.returncode]
             return PlanVerdict(status, None, nodes, f"Fast Downward: {message}")
-        if run.timed_out or run.memout:
+        if run.out_of_time or run.memout:
             return PlanVerdict(Status.UNKNOWN, None, nodes)
         detail = (run.stderr.strip().splitlines() or run.stdout.strip().splitlines() or [""])[-1]
         return PlanVerdict(Status.ERROR, None, nodes, f"Fast Downward exit {run.returncode}: {detail}")

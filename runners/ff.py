@@ -47,7 +47,7 @@ class FF(Planner, ExecutableSolver):
 
     def verdict(self, run: ProcessRun, folder: Path, options: Mapping[str, Any]) -> PlanVerdict:
         verdict = read_ff(run.stdout, "FF output")
-        if verdict.status is Status.UNKNOWN and run.returncode not in (0, None) and not run.timed_out:
+        if verdict.status is Status.UNKNOWN and run.returncode not in (0, None) and not run.out_of_time:
             detail = (run.stdout.strip().splitlines() or run.stderr.strip().splitlines() or [""])[-1]
             return PlanVerdict(Status.ERROR, None, verdict.nodes, f"FF exit {run.returncode}: {detail}")
         return verdict

@@ -50,7 +50,7 @@ class Highs(MipSolver):
 
     def verdict(self, run: ProcessRun, solution: str) -> MipVerdict:
         if not solution:
-            if run.timed_out or run.memout:
+            if run.out_of_time or run.memout:
                 return MipVerdict(Status.UNKNOWN, message="killed before writing a solution file")
             detail = (run.stderr.strip().splitlines() or run.stdout.strip().splitlines() or [""])[-1]
             raise InputError("HiGHS output", None, f"no solution file (exit {run.returncode}): {detail}")

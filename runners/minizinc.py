@@ -242,7 +242,7 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
 
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         stats = {"backend": options["backend"]}
-        if (run.timed_out or run.memout) and not answered(run):
+        if (run.out_of_time or run.memout) and not answered(run):
             return answer_from_run(run, Status.UNKNOWN, None, None, stats, "killed before MiniZinc answered")
         failure = failure_of(run)
         if failure is not None:  # the model does not compile, the backend cannot load: MiniZinc says why
@@ -253,6 +253,6 @@ class MiniZinc(ExecutableSolver, ProcessSolver):
             return answer_from_run(run, Status.SOLVED, model.decode(output.values, "MiniZinc output"), nodes, stats)
         if output.verdict in VERDICTS:
             return answer_from_run(run, VERDICTS[output.verdict], None, nodes, stats, output.verdict)
-        if run.timed_out or run.memout:
+        if run.out_of_time or run.memout:
             return answer_from_run(run, Status.UNKNOWN, None, nodes, stats, "killed before MiniZinc answered")
         raise InputError("MiniZinc output", None, f"no solution and no verdict (status {output.verdict})")

@@ -224,7 +224,7 @@ def _solve_from_the_back(deal: Deal, both: bool, limits: Limits, options: Mappin
     if used == "python":
         run = (python_search.run_both(deal, rules, node_limit, limits) if both
                else python_search.run_board(backward, rules, False, node_limit, limits))
-        if run.timed_out or run.memout:
+        if run.out_of_time or run.memout:
             return failed_run(run, {"engine": used})
         try:
             outcome, route, spent = (python_search.read_both(run) if both else
@@ -284,7 +284,7 @@ def solve_board(board: Board, name: Callable[[Any], str], moves: Callable[[Outco
     else:
         run = python_search.run_board(board, rules, options["max-cards"], node_limit, limits)
         wall, cpu, command = run.wall, run.cpu, run.command_line
-        if run.timed_out or run.memout:
+        if run.out_of_time or run.memout:
             return failed_run(run, {"engine": used})
         try:
             outcome = python_search.read_outcome(run)
@@ -318,7 +318,7 @@ def failed_run(run: ProcessRun, stats: dict[str, float | int | str], error: Inpu
 def _solve_lbs(deal: LBSDeal, limits: Limits, node_limit: int | None, max_cards: bool) -> Answer:
     run = python_search.run_lbs(deal, node_limit, limits, max_cards)
     stats: dict[str, float | int | str] = {"engine": "python"}
-    if run.timed_out or run.memout:
+    if run.out_of_time or run.memout:
         return failed_run(run, stats)
     try:
         search = python_search.read_search(run)

@@ -35,7 +35,7 @@ class Plain(Solver):
             raise UsageError("the plain search plays the Black Hole family's deals only")
         run = python_search.run_plain(deal_as(Deal, deal), options["nodes"], limits)
         stats: dict[str, float | int | str] = {"engine": "python"}
-        if run.timed_out or run.memout:
+        if run.out_of_time or run.memout:
             return failed_run(run, stats)
         try:
             found = python_search.read_plain(run)

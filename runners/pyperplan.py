@@ -74,7 +74,7 @@ class Pyperplan(Planner):
             if options["search"] in COMPLETE_SEARCHES:
                 return PlanVerdict(Status.UNSOLVABLE, None, nodes, "pyperplan: complete search found no plan")
             return PlanVerdict(Status.UNKNOWN, None, nodes, "pyperplan: incomplete search found no plan")
-        if run.timed_out or run.memout:
+        if run.out_of_time or run.memout:
             return PlanVerdict(Status.UNKNOWN, None, nodes)
         detail = (run.stderr.strip().splitlines() or [""])[-1]
         return PlanVerdict(Status.ERROR, None, nodes, f"pyperplan exit {run.returncode}: {detail}")

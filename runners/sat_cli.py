@@ -139,7 +139,7 @@ class Minisat(CommandLineSat):
 
     def verdict(self, run: ProcessRun, folder: Path) -> SatVerdict:
         result = folder / RESULT_FILE
-        if not result.is_file() and not (run.timed_out or run.memout):
+        if not result.is_file() and not (run.out_of_time or run.memout):
             raise InputError(f"{self.name} output", None, f"no result file (exit {run.returncode})")
         text = read_output(result) if result.is_file() else ""
         return read_minisat_result(text, f"{self.name} result file", run.stdout)

@@ -125,7 +125,7 @@ class SavileRow(ProcessSolver):
     def read_verdict(self, run: ProcessRun, folder: Path, model: ModelFiles, options: Mapping[str, Any]) -> Answer:
         info_path, solution_path = folder / f"{model.primary}.info", folder / f"{model.primary}.solution"
         if not info_path.exists():
-            if run.timed_out or run.memout:
+            if run.out_of_time or run.memout:
                 return answer_from_run(run, Status.UNKNOWN)
             detail = next((line for line in (run.stdout + run.stderr).splitlines() if "ERROR" in line),
                           f"Savile Row exit {run.returncode} without an .info file")

@@ -90,7 +90,7 @@ class XcspSolver(ProcessSolver):
         if output.status is Status.SOLVED:
             return answer_from_run(run, Status.SOLVED, model.decode(output, source), nodes, stats)
         if output.status is None:
-            status = Status.UNKNOWN if run.timed_out or run.memout else Status.ERROR
+            status = Status.UNKNOWN if run.out_of_time or run.memout else Status.ERROR
             return answer_from_run(run, status, None, nodes, stats, f"no verdict: {_last_line(run)}")
         return answer_from_run(run, output.status, None, nodes, stats, _error_line(run))
 

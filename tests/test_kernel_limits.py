@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from patience.generators.deals import random_deal
+from patience.result import Status
+from patience.runners.solve import solve
 from patience.runs import kernel_limits
 from patience.runs.process import Limits, run_process, start_limited
 
@@ -121,7 +124,21 @@ def test_a_run_that_fails_at_its_cpu_limit_is_a_timeout_not_its_exit_status(no_c
     script = "import sys, time\nwhile time.process_time() < 1.7:\n    pass\nsys.exit(1)"
     run = run_script(script, Limits(timeout=120, cpu=2))
     # on a loaded machine the rlimit's count may end the script first: a timeout either way
-    assert run.timed_out and not run.memout and run.returncode in (1, -signal.SIGXCPU), run
+    assert run.out_of_time and not run.memout and run.returncode in (1, -signal.SIGXCPU), run
+
+
+@pytest.mark.slow  # two seconds of CPU
+def test_a_verdict_given_near_the_cpu_limit_stands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A SAT solver that proves unsatisfiability at 85% of its CPU limit exits 20 with its proof: a
+    verdict, not a failure at the limit. A fake `cadical` on PATH prints it after that much CPU."""
+    fake = tmp_path / "cadical"
+    fake.write_text(f"#!{sys.executable}\nimport sys, time\nwhile time.process_time() < 1.7:\n    pass\n"
+                    "print('s UNSATISFIABLE')\nsys.exit(20)\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    lost = random_deal(7, 2, 2, seed=3)  # 14 cards, lost (the native search's verdict)
+    result = solve(lost, "cadical", Limits(timeout=120, cpu=2.0))
+    assert result.status is Status.UNSOLVABLE and result.cpu >= 1.6, result
 
 
 def test_a_run_that_fails_well_inside_its_cpu_limit_is_not_a_timeout() -> None:

@@ -107,6 +107,20 @@ def test_the_clock_is_a_timeout():
     assert read_highs("Model status\nTime limit reached\n").status is Status.TIMEOUT
 
 
+def test_a_failure_at_the_cpu_limit_is_a_timeout_and_a_verdict_there_stands():
+    """A run that exits non-zero with its CPU near its limit (MiniZinc exiting 1 when the rlimit ended
+    its FlatZinc solver) gave no verdict for its limit's sake; one that printed a verdict gave it,
+    however its exit status reads (CaDiCaL exits 20 with a proof of unsatisfiability)."""
+    failed = ProcessRun(("minizinc",), 1, "", "", 60.0, 58.0, failed_near_cpu_limit=True)
+    assert failed.out_of_time and not failed.timed_out
+    assert answer_from_run(failed, Status.ERROR, message="minizinc exit 1").status is Status.TIMEOUT
+    assert answer_from_run(failed, Status.UNKNOWN).status is Status.TIMEOUT
+    proved = ProcessRun(("cadical",), 20, "s UNSATISFIABLE\n", "", 60.0, 58.0, failed_near_cpu_limit=True)
+    assert answer_from_run(proved, Status.UNSOLVABLE).status is Status.UNSOLVABLE
+    early = ProcessRun(("minizinc",), 1, "", "", 1.0, 1.0)
+    assert not early.out_of_time and answer_from_run(early, Status.ERROR).status is Status.ERROR
+
+
 def test_memory_is_a_memout():
     killed = ProcessRun(("solver",), None, "", "", 1.0, 1.0, memout=True)
     assert answer_from_run(killed, Status.UNKNOWN).status is Status.MEMOUT

@@ -65,7 +65,7 @@ def grade_run(deal: LBSDeal, run: ProcessRun, source: str, mapping: Mapping, nat
     try:
         output = verdict_of(run, source)
     except InputError as error:
-        if run.timed_out:
+        if run.out_of_time:
             return Graded(deal.name, n, TIMEOUT, UNGRADED, f"killed at the time limit; not graded "
                                                            f"(native: {native(deal).verdict})")
         return Graded(deal.name, n, ERROR, WRONG, error.message)
@@ -77,7 +77,7 @@ def grade_run(deal: LBSDeal, run: ProcessRun, source: str, mapping: Mapping, nat
             deal, lambda: decode(values, source, n - 1, mapping.source, mapping.target, mapping.first), stats)
     if output.verdict == "UNSATISFIABLE":
         return grade_no_solution(deal, native, stats)
-    if output.verdict == "UNKNOWN" or run.timed_out:
+    if output.verdict == "UNKNOWN" or run.out_of_time:
         return Graded(deal.name, n, TIMEOUT, UNGRADED, f"not graded (native: {native(deal).verdict})", **stats)
     return Graded(deal.name, n, ERROR, WRONG, f"no solution and no verdict (MiniZinc exit {run.returncode})",
                   **stats)

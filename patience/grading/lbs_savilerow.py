@@ -162,7 +162,7 @@ def grade_model(model: Path, folder: Path, mapping: Mapping | None, native: Nati
             command = savilerow_run("model.eprime", "instance.param", str(level), timeout)
             run = run_process(confined(command, Path(scratch)), savilerow_limits(timeout), cwd=scratch)
             info = _optional_text(Path(scratch, "instance.param.info"))
-            if run.timed_out and info is None:  # out of time is no verdict: never graded wrong
+            if run.out_of_time and info is None:  # out of time is no verdict: never graded wrong
                 rows.append(Graded(deal.name, len(deal.cards), TIMEOUT, UNGRADED,
                                    f"killed at the time limit; not graded (native: {native(deal).verdict})"))
                 continue

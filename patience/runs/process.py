@@ -40,7 +40,7 @@ from patience.runs import kernel_limits
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 _GRACE_SECONDS = 1.0
-NEAR_CPU_LIMIT = 0.8  # a run that fails past this share of its CPU limit failed at the limit: a timeout
+NEAR_CPU_LIMIT = 0.8  # a run that fails with no verdict past this share of its CPU limit failed at the limit
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 CALLER_VARIABLE = "PATIENCE_CALLER"  # a child of ours (the Python searches) learns here who started it
 _WATCH_SECONDS = 0.5
@@ -239,10 +239,19 @@ class ProcessRun:
     timed_out: bool = False
     memout: bool = False
     enforcement: str = ""  # how its limits were held (kernel_limits.Enforcement: "memory: cgroup v1; cpu: ...")
+    failed_near_cpu_limit: bool = False  # a non-zero exit with NEAR_CPU_LIMIT of its CPU limit spent or more
 
     @property
     def command_line(self) -> str:
         return shlex.join(self.command)
+
+    @property
+    def out_of_time(self) -> bool:
+        """Whether a run that gave no verdict was ended by its time limit: killed at a limit, or failed
+        with its CPU at the limit, as MiniZinc exits 1 on its own when the rlimit ends its FlatZinc solver
+        (the kernel's count that ended the child runs ahead of the usage reported for it). Only for a
+        run with no verdict: a verdict may be a non-zero exit (CaDiCaL's 20), and it stands."""
+        return self.timed_out or self.failed_near_cpu_limit
 
 
 def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None = None,
@@ -291,20 +300,17 @@ def run_process(command: Sequence[str], limits: Limits, cwd: str | Path | None =
                 memout = memout or (not timed_out and cgroup.out_of_memory())
             stderr = read_output(err_path)
             cpu_limit = limits.cpu_limit
-            if cpu_limit is not None and not memout and (
-                    kernel_limits.killed_by_cpu_limit(returncode, child_cpu, cpu_limit, cgroup)
-                    or (returncode != 0 and child_cpu >= NEAR_CPU_LIMIT * cpu_limit)):
-                # RLIMIT_CPU's SIGXCPU or SIGKILL; or a run that failed with its CPU at its limit, as when
-                # the rlimit ended a solver's own child (MiniZinc's FlatZinc solver) and the solver then
-                # exited 1 on its own: the kernel's count that ended the child runs ahead of the usage
-                # reported for it, so "at" has a margin
+            if cpu_limit is not None and not memout and kernel_limits.killed_by_cpu_limit(
+                    returncode, child_cpu, cpu_limit, cgroup):  # RLIMIT_CPU's SIGXCPU, or its SIGKILL
                 timed_out = True
+            near_limit = (cpu_limit is not None and not (timed_out or memout) and returncode not in (0, None)
+                          and child_cpu >= NEAR_CPU_LIMIT * cpu_limit)
             if enforcement.memory == kernel_limits.RLIMIT and limits.memory_mb is not None and not timed_out:
                 memout = memout or kernel_limits.says_out_of_memory(returncode, stderr)
             if stopped:
                 raise Stopped
             return ProcessRun(tuple(command), returncode, read_output(out_path), stderr, wall, child_cpu,
-                              timed_out, memout, str(enforcement))
+                              timed_out, memout, str(enforcement), near_limit)
     finally:
         if cgroup is not None:
             cgroup.remove(_GRACE_SECONDS * 5)
