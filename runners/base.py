@@ -190,8 +190,9 @@ def answer_from_run(run: ProcessRun, status: Status, sequence=None, nodes: int |
     """Wrap a parsed verdict with the run's times; a kill at a limit overrides the parsed verdict
     unless a complete sequence was already printed (it is validated either way), and a failure at the
     CPU limit (`ProcessRun.out_of_time`) is a timeout where the run gave no verdict."""
+    no_verdict = status in (Status.UNKNOWN, Status.ERROR)
     if sequence is None and run.memout:
         status = Status.MEMOUT
-    elif sequence is None and (run.timed_out or (run.out_of_time and status in (Status.UNKNOWN, Status.ERROR))):
+    elif sequence is None and (run.timed_out or (run.failed_near_cpu_limit and no_verdict)):
         status = Status.TIMEOUT
     return Answer(status, sequence, run.wall, run.cpu, nodes, dict(stats or {}), run.command_line, message)
